@@ -1,0 +1,217 @@
+"""Loading rules: ``config/rules.yaml`` + named variants + dotted-key overrides (RULES.md §9).
+
+YAML is read with ``yaml.safe_load`` only; the merged document is validated by a pydantic
+model whose unknown keys are errors. Every problem becomes a :class:`ConfigError` naming the
+file, the dotted key path, what was expected and how to fix it.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import hashlib
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from battle.errors import ConfigError
+
+__all__ = [
+    "CONFIG_DIR",
+    "RULES_FILE",
+    "VARIANTS_DIR",
+    "apply_overrides",
+    "available_variants",
+    "load_rules_document",
+    "read_yaml",
+    "rules_hash",
+    "validate",
+    "variant_overrides",
+]
+
+CONFIG_DIR = Path(__file__).resolve().parent.parent / "config"
+RULES_FILE = CONFIG_DIR / "rules.yaml"
+VARIANTS_DIR = CONFIG_DIR / "variants"
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def read_yaml(path: Path) -> Any:
+    """Read one YAML file with ``yaml.safe_load``.
+
+    Raises
+    ------
+    ConfigError
+        If the file is missing or is not valid YAML (the message gives line and column).
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError("file not found", source=str(path), fix="Check the path.") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read the file ({exc.strerror})", source=str(path)) from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ConfigError(
+            f"not valid YAML ({problem})",
+            source=str(path),
+            key=where,
+            fix="Fix the YAML syntax at that place.",
+        ) from None
+
+
+def available_variants() -> list[str]:
+    """Names of the shipped variants (``config/variants/*.yaml``), sorted."""
+    return sorted(p.stem for p in VARIANTS_DIR.glob("*.yaml"))
+
+
+def variant_overrides(name: str) -> tuple[dict[str, Any], str]:
+    """The dotted-key overrides of a named variant (or a path to a variant file).
+
+    Returns ``(overrides, source)``.
+
+    Raises
+    ------
+    ConfigError
+        If no such variant exists (the message lists those that do) or its file is not a
+        mapping of dotted keys.
+    """
+    path = Path(name)
+    if not (path.suffix in (".yaml", ".yml") and path.exists()):
+        path = VARIANTS_DIR / f"{name}.yaml"
+    if not path.exists():
+        names = available_variants()
+        close = difflib.get_close_matches(name, names, n=1)
+        hint = f" Did you mean '{close[0]}'?" if close else ""
+        raise ConfigError(
+            f"no variant named {name!r}",
+            key="--variant",
+            fix=f"Choose one of: {', '.join(names)}.{hint}",
+        )
+    data = read_yaml(path)
+    if data is None:
+        return {}, str(path)
+    if not isinstance(data, Mapping) or not all(isinstance(k, str) for k in data):
+        raise ConfigError(
+            "a variant must be a mapping of dotted keys to values",
+            source=str(path),
+            fix="Write lines such as 'battle.hit_dice: \"3d10\"'.",
+        )
+    return dict(data), str(path)
+
+
+def apply_overrides(
+    document: dict[str, Any], overrides: Mapping[str, Any], source: str
+) -> dict[str, list[str]]:
+    """Set dotted keys (``battle.deck.lose_at_cards``) in ``document`` in place.
+
+    Returns a map from each dotted key to the sources that set it (for error messages).
+
+    Raises
+    ------
+    ConfigError
+        If a key's path runs through something that is not a mapping, or names a section
+        that does not exist (with the closest existing key suggested).
+    """
+    origins: dict[str, list[str]] = {}
+    for dotted, value in overrides.items():
+        parts = str(dotted).split(".")
+        node: Any = document
+        for depth, part in enumerate(parts[:-1]):
+            if not isinstance(node, dict):
+                _unknown_key(dotted, parts[: depth + 1], {}, source)
+            if part not in node:
+                _unknown_key(dotted, parts[: depth + 1], node, source)
+            node = node[part]
+        if not isinstance(node, dict):
+            _unknown_key(dotted, parts, {}, source)
+        node[parts[-1]] = copy.deepcopy(value)
+        origins.setdefault(dotted, []).append(source)
+    return origins
+
+
+def _unknown_key(dotted: str, path: list[str], node: Mapping[str, Any], source: str) -> None:
+    close = difflib.get_close_matches(path[-1], [str(k) for k in node], n=1)
+    hint = f" Did you mean '{'.'.join([*path[:-1], close[0]])}'?" if close else ""
+    raise ConfigError(
+        f"unknown config key {'.'.join(path)!r}",
+        source=source,
+        key=dotted,
+        fix=f"Check the spelling against config/rules.yaml.{hint}",
+    )
+
+
+def load_rules_document(
+    variants: list[str] | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    rules_file: Path = RULES_FILE,
+) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """The merged rules document: rules.yaml, then each variant in order, then overrides.
+
+    Returns ``(document, origins)`` where ``origins`` maps each overridden dotted key to the
+    files or flags that set it.
+    """
+    document = read_yaml(rules_file)
+    if not isinstance(document, dict):
+        raise ConfigError("the rules file must be a mapping", source=str(rules_file))
+    origins: dict[str, list[str]] = {}
+    for name in variants or []:
+        data, source = variant_overrides(name)
+        for k, v in apply_overrides(document, data, source).items():
+            origins.setdefault(k, []).extend(v)
+    if overrides:
+        for k, v in apply_overrides(document, overrides, "--set").items():
+            origins.setdefault(k, []).extend(v)
+    return document, origins
+
+
+def validate(
+    model: type[M],
+    document: Any,
+    origins: Mapping[str, list[str]] | None = None,
+    source: str = str(RULES_FILE),
+    prefix: str = "",
+) -> M:
+    """Validate ``document`` with ``model``; turn pydantic's errors into one ConfigError.
+
+    The message names, for each problem, the dotted key, what was expected and the value
+    found; the file named is the variant or flag that set the key when there was one.
+    """
+    try:
+        return model.model_validate(document)
+    except ValidationError as exc:
+        lines = []
+        files = set()
+        for err in exc.errors():
+            key = ".".join([*([prefix] if prefix else []), *(str(p) for p in err["loc"])])
+            files.update(_origin_of(key, origins or {}) or [source])
+            if err["type"] == "extra_forbidden":
+                lines.append(f"unknown config key {key!r} (a typo?)")
+            else:
+                lines.append(f"{key}: {err['msg']} (found {err.get('input')!r})")
+        raise ConfigError(
+            "; ".join(lines),
+            source=", ".join(sorted(files)),
+            fix="Fix these keys; config/rules.yaml documents every key with its RULES.md section.",
+        ) from None
+
+
+def _origin_of(key: str, origins: Mapping[str, list[str]]) -> list[str] | None:
+    for dotted, sources in origins.items():
+        if key == dotted or key.startswith(dotted + ".") or dotted.startswith(key + "."):
+            return sources
+    return None
+
+
+def rules_hash(document: Any) -> str:
+    """A short stable hash of a rules document (for logs and batch results)."""
+    blob = json.dumps(document, sort_keys=True, default=str).encode()
+    return hashlib.sha256(blob).hexdigest()[:12]

@@ -1,0 +1,277 @@
+"""Dice, dice expressions and the three tests of RULES.md §0.
+
+All randomness comes from an injected :class:`numpy.random.Generator` (RULES.md §0.6). Scalar
+numpy draws cost about a microsecond each, so :class:`Dice` draws uniforms from the generator
+in fixed-size blocks and hands them out one by one: the stream is still entirely the
+generator's, and the same generator state always gives the same rolls.
+
+Examples
+--------
+>>> import numpy as np
+>>> dice = Dice(np.random.default_rng(1))
+>>> 1 <= dice.d(100) <= 100
+True
+>>> parse_dice("20 + 2*d10").bounds()
+(22, 40)
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from battle.errors import DiceExpressionError
+
+__all__ = [
+    "Dice",
+    "DiceExpression",
+    "DiceTerm",
+    "parse_dice",
+    "percentage_test",
+    "reaction_test",
+    "withdrawal_roll",
+]
+
+_BLOCK = 256
+_TERM = re.compile(
+    r"""^(?:
+        (?P<const>\d+)                                   # 20
+      | (?:(?P<mult>\d+)\s*\*\s*)?(?P<count>\d*)d(?P<sides>\d+)   # d10, 3d10, 2*d10, 2*3d6
+      | (?P<a>\d+)\s*\*\s*(?P<b>\d+)                     # 2*3
+    )$""",
+    re.VERBOSE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class DiceTerm:
+    """One signed term: ``sign * multiplier * (sum of count dice with sides faces)``.
+
+    ``sides == 0`` marks a constant term worth ``sign * multiplier``.
+    """
+
+    sign: int
+    multiplier: int
+    count: int
+    sides: int
+
+
+@dataclass(frozen=True, slots=True)
+class DiceExpression:
+    """A parsed dice expression (RULES.md §0.5), e.g. ``20 + 2*d10`` or ``3d10``.
+
+    ``2*d10`` is twice one d10; ``2d10`` is the sum of two d10.
+    """
+
+    text: str
+    terms: tuple[DiceTerm, ...]
+
+    def roll(self, dice: Dice) -> int:
+        """Roll the expression once with ``dice``; returns an integer."""
+        total = 0
+        for t in self.terms:
+            if t.sides == 0:
+                total += t.sign * t.multiplier
+            else:
+                s = 0
+                for _ in range(t.count):
+                    s += dice.d(t.sides)
+                total += t.sign * t.multiplier * s
+        return total
+
+    def bounds(self) -> tuple[int, int]:
+        """The smallest and largest possible results."""
+        lo = hi = 0
+        for t in self.terms:
+            if t.sides == 0:
+                a = b = t.sign * t.multiplier
+            else:
+                a = t.sign * t.multiplier * t.count
+                b = t.sign * t.multiplier * t.count * t.sides
+            lo += min(a, b)
+            hi += max(a, b)
+        return lo, hi
+
+    def distribution(self) -> dict[int, Fraction]:
+        """Exact probability of every result, by enumeration (for statistical tests).
+
+        Raises
+        ------
+        DiceExpressionError
+            If the expression has more than 10**6 outcomes to enumerate.
+        """
+        dist: Counter[int] = Counter({0: 1})
+        denom = 1
+        for t in self.terms:
+            if t.sides == 0:
+                dist = Counter({v + t.sign * t.multiplier: n for v, n in dist.items()})
+                continue
+            faces = range(1, t.sides + 1)
+            sums = Counter(sum(c) for c in itertools.product(faces, repeat=t.count))
+            denom *= t.sides**t.count
+            if denom > 10**6:
+                raise DiceExpressionError(
+                    f"dice expression {self.text!r} has too many outcomes to enumerate"
+                )
+            new: Counter[int] = Counter()
+            for v, n in dist.items():
+                for s, m in sums.items():
+                    new[v + t.sign * t.multiplier * s] += n * m
+            dist = new
+        return {v: Fraction(n, denom) for v, n in sorted(dist.items())}
+
+
+def parse_dice(text: str) -> DiceExpression:
+    """Parse a dice expression once (RULES.md §0.5).
+
+    Parameters
+    ----------
+    text
+        Terms joined by ``+`` or ``-``: integers, ``dN``, ``KdN`` (sum of K dice),
+        ``M*dN`` / ``M*KdN`` (M times the roll), ``M*N``. Spaces are ignored.
+
+    Returns
+    -------
+    DiceExpression
+
+    Raises
+    ------
+    DiceExpressionError
+        When the text is empty, a term is malformed (``2*``, ``abc``, ``d-5``) or a die has
+        fewer than 1 face or a count of 0 (``3d0``, ``0d6``).
+
+    Examples
+    --------
+    >>> parse_dice("3d10").bounds()
+    (3, 30)
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise DiceExpressionError(
+            f"empty dice expression {text!r}",
+            fix="Write one such as '20 + 2*d10', '3d10' or 'd100'.",
+        )
+    compact = text.replace(" ", "").lower()
+    if compact[0] in "+-":  # a leading sign applies to the first term
+        compact = "0" + compact
+    parts = re.split(r"([+-])", compact)
+    terms: list[DiceTerm] = []
+    sign = 1
+    expect_term = True
+    for part in parts:
+        if part in ("+", "-"):
+            if expect_term:
+                _bad(text, f"an operator {part!r} where a term was expected")
+            sign = 1 if part == "+" else -1
+            expect_term = True
+            continue
+        if not expect_term:  # pragma: no cover - re.split alternates parts and operators
+            _bad(text, f"unexpected {part!r}")
+        if part == "":
+            _bad(text, "a missing term")
+        m = _TERM.match(part)
+        if m is None:
+            _bad(text, f"the term {part!r}")
+        if m["const"] is not None:
+            terms.append(DiceTerm(sign, int(m["const"]), 0, 0))
+        elif m["a"] is not None:
+            terms.append(DiceTerm(sign, int(m["a"]) * int(m["b"]), 0, 0))
+        else:
+            sides = int(m["sides"])
+            count = int(m["count"]) if m["count"] else 1
+            mult = int(m["mult"]) if m["mult"] else 1
+            if sides < 1:
+                _bad(text, f"a die with {sides} faces in {part!r}")
+            if count < 1:
+                _bad(text, f"a count of {count} dice in {part!r}")
+            if count > 100:
+                _bad(text, f"{count} dice in {part!r} (at most 100)")
+            terms.append(DiceTerm(sign, mult, count, sides))
+        sign = 1
+        expect_term = False
+    if expect_term:
+        _bad(text, "a missing term at the end")
+    return DiceExpression(text=text, terms=tuple(terms))
+
+
+def _bad(text: str, what: str) -> None:
+    raise DiceExpressionError(
+        f"bad dice expression {text!r}: {what}",
+        fix="Use terms like 20, d10, 3d10 or 2*d10 joined by + or - (RULES.md §0.5).",
+    )
+
+
+class Dice:
+    """A die roller fed by a numpy ``Generator`` (RULES.md §0.1, §0.6).
+
+    Uniform floats are drawn from the generator in blocks of 256 and consumed in order, so
+    rolls are a pure function of the generator's state.
+
+    Parameters
+    ----------
+    rng
+        The run's (or battle's) random generator; never a global one.
+    """
+
+    __slots__ = ("_block", "_i", "_n", "rng")
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self._block: list[float] = []
+        self._i = 0
+        self._n = 0
+
+    def uniform(self) -> float:
+        """One uniform float in [0, 1)."""
+        i = self._i
+        if i >= self._n:
+            self._block = self.rng.random(_BLOCK).tolist()
+            self._n = _BLOCK
+            i = 0
+        self._i = i + 1
+        return self._block[i]
+
+    def d(self, sides: int) -> int:
+        """Roll one ``d<sides>``: a uniform integer in 1..sides (RULES.md §0.1)."""
+        return int(self.uniform() * sides) + 1
+
+    def index(self, n: int) -> int:
+        """A uniform index in 0..n-1 (a random pick, e.g. a card from a deck)."""
+        return int(self.uniform() * n)
+
+
+def percentage_test(dice: Dice, percent: float) -> tuple[bool, int]:
+    """Percentage test at P (RULES.md §0.2): passes when d100 <= P.
+
+    Returns ``(passed, roll)``. P <= 0 never passes, P >= 100 always does.
+
+    >>> import numpy as np
+    >>> percentage_test(Dice(np.random.default_rng(0)), 100)[0]
+    True
+    """
+    roll = dice.d(100)
+    return roll <= percent, roll
+
+
+def reaction_test(dice: Dice, total: int, sides: int = 6) -> tuple[bool, int]:
+    """Reaction test with total T (RULES.md §0.3): passes when d6 > T.
+
+    Returns ``(passed, roll)``; T <= 0 always passes, T >= 6 never does.
+    """
+    roll = dice.d(sides)
+    return roll > total, roll
+
+
+def withdrawal_roll(
+    dice: Dice, factors: int, sides: int = 6, success_total: int = 12
+) -> tuple[bool, list[int]]:
+    """Withdrawal roll with F factors (RULES.md §0.4): F d6, success (withdraws) on 12+.
+
+    Returns ``(withdraws, rolls)``. F <= 0 rolls nothing and never succeeds.
+    """
+    rolls = [dice.d(sides) for _ in range(max(factors, 0))]
+    return sum(rolls) >= success_total, rolls

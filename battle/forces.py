@@ -1,0 +1,185 @@
+"""Building forces from a compact flag (``6i1c1a:veteran``) or a small YAML file.
+
+Compact flag grammar: counts followed by a type letter — ``i`` infantry, ``c`` cavalry,
+``a`` artillery (battery) — repeated, then optionally ``:GRADE`` (raw, regular, veteran,
+elite). Example: ``4i1c1a:veteran`` is four veteran infantry units, one cavalry, one battery.
+
+YAML form (one file, both sides)::
+
+    red:
+      name: French            # optional
+      units:
+        - {type: infantry, count: 4, grade: veteran}
+        - {type: cavalry}
+        - {type: artillery, hits: 3}
+    blue:
+      units: "4i1c1a"        # the compact flag is accepted too
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from battle.errors import ForceError
+from battle.units import GRADES, Force, UnitSpec
+
+__all__ = ["load_forces_yaml", "make_force", "parse_force_flag"]
+
+_LETTER = {"i": "infantry", "c": "cavalry", "a": "artillery"}
+_PREFIX = {"infantry": "I", "cavalry": "C", "artillery": "A"}
+_GROUP = re.compile(r"(\d+)([a-z])")
+
+
+def parse_force_flag(text: str, name: str, prefix: str) -> Force:
+    """Parse a compact force flag such as ``6i1c1a`` or ``4i1c1a:veteran``.
+
+    Parameters
+    ----------
+    text
+        The flag; counts are non-negative integers, letters ``i``, ``c``, ``a``.
+    name
+        The force's name (e.g. ``Red``).
+    prefix
+        Prefix of unit ids (``R`` → ``R-I1``, ``R-C1``, ``R-A1``).
+
+    Raises
+    ------
+    ForceError
+        On an unknown unit letter, a negative or missing count, an unknown grade, or a force
+        with no units.
+    """
+    raw = text.strip().lower()
+    body, _, grade = raw.partition(":")
+    grade = grade or "regular"
+    where = f"--{name.lower()} {text!r}"
+    if grade not in GRADES:
+        raise ForceError(
+            f"unknown training grade {grade!r}",
+            key=where,
+            fix=f"Use one of: {', '.join(GRADES)} (e.g. 6i1c1a:veteran).",
+        )
+    if "-" in body:
+        raise ForceError(
+            "a unit count cannot be negative",
+            key=where,
+            fix="Write counts of 0 or more, e.g. 6i1c1a.",
+        )
+    pos = 0
+    counts: dict[str, int] = {}
+    for m in _GROUP.finditer(body):
+        if m.start() != pos:
+            break
+        letter = m.group(2)
+        if letter not in _LETTER:
+            raise ForceError(
+                f"unknown unit type {letter!r}",
+                key=where,
+                fix="Use i (infantry), c (cavalry) or a (artillery), e.g. 6i1c1a.",
+            )
+        counts[_LETTER[letter]] = counts.get(_LETTER[letter], 0) + int(m.group(1))
+        pos = m.end()
+    if pos != len(body) or not body:
+        raise ForceError(
+            f"cannot read {body[pos:] or body!r} as counts and unit letters",
+            key=where,
+            fix="Write counts followed by i, c or a, e.g. 6i1c1a or 4i1c1a:veteran.",
+        )
+    return make_force(name, prefix, [(k, counts.get(k, 0), grade, 0) for k in _PREFIX], where)
+
+
+def make_force(
+    name: str, prefix: str, groups: list[tuple[str, int, str, int]], where: str
+) -> Force:
+    """A force from ``(type, count, grade, hits)`` groups, with ids ``{prefix}-I1`` etc.
+
+    Raises
+    ------
+    ForceError
+        If the force has no units.
+    """
+    units: list[UnitSpec] = []
+    numbers = {k: 0 for k in _PREFIX}
+    for kind, count, grade, hits in groups:
+        for _ in range(count):
+            numbers[kind] += 1
+            uid = f"{prefix}-{_PREFIX[kind]}{numbers[kind]}"
+            units.append(UnitSpec(uid, kind, grade, hits=hits))  # type: ignore[arg-type]
+    if not units:
+        raise ForceError(
+            "the force has no units",
+            key=where,
+            fix="Give it at least one unit, e.g. 4i1c1a.",
+        )
+    return Force(name, tuple(units))
+
+
+class _UnitGroup(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["infantry", "cavalry", "artillery"]
+    count: int = Field(1, ge=0)
+    grade: Literal["raw", "regular", "veteran", "elite"] = "regular"
+    hits: int = Field(0, ge=0, le=9)
+
+
+class _Side(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str | None = None
+    units: list[_UnitGroup] | str
+
+
+class _ForcesFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    red: _Side
+    blue: _Side
+
+
+def load_forces_yaml(path: str | Path) -> tuple[Force, Force]:
+    """Read both sides' forces from a YAML file (see the module docstring).
+
+    Raises
+    ------
+    ForceError
+        If the file is missing or not YAML, a key is unknown, a unit type or grade is
+        unknown, a count is negative, or a side has no units; the message names the file and
+        the key path.
+    """
+    import yaml
+
+    path = Path(path)
+    try:
+        data: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ForceError("file not found", source=str(path), fix="Check the path.") from None
+    except yaml.YAMLError as exc:
+        raise ForceError(f"not valid YAML ({exc})", source=str(path)) from None
+    try:
+        spec = _ForcesFile.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']} (found {e.get('input')!r})"
+            for e in exc.errors()
+        )
+        raise ForceError(
+            problems,
+            source=str(path),
+            fix="Each side needs 'units': a list of {type, count, grade, hits} or a flag "
+            "like 6i1c1a.",
+        ) from None
+    forces = []
+    for key, side, prefix in (("red", spec.red, "R"), ("blue", spec.blue, "B")):
+        name = side.name or key.capitalize()
+        if isinstance(side.units, str):
+            try:
+                forces.append(parse_force_flag(side.units, name, prefix))
+            except ForceError as exc:
+                raise ForceError(
+                    exc.what, source=str(path), key=f"{key}.units", fix=exc.fix
+                ) from None
+        else:
+            groups = [(g.type, g.count, g.grade, g.hits) for g in side.units]
+            forces.append(make_force(name, prefix, groups, f"{path}: {key}.units"))
+    return forces[0], forces[1]

@@ -1,0 +1,112 @@
+"""Plain-text formatting of battle events: a readable bound-by-bound log.
+
+Printers only format; nothing here changes a battle. Dice are shown with their target,
+e.g. ``d100=63 vs 74: passes``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from battle.events import (
+    BattleEnded,
+    BattleEvent,
+    BoundStarted,
+    CardLost,
+    FormationChanged,
+    HitResolved,
+    MeleeResolved,
+    Moved,
+    StateChanged,
+    TestRolled,
+    WithdrawalChecked,
+)
+from battle.result import BattleResult
+
+__all__ = ["format_event", "format_events", "reason_text"]
+
+_REASONS = {
+    "cards": "{loser} is down to its last movement card (RULES.md §3.4)",
+    "both-cards": "both sides reached their last card in the same phase: a draw (§6.8)",
+    "withdrawal": "{loser} withdrew after a withdrawal check (§7)",
+    "both-withdrew": "both sides withdrew: a draw (§7.4)",
+    "no-units": "{loser} has no unit left on the field (§6.8 c)",
+    "turn-limit": "the turn limit was reached: a draw (§6.8 d)",
+    "nightfall": "nightfall stopped the battle: a draw (§8.3)",
+}
+
+
+def reason_text(reason: str, names: tuple[str, str], winner: int | None) -> str:
+    """A sentence saying why a battle ended."""
+    loser = names[1 - winner] if winner is not None else "nobody"
+    return _REASONS.get(reason, reason).format(loser=loser)
+
+
+def _test(e: TestRolled) -> str:
+    if e.kind == "completion":
+        verdict = "completes" if e.passed else "fails, stays disordered"
+        return f"{e.unit} reaction test {e.reason}: {e.dice}={e.roll} vs >{e.target}: {verdict}"
+    if e.kind == "initiative":
+        return f"initiative {e.dice}: {e.roll} vs {e.target}; {e.reason}"
+    verdict = "passes" if e.passed else "fails"
+    return f"{e.unit} {e.kind} test: {e.dice}={e.roll} vs {e.target}: {verdict}"
+
+
+def format_event(e: BattleEvent, names: tuple[str, str]) -> str | None:
+    """One event as one line of text (None for events printed elsewhere)."""
+    if isinstance(e, BoundStarted):
+        acts = ", ".join(e.activated) or "none"
+        return (
+            f"Turn {e.turn}, bound {e.bound}: {names[e.side]} draws a {e.card} "
+            f"({e.deck_size} cards); activates {acts}"
+        )
+    if isinstance(e, TestRolled):
+        return "  " + _test(e)
+    if isinstance(e, HitResolved):
+        how = "melee" if e.melee else "fires at"
+        bonus = f"+{e.bonus}" if e.bonus else ""
+        return (
+            f"  {e.attacker} {how} {e.target}: D={e.d_roll}{bonus} / CD {e.divisor} = "
+            f"{e.morale_hits} morale hits; {e.actual_hits} actual hit"
+            f"{'s' if e.actual_hits != 1 else ''} ({e.target} now {e.target_total_hits})"
+        )
+    if isinstance(e, MeleeResolved):
+        who = {
+            "decided": f"{e.loser} loses",
+            "tie": "tie, the melee goes on",
+            "ended": "the melee ends",
+        }[e.outcome]
+        return f"  melee {e.unit_a} {e.hits_by_a} - {e.hits_by_b} {e.unit_b}: {who}"
+    if isinstance(e, CardLost):
+        return (
+            f"  bad thing for {names[e.side]} ({e.cause}): loses a {e.card}, "
+            f"{e.cards_left} cards left"
+        )
+    if isinstance(e, StateChanged):
+        why = f" ({e.reason})" if e.reason else ""
+        return f"  {e.unit} is {e.state}{why}"
+    if isinstance(e, Moved):
+        tgt = f" on {e.target}" if e.target else ""
+        return f'  {e.unit} {e.action}{tgt}: {e.from_inches:.0f}" -> {e.to_inches:.0f}"'
+    if isinstance(e, FormationChanged):
+        return f"  {e.unit} changes {e.from_formation} -> {e.to_formation} (disordered)"
+    if isinstance(e, WithdrawalChecked):
+        rows = ", ".join(f"{name} {n:+d}" for name, n in e.factors) or "no factors"
+        dice = "+".join(map(str, e.rolls)) or "no dice"
+        verdict = "WITHDRAWS" if e.withdraws else "holds"
+        return (
+            f"  withdrawal check {names[e.side]} at {e.casualty_percent:.0f}% losses: "
+            f"{rows} = {e.total}d6: {dice} = {sum(e.rolls)} vs 12+: {verdict}"
+        )
+    if isinstance(e, BattleEnded):
+        who = names[e.winner] + " wins" if e.winner is not None else "Draw"
+        return f"End after bound {e.bound}: {who}: {reason_text(e.reason, names, e.winner)}"
+    return None
+
+
+def format_events(result: BattleResult) -> Iterator[str]:
+    """The whole bound-by-bound log of a result recorded with events on."""
+    for e in result.events:
+        line = format_event(e, result.names)
+        if line is not None:
+            yield line

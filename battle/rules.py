@@ -1,0 +1,180 @@
+"""The battle's rules as a validated model (every number of RULES.md §0–§7).
+
+The defaults live in ``config/rules.yaml`` under ``battle:``; this module only declares their
+shape. Unknown keys are errors, so a typo in a config or variant never passes silently.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from battle.dice import DiceExpression, parse_dice
+from battle.errors import DiceExpressionError
+
+__all__ = [
+    "BattleRules",
+    "ChargeRules",
+    "DeckRules",
+    "DoctrineRules",
+    "FormationChangeRules",
+    "MoraleRules",
+    "WithdrawalRules",
+]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class UnitTypeRules(_Strict):
+    stands: int = Field(ge=1)
+    formations: list[str]
+    default_formation: str
+
+
+class CombatDivisors(_Strict):
+    """RULES.md §1.1 combat divisors (the smaller, the more potent)."""
+
+    infantry: int = Field(ge=1)
+    cavalry: int = Field(ge=1)
+    artillery_unlimbered: int = Field(ge=1)
+    artillery_limbered: int = Field(ge=1)
+
+
+class MoraleRules(_Strict):
+    """RULES.md §1.3, §1.5, §4.3: morale in percent."""
+
+    base: int = Field(ge=0, le=100)
+    by_grade: dict[Literal["raw", "regular", "veteran", "elite"], int]
+    uniform: bool = False
+    model: Literal["per-test", "cumulative"] = "per-test"
+    shaken_penalty: int = Field(ge=0)
+
+
+class FormationEffects(_Strict):
+    """RULES.md §1.6 (house) formation multipliers."""
+
+    column_fire_cd_multiplier: int = Field(ge=1)
+    square_fire_cd_multiplier: int = Field(ge=1)
+    cavalry_vs_square_cd_multiplier: int = Field(ge=1)
+    cavalry_charge_bonus_multiplier: int = Field(ge=1)
+
+
+class DeckRules(_Strict):
+    """RULES.md §3 movement-card decks."""
+
+    lose_at_cards: int = Field(ge=0)
+    removal: Literal["highest", "random"] = "highest"
+    draw: Literal["reshuffle", "draw-through"] = "reshuffle"
+    explicit: dict[int, list[int]] = Field(default_factory=dict)
+
+
+class FormationChangeRules(_Strict):
+    """RULES.md §5.2 reaction-test totals for completing a formation change."""
+
+    line_column: int
+    line_square: int
+    column_square: int
+    limber_unlimber: int
+    hit_by_fire: int
+    raw_irregular_or_shaken: int
+    charge_target: int
+    light_from_skirmish: int
+    other_from_skirmish: int
+    veteran_or_elite: int
+
+
+class ChargeRules(_Strict):
+    """RULES.md §6.4 charges (inches and percent)."""
+
+    reach_bonus_inches: float = Field(ge=0)
+    bonus: int = Field(ge=0)
+    failed_drop_back_inches: float = Field(ge=0)
+    target_disordered_morale_bonus: int
+    fire_and_charge: bool = False
+
+
+class LossStep(_Strict):
+    percent: float = Field(ge=0, le=100)
+    factors: int
+
+
+class WithdrawalRules(_Strict):
+    """RULES.md §7.2 withdrawal factor table."""
+
+    threshold_percent: float = Field(ge=0, le=100)
+    flag: int
+    battery: int
+    retiring_shaken: int
+    off_table: int
+    subordinate_general: int
+    commander_in_chief: int
+    objective: int
+    primary_road: int
+    losses: list[LossStep]
+    surrendered_casualty_fraction: float = Field(ge=0, le=1)
+
+
+class DoctrineRules(_Strict):
+    """RULES.md §6.7 a tactical doctrine as data (read by battle/doctrine.py)."""
+
+    activation_order: list[Literal["shaken", "artillery", "infantry", "cavalry"]]
+    advance_formation: Literal["column", "line"] = "column"
+    form_line_within_inches: float = Field(ge=0)
+    square_vs_cavalry: bool = True
+    unlimber_within_inches: float = Field(ge=0)
+    hold_in_range: bool = True
+    advance_when_defending: bool = False
+    charge_when: list[Literal["disordered", "shaken", "steady"]]
+    charge_min_strength_ratio: float = Field(ge=0)
+    cavalry_charges_infantry_in_square: bool = False
+    cavalry_wait_inches: float = Field(ge=0)
+    rally_shaken: bool = True
+
+
+class BattleRules(_Strict):
+    """Every number of the abstract battle (RULES.md §0–§7); defaults in config/rules.yaml."""
+
+    hit_dice: str
+    percentage_dice: int = Field(ge=2)
+    reaction_die: int = Field(ge=2)
+    withdrawal_die: int = Field(ge=2)
+    withdrawal_success_total: int
+    units: dict[Literal["infantry", "cavalry", "artillery"], UnitTypeRules]
+    combat_divisor: CombatDivisors
+    destroyed_at_hits: int = Field(ge=1)
+    half_strength_hits: int = Field(ge=1)
+    morale: MoraleRules
+    formation_effects: FormationEffects
+    deck: DeckRules
+    casualty_test_per_morale_hit: int
+    hits_on_casualty_pass: int = Field(ge=0)
+    hits_on_casualty_fail: int = Field(ge=0)
+    formation_change: FormationChangeRules
+    ground_depth_inches: float = Field(gt=0)
+    deploy_inches: float = Field(ge=0)
+    bound_minutes: int = Field(ge=1)
+    max_turns: int = Field(ge=1, le=1000)
+    initiative: Literal["attacker", "roll"] = "attacker"
+    moves_inches: dict[str, dict[str, float]]
+    ranges_inches: dict[Literal["infantry", "cavalry", "artillery_unlimbered"], float]
+    charge: ChargeRules
+    advance_stop_short_inches: float = Field(ge=0)
+    fall_back_inches: float = Field(ge=0)
+    withdrawal: WithdrawalRules
+    doctrines: dict[str, DoctrineRules]
+
+    @field_validator("hit_dice")
+    @classmethod
+    def _dice_parse(cls, value: str) -> str:
+        try:
+            parse_dice(value)
+        except DiceExpressionError as exc:  # reported by pydantic with its key path
+            raise ValueError(exc.what) from None
+        return value
+
+    def hit_dice_expression(self) -> DiceExpression:
+        """The parsed §4.1 hit-dice expression."""
+        return parse_dice(self.hit_dice)

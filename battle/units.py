@@ -1,0 +1,153 @@
+"""Units, forces and their state during a battle (RULES.md §1, §2).
+
+A :class:`UnitSpec` describes a unit as a campaign keeps it (type, training grade, actual hits
+carried); a :class:`Force` is what one side brings to a battle. :class:`Unit` is the mutable
+state of one unit inside :func:`battle.engine.fight` and is not part of the public API.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+__all__ = ["GRADES", "UNIT_TYPES", "Force", "UnitSpec"]
+
+UNIT_TYPES = ("infantry", "cavalry", "artillery")
+GRADES = ("raw", "regular", "veteran", "elite")
+UnitType = Literal["infantry", "cavalry", "artillery"]
+Grade = Literal["raw", "regular", "veteran", "elite"]
+
+
+@dataclass(frozen=True, slots=True)
+class UnitSpec:
+    """One unit as a force lists it.
+
+    Attributes
+    ----------
+    id
+        Unique within the battle, e.g. ``"R-I1"``; orders ties (RULES.md §6.9).
+    kind
+        ``infantry``, ``cavalry`` or ``artillery`` (a battery) (RULES.md §1).
+    grade
+        Training grade (RULES.md §1.4); sets morale (§1.3) and the §5.2 test.
+    hits
+        Actual hits already carried, 0..9 (a unit with 10 is destroyed, §1.2).
+    """
+
+    id: str
+    kind: UnitType
+    grade: Grade = "regular"
+    irregular: bool = False
+    light: bool = False
+    hits: int = 0
+    formation: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Force:
+    """What one side brings to a battle: a name and its units (at least one)."""
+
+    name: str
+    units: tuple[UnitSpec, ...] = field(default_factory=tuple)
+
+    @property
+    def boxes(self) -> int:
+        """Boxes (hits it can still take) of all its units: sum of 10 - hits."""
+        return sum(10 - u.hits for u in self.units)
+
+
+class Unit:
+    """Mutable state of one unit in one battle (internal to the engine)."""
+
+    __slots__ = (
+        "activated",
+        "cd_fire",
+        "cd_melee",
+        "change_cost",
+        "charge_bonus",
+        "charge_target_flag",
+        "charged_by",
+        "charging",
+        "destroyed",
+        "disordered",
+        "failed_change",
+        "formation",
+        "frozen",
+        "grade",
+        "half_tested",
+        "hit_by_fire",
+        "hits",
+        "hits_before",
+        "id",
+        "irregular",
+        "kind",
+        "light",
+        "melee",
+        "morale",
+        "off_table",
+        "out",
+        "pos",
+        "retired_shaken",
+        "routed",
+        "shaken",
+        "side",
+        "stood_vs",
+    )
+
+    def __init__(self, spec: UnitSpec, side: int, morale: int, formation: str, pos: float):
+        self.id = spec.id
+        self.kind = spec.kind
+        self.grade = spec.grade
+        self.irregular = spec.irregular
+        self.light = spec.light
+        self.side = side
+        self.hits_before = spec.hits
+        self.hits = 0
+        self.morale = morale
+        self.formation = formation
+        self.pos = pos
+        self.shaken = False
+        self.disordered = False
+        self.failed_change = False
+        self.change_cost = 0
+        self.frozen = False
+        self.routed = False
+        self.destroyed = False
+        self.off_table = False
+        self.out = False  # routed, destroyed or off the table: no longer on the field
+        self.melee: Unit | None = None
+        self.charged_by: Unit | None = None
+        self.charging: Unit | None = None
+        self.charge_bonus = 0
+        self.charge_target_flag = False
+        self.stood_vs: Unit | None = None
+        self.hit_by_fire = False
+        self.half_tested = spec.hits >= 6
+        self.retired_shaken = False
+        self.activated = False
+        self.cd_fire = 0
+        self.cd_melee = 0
+
+    @property
+    def active(self) -> bool:
+        """Still on the field: not routed, destroyed or gone off the table."""
+        return not self.out
+
+    @property
+    def total_hits(self) -> int:
+        return self.hits_before + self.hits
+
+    @property
+    def state(self) -> str:
+        """``destroyed``, ``routed``, ``off-table``, ``shaken``, ``disordered`` or ``steady``."""
+        if self.destroyed:
+            return "destroyed"
+        if self.routed:
+            return "routed"
+        if self.off_table:
+            return "off-table"
+        if self.shaken:
+            return "shaken"
+        if self.disordered:
+            return "disordered"
+        return "steady"

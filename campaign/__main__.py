@@ -1,0 +1,3 @@
+from campaign.cli import main
+
+main()

@@ -1,0 +1,99 @@
+"""The full rules (battle + campaign) and how they are loaded (RULES.md §8, §9)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from battle.configload import load_rules_document, rules_hash, validate
+from battle.rules import BattleRules
+
+__all__ = ["CampaignRules", "LoadedRules", "Rules", "StrategyDoctrine", "load_rules"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class InfantryRoll(_Strict):
+    max_roll: int = Field(ge=1, le=100)
+    infantry: int = Field(ge=0)
+
+
+class StrategyDoctrine(_Strict):
+    """RULES.md §8.8 a strategy doctrine as data (read by campaign/strategy.py)."""
+
+    attack_ratio: float = Field(ge=0)
+    advance_on_base: bool
+    concentrate: bool
+    hold_objectives: bool
+
+
+class CampaignRules(_Strict):
+    """Every number of the campaign (RULES.md §2, §7.6, §8); defaults in config/rules.yaml."""
+
+    divisions_per_side: int = Field(ge=1, le=50)
+    division_infantry_table: list[InfantryRoll]
+    division_cavalry: int = Field(ge=0)
+    division_artillery: int = Field(ge=0)
+    rough_road_pass: float = Field(ge=0, le=100)
+    rough_road_retry_minutes: int = Field(ge=1)
+    default_road_hours: float = Field(gt=0)
+    day_start_minutes: int = Field(ge=0, le=1440)
+    day_end_minutes: int = Field(ge=0, le=1440)
+    time_limit_days: int = Field(ge=1, le=365)
+    fall_back_junctions: int = Field(ge=0)
+    fog_sight_junctions: int = Field(ge=0)
+    withdrawal_threshold_percent: float = Field(ge=0, le=100)
+    max_events: int = Field(ge=100)
+    doctrines: dict[Literal["aggressive", "cautious", "balanced"] | str, StrategyDoctrine]
+
+
+class Rules(_Strict):
+    """The whole rules document: ``battle`` (RULES.md §0–§7) and ``campaign`` (§8)."""
+
+    battle: BattleRules
+    campaign: CampaignRules
+
+
+@dataclass(frozen=True)
+class LoadedRules:
+    """Validated rules plus where they came from (for log headers and batch results)."""
+
+    rules: Rules
+    variants: tuple[str, ...]
+    overrides: tuple[tuple[str, Any], ...]
+    hash: str
+
+    @property
+    def label(self) -> str:
+        """A short human label: ``default``, ``two-dice`` or ``two-dice+2 overrides``."""
+        name = "+".join(self.variants) or "default"
+        if self.overrides:
+            name += "+" + ",".join(f"{k}={v}" for k, v in self.overrides)
+        return name
+
+
+def load_rules(
+    variants: list[str] | tuple[str, ...] | None = None,
+    overrides: Mapping[str, Any] | None = None,
+) -> LoadedRules:
+    """Load config/rules.yaml with named variants and dotted overrides applied, validated.
+
+    Raises
+    ------
+    ConfigError
+        On an unknown variant, an unknown key (typo), or a value of the wrong kind.
+    """
+    variants = tuple(variants or ())
+    document, origins = load_rules_document(list(variants), overrides)
+    rules = validate(Rules, document, origins)
+    return LoadedRules(
+        rules=rules,
+        variants=variants,
+        overrides=tuple(sorted((overrides or {}).items())),
+        hash=rules_hash(document),
+    )
