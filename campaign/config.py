@@ -28,7 +28,9 @@ class StrategyDoctrine(_Strict):
 
     attack_ratio: float = Field(ge=0)
     advance_on_base: bool
+    objectives_first: bool
     concentrate: bool
+    concentrate_hours: float = Field(ge=0)
     hold_objectives: bool
 
 
@@ -41,7 +43,6 @@ class CampaignRules(_Strict):
     division_artillery: int = Field(ge=0)
     rough_road_pass: float = Field(ge=0, le=100)
     rough_road_retry_minutes: int = Field(ge=1)
-    default_road_hours: float = Field(gt=0)
     day_start_minutes: int = Field(ge=0, le=1440)
     day_end_minutes: int = Field(ge=0, le=1440)
     time_limit_days: int = Field(ge=1, le=365)
@@ -49,6 +50,8 @@ class CampaignRules(_Strict):
     fog_sight_junctions: int = Field(ge=0)
     withdrawal_threshold_percent: float = Field(ge=0, le=100)
     max_events: int = Field(ge=100)
+    hold_minutes: int = Field(ge=1)
+    battle_doctrine: str
     doctrines: dict[Literal["aggressive", "cautious", "balanced"] | str, StrategyDoctrine]
 
 

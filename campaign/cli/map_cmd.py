@@ -1,0 +1,157 @@
+"""``campaign map info`` and ``campaign map convert``: inspect and convert campaign maps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from campaign.cli import app
+from campaign.errors import MapError
+from campaign.maps import MapOptions, load_map, write_map
+from campaign.maps.summary import summarize_map
+
+__all__ = ["map_app"]
+
+map_app = typer.Typer(
+    help="Inspect campaign maps (project YAML, neutral YAML, GraphML, node-link JSON) and "
+    "convert them to the project's format.",
+    no_args_is_help=True,
+)
+app.add_typer(map_app, name="map")
+
+MapArg = Annotated[str, typer.Argument(help="A map file or a shipped map's name.")]
+ContractOpt = Annotated[
+    bool, typer.Option("--contract", help="Merge pass-through junctions into longer roads.")
+]
+RoadKindOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--road-kind", metavar="KIND=MAPPED", help="Treat a road kind as normal|rough|impassable."
+    ),
+]
+HoursOpt = Annotated[
+    float | None,
+    typer.Option("--hours-per-length", help="March hours per unit of a road's length."),
+]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of automatic bases and layout.")]
+BaseOpt = Annotated[str | None, typer.Option(help="Base junction id (overrides the map).")]
+StartOpt = Annotated[list[str] | None, typer.Option(help="A start junction id (repeatable).")]
+
+
+def _road_kinds(pairs: list[str] | None) -> dict[str, str]:
+    kinds = {}
+    for pair in pairs or []:
+        kind, sep, mapped = pair.partition("=")
+        if not sep or not kind.strip():
+            raise MapError(
+                f"{pair!r} is not KIND=MAPPED",
+                key="--road-kind",
+                fix="Write e.g. --road-kind river=normal.",
+            )
+        kinds[kind.strip()] = mapped.strip()
+    return kinds
+
+
+def _options(
+    contract: bool,
+    road_kind: list[str] | None,
+    hours_per_length: float | None,
+    seed: int,
+    **sides: str | list[str] | None,
+) -> MapOptions:
+    return MapOptions(
+        road_kinds=_road_kinds(road_kind),
+        hours_per_length=hours_per_length,
+        contract=contract,
+        seed=seed,
+        **{k: v or None for k, v in sides.items()},
+    )
+
+
+def _shown(items: list[str], limit: int = 12) -> str:
+    return ", ".join(items[:limit]) + (f", … ({len(items)} in all)" if len(items) > limit else "")
+
+
+@map_app.command("info")
+def info(
+    map_file: MapArg,
+    contract: ContractOpt = False,
+    road_kind: RoadKindOpt = None,
+    hours_per_length: HoursOpt = None,
+    seed: SeedOpt = 0,
+) -> None:
+    """Print a map's junctions, roads by kind, parts, dead ends, objectives and sides."""
+    plain = _options(False, road_kind, hours_per_length, seed)
+    full = load_map(map_file, plain)
+    contracted = load_map(map_file, _options(True, road_kind, hours_per_length, seed))
+    shown = contracted if contract else full
+    facts = summarize_map(shown)
+    console = Console()
+    table = Table(title=f"{shown.name} ({shown.source})", show_header=False)
+    table.add_column("fact", style="bold")
+    table.add_column("value")
+    table.add_row("junctions", str(facts.junctions))
+    table.add_row("roads", f"{facts.roads} ({facts.total_hours:g} march hours in all)")
+    for (source_kind, kind), count in facts.road_kinds.items():
+        table.add_row("  road kind", f"{source_kind} → {kind}: {count}")
+    sizes = facts.component_sizes
+    table.add_row("parts", f"{len(sizes)} (sizes {', '.join(map(str, sizes))})")
+    table.add_row("roads per junction", f"{facts.degree_range[0]}–{facts.degree_range[1]}")
+    table.add_row("dead ends", f"{len(facts.dead_ends)}: {_shown(facts.dead_ends)}")
+    objectives = [f"{n} ({v})" for n, v in facts.objectives]
+    table.add_row("objectives", f"{len(objectives)}: {_shown(objectives)}")
+    origin = "" if shown.sides_origin == "file" else f" [{shown.sides_origin}]"
+    if shown.sides_origin == "automatic":
+        origin = " [none in the map: automatic]"
+    for side, setup in shown.sides.items():
+        primary = "–".join(setup.primary_road) if setup.primary_road else "none"
+        table.add_row(
+            f"{side} side{origin}",
+            f"{setup.name}: base {setup.base}; starts {', '.join(setup.starts)}; "
+            f"primary road {primary}",
+        )
+    table.add_row(
+        "--contract",
+        f"{full.graph.number_of_nodes()} junctions, {full.graph.number_of_edges()} roads → "
+        f"{contracted.graph.number_of_nodes()} junctions, "
+        f"{contracted.graph.number_of_edges()} roads",
+    )
+    console.print(table)
+    for note in shown.notes:
+        console.print(f"note: {note}", highlight=False)
+
+
+@map_app.command("convert")
+def convert(
+    map_file: MapArg,
+    out: Annotated[Path, typer.Option("-o", "--out", help="The YAML file to write.")],
+    contract: ContractOpt = False,
+    road_kind: RoadKindOpt = None,
+    hours_per_length: HoursOpt = None,
+    seed: SeedOpt = 0,
+    red_base: BaseOpt = None,
+    blue_base: BaseOpt = None,
+    red_start: StartOpt = None,
+    blue_start: StartOpt = None,
+) -> None:
+    """Write a map (any supported format) in the project's own YAML format."""
+    options = _options(
+        contract,
+        road_kind,
+        hours_per_length,
+        seed,
+        red_base=red_base,
+        blue_base=blue_base,
+        red_start=red_start,
+        blue_start=blue_start,
+    )
+    cmap = load_map(map_file, options)
+    write_map(cmap, out)
+    typer.echo(
+        f"wrote {out}: {cmap.graph.number_of_nodes()} junctions, "
+        f"{cmap.graph.number_of_edges()} roads"
+    )

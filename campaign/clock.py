@@ -1,0 +1,52 @@
+"""Campaign time (RULES.md §8.3): minutes since 06:00 of day 1, daylight and nightfall."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Clock"]
+
+
+@dataclass(frozen=True)
+class Clock:
+    """Converts campaign minutes (0 = 06:00 day 1) to days and times of day.
+
+    ``day_start`` and ``day_end`` are minutes after midnight (360 = 06:00, 1200 = 20:00).
+    """
+
+    day_start: int = 360
+    day_end: int = 1200
+
+    def absolute(self, t: float) -> float:
+        return t + self.day_start
+
+    def day(self, t: float) -> int:
+        """Campaign day (1-based) of time ``t``."""
+        return int(self.absolute(t) // 1440) + 1
+
+    def time_of_day(self, t: float) -> float:
+        return self.absolute(t) % 1440
+
+    def is_daylight(self, t: float) -> bool:
+        return self.day_start <= self.time_of_day(t) < self.day_end
+
+    def nightfall(self, t: float) -> float:
+        """The campaign minute of nightfall on the day of ``t`` (may be in the past at night)."""
+        return (self.day(t) - 1) * 1440 + self.day_end - self.day_start
+
+    def next_dawn(self, t: float) -> float:
+        """The first daylight minute at or after ``t``."""
+        if self.time_of_day(t) < self.day_start:
+            return (self.day(t) - 1) * 1440.0
+        if self.is_daylight(t):
+            return float(t)
+        return self.day(t) * 1440.0
+
+    @property
+    def daylight_minutes(self) -> int:
+        return self.day_end - self.day_start
+
+    def label(self, t: float) -> str:
+        """``Day 2 14:30``."""
+        minutes = int(round(self.time_of_day(t)))
+        return f"Day {self.day(t)} {minutes // 60:02d}:{minutes % 60:02d}"

@@ -1,0 +1,254 @@
+"""Typed campaign events (RULES.md §8): what happened, when, and who saw it.
+
+Times are minutes of campaign time since 06:00 of day 1 (``t``). Each event names the sides
+that know of it in ``seen_by`` ("red", "blue"): a march is known to its own side and to the
+enemy only where sighted (RULES.md §8.6). Printers format these; the engine never prints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+__all__ = [
+    "BattleFought",
+    "CampaignEnded",
+    "CampaignEvent",
+    "CampaignStarted",
+    "DayEnded",
+    "DivisionRaised",
+    "FellBack",
+    "Halted",
+    "MarchArrived",
+    "MarchBegun",
+    "MeetingOnRoad",
+    "RoughRoadTest",
+    "Sighted",
+    "StrengthLearned",
+    "Surrendered",
+    "WithdrawalCheck",
+    "event_from_dict",
+    "event_to_dict",
+]
+
+BOTH = ("red", "blue")
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignEvent:
+    t: int
+    seen_by: tuple[str, ...] = field(default=BOTH, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignStarted(CampaignEvent):
+    """The scenario: map, rules, doctrines, seed and versions (the log header)."""
+
+    map_name: str
+    map_source: str
+    rules: str
+    rules_hash: str
+    doctrines: dict[str, str]
+    side_names: dict[str, str]
+    bases: dict[str, str]
+    seed: int
+    versions: dict[str, str]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DivisionRaised(CampaignEvent):
+    """A division raised by the d100 table (RULES.md §2.1) at its starting junction."""
+
+    side: str
+    division: str
+    roll: int
+    units: tuple[tuple[str, str], ...]  # (unit id, type)
+    junction: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoughRoadTest(CampaignEvent):
+    """The percentage test before a rough road (RULES.md §8.2)."""
+
+    side: str
+    division: str
+    origin: str
+    destination: str
+    roll: int
+    target: float
+    passed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MarchBegun(CampaignEvent):
+    side: str
+    division: str
+    origin: str
+    destination: str
+    kind: str
+    hours: float
+
+
+@dataclass(frozen=True, slots=True)
+class MarchArrived(CampaignEvent):
+    side: str
+    division: str
+    junction: str
+
+
+@dataclass(frozen=True, slots=True)
+class Halted(CampaignEvent):
+    """A division holds where it is (no road worth taking, or waiting to concentrate)."""
+
+    side: str
+    division: str
+    junction: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Sighted(CampaignEvent):
+    """``side`` saw an enemy division at a junction (RULES.md §8.6)."""
+
+    side: str
+    enemy: str
+    junction: str
+
+
+@dataclass(frozen=True, slots=True)
+class StrengthLearned(CampaignEvent):
+    """``side`` learned an enemy division's strength by fighting it (RULES.md §2.4, §8.6)."""
+
+    side: str
+    enemy: str
+    units: int
+    boxes: int
+
+
+@dataclass(frozen=True, slots=True)
+class MeetingOnRoad(CampaignEvent):
+    """Two opposing divisions would pass each other on a road (RULES.md §8.4)."""
+
+    road: tuple[str, str]
+    divisions: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BattleFought(CampaignEvent):
+    """One battle: where, who, and what came of it (a summary of a BattleResult).
+
+    ``place`` is a junction id, or ``"a~b"`` for a meeting on the road between a and b.
+    ``units`` rows are (unit id, side, type, state, hits before, hits taken, total hits).
+    ``log`` holds the bound-by-bound lines when verbose battles were asked for.
+    """
+
+    place: str
+    place_name: str
+    divisions: dict[str, tuple[str, ...]]
+    attacker: str
+    winner: str | None
+    reason: str
+    bounds: int
+    minutes: int
+    cards_lost: dict[str, int]
+    cards_left: dict[str, int]
+    hits: dict[str, int]
+    casualty_percent: dict[str, float]
+    units: tuple[tuple[str, str, str, str, int, int, int], ...]
+    withdrawal_checks: tuple[tuple[str, int, tuple[int, ...], bool], ...]
+    battle_seed: tuple[int, ...]
+    roll_off: tuple[int, int] | None = None
+    log: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FellBack(CampaignEvent):
+    """The loser falls back along ``path`` (RULES.md §8.5); ``onto_base`` counts for §7.6."""
+
+    side: str
+    division: str
+    path: tuple[str, ...]
+    onto_base: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Surrendered(CampaignEvent):
+    """A cut-off division surrenders (RULES.md §8.5)."""
+
+    side: str
+    division: str
+    junction: str
+
+
+@dataclass(frozen=True, slots=True)
+class WithdrawalCheck(CampaignEvent):
+    """The evening withdrawal check of an army (RULES.md §7.6)."""
+
+    side: str
+    casualty_percent: float
+    factors: tuple[tuple[str, int], ...]
+    total: int
+    rolls: tuple[int, ...]
+    withdraws: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DayEnded(CampaignEvent):
+    """Nightfall: the day's tally (strength per side in boxes, objectives held)."""
+
+    day: int
+    strength: dict[str, int]
+    objectives: dict[str, int]
+    positions: dict[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignEnded(CampaignEvent):
+    """The end (RULES.md §8.7): winner side or None, why, and the tallies."""
+
+    winner: str | None
+    reason: str
+    days: int
+    battles: int
+    losses: dict[str, int]
+    divisions_left: dict[str, int]
+    objective_value: dict[str, int]
+    divisions: tuple[tuple[str, str, str, int, int, str], ...]  # id, side, place, units, boxes, state
+
+
+_TYPES: dict[str, type[CampaignEvent]] = {}
+
+
+def event_to_dict(event: CampaignEvent) -> dict[str, Any]:
+    """A JSON-ready dict, type name first."""
+    data: dict[str, Any] = {"type": type(event).__name__}
+    data.update(asdict(event))
+    return data
+
+
+def event_from_dict(data: dict[str, Any]) -> CampaignEvent:
+    """Rebuild an event from :func:`event_to_dict` output (e.g. a JSON line).
+
+    Raises
+    ------
+    KeyError
+        If the type name is unknown.
+    """
+    if not _TYPES:
+        for cls in CampaignEvent.__subclasses__():
+            _TYPES[cls.__name__] = cls
+    cls = _TYPES[data["type"]]
+    kwargs = {}
+    for f in fields(cls):
+        if f.name in data:
+            kwargs[f.name] = _tuples(data[f.name])
+    return cls(**kwargs)
+
+
+def _tuples(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _tuples(v) for k, v in value.items()}
+    return value

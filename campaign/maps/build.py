@@ -1,0 +1,176 @@
+"""Turn a :class:`RawMap` into the campaign graph: junction and road attributes.
+
+Objective rule (foreign maps; the project's own format states ``objective``/``value``):
+
+1. a junction with ``objective`` is an objective as stated (value: its ``value``, else 1);
+2. else the first positive number among its ``value``, ``vp``, ``victory_value``, ``rating``
+   facts makes it an objective of that value;
+3. else a true ``town``, ``city``, ``fortress`` or ``capital`` fact makes it one of value 1;
+4. a foreign map where no junction qualifies: every junction where 3 or more roads meet is an
+   objective of value 1 (stated in the notes).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any
+
+import networkx as nx
+
+from campaign.errors import MapError
+from campaign.maps.raw import RawJunction, RawMap
+from campaign.maps.road_kinds import RoadKindTable
+
+__all__ = ["OBJECTIVE_FLAGS", "OBJECTIVE_NUMBERS", "build_graph"]
+
+OBJECTIVE_NUMBERS = ("value", "vp", "victory_value", "rating")
+OBJECTIVE_FLAGS = ("town", "city", "fortress", "capital")
+
+
+def _objective(junction: RawJunction, strict: bool) -> tuple[bool, int]:
+    facts = junction.facts
+    if "objective" in facts or strict:
+        objective = bool(facts.get("objective", (facts.get("value") or 0) > 0))
+        return objective, (int(facts.get("value") or 1) if objective else 0)
+    for key in OBJECTIVE_NUMBERS:
+        value = facts.get(key)
+        if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+            return True, max(1, round(value))
+    if any(facts.get(key) is True for key in OBJECTIVE_FLAGS):
+        return True, 1
+    return False, 0
+
+
+def _road_rank(attrs: dict[str, Any]) -> tuple[bool, float]:
+    """Sort key of parallel roads: normal before rough, then fewer march hours."""
+    return (attrs["kind"] != "normal", attrs["hours"])
+
+
+def build_graph(raw: RawMap, table: RoadKindTable, seed: int) -> tuple[nx.Graph, list[str]]:
+    """The campaign graph of a raw map, with a note for every automatic choice.
+
+    Parameters
+    ----------
+    raw : RawMap
+        The map as read.
+    table : RoadKindTable
+        Road kinds and length factors (with the map's overrides).
+    seed : int
+        Seed of ``networkx.spring_layout`` for junctions without a position.
+
+    Returns
+    -------
+    (networkx.Graph, list of str)
+        The graph (attributes as documented in :class:`campaign.maps.CampaignMap`) and notes.
+
+    Raises
+    ------
+    MapError
+        If a road's march hours are not a positive number (key path named).
+    """
+    notes: list[str] = []
+    graph = nx.Graph()
+    for j in raw.junctions:
+        objective, value = _objective(j, raw.strict)
+        terrain = j.facts.get("terrain")
+        graph.add_node(
+            j.id,
+            name=j.name,
+            pos=j.pos,
+            objective=objective,
+            value=value,
+            terrain=None if terrain is None else str(terrain),
+        )
+    problems: list[str] = []
+    dropped: Counter[str] = Counter()
+    merged = loops = 0
+    for road in raw.roads:
+        source_kind = str(road.attrs.get("kind", "normal"))
+        kind = table.classify(source_kind)
+        hours, how = table.march_hours(road.attrs)
+        if not (math.isfinite(hours) and hours > 0):
+            problems.append(
+                f"{road.key}: march hours must be a positive number "
+                f"(from {how}: {road.attrs.get(how, hours)!r})"
+            )
+            continue
+        if kind == "impassable":
+            dropped[source_kind] += 1
+            continue
+        if road.a == road.b:
+            loops += 1
+            continue
+        attrs = {
+            "kind": kind,
+            "hours": float(hours),
+            "primary_of": road.attrs.get("primary"),
+            "source_kind": source_kind,
+        }
+        if graph.has_edge(road.a, road.b):
+            merged += 1
+            old = graph.edges[road.a, road.b]
+            best = dict(min(old, attrs, key=_road_rank))
+            best["primary_of"] = old["primary_of"] or attrs["primary_of"]
+            graph.add_edge(road.a, road.b, **best)
+        else:
+            graph.add_edge(road.a, road.b, **attrs)
+    if problems:
+        raise MapError(
+            "; ".join(problems),
+            source=raw.source,
+            fix="Give each road positive hours, or a positive length (--hours-per-length F).",
+        )
+    if dropped:
+        kinds = ", ".join(f"{k}: {n}" for k, n in sorted(dropped.items()))
+        notes.append(f"Left out {sum(dropped.values())} impassable roads ({kinds}).")
+    if loops:
+        notes.append(f"Left out {loops} roads from a junction to itself.")
+    if merged:
+        notes.append(
+            f"Merged {merged} parallel road(s) into the road they run beside, keeping the best "
+            "(normal over rough, then fewer march hours)."
+        )
+    if table.unknown:
+        names = ", ".join(sorted(table.unknown))
+        notes.append(
+            f"Warning: road kinds not in config/road_kinds.yaml were treated as normal: {names} "
+            "(use --road-kind KIND=rough to change that)."
+        )
+    lengths = Counter(table.march_hours(r.attrs)[1] for r in raw.roads)
+    for how, count in sorted(lengths.items()):
+        if how == "default":
+            notes.append(f"{count} roads give no hours or length: {table.default_hours:g} h each.")
+        elif how != "hours":
+            factor = table.length_factor or table.hours_per_length[how]
+            notes.append(f"March hours of {count} roads = {how} × {factor:g} h.")
+    if not raw.strict and not any(graph.nodes[n]["objective"] for n in graph):
+        hubs = sorted(n for n in graph if graph.degree(n) >= 3)
+        for n in hubs:
+            graph.nodes[n].update(objective=True, value=1)
+        notes.append(
+            f"The map names no objectives: the {len(hubs)} junctions where 3 or more roads "
+            "meet are objectives of value 1."
+        )
+    _place(graph, seed, notes)
+    return graph, notes
+
+
+def _place(graph: nx.Graph, seed: int, notes: list[str]) -> None:
+    """Give junctions without a position one from a seeded spring layout."""
+    missing = sorted(n for n in graph if graph.nodes[n]["pos"] is None)
+    if not missing:
+        return
+    known = {n: graph.nodes[n]["pos"] for n in sorted(graph) if graph.nodes[n]["pos"] is not None}
+    ordered = nx.Graph()
+    ordered.add_nodes_from(sorted(graph))
+    ordered.add_edges_from(sorted(tuple(sorted(e)) for e in graph.edges))
+    layout = nx.spring_layout(ordered, pos=known or None, fixed=sorted(known) or None, seed=seed)
+    scale = 1.0 if known else 100.0
+    for n in missing:
+        x, y = layout[n]
+        graph.nodes[n]["pos"] = (round(float(x) * scale, 3), round(float(y) * scale, 3))
+    notes.append(
+        f"{len(missing)} junctions have no position: placed by networkx.spring_layout "
+        f"(seed {seed})."
+    )

@@ -1,0 +1,105 @@
+"""Maps drawn as graph files: GraphML (``networkx.read_graphml``) and node-link JSON.
+
+Directed graphs become undirected and multigraphs keep all their parallel roads as separate
+:class:`RawRoad` records; :func:`campaign.maps.build.build_graph` keeps the best of each pair.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from campaign.errors import MapError
+from campaign.maps.raw import RawJunction, RawMap, RawRoad
+
+__all__ = ["GRAPH_SUFFIXES", "read_graph_map"]
+
+GRAPH_SUFFIXES = (".graphml", ".json")
+
+
+def _read_graph(path: Path) -> nx.Graph:
+    if not path.exists():
+        raise MapError("map file not found", source=str(path), fix="Check the path.")
+    try:
+        if path.suffix == ".graphml":
+            return nx.read_graphml(path)
+        data = json.loads(path.read_text(encoding="utf-8"))
+        edges = "edges" if isinstance(data, dict) and "edges" in data else "links"
+        return nx.node_link_graph(data, edges=edges)
+    except (ET.ParseError, json.JSONDecodeError, nx.NetworkXError, KeyError, TypeError) as exc:
+        kind = "GraphML" if path.suffix == ".graphml" else "node-link JSON"
+        raise MapError(
+            f"not a readable {kind} graph ({type(exc).__name__}: {exc})",
+            source=str(path),
+            fix="Check the file, or write the map in the project's YAML format.",
+        ) from None
+
+
+def _position(attrs: dict[str, Any]) -> tuple[float, float] | None:
+    """``pos`` (a pair or "x,y" text), else numeric ``x`` and ``y`` attributes."""
+    raw = attrs.get("pos")
+    if isinstance(raw, str):
+        raw = raw.replace("(", "").replace(")", "").replace(",", " ").split()
+    pair = raw if isinstance(raw, list | tuple) else (attrs.get("x"), attrs.get("y"))
+    try:
+        x, y = (float(v) for v in pair)
+    except (TypeError, ValueError):
+        return None
+    return (x, y) if math.isfinite(x) and math.isfinite(y) else None
+
+
+def _source_kind(attrs: dict[str, Any]) -> str:
+    """The road's kind in the file's terms: ``kind``/``type``/``highway``, tunnels, ferries."""
+    for key in ("kind", "type", "highway"):
+        if attrs.get(key) not in (None, ""):
+            return str(attrs[key])
+    if _positive(attrs.get("tunnel")):
+        return "tunnel"
+    if _positive(attrs.get("locomotives")):
+        return "ferry"
+    return "normal"
+
+
+def _positive(value: Any) -> bool:
+    try:
+        return float(value) > 0
+    except (TypeError, ValueError):
+        return str(value).strip().lower() in ("true", "yes")
+
+
+def read_graph_map(path: Path) -> RawMap:
+    """Read a GraphML or node-link JSON map.
+
+    Junction names come from a ``name`` or ``label`` attribute (else the id); positions from
+    ``pos`` or ``x``/``y``; every other attribute is kept as a fact. A road's kind is its
+    ``kind``, ``type`` or ``highway`` attribute, else ``tunnel`` (``tunnel`` > 0) or ``ferry``
+    (``locomotives`` > 0), else ``normal``.
+
+    Raises
+    ------
+    MapError
+        If the file is missing or not a readable graph.
+    """
+    graph = _read_graph(path)
+    notes = []
+    if graph.is_directed():
+        notes.append("The graph file is directed; every road is read as two-way.")
+    junctions = []
+    for node in sorted(graph.nodes, key=str):
+        attrs = dict(graph.nodes[node])
+        name = attrs.pop("name", None) or attrs.pop("label", None) or str(node)
+        pos = _position(attrs)
+        junctions.append(RawJunction(str(node), str(name), pos, attrs, f"nodes[{node!r}]"))
+    roads = []
+    edges = graph.edges(data=True)
+    for a, b, attrs in sorted(edges, key=lambda e: (str(e[0]), str(e[1]))):
+        data = dict(attrs)
+        data["kind"] = _source_kind(data)
+        roads.append(RawRoad(str(a), str(b), data, f"edges[({a!r}, {b!r})]"))
+    name = str(graph.graph.get("name") or path.stem)
+    return RawMap(name, str(path), junctions, roads, None, False, notes)

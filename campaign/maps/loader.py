@@ -1,0 +1,158 @@
+"""``load_map``: read any supported map file into a validated :class:`CampaignMap`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import networkx as nx
+
+from campaign.errors import MapError
+from campaign.maps.build import build_graph
+from campaign.maps.contract import contract_junctions
+from campaign.maps.foreign import GRAPH_SUFFIXES, read_graph_map
+from campaign.maps.model import SIDES, CampaignMap, MapOptions, SideSetup
+from campaign.maps.raw import RawMap
+from campaign.maps.road_kinds import load_road_kind_table
+from campaign.maps.schema import read_yaml_map
+from campaign.maps.sides import resolve_sides
+from campaign.paths import DEFAULT_MAP, MAPS_DIR
+
+__all__ = ["load_map", "read_raw_map", "resolve_map_path"]
+
+
+def resolve_map_path(path: str | Path | None) -> Path:
+    """The map file for a path or a shipped map's name (``waterloo-1815``); None → default."""
+    if path is None:
+        return DEFAULT_MAP
+    candidate = Path(path)
+    shipped = MAPS_DIR / f"{path}.yaml"
+    if not candidate.exists() and candidate.suffix == "" and shipped.exists():
+        return shipped
+    return candidate
+
+
+def read_raw_map(path: Path) -> RawMap:
+    """Read a map file of any supported format (YAML, GraphML, node-link JSON).
+
+    Raises
+    ------
+    MapError
+        If the file is missing, unreadable, of an unknown type or invalid.
+    """
+    if path.suffix.lower() in GRAPH_SUFFIXES:
+        return read_graph_map(path)
+    if path.suffix.lower() in (".yaml", ".yml"):
+        return read_yaml_map(path)
+    raise MapError(
+        f"unknown map file type {path.suffix!r}",
+        source=str(path),
+        fix="Use a .yaml, .graphml or node-link .json file.",
+    )
+
+
+def _check_playable(graph: nx.Graph, source: str) -> None:
+    if graph.number_of_nodes() < 2 or graph.number_of_edges() == 0:
+        raise MapError(
+            f"the map has {graph.number_of_nodes()} junction(s) and "
+            f"{graph.number_of_edges()} usable road(s); a campaign needs at least two "
+            "junctions joined by a road",
+            source=source,
+            fix="Add junctions and roads, or check that its roads are not all impassable.",
+        )
+
+
+def _check_sides(
+    graph: nx.Graph, sides: dict[str, SideSetup], options: MapOptions, source: str
+) -> None:
+    red, blue = sides["red"].base, sides["blue"].base
+    if not nx.has_path(graph, red, blue):
+        raise MapError(
+            f"the bases {red!r} and {blue!r} are in different parts of the map (no road "
+            "path joins them)",
+            source=source,
+            key="sides",
+            fix="Choose bases in the same connected part, or add the missing roads.",
+        )
+    hours = nx.shortest_path_length(graph, red, blue, weight="hours")
+    if hours > options.max_march_hours:
+        raise MapError(
+            f"the bases are {hours:g} march hours apart, more than the "
+            f"{options.max_march_hours:g} hours the armies have to meet",
+            source=source,
+            key="sides",
+            fix="Choose nearer bases, or lower the hours per length (--hours-per-length).",
+        )
+    for side in SIDES:
+        setup = sides[side]
+        for k, start in enumerate(setup.starts):
+            if not nx.has_path(graph, start, setup.base):
+                raise MapError(
+                    f"start {start!r} has no road path to the base {setup.base!r}",
+                    source=source,
+                    key=f"sides.{side}.start[{k}]",
+                    fix="Start every division where it can reach its base.",
+                )
+
+
+def _protected(graph: nx.Graph, sides: dict[str, SideSetup]) -> set[str]:
+    keep = {n for n, objective in graph.nodes(data="objective") if objective}
+    for setup in sides.values():
+        keep |= {setup.base, *setup.starts, *(setup.primary_road or ())}
+    return keep
+
+
+def load_map(path: str | Path | None = None, options: MapOptions | None = None) -> CampaignMap:
+    """Load, validate and prepare a campaign map (RULES.md §8.1).
+
+    Parameters
+    ----------
+    path : str or Path or None
+        A map file (``.yaml`` project or neutral format, ``.graphml``, node-link ``.json``)
+        or a shipped map's name; None → ``campaign.paths.DEFAULT_MAP``.
+    options : MapOptions or None
+        Road-kind overrides, hours per length, contraction, sides, seed, march-hour limit.
+
+    Returns
+    -------
+    CampaignMap
+        The graph, the two sides and a note for each automatic choice.
+
+    Raises
+    ------
+    MapError
+        If the file is missing or invalid, or the map cannot hold a campaign (fewer than two
+        junctions, no road, equal bases, bases in different parts of the map, bases more than
+        ``options.max_march_hours`` apart). The message names the file and key path.
+
+    Examples
+    --------
+    >>> cmap = load_map()
+    >>> sorted(cmap.sides)
+    ['blue', 'red']
+    """
+    options = options or MapOptions()
+    file = resolve_map_path(path)
+    raw = read_raw_map(file)
+    table = load_road_kind_table().with_overrides(options.road_kinds, options.hours_per_length)
+    graph, notes = build_graph(raw, table, options.seed)
+    notes = raw.notes + notes
+    _check_playable(graph, raw.source)
+    sides, origin, side_notes = resolve_sides(graph, raw, options)
+    notes += side_notes
+    _check_sides(graph, sides, options, raw.source)
+    if options.contract:
+        before = (graph.number_of_nodes(), graph.number_of_edges())
+        graph, removed = contract_junctions(graph, _protected(graph, sides))
+        notes.append(
+            f"Contracted {removed} pass-through junctions: {before[0]} junctions and "
+            f"{before[1]} roads became {graph.number_of_nodes()} and "
+            f"{graph.number_of_edges()}."
+        )
+    reachable = nx.node_connected_component(graph, sides["red"].base)
+    cut_off = sorted(set(graph) - reachable)
+    if cut_off:
+        shown = ", ".join(cut_off[:8]) + (", ..." if len(cut_off) > 8 else "")
+        notes.append(
+            f"{len(cut_off)} junctions have no road to either base and never matter: {shown}."
+        )
+    return CampaignMap(raw.name, raw.source, graph, sides, notes, origin)

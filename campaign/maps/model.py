@@ -1,0 +1,114 @@
+"""The campaign map's data classes: options for loading, the sides, the loaded map."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+import networkx as nx
+
+if TYPE_CHECKING:
+    from campaign.maps.routes import Routes
+
+__all__ = ["SIDES", "CampaignMap", "MapOptions", "SideSetup"]
+
+#: The internal side names, in the order used everywhere (the map gives display names).
+SIDES: tuple[str, str] = ("red", "blue")
+
+
+@dataclass
+class MapOptions:
+    """How to read a map: overrides for foreign maps, sides, contraction.
+
+    Parameters
+    ----------
+    road_kinds : dict of str to str
+        Road kind → ``normal`` | ``rough`` | ``impassable``, over ``config/road_kinds.yaml``.
+    hours_per_length : float or None
+        March hours per unit of the road's length attribute (``hexes``, ``length``,
+        ``weight``), replacing the documented factor of ``config/road_kinds.yaml``.
+    contract : bool
+        Merge pass-through junctions (degree 2, not objectives, bases, starts or ends of a
+        primary road) into longer roads (:func:`campaign.maps.contract_junctions`).
+    red_base, blue_base : str or None
+        Base junction ids, over the map's own (needed, or chosen automatically, when the map
+        has no sides).
+    red_start, blue_start : list of str or None
+        Starting junction ids, over the map's own.
+    seed : int
+        Seed of the automatic choices (bases, layout of a map without positions).
+    max_march_hours : float
+        The bases must be at most this many march hours apart (hours); automatic bases are
+        at most a third of it apart.
+    """
+
+    road_kinds: dict[str, str] = field(default_factory=dict)
+    hours_per_length: float | None = None
+    contract: bool = False
+    red_base: str | None = None
+    blue_base: str | None = None
+    red_start: list[str] | None = None
+    blue_start: list[str] | None = None
+    seed: int = 0
+    max_march_hours: float = 98.0
+
+
+@dataclass(frozen=True)
+class SideSetup:
+    """One side of the campaign (RULES.md §8.1).
+
+    Parameters
+    ----------
+    name : str
+        Display name, e.g. ``"French"``.
+    base : str
+        The side's base junction id.
+    starts : tuple of str
+        Starting junction ids (at least one); division ``i`` starts at
+        ``starts[i % len(starts)]``.
+    primary_road : tuple of (str, str) or None
+        The side's primary road (its line of supply), as the two junction ids.
+    """
+
+    name: str
+    base: str
+    starts: tuple[str, ...]
+    primary_road: tuple[str, str] | None = None
+
+
+@dataclass
+class CampaignMap:
+    """A loaded, validated campaign map.
+
+    Parameters
+    ----------
+    name : str
+        The map's name.
+    source : str
+        The file it was read from.
+    graph : networkx.Graph
+        Junctions (attrs ``name``, ``pos``, ``objective``, ``value``, ``terrain``) and roads
+        (attrs ``kind`` normal|rough, ``hours`` > 0, ``primary_of`` red|blue|None,
+        ``source_kind``).
+    sides : dict of str to SideSetup
+        Keys exactly ``"red"`` and ``"blue"``.
+    notes : list of str
+        One sentence for each automatic choice made while loading.
+    sides_origin : str
+        ``"file"``, ``"options"`` or ``"automatic"``: where the bases came from.
+    """
+
+    name: str
+    source: str
+    graph: nx.Graph
+    sides: dict[str, SideSetup]
+    notes: list[str] = field(default_factory=list)
+    sides_origin: str = "file"
+
+    @cached_property
+    def routes(self) -> Routes:
+        """All shortest march routes of the map, computed once (:class:`Routes`)."""
+        from campaign.maps.routes import Routes
+
+        return Routes(self.graph)

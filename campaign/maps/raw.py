@@ -1,0 +1,56 @@
+"""The map as read from a file, before it becomes a graph (one shape for every format)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["RawJunction", "RawMap", "RawRoad", "RawSide"]
+
+
+@dataclass
+class RawJunction:
+    """A junction as written: id, display name, position (or None) and every other fact."""
+
+    id: str
+    name: str
+    pos: tuple[float, float] | None
+    facts: dict[str, Any]
+    key: str
+
+
+@dataclass
+class RawRoad:
+    """A road as written: its two junction ids and its attributes (kind, hours, length...)."""
+
+    a: str
+    b: str
+    attrs: dict[str, Any]
+    key: str
+
+
+@dataclass
+class RawSide:
+    """A side as written in the map file (project format only)."""
+
+    name: str | None
+    base: str
+    starts: list[str]
+    primary_road: tuple[str, str] | None
+
+
+@dataclass
+class RawMap:
+    """Everything a map file says, in file order.
+
+    ``strict`` marks the project's own format (a ``sides:`` block), where unknown keys and
+    parallel roads are errors; foreign maps keep extra facts and merge parallel roads.
+    """
+
+    name: str
+    source: str
+    junctions: list[RawJunction]
+    roads: list[RawRoad]
+    sides: dict[str, RawSide] | None = None
+    strict: bool = False
+    notes: list[str] = field(default_factory=list)

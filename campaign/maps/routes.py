@@ -1,0 +1,134 @@
+"""Shortest march routes and fall-back paths over the campaign graph (RULES.md §8.5)."""
+
+from __future__ import annotations
+
+import math
+
+import networkx as nx
+
+__all__ = ["Routes", "retreat_path"]
+
+
+class Routes:
+    """Every shortest march route of a map, computed once.
+
+    Parameters
+    ----------
+    graph : networkx.Graph
+        Campaign graph with road attribute ``hours`` (march hours, > 0).
+
+    Notes
+    -----
+    Built with ``networkx.all_pairs_dijkstra`` on ``weight="hours"``; build it once per map
+    (:attr:`campaign.maps.CampaignMap.routes` caches it) and share it. Picklable.
+
+    Examples
+    --------
+    >>> g = nx.Graph()
+    >>> g.add_edge("a", "b", hours=2.0); g.add_edge("b", "c", hours=3.0)
+    >>> routes = Routes(g)
+    >>> routes.hours("a", "c"), routes.path("a", "c"), routes.next_step("a", "c")
+    (5.0, ['a', 'b', 'c'], 'b')
+    """
+
+    def __init__(self, graph: nx.Graph) -> None:
+        self._junctions = frozenset(graph.nodes)
+        self._hours: dict[str, dict[str, float]] = {}
+        self._paths: dict[str, dict[str, list[str]]] = {}
+        for source, (hours, paths) in nx.all_pairs_dijkstra(graph, weight="hours"):
+            self._hours[source] = hours
+            self._paths[source] = paths
+
+    def _check(self, *junctions: str) -> None:
+        for junction in junctions:
+            if junction not in self._junctions:
+                raise nx.NodeNotFound(f"junction {junction!r} is not on the map")
+
+    def hours(self, a: str, b: str) -> float:
+        """March hours of the shortest route from ``a`` to ``b`` (``inf`` if unreachable).
+
+        Raises
+        ------
+        networkx.NodeNotFound
+            If either junction is not on the map.
+        """
+        self._check(a, b)
+        return self._hours[a].get(b, math.inf)
+
+    def path(self, a: str, b: str) -> list[str]:
+        """Junctions of the shortest route, ``a`` and ``b`` included (``[]`` if unreachable).
+
+        Raises
+        ------
+        networkx.NodeNotFound
+            If either junction is not on the map.
+        """
+        self._check(a, b)
+        return list(self._paths[a].get(b, []))
+
+    def next_step(self, a: str, b: str) -> str | None:
+        """The next junction from ``a`` towards ``b`` (None if ``a == b`` or unreachable).
+
+        Raises
+        ------
+        networkx.NodeNotFound
+            If either junction is not on the map.
+        """
+        self._check(a, b)
+        path = self._paths[a].get(b)
+        return path[1] if path and len(path) > 1 else None
+
+
+def retreat_path(
+    graph: nx.Graph,
+    start: str,
+    base: str,
+    blocked_nodes: set[str],
+    blocked_edge: tuple[str, str] | None,
+) -> list[str] | None:
+    """The shortest fall-back path to the base, avoiding the enemy (RULES.md §8.5).
+
+    Parameters
+    ----------
+    graph : networkx.Graph
+        Campaign graph with road attribute ``hours`` (march hours).
+    start : str
+        The losing division's junction (allowed even when in ``blocked_nodes``).
+    base : str
+        Its side's base junction.
+    blocked_nodes : set of str
+        Enemy-held junctions, not entered.
+    blocked_edge : tuple of (str, str) or None
+        The road the enemy came by (either direction), not used.
+
+    Returns
+    -------
+    list of str or None
+        Junctions from ``start`` to ``base`` inclusive with the fewest march hours, or None
+        when there is no such path (the division is cut off and surrenders).
+
+    Examples
+    --------
+    >>> g = nx.Graph()
+    >>> for a, b, h in [("x", "m", 1), ("m", "base", 1), ("x", "n", 2), ("n", "base", 2)]:
+    ...     g.add_edge(a, b, hours=h)
+    >>> retreat_path(g, "x", "base", {"m"}, None)
+    ['x', 'n', 'base']
+    >>> retreat_path(g, "x", "base", {"m"}, ("n", "x")) is None
+    True
+    """
+    if start not in graph or base not in graph:
+        return None
+    blocked = set(blocked_nodes) - {start}
+    cut = {tuple(blocked_edge), tuple(reversed(blocked_edge))} if blocked_edge else set()
+    view = nx.subgraph_view(
+        graph,
+        filter_node=lambda n: n not in blocked,
+        filter_edge=lambda a, b: (a, b) not in cut,
+    )
+    if base not in view:
+        return None
+    try:
+        return nx.shortest_path(view, start, base, weight="hours")
+    except nx.NetworkXNoPath:
+        return None

@@ -1,0 +1,264 @@
+"""The project's map YAML (and the neutral junctions/roads YAML) validated with pydantic.
+
+A file with a ``sides:`` block is in the project's own format: unknown keys are errors.
+A file without one is a neutral map (e.g. ``/work/shared/maps/*.yaml``): junctions and roads
+may carry extra facts, which are kept for the objective rule (:mod:`campaign.maps.build`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    model_validator,
+)
+
+from campaign.errors import MapError
+from campaign.maps.raw import RawJunction, RawMap, RawRoad, RawSide
+from campaign.maps.yaml_io import read_map_yaml
+
+__all__ = ["FORMAT_FIX", "parse_map_document", "read_yaml_map"]
+
+FORMAT_FIX = "See maps/default.yaml for the map format."
+
+
+def _as_ident(value: Any) -> Any:
+    """Ids and names are strings; an unquoted ``12`` or ``true`` is read back as written."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        raise ValueError("this reads as a number; write it in quotes to keep it as written")
+    if isinstance(value, str) and not value.strip():
+        raise ValueError("must not be empty")
+    return value
+
+
+Ident = Annotated[str, BeforeValidator(_as_ident)]
+
+
+class _Junction(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: Ident
+    name: Ident | None = None
+    pos: tuple[float, float] | None = None
+    objective: bool | None = None
+    value: int | None = Field(default=None, ge=0)
+    terrain: str | None = None
+
+
+class _NeutralJunction(_Junction):
+    model_config = ConfigDict(extra="allow")
+
+
+class _RoadAttrs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: Ident = "normal"
+    hours: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    primary: Literal["red", "blue"] | None = None
+
+
+class _NeutralRoadAttrs(_RoadAttrs):
+    model_config = ConfigDict(extra="allow")
+
+
+def _road_from_list(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        if len(value) not in (2, 3):
+            raise ValueError("a road is [junction, junction] or [junction, junction, {attributes}]")
+        return {"a": value[0], "b": value[1], "attrs": value[2] if len(value) == 3 else {}}
+    raise ValueError("a road is a list: [junction, junction, {kind: ..., hours: ...}]")
+
+
+class _Road(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    a: Ident
+    b: Ident
+    attrs: _RoadAttrs
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_list(cls, value: Any) -> Any:
+        return _road_from_list(value)
+
+
+class _NeutralRoad(_Road):
+    attrs: _NeutralRoadAttrs
+
+
+class _Side(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Ident | None = None
+    base: Ident
+    start: list[Ident] = Field(min_length=1)
+    primary_road: tuple[Ident, Ident] | None = None
+
+
+class _Sides(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    red: _Side
+    blue: _Side
+
+
+class _MapFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Ident | None = None
+    source: str | None = None
+    license_note: str | None = None
+    notes: list[str] = Field(default_factory=list)
+    junctions: list[_Junction]
+    roads: list[_Road] = Field(default_factory=list)
+    sides: _Sides
+
+
+class _NeutralMapFile(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    name: Ident | None = None
+    notes: list[str] = Field(default_factory=list)
+    junctions: list[_NeutralJunction]
+    roads: list[_NeutralRoad] = Field(default_factory=list)
+
+
+def _key_path(loc: tuple[Any, ...]) -> str:
+    text = ""
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        elif part in ("a", "b") and text.startswith("roads["):
+            text += f" end {part!s}"
+        elif part != "attrs":
+            text += f".{part}" if text else str(part)
+    return text or "(top level)"
+
+
+def _pydantic_problems(exc: ValidationError) -> list[str]:
+    lines = []
+    for err in exc.errors():
+        loc = tuple(err["loc"])
+        if err["type"] == "extra_forbidden":
+            lines.append(f"{_key_path(loc[:-1])}: unknown key {loc[-1]!r} (a typo?)")
+        elif err["type"] == "missing":
+            lines.append(f"{_key_path(loc)}: missing (it is required)")
+        else:
+            msg = err["msg"].removeprefix("Value error, ")
+            lines.append(f"{_key_path(loc)}: {msg} (found {err.get('input')!r})")
+    return lines
+
+
+def _check_references(doc: _MapFile | _NeutralMapFile) -> list[str]:
+    problems: list[str] = []
+    first: dict[str, int] = {}
+    for i, j in enumerate(doc.junctions):
+        if j.id in first:
+            problems.append(
+                f"junctions[{i}].id: duplicate junction id {j.id!r} "
+                f"(first at junctions[{first[j.id]}])"
+            )
+        else:
+            first[j.id] = i
+        if j.objective is False and j.value:
+            problems.append(f"junctions[{i}].value: a value is given but objective is false")
+    strict = isinstance(doc, _MapFile)
+    seen: dict[frozenset[str], int] = {}
+    for i, road in enumerate(doc.roads):
+        for end in (road.a, road.b):
+            if end not in first:
+                problems.append(f"roads[{i}]: unknown junction {end!r}")
+        if road.a == road.b:
+            problems.append(f"roads[{i}]: a road from {road.a!r} to itself (self-loop)")
+        pair = frozenset((road.a, road.b))
+        if strict and pair in seen:
+            problems.append(
+                f"roads[{i}]: a second road between {road.a!r} and {road.b!r} "
+                f"(first at roads[{seen[pair]}])"
+            )
+        seen.setdefault(pair, i)
+    if strict:
+        for side in ("red", "blue"):
+            setup: _Side = getattr(doc.sides, side)
+            named = [("base", setup.base)]
+            named += [(f"start[{k}]", s) for k, s in enumerate(setup.start)]
+            named += [(f"primary_road[{k}]", s) for k, s in enumerate(setup.primary_road or ())]
+            problems += [
+                f"sides.{side}.{key}: unknown junction {ident!r}"
+                for key, ident in named
+                if ident not in first
+            ]
+    return problems
+
+
+def parse_map_document(data: Any, source: str) -> RawMap:
+    """Validate a parsed map document and return it as a :class:`RawMap`.
+
+    Parameters
+    ----------
+    data : Any
+        The parsed YAML document.
+    source : str
+        The file name, for messages.
+
+    Raises
+    ------
+    MapError
+        Naming every problem with its key path (``roads[3]: unknown junction 'foo'``):
+        wrong types, unknown keys (project format), duplicate ids, self-loops, roads or
+        sides naming unknown junctions, sides without base or start, unknown side names.
+    """
+    if not isinstance(data, dict):
+        raise MapError(
+            f"a map file must be a mapping with 'junctions' and 'roads', not {type(data).__name__}",
+            source=source,
+            fix=FORMAT_FIX,
+        )
+    strict = "sides" in data
+    model: type[_MapFile] | type[_NeutralMapFile] = _MapFile if strict else _NeutralMapFile
+    try:
+        doc = model.model_validate(data)
+    except ValidationError as exc:
+        raise MapError("; ".join(_pydantic_problems(exc)), source=source, fix=FORMAT_FIX) from None
+    problems = _check_references(doc)
+    if problems:
+        raise MapError("; ".join(problems), source=source, fix=FORMAT_FIX)
+    return _to_raw(doc, source, strict)
+
+
+def _to_raw(doc: _MapFile | _NeutralMapFile, source: str, strict: bool) -> RawMap:
+    junctions = []
+    for i, j in enumerate(doc.junctions):
+        facts = dict(j.model_extra or {})
+        facts.update(
+            {k: v for k, v in (("objective", j.objective), ("value", j.value)) if v is not None}
+        )
+        if j.terrain is not None:
+            facts["terrain"] = j.terrain
+        junctions.append(RawJunction(j.id, j.name or j.id, j.pos, facts, f"junctions[{i}]"))
+    roads = []
+    for i, r in enumerate(doc.roads):
+        attrs = r.attrs.model_dump(exclude_none=True) | dict(r.attrs.model_extra or {})
+        roads.append(RawRoad(r.a, r.b, attrs, f"roads[{i}]"))
+    sides = None
+    if isinstance(doc, _MapFile):
+        sides = {
+            side: RawSide(s.name, s.base, list(s.start), s.primary_road)
+            for side, s in (("red", doc.sides.red), ("blue", doc.sides.blue))
+        }
+    name = doc.name or Path(source).stem
+    return RawMap(name, source, junctions, roads, sides, strict, [])
+
+
+def read_yaml_map(path: Path) -> RawMap:
+    """Read and validate a YAML map file (project or neutral format).
+
+    Raises
+    ------
+    MapError
+        If the file is missing, not YAML, or invalid (see :func:`parse_map_document`).
+    """
+    return parse_map_document(read_map_yaml(path), str(path))

@@ -1,0 +1,72 @@
+"""Write a :class:`CampaignMap` in the project's own YAML format (``campaign map convert``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from campaign.errors import MapError
+from campaign.maps.model import SIDES, CampaignMap
+from campaign.maps.yaml_io import dump_map_yaml
+
+__all__ = ["map_document", "write_map"]
+
+
+def _number(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else float(value)
+
+
+def map_document(cmap: CampaignMap) -> dict[str, Any]:
+    """The map as a project-format document (reads back to the same graph and sides).
+
+    Road ``source_kind`` is not kept: a written road's kind is its campaign kind
+    (normal/rough), so the file reads back the same whatever table or overrides made it.
+    """
+    graph = cmap.graph
+    junctions = []
+    for node in sorted(graph.nodes):
+        attrs = graph.nodes[node]
+        entry: dict[str, Any] = {"id": node, "name": attrs["name"]}
+        entry["pos"] = [_number(v) for v in attrs["pos"]]
+        if attrs["objective"]:
+            entry.update(objective=True, value=attrs["value"])
+        if attrs.get("terrain") is not None:
+            entry["terrain"] = attrs["terrain"]
+        junctions.append(entry)
+    roads = []
+    for a, b in sorted(tuple(sorted(e)) for e in graph.edges):
+        attrs = graph.edges[a, b]
+        roads.append([a, b, {"kind": attrs["kind"], "hours": _number(attrs["hours"])}])
+    sides = {}
+    for side in SIDES:
+        setup = cmap.sides[side]
+        entry = {"name": setup.name, "base": setup.base, "start": list(setup.starts)}
+        if setup.primary_road is not None:
+            entry["primary_road"] = list(setup.primary_road)
+        sides[side] = entry
+    notes = [f"Converted from {cmap.source}.", *cmap.notes]
+    return {
+        "name": cmap.name,
+        "notes": notes,
+        "junctions": junctions,
+        "roads": roads,
+        "sides": sides,
+    }
+
+
+def write_map(cmap: CampaignMap, path: str | Path) -> Path:
+    """Write ``cmap`` as project-format YAML to ``path`` and return the path.
+
+    Raises
+    ------
+    MapError
+        If the file cannot be written.
+    """
+    out = Path(path)
+    try:
+        out.write_text(dump_map_yaml(map_document(cmap)), encoding="utf-8")
+    except OSError as exc:
+        raise MapError(
+            f"cannot write the map ({exc.strerror})", source=str(out), fix="Check the path."
+        ) from None
+    return out

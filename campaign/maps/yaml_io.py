@@ -1,0 +1,118 @@
+"""Reading and writing map YAML with YAML-1.2-like scalars (ids such as ``No`` stay strings).
+
+PyYAML's ``safe_load`` follows YAML 1.1: ``No``, ``Yes``, ``On`` and ``off`` become booleans,
+``010`` becomes the octal 8 and ``1_000`` an int. A junction called ``No`` must stay ``"No"``,
+so maps are read with :class:`MapYamlLoader`, whose implicit resolvers only make:
+
+- ``true`` / ``false`` booleans,
+- ``null``, ``~`` and empty values None,
+- decimal ints without leading zeros (``0``, ``12``, ``-3``),
+- decimal floats with a point (``2.5``, ``-0.5``, ``1.0e-05``).
+
+Everything else (``No``, ``010``, ``1e3``, ``0x1F``, ``+5``) is a string exactly as written.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, ClassVar
+
+import yaml
+
+from campaign.errors import MapError
+
+__all__ = ["MapYamlLoader", "dump_map_yaml", "read_map_yaml"]
+
+
+_SafeBase = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when present
+
+
+class MapYamlLoader(_SafeBase):  # type: ignore[misc, valid-type]
+    """A safe loader with YAML-1.2-like implicit types (see the module docstring).
+
+    Built on ``yaml.CSafeLoader`` (libyaml's parser, the Python safe constructor and
+    resolver) when PyYAML has libyaml, else on ``yaml.SafeLoader``.
+    """
+
+    #: Filled below; an own dict so that yaml.SafeLoader keeps its YAML 1.1 resolvers.
+    yaml_implicit_resolvers: ClassVar[dict[str, list[tuple[str, re.Pattern[str]]]]] = {}
+
+
+MapYamlLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|false)$"), list("tf")
+)
+MapYamlLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:null", re.compile(r"^(?:~|null|)$"), ["~", "n", ""]
+)
+MapYamlLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:int", re.compile(r"^-?(?:0|[1-9][0-9]*)$"), list("-0123456789")
+)
+MapYamlLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^-?(?:0|[1-9][0-9]*)\.[0-9]*(?:[eE][-+]?[0-9]+)?$"),
+    list("-0123456789"),
+)
+# The merge key ``<<`` keeps working (it is resolved by tag, not as a value).
+MapYamlLoader.add_implicit_resolver("tag:yaml.org,2002:merge", re.compile(r"^(?:<<)$"), ["<"])
+
+
+def read_map_yaml(path: Path) -> Any:
+    """Parse a map file with :class:`MapYamlLoader`.
+
+    Parameters
+    ----------
+    path : Path
+        The YAML file.
+
+    Returns
+    -------
+    Any
+        The parsed document (normally a mapping).
+
+    Raises
+    ------
+    MapError
+        If the file is missing, unreadable or not valid YAML (line and column named).
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise MapError(
+            "map file not found", source=str(path), fix="Check the path or name a shipped map."
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MapError(f"cannot read the map file ({exc})", source=str(path)) from None
+    try:
+        return yaml.load(text, Loader=MapYamlLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise MapError(
+            f"not valid YAML ({problem})",
+            source=str(path),
+            key=where,
+            fix="Fix the YAML syntax at that place.",
+        ) from None
+
+
+class _MapDumper(yaml.SafeDumper):
+    """A safe dumper that writes short lists (positions, roads) in flow style."""
+
+
+def _represent_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
+    flow = all(not isinstance(item, list) for item in data) and len(data) <= 3
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
+
+
+_MapDumper.add_representer(list, _represent_list)
+
+
+def dump_map_yaml(document: dict[str, Any]) -> str:
+    """Write a map document as YAML text that :func:`read_map_yaml` reads back identically.
+
+    Strings that a YAML 1.1 reader would take for something else (``No``, ``010``) are
+    quoted by PyYAML's safe dumper, so the file also reads back right with ``safe_load``.
+    """
+    return yaml.dump(document, Dumper=_MapDumper, sort_keys=False, allow_unicode=True, width=100)

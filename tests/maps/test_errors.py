@@ -1,0 +1,163 @@
+"""Bad maps give one clear MapError naming the file and key path; the CLI exits 2."""
+
+from __future__ import annotations
+
+import copy
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from campaign.errors import MapError
+from campaign.maps import MapOptions, load_map
+
+CAMPAIGN = Path(sys.executable).parent / "campaign"
+
+GOOD = {
+    "name": "good",
+    "junctions": [
+        {"id": "a", "name": "A", "pos": [0, 0]},
+        {"id": "b", "name": "B", "pos": [1, 0]},
+        {"id": "c", "name": "C", "pos": [2, 0]},
+        {"id": "d", "name": "D", "pos": [3, 0]},
+    ],
+    "roads": [["a", "b", {"hours": 3}], ["b", "c"], ["c", "d", {"kind": "rough"}]],
+    "sides": {
+        "red": {"name": "R", "base": "a", "start": ["a", "b"]},
+        "blue": {"name": "B", "base": "d", "start": ["d"]},
+    },
+}
+
+
+def _edit(change) -> dict:
+    doc = copy.deepcopy(GOOD)
+    change(doc)
+    return doc
+
+
+BAD = {
+    "unknown junction in a road": (
+        lambda d: d["roads"].append(["a", "foo"]),
+        "roads[3]: unknown junction 'foo'",
+    ),
+    "duplicate id": (
+        lambda d: d["junctions"].append({"id": "b", "pos": [5, 5]}),
+        "junctions[4].id: duplicate junction id 'b'",
+    ),
+    "self-loop": (lambda d: d["roads"].append(["c", "c"]), "roads[3]: a road from 'c' to itself"),
+    "second road between the same junctions": (
+        lambda d: d["roads"].append(["b", "a"]),
+        "roads[3]: a second road between",
+    ),
+    "missing base": (lambda d: d["sides"]["red"].pop("base"), "sides.red.base: missing"),
+    "unknown base": (
+        lambda d: d["sides"]["blue"].update(base="zz"),
+        "sides.blue.base: unknown junction 'zz'",
+    ),
+    "unknown start": (
+        lambda d: d["sides"]["blue"].update(start=["d", "q"]),
+        "sides.blue.start[1]: unknown junction 'q'",
+    ),
+    "zero hours": (lambda d: d["roads"][0][2].update(hours=0), "roads[0].hours"),
+    "negative hours": (lambda d: d["roads"][0][2].update(hours=-2), "roads[0].hours"),
+    "a side with no start": (lambda d: d["sides"]["red"].update(start=[]), "sides.red.start"),
+    "unknown side name": (
+        lambda d: d["sides"].update(green={"base": "a", "start": ["a"]}),
+        "sides: unknown key 'green'",
+    ),
+    "missing side": (lambda d: d["sides"].pop("blue"), "sides.blue: missing"),
+    "typo in a junction key": (
+        lambda d: d["junctions"][1].update(objectve=True),
+        "junctions[1]: unknown key 'objectve'",
+    ),
+    "road with one end": (lambda d: d["roads"].append(["a"]), "roads[3]"),
+    "road kind not a string": (lambda d: d["roads"][1].append({"kind": []}), "roads[1].kind"),
+    "equal bases": (lambda d: d["sides"]["blue"].update(base="a"), "both sides have the base 'a'"),
+    "bases in different parts": (
+        lambda d: d.update(roads=[["a", "b"], ["c", "d"]]),
+        "different parts of the map",
+    ),
+    "no roads": (lambda d: d.update(roads=[]), "0 usable road(s)"),
+    "one junction": (
+        lambda d: d.update(
+            junctions=d["junctions"][:1],
+            roads=[],
+            sides={s: {"base": "a", "start": ["a"]} for s in ("red", "blue")},
+        ),
+        "1 junction(s)",
+    ),
+    "primary road that is not a road": (
+        lambda d: d["sides"]["red"].update(primary_road=["a", "d"]),
+        "sides.red.primary_road: no road between 'a' and 'd'",
+    ),
+    "start that cannot reach its base": (
+        lambda d: (
+            d["junctions"].append({"id": "e", "pos": [9, 9]}),
+            d["sides"]["red"].update(start=["e"]),
+        ),
+        "sides.red.start[0]: start 'e' has no road path",
+    ),
+    "id written as a float": (
+        lambda d: d["junctions"][0].update(id=1.5),
+        "junctions[0].id: this reads as a number",
+    ),
+}
+
+
+@pytest.mark.parametrize("problem", sorted(BAD))
+def test_bad_map_raises_map_error_naming_file_and_key(problem: str, write_map) -> None:
+    change, expected = BAD[problem]
+    path = write_map(_edit(change))
+    with pytest.raises(MapError) as info:
+        load_map(path)
+    message = info.value.message
+    assert expected in message
+    assert str(path) in message
+    assert "\n" not in message
+
+
+def test_all_pydantic_problems_are_reported_together(write_map) -> None:
+    def change(d):
+        d["roads"][0][2].update(hours=-1)
+        d["sides"]["red"].pop("base")
+
+    with pytest.raises(MapError) as info:
+        load_map(write_map(_edit(change)))
+    message = info.value.message
+    assert "roads[0].hours" in message and "sides.red.base: missing" in message
+
+
+def test_missing_file_and_bad_yaml(tmp_path: Path, write_map) -> None:
+    with pytest.raises(MapError, match="not found"):
+        load_map(tmp_path / "nope.yaml")
+    with pytest.raises(MapError, match=r"line \d+, column \d+: not valid YAML"):
+        load_map(write_map("junctions: [a, b\n"))
+    with pytest.raises(MapError, match="must be a mapping"):
+        load_map(write_map("- just\n- a list\n"))
+    with pytest.raises(MapError, match="unknown map file type"):
+        load_map(write_map("x", name="map.txt"))
+
+
+def test_bad_options_are_map_errors(write_map) -> None:
+    path = write_map(GOOD)
+    with pytest.raises(MapError, match="--red-base: unknown junction 'zz'"):
+        load_map(path, MapOptions(red_base="zz"))
+    with pytest.raises(MapError, match="--road-kind"):
+        load_map(path, MapOptions(road_kinds={"rough": "fast"}))
+    with pytest.raises(MapError, match="more than the 5 hours"):
+        load_map(path, MapOptions(max_march_hours=5))
+
+
+@pytest.mark.parametrize("command", ["info", "convert"])
+def test_cli_exits_2_with_a_message_and_no_traceback(
+    command: str, write_map, tmp_path: Path
+) -> None:
+    path = write_map(_edit(BAD["unknown junction in a road"][0]))
+    args = [str(CAMPAIGN), "map", command, str(path)]
+    if command == "convert":
+        args += ["-o", str(tmp_path / "out.yaml")]
+    result = subprocess.run(args, capture_output=True, text=True, check=False, timeout=60)
+    assert result.returncode == 2
+    assert "roads[3]: unknown junction 'foo'" in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
