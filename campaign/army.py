@@ -34,6 +34,7 @@ class Division:
     came_from: str | None = None
     road: tuple[str, str, float, float] | None = None
     busy_until: float = -1.0
+    arrived_at: float = -1.0
     orders: list[tuple[str, object]] = field(default_factory=list)
     alive: bool = True
     surrendered: bool = False

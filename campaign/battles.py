@@ -75,6 +75,10 @@ class BattleDesk:
             if d.alive and d.location == junction and d.busy_until <= now and not d.orders
         ]
         if len({d.side for d in here}) == 2:
+            if arriving is not None and any(
+                d.side != arriving.side and d.arrived_at == now for d in here
+            ):
+                arriving = None  # arrived together: a roll-off decides the attacker (§6.9)
             self.fight(junction, here, arriving)
 
     def _recheck(self, junction: str, at: float):
@@ -256,4 +260,5 @@ class BattleDesk:
         if onto_base:
             camp.endgame.tally[d.side]["off_table"] += 1
         d.orders = orders
-        camp.emit(FellBack(int(camp.env.now), d.side, d.id, tuple([start, *route]), onto_base))
+        camp.emit(FellBack(int(camp.env.now), d.side, d.id, tuple([start, *route]), onto_base,
+                           bool(from_road)))

@@ -31,6 +31,7 @@ from campaign.events import (
     Sighted,
 )
 from campaign.maps import CampaignMap
+from campaign.paths import display_path
 from campaign.result import CampaignResult
 from campaign.strategy import SideView, choose_goal, next_step
 from campaign.versions import versions
@@ -137,7 +138,7 @@ class Campaign:
         """Run the campaign to its end (RULES.md §8.7) and return the result."""
         cmap = self.map
         self.emit(CampaignStarted(
-            0, cmap.name, cmap.source, self.loaded.label, self.loaded.hash,
+            0, cmap.name, display_path(cmap.source), self.loaded.label, self.loaded.hash,
             dict(self.doctrines), {s: cmap.sides[s].name for s in SIDES},
             {s: cmap.sides[s].base for s in SIDES}, self.seed, versions(),
             tuple(cmap.notes),
@@ -191,6 +192,7 @@ class Campaign:
             seen = (div.side, *self._enemies_seeing(div.side, dest))
             self.emit(MarchArrived(int(env.now), div.side, div.id, dest, seen_by=seen))
             self.arrived(div, dest)
+            yield env.timeout(0)
 
     def _decide_and_march(self, div: Division):
         env = self.env
@@ -244,9 +246,13 @@ class Campaign:
         seen = (div.side, *self._enemies_seeing(div.side, dest))
         self.emit(MarchArrived(int(env.now), div.side, div.id, dest, seen_by=seen))
         self.arrived(div, dest)
+        # Let every other arrival of this minute land before anyone marches on, so that
+        # divisions reaching one junction at the same time meet there (§8.4).
+        yield env.timeout(0)
 
     def arrived(self, div: Division, junction: str) -> None:
         """A division reached a junction: sightings, objectives, contact (§8.4, §8.6)."""
+        div.arrived_at = self.env.now
         self.update_sightings()
         self.endgame.occupy(junction)
         self.desk.check_contact(junction, arriving=div)

@@ -164,12 +164,17 @@ class BattleFought(CampaignEvent):
 
 @dataclass(frozen=True, slots=True)
 class FellBack(CampaignEvent):
-    """The loser falls back along ``path`` (RULES.md §8.5); ``onto_base`` counts for §7.6."""
+    """The loser falls back along ``path`` (RULES.md §8.5); ``onto_base`` counts for §7.6.
+
+    After a battle on a road (``from_road``) the first junction of ``path`` is the one the
+    division had left, reached by walking back along the road.
+    """
 
     side: str
     division: str
     path: tuple[str, ...]
     onto_base: bool
+    from_road: bool = False
 
 
 @dataclass(frozen=True, slots=True)

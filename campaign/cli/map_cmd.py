@@ -25,7 +25,12 @@ app.add_typer(map_app, name="map")
 
 MapArg = Annotated[str, typer.Argument(help="A map file or a shipped map's name.")]
 ContractOpt = Annotated[
-    bool, typer.Option("--contract", help="Merge pass-through junctions into longer roads.")
+    bool,
+    typer.Option(
+        "--contract",
+        help="Prune dead-end spurs and merge pass-through junctions into longer roads "
+        "(objectives, bases and starts stay; march hours between them are unchanged).",
+    ),
 ]
 RoadKindOpt = Annotated[
     list[str] | None,
@@ -114,11 +119,15 @@ def info(
             f"{setup.name}: base {setup.base}; starts {', '.join(setup.starts)}; "
             f"primary road {primary}",
         )
+    done = contracted.contraction
     table.add_row(
         "--contract",
         f"{full.graph.number_of_nodes()} junctions, {full.graph.number_of_edges()} roads → "
         f"{contracted.graph.number_of_nodes()} junctions, "
-        f"{contracted.graph.number_of_edges()} roads",
+        f"{contracted.graph.number_of_edges()} roads: prunes {done.spurs if done else 0} "
+        f"dead-end spur junctions (not objectives, bases or starts), then merges "
+        f"{done.merged if done else 0} pass-through junctions (two roads) into longer "
+        "roads; march hours between the kept junctions are unchanged",
     )
     console.print(table)
     for note in shown.notes:

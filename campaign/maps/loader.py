@@ -8,14 +8,14 @@ import networkx as nx
 
 from campaign.errors import MapError
 from campaign.maps.build import build_graph
-from campaign.maps.contract import contract_junctions
+from campaign.maps.contract import ContractionStats, contract_roads
 from campaign.maps.foreign import GRAPH_SUFFIXES, read_graph_map
 from campaign.maps.model import SIDES, CampaignMap, MapOptions, SideSetup
 from campaign.maps.raw import RawMap
 from campaign.maps.road_kinds import load_road_kind_table
 from campaign.maps.schema import read_yaml_map
 from campaign.maps.sides import resolve_sides
-from campaign.paths import DEFAULT_MAP, MAPS_DIR
+from campaign.paths import PROJECT_ROOT, DEFAULT_MAP, MAPS_DIR
 
 __all__ = ["load_map", "read_raw_map", "resolve_map_path"]
 
@@ -28,6 +28,9 @@ def resolve_map_path(path: str | Path | None) -> Path:
     shipped = MAPS_DIR / f"{path}.yaml"
     if not candidate.exists() and candidate.suffix == "" and shipped.exists():
         return shipped
+    in_project = PROJECT_ROOT / candidate  # logs name shipped maps relative to the project
+    if not candidate.exists() and not candidate.is_absolute() and in_project.exists():
+        return in_project
     return candidate
 
 
@@ -140,14 +143,10 @@ def load_map(path: str | Path | None = None, options: MapOptions | None = None) 
     sides, origin, side_notes = resolve_sides(graph, raw, options)
     notes += side_notes
     _check_sides(graph, sides, options, raw.source)
+    contraction: ContractionStats | None = None
     if options.contract:
-        before = (graph.number_of_nodes(), graph.number_of_edges())
-        graph, removed = contract_junctions(graph, _protected(graph, sides))
-        notes.append(
-            f"Contracted {removed} pass-through junctions: {before[0]} junctions and "
-            f"{before[1]} roads became {graph.number_of_nodes()} and "
-            f"{graph.number_of_edges()}."
-        )
+        graph, contraction = contract_roads(graph, _protected(graph, sides))
+        notes.append(contraction.sentence())
     reachable = nx.node_connected_component(graph, sides["red"].base)
     cut_off = sorted(set(graph) - reachable)
     if cut_off:
@@ -155,4 +154,4 @@ def load_map(path: str | Path | None = None, options: MapOptions | None = None) 
         notes.append(
             f"{len(cut_off)} junctions have no road to either base and never matter: {shown}."
         )
-    return CampaignMap(raw.name, raw.source, graph, sides, notes, origin)
+    return CampaignMap(raw.name, raw.source, graph, sides, notes, origin, contraction)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import networkx as nx
 
 if TYPE_CHECKING:
+    from campaign.maps.contract import ContractionStats
     from campaign.maps.routes import Routes
 
 __all__ = ["SIDES", "CampaignMap", "MapOptions", "SideSetup"]
@@ -29,8 +30,10 @@ class MapOptions:
         March hours per unit of the road's length attribute (``hexes``, ``length``,
         ``weight``), replacing the documented factor of ``config/road_kinds.yaml``.
     contract : bool
-        Merge pass-through junctions (degree 2, not objectives, bases, starts or ends of a
-        primary road) into longer roads (:func:`campaign.maps.contract_junctions`).
+        Prune dead-end spurs and merge pass-through junctions (degree 1 and 2, not
+        objectives, bases, starts or ends of a primary road) into longer roads, keeping
+        every march-hour distance between the kept junctions
+        (:func:`campaign.maps.contract_roads`).
     red_base, blue_base : str or None
         Base junction ids, over the map's own (needed, or chosen automatically, when the map
         has no sides).
@@ -97,6 +100,8 @@ class CampaignMap:
         One sentence for each automatic choice made while loading.
     sides_origin : str
         ``"file"``, ``"options"`` or ``"automatic"``: where the bases came from.
+    contraction : ContractionStats or None
+        What ``MapOptions.contract`` did (None when the map was not contracted).
     """
 
     name: str
@@ -105,6 +110,7 @@ class CampaignMap:
     sides: dict[str, SideSetup]
     notes: list[str] = field(default_factory=list)
     sides_origin: str = "file"
+    contraction: ContractionStats | None = None
 
     @cached_property
     def routes(self) -> Routes:

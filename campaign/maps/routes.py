@@ -10,16 +10,21 @@ __all__ = ["Routes", "retreat_path"]
 
 
 class Routes:
-    """Every shortest march route of a map, computed once.
+    """Shortest march routes of a map, computed per starting junction when first asked.
 
     Parameters
     ----------
     graph : networkx.Graph
-        Campaign graph with road attribute ``hours`` (march hours, > 0).
+        Campaign graph with road attribute ``hours`` (march hours, > 0). It must not change
+        while the routes are in use (the campaign never changes its map).
 
     Notes
     -----
-    Built with ``networkx.all_pairs_dijkstra`` on ``weight="hours"``; build it once per map
+    The first question from a junction runs ``networkx.single_source_dijkstra`` from it
+    (``weight="hours"``) and keeps every route from there; the answers are exactly those of
+    ``networkx.all_pairs_dijkstra``, which runs the same search from every junction. A
+    campaign asks from a few dozen junctions, so on a 400-junction road net this is some
+    20 times cheaper than computing all pairs up front. Build it once per map
     (:attr:`campaign.maps.CampaignMap.routes` caches it) and share it. Picklable.
 
     Examples
@@ -32,12 +37,21 @@ class Routes:
     """
 
     def __init__(self, graph: nx.Graph) -> None:
+        self._graph = graph
         self._junctions = frozenset(graph.nodes)
         self._hours: dict[str, dict[str, float]] = {}
         self._paths: dict[str, dict[str, list[str]]] = {}
-        for source, (hours, paths) in nx.all_pairs_dijkstra(graph, weight="hours"):
-            self._hours[source] = hours
-            self._paths[source] = paths
+
+    @property
+    def sources_searched(self) -> int:
+        """How many junctions routes have been computed from so far."""
+        return len(self._hours)
+
+    def _from(self, source: str) -> tuple[dict[str, float], dict[str, list[str]]]:
+        if source not in self._hours:
+            hours, paths = nx.single_source_dijkstra(self._graph, source, weight="hours")
+            self._hours[source], self._paths[source] = hours, paths
+        return self._hours[source], self._paths[source]
 
     def _check(self, *junctions: str) -> None:
         for junction in junctions:
@@ -53,7 +67,7 @@ class Routes:
             If either junction is not on the map.
         """
         self._check(a, b)
-        return self._hours[a].get(b, math.inf)
+        return self._from(a)[0].get(b, math.inf)
 
     def path(self, a: str, b: str) -> list[str]:
         """Junctions of the shortest route, ``a`` and ``b`` included (``[]`` if unreachable).
@@ -64,7 +78,7 @@ class Routes:
             If either junction is not on the map.
         """
         self._check(a, b)
-        return list(self._paths[a].get(b, []))
+        return list(self._from(a)[1].get(b, []))
 
     def next_step(self, a: str, b: str) -> str | None:
         """The next junction from ``a`` towards ``b`` (None if ``a == b`` or unreachable).
@@ -75,7 +89,7 @@ class Routes:
             If either junction is not on the map.
         """
         self._check(a, b)
-        path = self._paths[a].get(b)
+        path = self._from(a)[1].get(b)
         return path[1] if path and len(path) > 1 else None
 
 

@@ -43,6 +43,23 @@ def _check_ids(graph: nx.Graph, options: MapOptions, source: str) -> None:
                 )
 
 
+class _Distances(dict):
+    """March hours from each junction, searched (single-source Dijkstra) when first needed.
+
+    ``dist[u][v]`` equals ``dict(nx.all_pairs_dijkstra_path_length(graph, weight="hours"))
+    [u][v]`` exactly, without searching from junctions that are never asked about.
+    """
+
+    def __init__(self, graph: nx.Graph) -> None:
+        super().__init__()
+        self._graph = graph
+
+    def __missing__(self, source: str) -> dict[str, float]:
+        found = nx.single_source_dijkstra_path_length(self._graph, source, weight="hours")
+        self[source] = found
+        return found
+
+
 def _largest_component(graph: nx.Graph) -> set[str]:
     return min(nx.connected_components(graph), key=lambda c: (-len(c), min(c)))
 
@@ -53,8 +70,9 @@ def _auto_bases(
     """Two bases, ``fixed`` among them when given (then returned first)."""
     component = nx.node_connected_component(graph, fixed) if fixed else _largest_component(graph)
     sub = graph if len(component) == len(graph) else graph.subgraph(component).copy()
-    dist = dict(nx.all_pairs_dijkstra_path_length(sub, weight="hours"))
-    diameter = max(max(d.values()) for d in dist.values())
+    dist = _Distances(sub)
+    # Exact weighted diameter by eccentricity bounds: a few searches instead of all pairs.
+    diameter = nx.diameter(sub, usebounds=True, weight="hours") if len(sub) > 1 else 0
     cap = options.max_march_hours / 3
     low, high = (f * diameter for f in AUTO_WINDOW)
     objectives = sorted(n for n in component if graph.nodes[n]["objective"])

@@ -1,0 +1,156 @@
+"""Validate a whole batch before any campaign runs: every cell's rules, maps and doctrines.
+
+:func:`plan_batch` loads each distinct map and rules combination once, checks the doctrine
+names, and returns a :class:`BatchPlan` with the per-cell rules hashes and map content hashes
+that identify the batch in the results file (so a rerun resumes the same batch, and a changed
+rule, map or numpy version starts a new one instead of mixing results).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+
+from battle.errors import SimulatorError
+from campaign.batch.spec import BatchSpec, Cell, expand_cells
+from campaign.batch.worker import ChunkTask, file_sha
+from campaign.errors import BatchSpecError
+from campaign.versions import versions
+
+__all__ = ["BatchPlan", "CellPlan", "chunk_tasks", "plan_batch"]
+
+
+@dataclass(frozen=True)
+class CellPlan:
+    """A validated cell: its spec, the resolved map file and the rules' identity."""
+
+    cell: Cell
+    map_path: str
+    map_sha: str
+    rules_label: str
+    rules_hash: str
+
+
+@dataclass(frozen=True)
+class BatchPlan:
+    """A validated batch: the spec, its cells and the hash of its design.
+
+    ``design_hash`` covers the cells (maps by content, rules by hash, doctrines) and the
+    package versions, not the number of runs: raising ``runs`` extends the same batch.
+    """
+
+    spec: BatchSpec
+    cells: tuple[CellPlan, ...]
+    design_hash: str
+    versions: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def total_runs(self) -> int:
+        """Campaigns in the whole batch (cells × runs)."""
+        return len(self.cells) * self.spec.runs
+
+
+def _wrap(exc: SimulatorError, cell: Cell, source: str) -> BatchSpecError:
+    return BatchSpecError(
+        f"cell {cell.index} ({cell.label}): {exc.message}",
+        source=source,
+        fix="Fix the spec before the batch starts; no campaign has run.",
+    )
+
+
+def plan_batch(spec: BatchSpec, source: str = "batch spec") -> BatchPlan:
+    """Validate every cell of ``spec`` up front.
+
+    Parameters
+    ----------
+    spec : BatchSpec
+        The validated spec.
+    source : str
+        Where the spec came from (a file name or ``flags``), for messages.
+
+    Returns
+    -------
+    BatchPlan
+
+    Raises
+    ------
+    BatchSpecError
+        If a cell names an unknown map, variant, config key or doctrine, or an override has
+        the wrong kind of value; the message names the cell.
+    """
+    from campaign.config import load_rules
+    from campaign.maps import MapOptions, load_map, resolve_map_path
+
+    maps: dict[str, tuple[str, str, set[str]]] = {}
+    rules: dict[tuple, tuple[str, str, set[str]]] = {}
+    planned = []
+    for cell in expand_cells(spec):
+        try:
+            if cell.map not in maps:
+                path = resolve_map_path(None if cell.map == "default" else cell.map)
+                if not path.is_file():
+                    raise BatchSpecError(
+                        f"no map file or shipped map named {cell.map!r}",
+                        key="maps",
+                        fix="Give a map file's path or a name from maps/ (default, "
+                        "waterloo-1815).",
+                    )
+                load_map(path, MapOptions())
+                maps[cell.map] = (str(path.resolve()), file_sha(path), set())
+            key = (cell.variants, cell.overrides_json)
+            if key not in rules:
+                loaded = load_rules(list(cell.variants), json.loads(cell.overrides_json))
+                names = set(loaded.rules.campaign.doctrines)
+                rules[key] = (loaded.label, loaded.hash, names)
+            label, rules_hash, names = rules[key]
+            for side, name in zip(("red", "blue"), cell.doctrines, strict=True):
+                if name not in names:
+                    raise BatchSpecError(
+                        f"no strategy doctrine named {name!r} for {side}",
+                        key="doctrines",
+                        fix=f"Choose from: {', '.join(sorted(names))}.",
+                    )
+        except SimulatorError as exc:
+            raise _wrap(exc, cell, source) from None
+        path, sha, _ = maps[cell.map]
+        planned.append(CellPlan(cell, path, sha, label, rules_hash))
+    vers = dict(versions())
+    design = {
+        "cells": [
+            [c.cell.map, c.map_sha, list(c.cell.variants), c.cell.overrides_json,
+             list(c.cell.doctrines), c.rules_hash]
+            for c in planned
+        ],
+        "versions": vers,
+    }
+    digest = hashlib.sha256(json.dumps(design, sort_keys=True).encode()).hexdigest()[:16]
+    return BatchPlan(spec=spec, cells=tuple(planned), design_hash=digest, versions=vers)
+
+
+def chunk_tasks(plan: BatchPlan, entropy: int, todo: dict[int, list[int]], chunk_size: int):
+    """Yield :class:`ChunkTask` s covering ``todo`` (cell → missing run indices), lazily.
+
+    Chunks never mix cells; the order is run-major across cells so that partial results
+    of an interrupted batch cover every cell evenly.
+    """
+    cursors = {cell: 0 for cell in sorted(todo)}
+    while cursors:
+        for cell in list(cursors):
+            runs = todo[cell][cursors[cell] : cursors[cell] + chunk_size]
+            cursors[cell] += chunk_size
+            if cursors[cell] >= len(todo[cell]):
+                del cursors[cell]
+            if not runs:
+                continue
+            cp = plan.cells[cell]
+            yield ChunkTask(
+                cell=cell,
+                map_path=cp.map_path,
+                map_sha=cp.map_sha,
+                variants=cp.cell.variants,
+                overrides_json=cp.cell.overrides_json,
+                doctrines=cp.cell.doctrines,
+                entropy=entropy,
+                runs=tuple(runs),
+            )

@@ -1,0 +1,244 @@
+"""Run a planned batch: resume from the results file, farm out chunks, commit as they arrive.
+
+Backends
+--------
+``local`` (default)
+    A :class:`concurrent.futures.ProcessPoolExecutor` with the ``spawn`` start method (asked
+    for through a context; the global start method is never changed). ``workers=0`` runs in
+    this process (for debugging).
+``dask``
+    A :class:`distributed.LocalCluster` with ``workers`` single-threaded worker processes, or
+    the existing cluster at ``scheduler`` (``tcp://HOST:8786``).
+
+Every backend computes the same runs rows: run *i* of every cell gets the seed
+:func:`~campaign.batch.worker.run_seed` ``(entropy, i)``, whichever worker runs it. At most
+``2 × workers`` chunks are in flight and each is written to DuckDB (one transaction) as soon as
+it arrives, so memory stays flat whatever the batch size and an interrupted batch keeps every
+finished chunk.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import logging
+import math
+import multiprocessing
+import os
+import time
+from collections.abc import Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from campaign.batch.plan import BatchPlan, chunk_tasks
+from campaign.batch.progress import BatchProgress
+from campaign.batch.store import ResultStore
+from campaign.batch.worker import ChunkTask, init_worker, run_chunk
+
+__all__ = ["BatchOutcome", "BatchInterrupted", "default_workers", "run_batch"]
+
+
+class BatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped the batch; every finished chunk is in the results file."""
+
+    def __init__(self, outcome: BatchOutcome) -> None:
+        super().__init__()
+        self.outcome = outcome
+
+
+@dataclass
+class BatchOutcome:
+    """What one session of a batch did."""
+
+    batch_id: str
+    output: Path
+    entropy: int
+    total_runs: int
+    already_done: int
+    done_now: int
+    seconds: float
+    complete: bool
+
+    @property
+    def rate(self) -> float:
+        """Campaigns per second in this session."""
+        return self.done_now / self.seconds if self.seconds > 0 else 0.0
+
+
+def default_workers() -> int:
+    """Worker processes when none are asked for: the CPUs this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _inline(tasks: Iterable[ChunkTask]) -> Iterator[dict[str, Any]]:
+    for task in tasks:
+        yield run_chunk(task)
+
+
+def _local(tasks: Iterable[ChunkTask], workers: int) -> Iterator[dict[str, Any]]:
+    ctx = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=init_worker)
+    it = iter(tasks)
+    pending = {pool.submit(run_chunk, t) for t in itertools.islice(it, 2 * workers)}
+    try:
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                result = future.result()
+                nxt = next(it, None)
+                if nxt is not None:
+                    pending.add(pool.submit(run_chunk, nxt))
+                yield result
+    finally:
+        for future in pending:
+            future.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _dask(
+    tasks: Iterable[ChunkTask], workers: int, scheduler: str | None, processes: bool
+) -> Iterator[dict[str, Any]]:
+    from distributed import Client, LocalCluster, as_completed
+
+    cluster = None
+    if scheduler:
+        client = Client(scheduler, timeout="20s")
+    else:
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=processes,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        )
+        client = Client(cluster)
+    try:
+        slots = max(1, sum(client.nthreads().values()))
+        it = iter(tasks)
+        first = list(itertools.islice(it, 2 * slots))
+        futures = as_completed(client.map(run_chunk, first, pure=False))
+        for future in futures:
+            result = future.result()
+            future.release()
+            nxt = next(it, None)
+            if nxt is not None:
+                futures.add(client.submit(run_chunk, nxt, pure=False))
+            yield result
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _batch_id(design_hash: str, entropy: int) -> str:
+    return hashlib.sha256(f"{design_hash}:{entropy}".encode()).hexdigest()[:16]
+
+
+def run_batch(
+    plan: BatchPlan,
+    output: str | Path,
+    *,
+    workers: int | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
+    chunk_size: int | None = None,
+    progress: bool = True,
+    progress_every: float = 5.0,
+    dask_processes: bool = True,
+) -> BatchOutcome:
+    """Run (or resume) a batch and store every run in ``output``.
+
+    Parameters
+    ----------
+    plan : BatchPlan
+        The validated batch (:func:`campaign.batch.plan.plan_batch`).
+    output : str or Path
+        The DuckDB results file (created when missing; an existing batch resumes).
+    workers : int or None
+        Worker processes (local) or LocalCluster workers (dask); None → every usable CPU;
+        0 → run in this process (local backend only).
+    backend : {"local", "dask"}
+        Where the campaigns run; ``scheduler`` implies ``dask``.
+    scheduler : str or None
+        Address of an existing Dask scheduler, e.g. ``tcp://10.0.0.5:8786``.
+    chunk_size : int or None
+        Runs per task (≥ 1); None → about eight chunks per worker, at most 100 runs each.
+    progress : bool
+        Show a progress bar (stderr).
+    progress_every : float
+        Seconds between plain progress lines when stderr is not a terminal.
+    dask_processes : bool
+        LocalCluster workers as processes (True) or threads of this process (tests).
+
+    Returns
+    -------
+    BatchOutcome
+
+    Raises
+    ------
+    BatchInterrupted
+        On Ctrl-C, after the pool has stopped; finished chunks are stored.
+    SimulatorError
+        If a worker cannot load a map or rules (e.g. a different map file on a remote host).
+    """
+    spec = plan.spec
+    if scheduler:
+        backend = "dask"
+    n_workers = default_workers() if workers is None else workers
+    if backend == "dask":
+        n_workers = max(1, n_workers)
+    store = ResultStore(output)
+    try:
+        entropy = spec.seed
+        if entropy is None:
+            entropy = store.find_entropy(plan.design_hash)
+        if entropy is None:
+            entropy = int(np.random.SeedSequence().entropy)
+        batch_id = _batch_id(plan.design_hash, entropy)
+        store.begin_batch(batch_id, plan, entropy)
+        todo = store.done_runs(batch_id, len(plan.cells), spec.runs)
+        missing = sum(len(v) for v in todo.values())
+        size = chunk_size or max(1, min(100, math.ceil(missing / max(1, n_workers * 8))))
+        tasks = chunk_tasks(plan, entropy, todo, size)
+        if backend == "dask":
+            results = _dask(tasks, n_workers, scheduler, dask_processes)
+        elif n_workers == 0:
+            results = _inline(tasks)
+        else:
+            results = _local(tasks, n_workers)
+        start = time.perf_counter()
+        bar = BatchProgress(missing, enabled=progress, every_seconds=progress_every)
+
+        def outcome() -> BatchOutcome:
+            return BatchOutcome(
+                batch_id=batch_id,
+                output=Path(output),
+                entropy=entropy,
+                total_runs=plan.total_runs,
+                already_done=plan.total_runs - missing,
+                done_now=bar.done,
+                seconds=time.perf_counter() - start,
+                complete=bar.done == missing,
+            )
+
+        try:
+            with bar:
+                for result in results:
+                    bar.advance(store.write_chunk(batch_id, result))
+        except KeyboardInterrupt:
+            results.close()
+            raise BatchInterrupted(outcome()) from None
+        finally:
+            results.close()
+        if bar.done == missing:
+            store.finish_batch(batch_id)
+        return outcome()
+    finally:
+        store.close()

@@ -1,0 +1,294 @@
+"""The batch spec: maps × variants × overrides × doctrine pairs × runs (a grid of cells).
+
+A spec is read from YAML (``config/batches/*.yaml``) or built from command-line flags; flags
+given beside a spec file replace the spec's field of the same name. :func:`expand_cells` turns
+a spec into its cells, each a full description of one rules/map/doctrine combination.
+
+Example spec::
+
+    name: rough-road-sweep
+    maps: [default]
+    variants: [default]
+    set:
+      campaign.rough_road_pass: [60, 70, 80]
+    doctrines: ["balanced:cautious"]
+    runs: 200
+    seed: 20240601
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from campaign.errors import BatchSpecError
+
+__all__ = [
+    "BatchSpec",
+    "Cell",
+    "expand_cells",
+    "load_spec",
+    "parse_doctrines",
+    "parse_set_flag",
+    "spec_from_flags",
+]
+
+
+def parse_doctrines(text: str, *, key: str = "doctrines") -> tuple[str, str]:
+    """Split ``"red:blue"`` into its two strategy doctrine names.
+
+    Raises
+    ------
+    BatchSpecError
+        If the text is not two non-empty names joined by one colon.
+    """
+    red, sep, blue = str(text).partition(":")
+    if not sep or not red.strip() or not blue.strip() or ":" in blue:
+        raise BatchSpecError(
+            f"{text!r} is not a doctrine pair RED:BLUE",
+            key=key,
+            fix="Write e.g. balanced:cautious (red's doctrine, then blue's).",
+        )
+    return red.strip(), blue.strip()
+
+
+def _variant_tuple(entry: str | list[str]) -> tuple[str, ...]:
+    names = entry.split("+") if isinstance(entry, str) else list(entry)
+    return tuple(n.strip() for n in names if n.strip() and n.strip() not in ("default", "none"))
+
+
+class BatchSpec(BaseModel):
+    """A batch of campaigns as data (validated; unknown keys are errors).
+
+    Parameters
+    ----------
+    name : str
+        A label stored with the results.
+    maps : list of str
+        Map files or shipped map names (``default``, ``waterloo-1815``).
+    variants : list of str or list of list of str
+        Rule variants, one grid level each; ``default`` means none, ``a+b`` combines two.
+    set : dict of str to value or list
+        Dotted-key rule overrides; a list is swept (one grid level per value).
+    doctrines : list of str
+        Strategy doctrine pairs ``RED:BLUE``, one grid level each.
+    runs : int
+        Campaigns per cell (≥ 1); run *i* of every cell uses the same seed.
+    seed : int or None
+        Root seed entropy; None → reuse the entropy of the same batch in the output file,
+        else fresh entropy (recorded either way).
+    workers, backend, scheduler, chunk_size, output
+        How to run it and where the results go (flags override them).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = "batch"
+    maps: list[str] = Field(default_factory=lambda: ["default"], min_length=1)
+    variants: list[str | list[str]] = Field(default_factory=lambda: ["default"], min_length=1)
+    set: dict[str, Any] = Field(default_factory=dict)
+    doctrines: list[str] = Field(default_factory=lambda: ["balanced:cautious"], min_length=1)
+    runs: int = Field(default=100, ge=1, le=10_000_000)
+    seed: int | None = Field(default=None, ge=0)
+    workers: int | None = Field(default=None, ge=0, le=1024)
+    backend: Literal["local", "dask"] = "local"
+    scheduler: str | None = None
+    chunk_size: int | None = Field(default=None, ge=1, le=100_000)
+    output: str | None = None
+
+    @field_validator("doctrines")
+    @classmethod
+    def _pairs(cls, value: list[str]) -> list[str]:
+        for k, text in enumerate(value):
+            parse_doctrines(text, key=f"doctrines[{k}]")
+        return value
+
+    @field_validator("set")
+    @classmethod
+    def _levels(cls, value: dict[str, Any]) -> dict[str, Any]:
+        for key, levels in value.items():
+            if not key or key.startswith(".") or key.endswith(".") or " " in key:
+                raise ValueError(f"{key!r} is not a dotted config key like campaign.rough_road_pass")
+            if isinstance(levels, list) and not levels:
+                raise ValueError(f"{key}: an empty list sweeps nothing; give at least one value")
+        return value
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One combination of the grid.
+
+    ``factors`` maps each factor name (``map``, ``variant``, ``doctrines`` and every swept
+    ``set`` key) to this cell's level as text; two cells differing in exactly one factor are
+    compared pairwise by the summary.
+    """
+
+    index: int
+    map: str
+    variants: tuple[str, ...]
+    overrides: tuple[tuple[str, Any], ...]
+    doctrines: tuple[str, str]
+    factors: tuple[tuple[str, str], ...]
+
+    @property
+    def label(self) -> str:
+        """A short label naming only the factors that vary in the batch."""
+        return ", ".join(f"{k}={v}" for k, v in self.factors) or "all"
+
+    @property
+    def overrides_json(self) -> str:
+        """The overrides as canonical JSON (sorted keys)."""
+        return json.dumps(dict(self.overrides), sort_keys=True)
+
+
+def expand_cells(spec: BatchSpec) -> list[Cell]:
+    """The grid of cells: maps × variants × swept overrides × doctrine pairs, in that order.
+
+    Returns
+    -------
+    list of Cell
+        Numbered from 0; labels name only the factors with more than one level.
+    """
+    keys = sorted(spec.set)
+    levels = [v if isinstance(v, list) else [v] for v in (spec.set[k] for k in keys)]
+    variants = [_variant_tuple(v) for v in spec.variants]
+    pairs = [parse_doctrines(d) for d in spec.doctrines]
+    varying = {
+        "map": len(spec.maps) > 1,
+        "variant": len(variants) > 1,
+        "doctrines": len(pairs) > 1,
+        **{k: len(lv) > 1 for k, lv in zip(keys, levels, strict=True)},
+    }
+    cells = []
+    grid = itertools.product(spec.maps, variants, itertools.product(*levels), pairs)
+    for index, (map_name, variant, values, pair) in enumerate(grid):
+        overrides = tuple(zip(keys, values, strict=True))
+        factors = [("map", map_name), ("variant", "+".join(variant) or "default")]
+        factors += [(k, json.dumps(v)) for k, v in overrides]
+        factors += [("doctrines", f"{pair[0]}:{pair[1]}")]
+        cells.append(
+            Cell(
+                index=index,
+                map=map_name,
+                variants=variant,
+                overrides=overrides,
+                doctrines=pair,
+                factors=tuple((k, v) for k, v in factors if varying[k]),
+            )
+        )
+    return cells
+
+
+def _spec_error(exc: ValidationError, source: str) -> BatchSpecError:
+    first = exc.errors()[0]
+    key = ".".join(str(p) for p in first["loc"]) or None
+    msg = first["msg"].removeprefix("Value error, ")
+    if first["type"] == "extra_forbidden":
+        msg = "unknown key (a typo?)"
+    return BatchSpecError(
+        msg,
+        source=source,
+        key=key,
+        fix="See config/batches/*.yaml for the documented keys: name, maps, variants, set, "
+        "doctrines, runs, seed, workers, backend, scheduler, chunk_size, output.",
+    )
+
+
+def load_spec(path: str | Path) -> BatchSpec:
+    """Read and validate a batch spec YAML file (``yaml.safe_load``).
+
+    Raises
+    ------
+    BatchSpecError
+        If the file is missing, not YAML, not a mapping, or has an unknown or invalid key.
+    """
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BatchSpecError(
+            "batch spec not found", source=str(path), fix="Check the path."
+        ) from None
+    except yaml.YAMLError as exc:
+        raise BatchSpecError(
+            f"not valid YAML ({exc})", source=str(path), fix="Fix the YAML syntax."
+        ) from None
+    if not isinstance(data, dict):
+        raise BatchSpecError(
+            "a batch spec must be a mapping of keys (maps, variants, set, doctrines, runs …)",
+            source=str(path),
+        )
+    data.setdefault("name", path.stem)
+    return validate_spec(data, str(path))
+
+
+def validate_spec(data: dict[str, Any], source: str) -> BatchSpec:
+    """Validate a spec mapping.
+
+    Raises
+    ------
+    BatchSpecError
+        On an unknown key or a value of the wrong kind or range (e.g. ``runs: 0``).
+    """
+    try:
+        return BatchSpec.model_validate(data)
+    except ValidationError as exc:
+        raise _spec_error(exc, source) from None
+    except BatchSpecError as exc:
+        exc.source = source
+        raise
+
+
+def parse_set_flag(text: str) -> tuple[str, Any]:
+    """Parse ``--set KEY=VALUE`` where VALUE is YAML (``[60, 70, 80]`` sweeps three levels).
+
+    Raises
+    ------
+    BatchSpecError
+        If there is no ``=``, the key is empty, or the value is not valid YAML.
+    """
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise BatchSpecError(
+            f"{text!r} is not KEY=VALUE",
+            key="--set",
+            fix="Write e.g. --set campaign.rough_road_pass=[60,70,80].",
+        )
+    try:
+        parsed = yaml.safe_load(value)
+    except yaml.YAMLError:
+        raise BatchSpecError(
+            f"the value of {text!r} is not valid YAML",
+            key="--set",
+            fix="Write a number, a word, or a list like [60, 70, 80].",
+        ) from None
+    return key.strip(), parsed
+
+
+def spec_from_flags(base: BatchSpec | None, flags: dict[str, Any], source: str) -> BatchSpec:
+    """A spec with the given flags (not None) replacing the base spec's fields.
+
+    ``flags["set"]`` (a list of ``KEY=VALUE`` texts) is merged key by key.
+
+    Raises
+    ------
+    BatchSpecError
+        If a flag is malformed or the merged spec is invalid.
+    """
+    data = base.model_dump() if base is not None else {}
+    for name, value in flags.items():
+        if value is None or value == []:
+            continue
+        if name == "set":
+            merged = dict(data.get("set", {}))
+            merged.update(parse_set_flag(t) for t in value)
+            data["set"] = merged
+        else:
+            data[name] = value
+    return validate_spec(data, source)

@@ -1,0 +1,220 @@
+"""The worker side of a batch: run one chunk of campaigns and return column lists.
+
+Everything here is safe to import in a spawned process or on a remote Dask worker: no
+import-time side effects, no global random state. Maps and rules are cached per worker
+process (keyed by path, content hash and options), so a map is loaded once per worker, not
+once per run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import threading
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "RUN_COLUMNS",
+    "BATTLE_COLUMNS",
+    "ChunkTask",
+    "file_sha",
+    "init_worker",
+    "run_chunk",
+    "run_seed",
+]
+
+#: Columns of a ``runs`` row after (batch_id, cell, run), in table order.
+RUN_COLUMNS = (
+    "seed",
+    "winner",
+    "reason",
+    "end_minutes",
+    "days",
+    "battles",
+    "red_losses",
+    "blue_losses",
+    "red_divisions_left",
+    "blue_divisions_left",
+    "red_objective_value",
+    "blue_objective_value",
+)
+
+#: Columns of a ``battles`` row after (batch_id, cell, run), in table order.
+BATTLE_COLUMNS = (
+    "battle",
+    "t",
+    "day",
+    "place",
+    "road",
+    "attacker",
+    "winner",
+    "reason",
+    "bounds",
+    "red_divisions",
+    "blue_divisions",
+    "red_units",
+    "blue_units",
+    "red_hits",
+    "blue_hits",
+    "red_cards_lost",
+    "blue_cards_lost",
+)
+
+
+def run_seed(entropy: int, run: int) -> int:
+    """The integer seed of run ``run`` (common to every cell), in ``[0, 2**63)``.
+
+    Derived from ``SeedSequence(entropy, spawn_key=(run,))`` — exactly the sequence that
+    ``SeedSequence(entropy).spawn(...)[run]`` gives — so it depends only on the batch's
+    entropy and the run index, never on worker count, order or backend.
+
+    Examples
+    --------
+    >>> run_seed(42, 0) == run_seed(42, 0)
+    True
+    """
+    child = np.random.SeedSequence(entropy, spawn_key=(run,))
+    return int(child.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
+
+
+def file_sha(path: str | Path) -> str:
+    """SHA-256 (hex, first 16 digits) of a file's bytes."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """A chunk of runs of one cell (small and picklable; sent to a worker).
+
+    Parameters
+    ----------
+    cell : int
+        The cell index.
+    map_path : str
+        Absolute path of the map file (must exist at this path on every worker).
+    map_sha : str
+        The map file's content hash as seen by the coordinator (checked by the worker).
+    variants : tuple of str
+        Rule variants.
+    overrides_json : str
+        Dotted-key overrides as canonical JSON.
+    doctrines : tuple of (str, str)
+        Red's and blue's strategy doctrines.
+    entropy : int
+        The batch's root seed entropy.
+    runs : tuple of int
+        Run indices of this chunk.
+    """
+
+    cell: int
+    map_path: str
+    map_sha: str
+    variants: tuple[str, ...]
+    overrides_json: str
+    doctrines: tuple[str, str]
+    entropy: int
+    runs: tuple[int, ...]
+
+
+@lru_cache(maxsize=16)
+def _cached_map(path: str, sha: str):
+    from campaign.errors import MapError
+    from campaign.maps import MapOptions, load_map
+
+    if file_sha(path) != sha:
+        raise MapError(
+            "the map file on this worker differs from the coordinator's",
+            source=path,
+            fix="Install the same map file at the same path on every machine.",
+        )
+    cmap = load_map(path, MapOptions())
+    _ = cmap.routes  # build the route cache once, before the first run
+    return cmap
+
+
+@lru_cache(maxsize=64)
+def _cached_rules(variants: tuple[str, ...], overrides_json: str):
+    from campaign.config import load_rules
+
+    return load_rules(list(variants), json.loads(overrides_json))
+
+
+def run_chunk(task: ChunkTask) -> dict[str, Any]:
+    """Run every campaign of a chunk.
+
+    Returns
+    -------
+    dict
+        ``{"cell": int, "runs": {column: list}, "battles": {column: list}}`` — column lists
+        for the ``runs`` and ``battles`` tables (the ``runs`` dict also holds ``run``;
+        ``battles`` also holds ``run``), plus ``"seconds"`` of compute time.
+
+    Raises
+    ------
+    SimulatorError
+        If the map or rules cannot be loaded on this worker.
+    """
+    from campaign.engine import run_campaign
+
+    start = time.perf_counter()
+    cmap = _cached_map(task.map_path, task.map_sha)
+    loaded = _cached_rules(task.variants, task.overrides_json)
+    doctrines = {"red": task.doctrines[0], "blue": task.doctrines[1]}
+    runs: dict[str, list] = {c: [] for c in ("run", *RUN_COLUMNS)}
+    battles: dict[str, list] = {c: [] for c in ("run", *BATTLE_COLUMNS)}
+    for run in task.runs:
+        seed = run_seed(task.entropy, run)
+        res = run_campaign(cmap, loaded, seed, doctrines, record_events=False)
+        row = (
+            run,
+            seed,
+            res.winner,
+            res.reason,
+            res.end_minutes,
+            res.days,
+            res.battles,
+            res.losses["red"],
+            res.losses["blue"],
+            res.divisions_left["red"],
+            res.divisions_left["blue"],
+            res.objective_value.get("red", 0),
+            res.objective_value.get("blue", 0),
+        )
+        for column, value in zip(runs, row, strict=True):
+            runs[column].append(value)
+        for b in res.battle_rows:
+            battles["run"].append(run)
+            battles["battle"].append(b.index)
+            for column in BATTLE_COLUMNS[1:]:
+                battles[column].append(getattr(b, column))
+    return {
+        "cell": task.cell,
+        "runs": runs,
+        "battles": battles,
+        "seconds": time.perf_counter() - start,
+    }
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != parent:  # the coordinator died (e.g. SIGKILL): do not linger
+            os._exit(1)
+
+
+def init_worker() -> None:
+    """Initializer of a local worker process.
+
+    Ignores SIGINT (the coordinator handles Ctrl-C and stops the pool) and exits when the
+    coordinating process dies, so a killed batch leaves no orphaned workers.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()

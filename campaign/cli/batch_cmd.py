@@ -1,0 +1,210 @@
+"""``campaign batch``: what-if sweeps of many campaigns, their report, export and charts.
+
+``campaign batch SPEC.yaml [flags]`` (same as ``campaign batch run SPEC.yaml``) runs or resumes
+a batch; ``campaign batch report results.duckdb`` prints its summary; ``campaign batch export
+results.duckdb --parquet DIR | --csv DIR`` writes every table out.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from typer.core import TyperGroup
+
+from campaign.cli import app, fail
+
+__all__ = ["batch_app"]
+
+
+class _DefaultRunGroup(TyperGroup):
+    """A group where an unknown first word (a spec file or a flag) means ``run``."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("--help", "-h"):
+            args = ["run", *args]
+        return super().parse_args(ctx, args)
+
+
+batch_app = typer.Typer(
+    cls=_DefaultRunGroup,
+    help="Run many campaigns over a grid of maps × variants × overrides × doctrines × seeds "
+    "(`campaign batch SPEC.yaml`), report them and export them.",
+    no_args_is_help=True,
+)
+app.add_typer(batch_app, name="batch")
+
+
+def _console(json_out: bool = False) -> Console:
+    probe = Console(stderr=json_out)
+    return probe if probe.is_terminal else Console(width=200, stderr=json_out)
+
+
+@batch_app.command("run")
+def run(
+    spec: Annotated[
+        Path | None, typer.Argument(help="A batch spec YAML (config/batches/*.yaml).")
+    ] = None,
+    map_: Annotated[
+        list[str] | None, typer.Option("--map", help="A map file or shipped name (repeatable).")
+    ] = None,
+    variant: Annotated[
+        list[str] | None,
+        typer.Option(help="A rules variant, 'default', or a+b (repeatable: one level each)."),
+    ] = None,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option("--set", metavar="KEY=VALUE", help="Override; a [list] sweeps its values."),
+    ] = None,
+    doctrines: Annotated[
+        list[str] | None,
+        typer.Option(metavar="RED:BLUE", help="Strategy doctrine pair (repeatable)."),
+    ] = None,
+    runs: Annotated[int | None, typer.Option(help="Campaigns per cell.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Root seed (default: resume or fresh).")] = None,
+    workers: Annotated[
+        int | None, typer.Option(help="Worker processes (default: every CPU; 0 = inline).")
+    ] = None,
+    backend: Annotated[str | None, typer.Option(help="local | dask")] = None,
+    scheduler: Annotated[
+        str | None, typer.Option(help="An existing Dask scheduler, tcp://HOST:8786.")
+    ] = None,
+    chunk_size: Annotated[int | None, typer.Option(help="Runs per task.")] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="DuckDB results file.")
+    ] = None,
+    plot: Annotated[Path | None, typer.Option(help="Write PNG/SVG charts to this folder.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary.")] = False,
+    progress_every: Annotated[
+        float, typer.Option(hidden=True, help="Seconds between plain progress lines.")
+    ] = 5.0,
+) -> None:
+    """Run (or resume) a batch; print the summary at the end."""
+    from campaign.batch.plan import plan_batch
+    from campaign.batch.runner import BatchInterrupted, run_batch
+    from campaign.batch.spec import load_spec, spec_from_flags
+
+    base = load_spec(spec) if spec is not None else None
+    source = str(spec) if spec is not None else "flags"
+    flags = {
+        "maps": map_,
+        "variants": variant,
+        "set": set_,
+        "doctrines": doctrines,
+        "runs": runs,
+        "seed": seed,
+        "workers": workers,
+        "backend": backend,
+        "scheduler": scheduler,
+        "chunk_size": chunk_size,
+        "output": str(output) if output else None,
+    }
+    batch = spec_from_flags(base, flags, source)
+    plan = plan_batch(batch, source)  # every cell validated before any work starts
+    out = Path(batch.output or "results.duckdb")
+    console = _console()
+    if not quiet:
+        console.print(
+            f"batch {batch.name}: {len(plan.cells)} cell(s) × {batch.runs} runs → {out}",
+            highlight=False,
+        )
+    try:
+        outcome = run_batch(
+            plan,
+            out,
+            workers=batch.workers,
+            backend=batch.backend,
+            scheduler=batch.scheduler,
+            chunk_size=batch.chunk_size,
+            progress=not quiet,
+            progress_every=progress_every,
+        )
+    except BatchInterrupted as stop:
+        o = stop.outcome
+        typer.echo(
+            f"interrupted: {o.already_done + o.done_now} of {o.total_runs} runs are stored in "
+            f"{out}; run the same command again to resume",
+            err=True,
+        )
+        raise typer.Exit(130) from None
+    if not quiet:
+        console.print(
+            f"{outcome.done_now} runs in {outcome.seconds:.1f} s "
+            f"({outcome.rate:,.1f} runs/s); {outcome.already_done} were already stored; "
+            f"seed entropy {outcome.entropy}",
+            highlight=False,
+        )
+    _summary(out, outcome.batch_id, quiet, plot)
+
+
+def _summary(path: Path, batch_id: str, quiet: bool, plot: Path | None) -> None:
+    from campaign.batch.plots import write_plots
+    from campaign.batch.report import print_summary
+    from campaign.batch.store import open_results
+
+    store = open_results(path)
+    try:
+        if not quiet:
+            print_summary(store.con, batch_id, _console(), title=f"batch {batch_id} ({path})")
+        if plot is not None:
+            for file in write_plots(store.con, batch_id, plot):
+                typer.echo(f"wrote {file}")
+    finally:
+        store.close()
+
+
+@batch_app.command("report")
+def report(
+    results: Annotated[Path, typer.Argument(help="A results file written by `campaign batch`.")],
+    batch: Annotated[
+        str | None, typer.Option(help="Batch id (default: every batch in the file).")
+    ] = None,
+    plot: Annotated[Path | None, typer.Option(help="Write PNG/SVG charts to this folder.")] = None,
+    json_: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Print the summary of a results file: per-cell rates and paired differences."""
+    from campaign.batch.plots import write_plots
+    from campaign.batch.report import print_summary, summary_document
+    from campaign.batch.stats import batch_ids
+    from campaign.batch.store import open_results
+
+    store = open_results(results)
+    try:
+        ids = batch_ids(store.con)
+        if batch is not None:
+            ids = [(i, n) for i, n in ids if i == batch]
+            if not ids:
+                fail(f"{results}: no batch with id {batch!r}")
+        docs = []
+        for batch_id, name in ids:
+            if json_:
+                docs.append(summary_document(store.con, batch_id))
+            else:
+                print_summary(store.con, batch_id, _console(), title=f"{name} — batch {batch_id}")
+            if plot is not None:
+                target = plot if len(ids) == 1 else plot / batch_id
+                for file in write_plots(store.con, batch_id, target):
+                    typer.echo(f"wrote {file}", err=json_)
+        if json_:
+            typer.echo(json.dumps(docs, indent=2))
+    finally:
+        store.close()
+
+
+@batch_app.command("export")
+def export(
+    results: Annotated[Path, typer.Argument(help="A results file written by `campaign batch`.")],
+    parquet: Annotated[Path | None, typer.Option(help="Write Parquet files here.")] = None,
+    csv: Annotated[Path | None, typer.Option(help="Write CSV files here.")] = None,
+) -> None:
+    """Export the tables batches, cells, runs and battles as Parquet or CSV files."""
+    from campaign.batch.store import export_results
+
+    if (parquet is None) == (csv is None):
+        fail("--parquet DIR or --csv DIR: give exactly one")
+    fmt, directory = ("parquet", parquet) if parquet is not None else ("csv", csv)
+    for file in export_results(results, directory, fmt):
+        typer.echo(f"wrote {file}")

@@ -1,0 +1,381 @@
+"""``campaign battle``: fight one quick battle, or many for the odds (RULES.md §3–§7).
+
+One battle prints a bound-by-bound log with every die shown, then a result table. With
+``--odds N`` the same battle is fought N times — battle *i* with child *i* of the seed's
+:class:`numpy.random.SeedSequence` (RULES.md §0.6), so any battle can be replayed alone —
+and the command prints the win/draw/loss odds with 95% Wilson intervals, the length of the
+battles and the losses of each side.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import math
+from collections import Counter
+from pathlib import Path
+from typing import Annotated, Any
+
+import numpy as np
+import typer
+from rich import box
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from battle.engine import fight
+from battle.errors import ConfigError
+from battle.forces import load_forces_yaml, parse_force_flag
+from battle.log import format_events, reason_text
+from battle.result import BattleResult
+from battle.rules import BattleRules
+from battle.units import Force
+from campaign.cli import app
+from campaign.cli.common import fresh_seed, parse_overrides
+from campaign.config import LoadedRules, load_rules
+
+__all__ = ["battle", "battle_seed", "odds_summary", "wilson_interval"]
+
+_SIDES = ("red", "blue")
+_Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
+
+
+def battle_seed(seed: int, index: int) -> np.random.SeedSequence:
+    """The seed sequence of battle ``index`` of an ``--odds`` run on ``seed``.
+
+    It equals ``SeedSequence(seed).spawn(n)[index]`` for any ``n > index`` (RULES.md §0.6),
+    without making the other children.
+
+    Examples
+    --------
+    >>> battle_seed(7, 3).spawn_key
+    (3,)
+    """
+    return np.random.SeedSequence(seed, spawn_key=(index,))
+
+
+def wilson_interval(successes: int, n: int, z: float = _Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion, as fractions in 0..1.
+
+    Parameters
+    ----------
+    successes, n
+        Count of successes out of ``n`` trials (``0 <= successes <= n``).
+    z
+        Normal quantile; the default gives a 95% interval.
+
+    Returns
+    -------
+    (low, high); ``(0.0, 1.0)`` when ``n`` is 0.
+
+    Examples
+    --------
+    >>> [round(x, 4) for x in wilson_interval(50, 100)]
+    [0.4038, 0.5962]
+    """
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _forces(forces_file: Path | None, red: str, blue: str) -> tuple[Force, Force]:
+    if forces_file is not None:
+        return load_forces_yaml(forces_file)
+    return parse_force_flag(red, "Red", "R"), parse_force_flag(blue, "Blue", "B")
+
+
+def _check_doctrine(name: str, flag: str, rules: BattleRules) -> str:
+    if name not in rules.doctrines:
+        names = sorted(rules.doctrines)
+        close = difflib.get_close_matches(name, names, n=1)
+        hint = f" Did you mean '{close[0]}'?" if close else ""
+        raise ConfigError(
+            f"no tactical doctrine named {name!r}",
+            key=flag,
+            fix=f"Choose one of: {', '.join(names)} (config/rules.yaml battle.doctrines).{hint}",
+        )
+    return name
+
+
+def _attacker(name: str) -> int:
+    key = name.strip().lower()
+    if key not in _SIDES:
+        close = difflib.get_close_matches(key, _SIDES, n=1)
+        hint = f" Did you mean '{close[0]}'?" if close else ""
+        raise ConfigError(
+            f"unknown side {name!r}", key="--attacker", fix=f"Write red or blue.{hint}"
+        )
+    return _SIDES.index(key)
+
+
+@app.command("battle")
+def battle(
+    red: Annotated[str, typer.Option(help="Red's force: counts of i/c/a[:grade].")] = "6i1c1a",
+    blue: Annotated[str, typer.Option(help="Blue's force, e.g. 4i1c1a:veteran.")] = "4i1c1a",
+    forces: Annotated[
+        Path | None, typer.Option("--forces", help="A YAML file with both forces (red, blue).")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed; a fresh one is drawn and printed when omitted.")
+    ] = None,
+    variant: Annotated[
+        list[str] | None, typer.Option("--variant", help="A named rules variant (repeatable).")
+    ] = None,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option("--set", metavar="KEY=VALUE", help="A dotted rules override (repeatable)."),
+    ] = None,
+    doctrine: Annotated[
+        str | None, typer.Option(help="Tactical doctrine of both sides (steady, bold).")
+    ] = None,
+    red_doctrine: Annotated[str | None, typer.Option(help="Red's doctrine.")] = None,
+    blue_doctrine: Annotated[str | None, typer.Option(help="Blue's doctrine.")] = None,
+    attacker: Annotated[str, typer.Option(help="Who moved in and moves first: red|blue.")] = "red",
+    odds: Annotated[
+        int | None, typer.Option(help="Fight the battle N times and print the odds.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead.")] = False,
+    quiet: Annotated[bool, typer.Option(help="Only the result table, not the log.")] = False,
+) -> None:
+    """Fight a quick battle (RULES.md §6) and print its log and result, or its odds."""
+    loaded = load_rules(variant or [], parse_overrides(set_))
+    rules = loaded.rules.battle
+    force_pair = _forces(forces, red, blue)
+    docs = (
+        _check_doctrine(red_doctrine or doctrine or "steady", "--red-doctrine", rules),
+        _check_doctrine(blue_doctrine or doctrine or "steady", "--blue-doctrine", rules),
+    )
+    if doctrine is not None:
+        _check_doctrine(doctrine, "--doctrine", rules)
+    side = _attacker(attacker)
+    if odds is not None and odds < 1:
+        raise ConfigError(
+            f"--odds needs at least 1 battle, got {odds}", key="--odds", fix="e.g. --odds 10000."
+        )
+    if seed is None:
+        seed = fresh_seed()
+    out = Console()
+    if odds is not None:
+        summary = run_odds(force_pair, rules, seed, odds, side, docs, progress=not as_json)
+        head = {"seed": seed, "rules": loaded.label, "rules_hash": loaded.hash}
+        if as_json:
+            typer.echo(json.dumps(head | summary, sort_keys=False, indent=2))
+        else:
+            _print_odds(out, head, summary)
+        return
+    result = fight(
+        *force_pair,
+        rules,
+        np.random.default_rng(np.random.SeedSequence(seed)),
+        attacker=side,
+        doctrines=docs,
+    )
+    if as_json:
+        data = {"seed": seed, "rules": loaded.label, "rules_hash": loaded.hash}
+        typer.echo(json.dumps(data | result.to_dict(), sort_keys=False, indent=2))
+        return
+    _print_header(out, seed, loaded, force_pair, docs, side)
+    if not quiet:
+        for line in format_events(result):
+            out.print(line, highlight=False, markup=False)
+        out.print()
+    _print_result(out, result)
+
+
+def _print_header(
+    out: Console,
+    seed: int,
+    loaded: LoadedRules,
+    forces: tuple[Force, Force],
+    docs: tuple[str, str],
+    attacker: int,
+) -> None:
+    out.print(f"seed {seed}  rules {loaded.label} ({loaded.hash})", highlight=False)
+    for i, force in enumerate(forces):
+        kinds = Counter(u.kind for u in force.units)
+        what = ", ".join(f"{n} {k}" for k, n in kinds.items())
+        role = "attacker" if i == attacker else "defender"
+        out.print(f"{force.name}: {what}; doctrine {docs[i]}; {role}", highlight=False)
+    out.print()
+
+
+def _print_result(out: Console, result: BattleResult) -> None:
+    names = result.names
+    table = Table(
+        title="Result (actual hits: before the battle, taken, total)",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    for col in ("side", "unit", "type", "grade", "formation", "state"):
+        table.add_column(col, no_wrap=True)
+    for col in ("before", "taken", "total"):
+        table.add_column(col, justify="right", no_wrap=True)
+    for u in result.units:
+        style = "red" if u.state in ("routed", "destroyed", "off-table") else None
+        table.add_row(
+            names[u.side],
+            u.id,
+            u.kind,
+            u.grade,
+            u.formation,
+            u.state,
+            str(u.hits_before),
+            str(u.hits_taken),
+            str(u.total_hits),
+            style=style,
+        )
+    out.print(table)
+    who = f"{result.winner_name} wins" if result.winner is not None else "Draw"
+    out.print(f"[bold]{who}[/bold]: {reason_text(result.reason, names, result.winner)}")
+    out.print(f"{result.bounds} bounds ({result.turns} turns), {result.minutes} minutes of battle")
+    for i, name in enumerate(names):
+        out.print(
+            f"{name}: {result.cards_left[i]} cards left, {result.cards_lost[i]} lost; "
+            f"casualties {result.casualty_percent[i]:.1f}%; "
+            f"{result.hits_taken(i)} actual hits taken",
+            highlight=False,
+        )
+    if not result.withdrawal_checks:
+        out.print("withdrawal checks: none (no side reached 25% casualties)")
+    for w in result.withdrawal_checks:
+        rows = ", ".join(f"{row} {n:+d}" for row, n in w.factors) or "no factors"
+        verdict = "withdraws" if w.withdraws else "holds"
+        dice = f"{w.total}d6: {'+'.join(map(str, w.rolls))} = {sum(w.rolls)}"
+        out.print(
+            f"withdrawal check turn {w.turn}: {names[w.side]} at {w.casualty_percent:.0f}%: "
+            f"{rows}; {dice if w.total > 0 else 'no dice'}: {verdict}",
+            highlight=False,
+        )
+
+
+def run_odds(
+    forces: tuple[Force, Force],
+    rules: BattleRules,
+    seed: int,
+    n: int,
+    attacker: int,
+    doctrines: tuple[str, str],
+    *,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Fight the battle ``n`` times (battle *i* on :func:`battle_seed`) and summarise.
+
+    Returns the JSON-ready summary of :func:`odds_summary`.
+    """
+    results: list[tuple[int | None, str, int, int, int]] = []
+    bar = Progress(
+        TextColumn("fighting"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+        disable=not progress,
+    )
+    with bar:
+        task = bar.add_task("battles", total=n)
+        for i in range(n):
+            r = fight(
+                *forces,
+                rules,
+                np.random.default_rng(battle_seed(seed, i)),
+                attacker=attacker,
+                doctrines=doctrines,
+                record_events=False,
+            )
+            results.append((r.winner, r.reason, r.bounds, r.hits_taken(0), r.hits_taken(1)))
+            if i % 100 == 99 or i == n - 1:
+                bar.update(task, completed=i + 1)
+    return odds_summary(results, (forces[0].name, forces[1].name), rules.bound_minutes)
+
+
+def odds_summary(
+    results: list[tuple[int | None, str, int, int, int]],
+    names: tuple[str, str],
+    bound_minutes: int,
+) -> dict[str, Any]:
+    """Summarise ``(winner, reason, bounds, hits taken by side 0, by side 1)`` rows.
+
+    Returns a dict: ``battles``; per side its name, wins/draws/losses in percent with 95%
+    Wilson intervals and mean actual hits taken; the length in bounds and minutes (mean,
+    standard deviation, quartiles); and how the battles ended (reason → percent).
+    """
+    n = len(results)
+    winners = Counter(r[0] for r in results)
+    bounds = np.array([r[2] for r in results], dtype=float)
+
+    def pct(k: int) -> dict[str, float]:
+        lo, hi = wilson_interval(k, n)
+        return {
+            "percent": round(100 * k / n, 3),
+            "low": round(100 * lo, 3),
+            "high": round(100 * hi, 3),
+        }
+
+    def spread(values: np.ndarray) -> dict[str, float]:
+        q1, q2, q3 = np.percentile(values, [25, 50, 75])
+        return {
+            "mean": round(float(values.mean()), 3),
+            "sd": round(float(values.std()), 3),
+            "min": float(values.min()),
+            "q1": float(q1),
+            "median": float(q2),
+            "q3": float(q3),
+            "max": float(values.max()),
+        }
+
+    sides = []
+    for s in (0, 1):
+        sides.append(
+            {
+                "name": names[s],
+                "wins": pct(winners[s]),
+                "draws": pct(winners[None]),
+                "losses": pct(winners[1 - s]),
+                "mean_hits_taken": round(sum(r[3 + s] for r in results) / n, 3),
+            }
+        )
+    reasons = Counter(r[1] for r in results)
+    return {
+        "battles": n,
+        "sides": sides,
+        "bounds": spread(bounds),
+        "minutes": spread(bounds * bound_minutes),
+        "reasons": {k: round(100 * v / n, 3) for k, v in sorted(reasons.items())},
+    }
+
+
+def _print_odds(out: Console, head: dict[str, Any], s: dict[str, Any]) -> None:
+    out.print(f"seed {head['seed']}  rules {head['rules']} ({head['rules_hash']})", highlight=False)
+    table = Table(title=f"Odds over {s['battles']} battles (95% Wilson intervals)")
+    for col in ("side", "wins %", "draws %", "losses %", "mean hits taken"):
+        table.add_column(col, justify="left" if col == "side" else "right")
+
+    def cell(p: dict[str, float]) -> str:
+        return f"{p['percent']:.1f} [{p['low']:.1f}–{p['high']:.1f}]"
+
+    for side in s["sides"]:
+        table.add_row(
+            side["name"],
+            cell(side["wins"]),
+            cell(side["draws"]),
+            cell(side["losses"]),
+            f"{side['mean_hits_taken']:.2f}",
+        )
+    out.print(table)
+    for key, unit in (("bounds", "bounds"), ("minutes", "minutes")):
+        b = s[key]
+        out.print(
+            f"length: mean {b['mean']:.1f} {unit} (sd {b['sd']:.1f}); quartiles "
+            f"{b['q1']:g} / {b['median']:g} / {b['q3']:g}; range {b['min']:g}–{b['max']:g}",
+            highlight=False,
+        )
+    ended = ", ".join(
+        f"{k} {v:.1f}%" for k, v in sorted(s["reasons"].items(), key=lambda kv: -kv[1])
+    )
+    out.print(f"how they ended: {ended}", highlight=False)

@@ -1,0 +1,51 @@
+"""``campaign report EVENTS.jsonl -o diary.html``: rebuild a diary from a saved event stream."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from campaign.cli import app
+from campaign.errors import SimulatorError
+
+__all__ = ["report"]
+
+
+@app.command("report")
+def report(
+    events: Annotated[Path, typer.Argument(help="Event stream (JSON lines) of a campaign run.")],
+    output: Annotated[
+        Path, typer.Option("-o", "--output", help="Diary file: .html (self-contained) or .md.")
+    ],
+    view: Annotated[
+        str, typer.Option("--view", help="Whose diary: red, blue or umpire (everything).")
+    ] = "umpire",
+    map_path: Annotated[
+        str | None,
+        typer.Option("--map", help="The campaign's map file, if not at the path in the stream."),
+    ] = None,
+) -> None:
+    """Write a printable campaign diary (maps per day, battles, charts) from saved events."""
+    from campaign.maps import load_map
+    from campaign.printers.jsonl import read_jsonl
+    from campaign.report import write_report
+    from campaign.report.view import check_view
+
+    check_view(view)
+    stream = read_jsonl(events)
+    header = next((e for e in stream if type(e).__name__ == "CampaignStarted"), None)
+    source = map_path or (header.map_source if header is not None else None)
+    if source is None:
+        raise SimulatorError("the event stream has no CampaignStarted header naming its map",
+                             source=str(events), fix="Give the map file with --map PATH.")
+    if map_path is None and not Path(source).exists():
+        raise SimulatorError(
+            f"the campaign's map file {source} is not there",
+            source=str(events),
+            fix=f"Give the map the campaign was run on with --map PATH (it was {source}).",
+        )
+    cmap = load_map(source)
+    written = write_report(stream, cmap, output, view)
+    typer.echo(f"wrote {written}")

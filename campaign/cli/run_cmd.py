@@ -1,0 +1,125 @@
+"""``campaign run``: one whole unattended campaign, printed as its diary (RULES.md §8)."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from campaign.cli import app
+from campaign.cli.common import fresh_seed, parse_overrides, parse_pairs
+
+__all__ = ["run"]
+
+
+class Format(str, Enum):
+    text = "text"
+    markdown = "markdown"
+    jsonl = "jsonl"
+
+
+class BattleDetail(str, Enum):
+    summary = "summary"
+    verbose = "verbose"
+
+
+class View(str, Enum):
+    umpire = "umpire"
+    red = "red"
+    blue = "blue"
+
+
+@app.command("run")
+def run(
+    map_path: Annotated[str | None, typer.Argument(
+        metavar="MAP", help="Map file (.yaml, .graphml, .json) or a shipped map's name; "
+                            "default: maps/default.yaml.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed; a fresh one is drawn and printed "
+                                                  "when omitted.")] = None,
+    variant: Annotated[list[str] | None, typer.Option(
+        help="Named rules variant (config/variants), repeatable.")] = None,
+    set_: Annotated[list[str] | None, typer.Option(
+        "--set", help="Dotted-key override, e.g. campaign.rough_road_pass=60 (repeatable).")] = None,
+    red_doctrine: Annotated[str, typer.Option(help="aggressive | cautious | balanced")] = "balanced",
+    blue_doctrine: Annotated[str, typer.Option(help="aggressive | cautious | balanced")] = "balanced",
+    fmt: Annotated[Format, typer.Option("--format", help="Log format.")] = Format.text,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the log here.")] = None,
+    battles: Annotated[BattleDetail, typer.Option(
+        help="verbose adds each battle's bound-by-bound log.")] = BattleDetail.summary,
+    report: Annotated[Path | None, typer.Option(
+        help="Also write a diary: .html (self-contained) or .md (with PNG maps).")] = None,
+    view: Annotated[View, typer.Option(help="Whose diary: umpire sees all (RULES.md §8.6).")]
+        = View.umpire,
+    contract: Annotated[bool, typer.Option(help="Merge pass-through junctions.")] = False,
+    road_kind: Annotated[list[str] | None, typer.Option(
+        help="KIND=normal|rough|impassable for a foreign map's road kinds (repeatable).")] = None,
+    hours_per_length: Annotated[float | None, typer.Option(
+        help="March hours per unit of a road's length attribute.")] = None,
+    red_base: Annotated[str | None, typer.Option(help="Red's base junction id.")] = None,
+    blue_base: Annotated[str | None, typer.Option(help="Blue's base junction id.")] = None,
+    red_start: Annotated[list[str] | None, typer.Option(help="Red start junction (repeatable).")]
+        = None,
+    blue_start: Annotated[list[str] | None, typer.Option(help="Blue start junction (repeatable).")]
+        = None,
+) -> None:
+    """Run one whole campaign on MAP and print its log (the seed goes first, on stderr)."""
+    from campaign.config import load_rules
+    from campaign.engine import run_campaign
+    from campaign.maps import MapOptions, load_map
+    from campaign.printers.jsonl import write_jsonl
+    from campaign.printers.narrative import narrate
+    from campaign.printers.text import markdown_lines, text_lines
+
+    if seed is None:
+        seed = fresh_seed()
+    err = Console(stderr=True, highlight=False)
+    err.print(f"seed {seed}")
+    loaded = load_rules(variant or [], parse_overrides(set_))
+    options = MapOptions(
+        road_kinds=parse_pairs(road_kind, "--road-kind"),
+        hours_per_length=hours_per_length,
+        contract=contract,
+        red_base=red_base,
+        blue_base=blue_base,
+        red_start=red_start,
+        blue_start=blue_start,
+        seed=seed,
+    )
+    cmap = load_map(map_path, options)
+    verbose = battles is BattleDetail.verbose
+    result = run_campaign(
+        cmap, loaded, seed, {"red": red_doctrine, "blue": blue_doctrine},
+        battle_logs=verbose or report is not None,
+    )
+    names = {j: d["name"] for j, d in cmap.graph.nodes(data=True)}
+    out = output.open("w", encoding="utf-8") if output else None
+    try:
+        if fmt is Format.jsonl:
+            write_jsonl(result.events, out or sys.stdout)
+        else:
+            entries = narrate(result.events, names, battle_logs=verbose)
+            if fmt is Format.markdown:
+                lines = [(line, "") for line in markdown_lines(entries)]
+            else:
+                lines = list(text_lines(entries))
+            if out is not None:
+                out.write("".join(line + "\n" for line, _ in lines))
+            else:
+                console = Console(highlight=False, soft_wrap=True)
+                for line, style in lines:
+                    console.print(Text(line, style=style or ""))
+    finally:
+        if out is not None:
+            out.close()
+    if report is not None:
+        from campaign.report import write_report
+
+        written = write_report(result.events, cmap, report, view.value)
+        err.print(f"diary written to {written}")
+    if output is not None:
+        err.print(f"log written to {output}")

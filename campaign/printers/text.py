@@ -1,0 +1,95 @@
+"""Plain-text and Markdown layouts of the campaign diary (see narrative.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from campaign.printers.narrative import Entry
+
+__all__ = ["markdown_lines", "text_lines"]
+
+
+def _table_text(rows: list[tuple[str, ...]], indent: str) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return [indent + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+            for r in rows]
+
+
+def text_lines(entries: list[Entry]) -> Iterator[tuple[str, str]]:
+    """``(line, style)`` pairs of the plain-text diary; style is a Rich style or ''."""
+    for e in entries:
+        if e.kind == "header":
+            yield e.text, "bold"
+            for d in e.details:
+                yield "  " + d, "dim"
+        elif e.kind == "day":
+            yield "", ""
+            yield f"== {e.text} ==", "bold underline"
+        elif e.kind == "end":
+            yield "", ""
+            yield e.text, e.style
+            for d in e.details:
+                yield "  " + d, ""
+            yield "", ""
+            for line in _table_text(e.table, "  "):
+                yield line, ""
+        else:
+            time = f"{e.time:>5}  " if e.time else " " * 7
+            yield time + e.text, e.style
+            for d in e.details:
+                yield " " * 9 + d, ""
+            if e.log:
+                for line in _table_text(e.table, " " * 9):
+                    yield line, "dim"
+                for line in e.log:
+                    yield " " * 9 + "| " + line, "dim"
+
+
+def _md_table(rows: list[tuple[str, ...]]) -> list[str]:
+    head, *body = rows
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    out += ["| " + " | ".join(r) + " |" for r in body]
+    return out
+
+
+def markdown_lines(entries: list[Entry]) -> Iterator[str]:
+    """Lines of a Markdown diary (headings per day, tables for battles and the end)."""
+    for e in entries:
+        if e.kind == "header":
+            yield f"# {e.text}"
+            yield ""
+            for d in e.details:
+                yield f"- {d}"
+        elif e.kind == "day":
+            yield ""
+            yield f"## {e.text}"
+            yield ""
+        elif e.kind == "battle":
+            yield ""
+            yield f"### {e.time} {e.text}"
+            yield ""
+            for d in e.details:
+                yield f"- {d}"
+            yield ""
+            yield from _md_table(e.table)
+            if e.log:
+                yield ""
+                yield "<details><summary>Bound-by-bound log</summary>"
+                yield ""
+                yield "```text"
+                yield from e.log
+                yield "```"
+                yield ""
+                yield "</details>"
+            yield ""
+        elif e.kind == "end":
+            yield ""
+            yield f"## {e.text}"
+            yield ""
+            for d in e.details:
+                yield f"- {d}"
+            yield ""
+            yield from _md_table(e.table)
+        else:
+            text = f"**{e.text}**" if e.kind == "night" else e.text
+            yield f"- `{e.time}` {text}" if e.time else f"- {text}"

@@ -1,0 +1,26 @@
+"""The printable campaign diary (issue 6): maps per day, battles, charts, each side's view.
+
+Public API::
+
+    write_report(events, cmap, path, view="umpire") -> Path   # .html or .md by suffix
+    render_html(events, cmap, view) -> str
+    build_diary(events, view) -> Diary                         # the days as a view knows them
+    visible_events(events, view) -> list[CampaignEvent]
+    VIEWS                                                      # ("umpire", "red", "blue")
+"""
+
+from __future__ import annotations
+
+from campaign.report.days import Diary, build_diary
+from campaign.report.html import render_html, render_markdown, write_report
+from campaign.report.view import VIEWS, visible_events
+
+__all__ = [
+    "VIEWS",
+    "Diary",
+    "build_diary",
+    "render_html",
+    "render_markdown",
+    "visible_events",
+    "write_report",
+]

@@ -1,0 +1,212 @@
+"""Split a view's events into campaign days: each day's marches, battles and evening positions.
+
+:func:`build_diary` replays the events a view knows of (:mod:`campaign.report.view`) and
+returns a :class:`Diary`: the scenario header, one :class:`Day` per campaign day (the map's
+contents at nightfall, or at the end on the last day), the strength of each side over time as
+the view knows it, and the final result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from campaign.clock import Clock
+from campaign.events import (
+    BattleFought,
+    CampaignEnded,
+    CampaignEvent,
+    CampaignStarted,
+    DayEnded,
+    DivisionRaised,
+    MarchBegun,
+    StrengthLearned,
+    Surrendered,
+)
+from campaign.maps.model import SIDES
+from campaign.report.view import Knowledge, check_view, visible_events
+
+__all__ = ["Day", "Diary", "March", "Mark", "build_diary"]
+
+
+@dataclass(frozen=True)
+class March:
+    """A march the view saw begin: ``own`` is False for an enemy march it only glimpsed."""
+
+    t: int
+    side: str
+    division: str
+    origin: str
+    destination: str
+    kind: str
+    own: bool
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A division on a day's map.
+
+    ``junction`` is set when it stands at a junction; otherwise it is on the road
+    ``road`` = (a, b) at ``fraction`` of the way from a to b. ``boxes`` is None when the view
+    does not know its strength; ``seen`` is the time label of the last sighting of an enemy
+    division (empty for divisions the view always knows).
+    """
+
+    division: str
+    side: str
+    own: bool
+    junction: str | None
+    road: tuple[str, str] | None
+    fraction: float
+    boxes: int | None
+    units: int | None
+    seen: str = ""
+    stale: bool = False
+
+
+@dataclass
+class Day:
+    """One campaign day of a view."""
+
+    number: int
+    events: list[CampaignEvent] = field(default_factory=list)
+    marches: list[March] = field(default_factory=list)
+    battles: list[BattleFought] = field(default_factory=list)
+    marks: list[Mark] = field(default_factory=list)
+    strength: dict[str, int | None] = field(default_factory=dict)
+    snapshot_t: int = 0
+    tally: DayEnded | None = None
+
+
+@dataclass
+class Diary:
+    """Everything a diary shows for one view."""
+
+    view: str
+    clock: Clock
+    header: CampaignStarted | None
+    days: list[Day]
+    series: list[tuple[int, dict[str, int | None]]]
+    battles: list[BattleFought]
+    end: CampaignEnded | None
+    events: list[CampaignEvent]
+
+    def side_name(self, side: str | None) -> str:
+        """Display name of a side (``French``), ``Umpire`` for the umpire, ``nobody`` for None."""
+        if side == "umpire":
+            return "Umpire"
+        if side is None:
+            return "nobody"
+        names = self.header.side_names if self.header else {}
+        return names.get(side, side.capitalize())
+
+
+def _marks(k: Knowledge, day: int, t: int, clock: Clock) -> list[Mark]:
+    out = []
+    for d in k.present():
+        if d.where[0] == "at":
+            junction, road, fraction = d.where[1], None, 0.0
+        else:
+            _, a, b, t0, minutes = d.where
+            junction, road = None, (a, b)
+            moment = t if d.own else d.seen_t
+            fraction = 0.5 if minutes <= 0 else min(max((moment - t0) / minutes, 0.1), 0.9)
+        seen = "" if d.own else clock.label(d.seen_t)
+        stale = not d.own and clock.day(d.seen_t) != day
+        out.append(Mark(d.id, d.side, d.own, junction, road, fraction, d.boxes, d.units,
+                        seen, stale))
+    return out
+
+
+def _strength(k: Knowledge) -> dict[str, int | None]:
+    return {s: k.strength(s) for s in SIDES}
+
+
+def build_diary(
+    events: Sequence[CampaignEvent], view: str = "umpire", clock: Clock | None = None
+) -> Diary:
+    """Replay ``events`` as ``view`` knows them and cut them into campaign days.
+
+    Parameters
+    ----------
+    events : sequence of CampaignEvent
+        The whole event stream of one campaign (as recorded or read back from JSON lines).
+    view : str
+        ``"umpire"``, ``"red"`` or ``"blue"``.
+    clock : Clock or None
+        Campaign clock (default 06:00-20:00 daylight).
+
+    Returns
+    -------
+    Diary
+        One :class:`Day` for every day from 1 to the last day of the campaign.
+    """
+    check_view(view)
+    clock = clock or Clock()
+    seen = visible_events(events, view)
+    header = next((e for e in seen if isinstance(e, CampaignStarted)), None)
+    end = next((e for e in seen if isinstance(e, CampaignEnded)), None)
+    last_day = max([clock.day(e.t) for e in seen] + [end.days if end else 1])
+    days = {n: Day(n) for n in range(1, last_day + 1)}
+    cuts = _nightfall_cuts(events, clock, last_day)
+    k = Knowledge(view)
+    series: list[tuple[int, dict[str, int | None]]] = []
+    battles: list[BattleFought] = []
+    snap = 1
+    for key, e in _ordered(events, view):
+        while snap <= last_day and key >= cuts[snap]:  # nightfall of day ``snap`` has passed
+            _close(days[snap], k, clock, cuts[snap][0])
+            snap += 1
+        k.apply(e)
+        if isinstance(e, CampaignStarted):
+            continue
+        day = days[clock.day(e.t)]
+        day.events.append(e)
+        if isinstance(e, MarchBegun):
+            day.marches.append(March(e.t, e.side, e.division, e.origin, e.destination, e.kind,
+                                     k.knows_all(e.side)))
+        elif isinstance(e, BattleFought):
+            day.battles.append(e)
+            battles.append(e)
+        elif isinstance(e, DayEnded):
+            day.tally = e
+        if isinstance(e, (DivisionRaised, BattleFought, StrengthLearned, Surrendered)):
+            point = (e.t, _strength(k))
+            if series and series[-1][0] == e.t:
+                series[-1] = point
+            else:
+                series.append(point)
+    for n in range(snap, last_day + 1):
+        final = end is not None and n == last_day
+        _close(days[n], k, clock, end.t if final and end else cuts[n][0])
+    if end is not None:
+        series.append((end.t, _strength(k)))
+    return Diary(view, clock, header, list(days.values()), series, battles, end, seen)
+
+
+def _ordered(events: Sequence[CampaignEvent], view: str):
+    """``((t, index), event)`` of the view's events in time order (stream order for ties)."""
+    chosen = set(map(id, visible_events(events, view)))
+    rows = [((e.t, i), e) for i, e in enumerate(events) if id(e) in chosen]
+    return sorted(rows, key=lambda row: row[0])
+
+
+def _nightfall_cuts(
+    events: Sequence[CampaignEvent], clock: Clock, last_day: int
+) -> dict[int, tuple[int, float]]:
+    """Per day, the ``(t, index)`` key before which events count for the nightfall map.
+
+    The umpire's :class:`DayEnded` tally marks the exact place in the stream; events at
+    nightfall that came before it belong to the day's map, those after it to the night.
+    """
+    marks = {e.day: i for i, e in enumerate(events) if isinstance(e, DayEnded)}
+    return {
+        n: (int(clock.nightfall((n - 1) * 1440)), marks.get(n, float("inf")))
+        for n in range(1, last_day + 1)
+    }
+
+
+def _close(day: Day, k: Knowledge, clock: Clock, t: float) -> None:
+    day.snapshot_t = int(t)
+    day.marks = _marks(k, day.number, int(t), clock)
+    day.strength = _strength(k)

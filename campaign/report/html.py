@@ -1,0 +1,148 @@
+"""Write a campaign diary: one self-contained HTML file, or Markdown with PNG pictures.
+
+:func:`write_report` is the entry point used by ``campaign run --report FILE`` and
+``campaign report EVENTS.jsonl -o FILE``. The layout lives in the Jinja2 templates
+``campaign/templates/diary.html.j2`` (autoescaped; maps and charts inline as SVG) and
+``diary.md.j2`` (pictures as PNG files in a folder beside the ``.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from campaign.errors import SimulatorError
+from campaign.events import BattleFought, CampaignEvent, DivisionRaised, MarchBegun, Sighted
+from campaign.maps.model import CampaignMap
+from campaign.report.charts import battle_timeline, strength_chart
+from campaign.report.context import diary_context
+from campaign.report.days import Diary, build_diary
+from campaign.report.maps import day_map, figure_png, figure_svg
+from campaign.report.view import check_view
+
+__all__ = ["check_map", "render_html", "render_markdown", "write_report"]
+
+HTML_SUFFIXES = (".html", ".htm")
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+
+
+def _environment(autoescape: bool) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("campaign", "templates"),
+        autoescape=autoescape,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    env.filters["cell"] = lambda v: str(v).replace("|", "\\|").replace("\n", " ")
+    return env
+
+
+def check_map(events: Sequence[CampaignEvent], cmap: CampaignMap) -> None:
+    """Check that every junction the events name is on ``cmap``.
+
+    Raises
+    ------
+    SimulatorError
+        If a junction is missing (the events come from a campaign on another map).
+    """
+    names: set[str] = set()
+    for e in events:
+        if isinstance(e, DivisionRaised | Sighted):
+            names.add(e.junction)
+        elif isinstance(e, MarchBegun):
+            names.update((e.origin, e.destination))
+        elif isinstance(e, BattleFought):
+            names.update(e.place.split("~"))
+    missing = sorted(names - set(cmap.graph.nodes))
+    if missing:
+        raise SimulatorError(
+            f"the map {cmap.source} has no junction {', '.join(missing[:5])} named in the "
+            "event stream",
+            key="--map",
+            fix="Give --map the map file the campaign was run on.",
+        )
+
+
+def _diary(events: Sequence[CampaignEvent], cmap: CampaignMap, view: str) -> Diary:
+    check_view(view)
+    check_map(events, cmap)
+    return build_diary(events, view)
+
+
+def render_html(events: Sequence[CampaignEvent], cmap: CampaignMap, view: str = "umpire") -> str:
+    """The diary of ``view`` as one self-contained HTML document (maps and charts inline)."""
+    diary = _diary(events, cmap, view)
+    ctx: dict[str, Any] = diary_context(diary, cmap)
+    for day, row in zip(diary.days, ctx["days"], strict=True):
+        row["svg"] = Markup(figure_svg(day_map(cmap, diary, day), f"{view}-day{day.number}"))
+    ctx["strength_svg"] = Markup(figure_svg(strength_chart(diary), f"{view}-strength"))
+    ctx["timeline_svg"] = Markup(figure_svg(battle_timeline(diary), f"{view}-timeline"))
+    return _environment(True).get_template("diary.html.j2").render(ctx)
+
+
+def render_markdown(
+    events: Sequence[CampaignEvent], cmap: CampaignMap, path: Path, view: str = "umpire"
+) -> str:
+    """The Markdown diary text; writes its PNG pictures to ``<stem>-images/`` beside ``path``."""
+    diary = _diary(events, cmap, view)
+    ctx: dict[str, Any] = diary_context(diary, cmap)
+    folder = path.parent / f"{path.stem}-images"
+    folder.mkdir(parents=True, exist_ok=True)
+    for day, row in zip(diary.days, ctx["days"], strict=True):
+        name = f"day-{day.number}.png"
+        figure_png(day_map(cmap, diary, day), folder / name)
+        row["image"] = f"{folder.name}/{name}"
+    figure_png(strength_chart(diary), folder / "strength.png")
+    figure_png(battle_timeline(diary), folder / "battles.png")
+    ctx["strength_image"] = f"{folder.name}/strength.png"
+    ctx["timeline_image"] = f"{folder.name}/battles.png"
+    return _environment(False).get_template("diary.md.j2").render(ctx)
+
+
+def write_report(
+    events: Sequence[CampaignEvent], cmap: CampaignMap, path: Path, view: str = "umpire"
+) -> Path:
+    """Write the campaign diary of ``view`` to ``path`` and return the path.
+
+    Parameters
+    ----------
+    events : sequence of CampaignEvent
+        The campaign's whole event stream (``run_campaign(..., record_events=True)``).
+    cmap : CampaignMap
+        The map the campaign was run on.
+    path : Path
+        ``.html`` / ``.htm`` for one self-contained HTML file, ``.md`` for Markdown with PNG
+        pictures in a ``<stem>-images`` folder beside it.
+    view : str
+        ``"umpire"`` (everything), ``"red"`` or ``"blue"`` (what that side knew).
+
+    Raises
+    ------
+    SimulatorError
+        On another suffix, an unknown view, a map that does not match the events, or a
+        file that cannot be written.
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in HTML_SUFFIXES + MARKDOWN_SUFFIXES:
+        raise SimulatorError(
+            f"cannot tell the diary format from the suffix {path.suffix or '(none)'!r}",
+            source=str(path),
+            fix="Name the report file .html (one self-contained page) or .md (Markdown with "
+            "PNG pictures).",
+        )
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if suffix in HTML_SUFFIXES:
+            text = render_html(events, cmap, view)
+        else:
+            text = render_markdown(events, cmap, path, view)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise SimulatorError(f"cannot write the diary ({exc.strerror})", source=str(path),
+                             fix="Choose a writable location for the report.") from None
+    return path
