@@ -39,12 +39,28 @@ class Division:
     alive: bool = True
     surrendered: bool = False
     halted_reason: str = ""
+    #: "a~b" while held on a road after a battle there (neither at a junction nor marching)
+    on_road: str = ""
     process: simpy.Process | None = None
 
     @property
     def boxes(self) -> int:
         """Hits it can still take: sum of 10 - actual hits over its units."""
         return sum(10 - u.hits for u in self.units)
+
+    @property
+    def last_junction(self) -> str | None:
+        """The junction it left, while it is held on a road."""
+        return self.on_road.split("~")[0] if self.on_road else None
+
+    @property
+    def place(self) -> str:
+        """Where it is: a junction id, or ``"a~b"`` on the road from a to b."""
+        if self.location:
+            return self.location
+        if self.road:
+            return f"{self.road[0]}~{self.road[1]}"
+        return self.on_road
 
     def force(self, name: str) -> Force:
         return Force(name, tuple(self.units))

@@ -218,6 +218,7 @@ class BattleDesk:
                 origin, dest, t0, t1 = d.road  # type: ignore[misc]
                 walked = camp.env.now - t0
                 d.road = None
+                d.on_road = f"{origin}~{dest}"
                 if winner == s:  # the winner marches on (§8.4)
                     d.orders = [("wait_until", end), ("arrive", (dest, (t1 - t0) - walked))]
                 elif winner is None:  # (house) a draw on the road: both go back whence they came

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Clock"]
+__all__ = ["Clock", "clock_of"]
 
 
 @dataclass(frozen=True)
@@ -50,3 +50,11 @@ class Clock:
         """``Day 2 14:30``."""
         minutes = int(round(self.time_of_day(t)))
         return f"Day {self.day(t)} {minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def clock_of(events) -> Clock:
+    """The clock a recorded campaign ran on (from its CampaignStarted header)."""
+    for e in events:
+        if hasattr(e, "day_start") and hasattr(e, "day_end"):
+            return Clock(e.day_start, e.day_end)
+    return Clock()

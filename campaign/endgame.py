@@ -103,8 +103,7 @@ class Endgame:
                 int(env.now), day,
                 {s: sum(d.boxes for d in camp.divisions if d.alive and d.side == s) for s in SIDES},
                 {s: self.objective_value(s) for s in SIDES},
-                {d.id: d.location or (f"{d.road[0]}~{d.road[1]}" if d.road else "")
-                 for d in camp.divisions if d.alive},
+                {d.id: d.place for d in camp.divisions if d.alive},
                 seen_by=(),
             ))
             self._withdrawal_checks()
@@ -159,7 +158,7 @@ class Endgame:
         rows = []
         for d in camp.divisions:
             state = "surrendered" if d.surrendered else ("destroyed" if not d.alive else "in the field")
-            place = d.location or (f"{d.road[0]}~{d.road[1]}" if d.road else "-")
+            place = d.place or "-"
             rows.append((d.id, d.side, place, len(d.units), d.boxes if d.alive else 0, state))
         return {
             "losses": dict(self.hits),

@@ -141,7 +141,7 @@ class Campaign:
             0, cmap.name, display_path(cmap.source), self.loaded.label, self.loaded.hash,
             dict(self.doctrines), {s: cmap.sides[s].name for s in SIDES},
             {s: cmap.sides[s].base for s in SIDES}, self.seed, versions(),
-            tuple(cmap.notes),
+            tuple(cmap.notes), self.cr.day_start_minutes, self.cr.day_end_minutes,
         ))
         self._raise_armies()
         self.update_sightings()
@@ -189,6 +189,7 @@ class Campaign:
             div.location = None
             yield env.timeout(max(float(minutes), 0.0))
             div.location = dest
+            div.on_road = ""
             seen = (div.side, *self._enemies_seeing(div.side, dest))
             self.emit(MarchArrived(int(env.now), div.side, div.id, dest, seen_by=seen))
             self.arrived(div, dest)
@@ -269,7 +270,7 @@ class Campaign:
         enemy = "blue" if side == "red" else "red"
         for d in self.divisions:
             if d.side == enemy and d.alive:
-                here = d.location or (d.road[0] if d.road else None)
+                here = d.location or (d.road[0] if d.road else d.last_junction)
                 if here is not None and junction in self.neighbourhood[here]:
                     return (enemy,)
         return ()
@@ -280,7 +281,7 @@ class Campaign:
             sight: set[str] = set()
             for d in self.divisions:
                 if d.side == side and d.alive:
-                    here = d.location or (d.road[0] if d.road else None)
+                    here = d.location or (d.road[0] if d.road else d.last_junction)
                     if here is not None:
                         sight |= self.neighbourhood[here]
             seen = self.last_seen[side]

@@ -54,6 +54,8 @@ class CampaignStarted(CampaignEvent):
     seed: int
     versions: dict[str, str]
     notes: tuple[str, ...] = ()
+    day_start: int = 360  # daylight from (minutes after midnight), RULES.md §8.3
+    day_end: int = 1200
 
 
 @dataclass(frozen=True, slots=True)

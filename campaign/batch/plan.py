@@ -93,8 +93,7 @@ def plan_batch(spec: BatchSpec, source: str = "batch spec") -> BatchPlan:
                     raise BatchSpecError(
                         f"no map file or shipped map named {cell.map!r}",
                         key="maps",
-                        fix="Give a map file's path or a name from maps/ (default, "
-                        "waterloo-1815).",
+                        fix="Give a map file's path or a name from maps/ (default, waterloo-1815).",
                     )
                 load_map(path, MapOptions())
                 maps[cell.map] = (str(path.resolve()), file_sha(path), set())
@@ -118,8 +117,14 @@ def plan_batch(spec: BatchSpec, source: str = "batch spec") -> BatchPlan:
     vers = dict(versions())
     design = {
         "cells": [
-            [c.cell.map, c.map_sha, list(c.cell.variants), c.cell.overrides_json,
-             list(c.cell.doctrines), c.rules_hash]
+            [
+                c.cell.map,
+                c.map_sha,
+                list(c.cell.variants),
+                c.cell.overrides_json,
+                list(c.cell.doctrines),
+                c.rules_hash,
+            ]
             for c in planned
         ],
         "versions": vers,

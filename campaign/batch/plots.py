@@ -17,9 +17,7 @@ from campaign.batch.stats import cell_summaries
 __all__ = ["write_plots"]
 
 
-def write_plots(
-    con: duckdb.DuckDBPyConnection, batch_id: str, directory: str | Path
-) -> list[Path]:
+def write_plots(con: duckdb.DuckDBPyConnection, batch_id: str, directory: str | Path) -> list[Path]:
     """Write the batch's charts to ``directory`` (created when missing).
 
     Returns
@@ -44,12 +42,22 @@ def write_plots(
     for k, (side, colour) in enumerate((("red", "#c0392b"), ("blue", "#2c5aa0"))):
         rates = [c.win_rate(side) for c in cells]
         ivs = [c.win_interval(side) for c in cells]
-        err = [[r - lo for r, (lo, _) in zip(rates, ivs, strict=True)],
-               [hi - r for r, (_, hi) in zip(rates, ivs, strict=True)]]
-        ax.bar([i + (k - 1) * width for i in x], rates, width, yerr=err, capsize=3,
-               color=colour, label=f"{side} wins")
-    ax.bar([i + width for i in x], [c.draw_rate for c in cells], width, color="#999999",
-           label="draws")
+        err = [
+            [r - lo for r, (lo, _) in zip(rates, ivs, strict=True)],
+            [hi - r for r, (_, hi) in zip(rates, ivs, strict=True)],
+        ]
+        ax.bar(
+            [i + (k - 1) * width for i in x],
+            rates,
+            width,
+            yerr=err,
+            capsize=3,
+            color=colour,
+            label=f"{side} wins",
+        )
+    ax.bar(
+        [i + width for i in x], [c.draw_rate for c in cells], width, color="#999999", label="draws"
+    )
     ax.set_xticks(x, labels, rotation=20, ha="right", fontsize=8)
     ax.set_ylim(0, 1)
     ax.set_ylabel("fraction of campaigns")

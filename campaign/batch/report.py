@@ -64,8 +64,14 @@ def _pairs_table(pairs: list[PairedDifference]) -> Table:
         title="Paired differences (b − a, same seeds; 95% normal interval)",
         title_justify="left",
     )
-    for name, justify in (("factor", "left"), ("a → b", "left"), ("metric", "left"),
-                          ("runs", "right"), ("mean diff", "right"), ("95% interval", "right")):
+    for name, justify in (
+        ("factor", "left"),
+        ("a → b", "left"),
+        ("metric", "left"),
+        ("runs", "right"),
+        ("mean diff", "right"),
+        ("95% interval", "right"),
+    ):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     for p in pairs:
         scale, unit = (100.0, " pts") if p.metric.endswith("win") else (1.0, "")
@@ -90,8 +96,7 @@ def print_summary(
         return
     console.print(_cells_table(title or f"batch {batch_id}", cells))
     console.print(
-        "win % with 95% Wilson interval; lengths as mean (quartiles); "
-        "minutes since 06:00 on day 1",
+        "win % with 95% Wilson interval; lengths as mean (quartiles); minutes since 06:00 on day 1",
         style="dim",
     )
     pairs = paired_differences(con, batch_id, cells)

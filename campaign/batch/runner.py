@@ -10,6 +10,19 @@ Backends
     A :class:`distributed.LocalCluster` with ``workers`` single-threaded worker processes, or
     the existing cluster at ``scheduler`` (``tcp://HOST:8786``).
 
+Several machines
+----------------
+Install the same project version (and numpy) on every machine, e.g. ``pip install -e .`` of
+the same commit, and put any map file that is not shipped at the same absolute path (the
+worker checks its content hash). Then::
+
+    host-a$ dask scheduler --port 8786                       # once
+    host-b$ dask worker tcp://host-a:8786 --nworkers 4 --nthreads 1
+    host-c$ dask worker tcp://host-a:8786 --nworkers 8 --nthreads 1
+    laptop$ campaign batch spec.yaml --scheduler tcp://host-a:8786 --output results.duckdb
+
+The results file is written only by the coordinating process (where ``campaign batch`` runs).
+
 Every backend computes the same runs rows: run *i* of every cell gets the seed
 :func:`~campaign.batch.worker.run_seed` ``(entropy, i)``, whichever worker runs it. At most
 ``2 × workers`` chunks are in flight and each is written to DuckDB (one transaction) as soon as
@@ -39,7 +52,7 @@ from campaign.batch.progress import BatchProgress
 from campaign.batch.store import ResultStore
 from campaign.batch.worker import ChunkTask, init_worker, run_chunk
 
-__all__ = ["BatchOutcome", "BatchInterrupted", "default_workers", "run_batch"]
+__all__ = ["BatchInterrupted", "BatchOutcome", "default_workers", "run_batch"]
 
 
 class BatchInterrupted(KeyboardInterrupt):

@@ -114,7 +114,9 @@ class BatchSpec(BaseModel):
     def _levels(cls, value: dict[str, Any]) -> dict[str, Any]:
         for key, levels in value.items():
             if not key or key.startswith(".") or key.endswith(".") or " " in key:
-                raise ValueError(f"{key!r} is not a dotted config key like campaign.rough_road_pass")
+                raise ValueError(
+                    f"{key!r} is not a dotted config key like campaign.rough_road_pass"
+                )
             if isinstance(levels, list) and not levels:
                 raise ValueError(f"{key}: an empty list sweeps nothing; give at least one value")
         return value

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 import duckdb
 
 __all__ = [
+    "Z95",
     "CellSummary",
     "PairedDifference",
-    "Z95",
     "batch_ids",
     "cell_summaries",
     "paired_differences",
@@ -192,9 +192,7 @@ def paired_differences(
     cells = cells if cells is not None else cell_summaries(con, batch_id)
     out = []
     for factor, a, b in _one_factor_pairs(cells):
-        exprs = ", ".join(
-            f"count(d{k}), avg(d{k}), stddev_samp(d{k})" for k in range(len(METRICS))
-        )
+        exprs = ", ".join(f"count(d{k}), avg(d{k}), stddev_samp(d{k})" for k in range(len(METRICS)))
         diffs = ", ".join(
             f"({m.format(t='y')}) - ({m.format(t='x')}) AS d{k}"
             for k, m in enumerate(METRICS.values())

@@ -112,9 +112,7 @@ class ResultStore:
     def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
         self.path = Path(path)
         if read_only and not self.path.exists():
-            raise BatchSpecError(
-                "results file not found", source=str(path), fix="Check the path."
-            )
+            raise BatchSpecError("results file not found", source=str(path), fix="Check the path.")
         try:
             self.con = duckdb.connect(str(self.path), read_only=read_only)
         except duckdb.Error as exc:
@@ -134,8 +132,7 @@ class ResultStore:
     def find_entropy(self, design_hash: str) -> int | None:
         """The seed entropy of the latest batch with this design, if any."""
         row = self.con.execute(
-            "SELECT seed_entropy FROM batches WHERE design_hash = ? ORDER BY started DESC "
-            "LIMIT 1",
+            "SELECT seed_entropy FROM batches WHERE design_hash = ? ORDER BY started DESC LIMIT 1",
             [design_hash],
         ).fetchone()
         return int(row[0]) if row else None

@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 
 __all__ = [
-    "RUN_COLUMNS",
     "BATTLE_COLUMNS",
+    "RUN_COLUMNS",
     "ChunkTask",
     "file_sha",
     "init_worker",

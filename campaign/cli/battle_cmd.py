@@ -145,16 +145,16 @@ def battle(
     loaded = load_rules(variant or [], parse_overrides(set_))
     rules = loaded.rules.battle
     force_pair = _forces(forces, red, blue)
+    if doctrine is not None:
+        _check_doctrine(doctrine, "--doctrine", rules)
     docs = (
         _check_doctrine(red_doctrine or doctrine or "steady", "--red-doctrine", rules),
         _check_doctrine(blue_doctrine or doctrine or "steady", "--blue-doctrine", rules),
     )
-    if doctrine is not None:
-        _check_doctrine(doctrine, "--doctrine", rules)
     side = _attacker(attacker)
     if odds is not None and odds < 1:
         raise ConfigError(
-            f"--odds needs at least 1 battle, got {odds}", key="--odds", fix="e.g. --odds 10000."
+            f"needs at least 1 battle, got {odds}", key="--odds", fix="Write e.g. --odds 10000."
         )
     if seed is None:
         seed = fresh_seed()

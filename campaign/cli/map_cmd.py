@@ -7,7 +7,9 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from campaign.cli import app
 from campaign.errors import MapError
@@ -77,6 +79,11 @@ def _options(
     )
 
 
+def _add_row(table: Table, fact: str, value: str) -> None:
+    """A row of plain text: ids and names such as ``[x]`` are not read as rich markup."""
+    table.add_row(Text(fact), Text(value))
+
+
 def _shown(items: list[str], limit: int = 12) -> str:
     return ", ".join(items[:limit]) + (f", … ({len(items)} in all)" if len(items) > limit else "")
 
@@ -96,31 +103,33 @@ def info(
     shown = contracted if contract else full
     facts = summarize_map(shown)
     console = Console()
-    table = Table(title=f"{shown.name} ({shown.source})", show_header=False)
+    table = Table(title=escape(f"{shown.name} ({shown.source})"), show_header=False)
     table.add_column("fact", style="bold")
     table.add_column("value")
-    table.add_row("junctions", str(facts.junctions))
-    table.add_row("roads", f"{facts.roads} ({facts.total_hours:g} march hours in all)")
+    _add_row(table, "junctions", str(facts.junctions))
+    _add_row(table, "roads", f"{facts.roads} ({facts.total_hours:g} march hours in all)")
     for (source_kind, kind), count in facts.road_kinds.items():
-        table.add_row("  road kind", f"{source_kind} → {kind}: {count}")
+        _add_row(table, "  road kind", f"{source_kind} → {kind}: {count}")
     sizes = facts.component_sizes
-    table.add_row("parts", f"{len(sizes)} (sizes {', '.join(map(str, sizes))})")
-    table.add_row("roads per junction", f"{facts.degree_range[0]}–{facts.degree_range[1]}")
-    table.add_row("dead ends", f"{len(facts.dead_ends)}: {_shown(facts.dead_ends)}")
+    _add_row(table, "parts", f"{len(sizes)} (sizes {', '.join(map(str, sizes))})")
+    _add_row(table, "roads per junction", f"{facts.degree_range[0]}–{facts.degree_range[1]}")
+    _add_row(table, "dead ends", f"{len(facts.dead_ends)}: {_shown(facts.dead_ends)}")
     objectives = [f"{n} ({v})" for n, v in facts.objectives]
-    table.add_row("objectives", f"{len(objectives)}: {_shown(objectives)}")
+    _add_row(table, "objectives", f"{len(objectives)}: {_shown(objectives)}")
     origin = "" if shown.sides_origin == "file" else f" [{shown.sides_origin}]"
     if shown.sides_origin == "automatic":
         origin = " [none in the map: automatic]"
     for side, setup in shown.sides.items():
         primary = "–".join(setup.primary_road) if setup.primary_road else "none"
-        table.add_row(
+        _add_row(
+            table,
             f"{side} side{origin}",
             f"{setup.name}: base {setup.base}; starts {', '.join(setup.starts)}; "
             f"primary road {primary}",
         )
     done = contracted.contraction
-    table.add_row(
+    _add_row(
+        table,
         "--contract",
         f"{full.graph.number_of_nodes()} junctions, {full.graph.number_of_edges()} roads → "
         f"{contracted.graph.number_of_nodes()} junctions, "
@@ -131,7 +140,7 @@ def info(
     )
     console.print(table)
     for note in shown.notes:
-        console.print(f"note: {note}", highlight=False)
+        console.print(f"note: {note}", highlight=False, markup=False)
 
 
 @map_app.command("convert")

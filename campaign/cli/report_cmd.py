@@ -38,8 +38,11 @@ def report(
     header = next((e for e in stream if type(e).__name__ == "CampaignStarted"), None)
     source = map_path or (header.map_source if header is not None else None)
     if source is None:
-        raise SimulatorError("the event stream has no CampaignStarted header naming its map",
-                             source=str(events), fix="Give the map file with --map PATH.")
+        raise SimulatorError(
+            "the event stream has no CampaignStarted header naming its map",
+            source=str(events),
+            fix="Give the map file with --map PATH.",
+        )
     if map_path is None and not Path(source).exists():
         raise SimulatorError(
             f"the campaign's map file {source} is not there",

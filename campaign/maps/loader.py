@@ -15,7 +15,7 @@ from campaign.maps.raw import RawMap
 from campaign.maps.road_kinds import load_road_kind_table
 from campaign.maps.schema import read_yaml_map
 from campaign.maps.sides import resolve_sides
-from campaign.paths import PROJECT_ROOT, DEFAULT_MAP, MAPS_DIR
+from campaign.paths import DEFAULT_MAP, MAPS_DIR, PROJECT_ROOT
 
 __all__ = ["load_map", "read_raw_map", "resolve_map_path"]
 

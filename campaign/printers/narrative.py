@@ -80,6 +80,7 @@ class Narrator:
         for e in events:
             if isinstance(e, CampaignStarted):
                 self.sides = dict(e.side_names)
+                self.clock = Clock(e.day_start, e.day_end)
                 yield self._header(e)
                 continue
             d = self.clock.day(e.t)

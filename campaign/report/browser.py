@@ -49,20 +49,30 @@ def render_page(
     """
     exe = find_chromium()
     if exe is None:
-        raise SimulatorError("Chromium is not installed",
-                             fix="Install Debian's chromium package (apt-get install chromium).")
+        raise SimulatorError(
+            "Chromium is not installed",
+            fix="Install Debian's chromium package (apt-get install chromium).",
+        )
     out = Path(out).resolve()
-    what = (f"--print-to-pdf={out}" if out.suffix.lower() == ".pdf"
-            else f"--screenshot={out}")
+    what = f"--print-to-pdf={out}" if out.suffix.lower() == ".pdf" else f"--screenshot={out}"
     with tempfile.TemporaryDirectory(prefix="diary-chromium-") as profile:
-        cmd = [exe, *_FLAGS, f"--user-data-dir={profile}", f"--window-size={size[0]},{size[1]}",
-               "--no-pdf-header-footer", what, Path(page).resolve().as_uri()]
+        cmd = [
+            exe,
+            *_FLAGS,
+            f"--user-data-dir={profile}",
+            f"--window-size={size[0]},{size[1]}",
+            "--no-pdf-header-footer",
+            what,
+            Path(page).resolve().as_uri(),
+        ]
         try:
-            done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                                  check=False)
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
         except subprocess.TimeoutExpired:
             raise SimulatorError(f"Chromium took over {timeout:g} s", source=str(page)) from None
     if not out.exists() or out.stat().st_size == 0:
-        raise SimulatorError(f"Chromium wrote no {out.suffix} file (exit {done.returncode}): "
-                             f"{done.stderr.strip()[-400:]}", source=str(page))
+        raise SimulatorError(
+            f"Chromium wrote no {out.suffix} file (exit {done.returncode}): "
+            f"{done.stderr.strip()[-400:]}",
+            source=str(page),
+        )
     return out

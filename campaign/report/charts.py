@@ -45,9 +45,19 @@ def strength_chart(diary: Diary) -> Figure:
                 continue
             style = SIDE_STYLE[side]
             known = "" if diary.view in ("umpire", side) else " (known divisions only)"
-            ax.step([_x(t) for t, _ in pts], [v for _, v in pts], where="post",
-                    color=style["color"], ls=style["ls"], marker=style["marker"], ms=5,
-                    mec="black", mew=0.6, lw=1.6, label=f"{diary.side_name(side)}{known}")
+            ax.step(
+                [_x(t) for t, _ in pts],
+                [v for _, v in pts],
+                where="post",
+                color=style["color"],
+                ls=style["ls"],
+                marker=style["marker"],
+                ms=5,
+                mec="black",
+                mew=0.6,
+                lw=1.6,
+                label=f"{diary.side_name(side)}{known}",
+            )
         ax.set_ylabel("strength (boxes)")
         ax.set_ylim(bottom=0)
         _days_axis(ax, diary, last)
@@ -66,16 +76,29 @@ def battle_timeline(diary: Diary) -> Figure:
         fig = Figure(figsize=(7.5, height))
         ax = fig.add_axes((0.30, 0.8 / height, 0.67, 1 - 1.1 / height))
         hatch = {"red": "//", "blue": "..", None: ""}
-        face = {"red": SIDE_STYLE["red"]["color"], "blue": SIDE_STYLE["blue"]["color"],
-                None: "0.7"}
+        face = {"red": SIDE_STYLE["red"]["color"], "blue": SIDE_STYLE["blue"]["color"], None: "0.7"}
         labels = []
         for i, b in enumerate(battles):
-            ax.barh(i, max(b.minutes, 15) / 1440.0, left=_x(b.t), height=0.6,
-                    color=face[b.winner], hatch=hatch[b.winner], edgecolor="black", lw=0.6,
-                    alpha=0.85)
+            ax.barh(
+                i,
+                max(b.minutes, 15) / 1440.0,
+                left=_x(b.t),
+                height=0.6,
+                color=face[b.winner],
+                hatch=hatch[b.winner],
+                edgecolor="black",
+                lw=0.6,
+                alpha=0.85,
+            )
             won = diary.side_name(b.winner) if b.winner else "draw"
-            ax.annotate(won, (_x(b.t + max(b.minutes, 15)), i), xytext=(4, 0),
-                        textcoords="offset points", va="center", fontsize=6.5)
+            ax.annotate(
+                won,
+                (_x(b.t + max(b.minutes, 15)), i),
+                xytext=(4, 0),
+                textcoords="offset points",
+                va="center",
+                fontsize=6.5,
+            )
             labels.append(f"#{i + 1} {b.place_name}")
         ax.set_yticks(range(len(battles)), labels, fontsize=7)
         ax.invert_yaxis()

@@ -37,14 +37,16 @@ def _place(narrator: Narrator, mark: Mark) -> str:
 def _positions(diary: Diary, narrator: Narrator, day: Day) -> list[dict[str, str]]:
     rows = []
     for m in day.marks:
-        rows.append({
-            "division": m.division,
-            "side": diary.side_name(m.side),
-            "where": _place(narrator, m),
-            "units": "?" if m.units is None else str(m.units),
-            "boxes": "?" if m.boxes is None else str(m.boxes),
-            "seen": m.seen or "—",
-        })
+        rows.append(
+            {
+                "division": m.division,
+                "side": diary.side_name(m.side),
+                "where": _place(narrator, m),
+                "units": "?" if m.units is None else str(m.units),
+                "boxes": "?" if m.boxes is None else str(m.boxes),
+                "seen": m.seen or "—",
+            }
+        )
     return rows
 
 
@@ -74,13 +76,25 @@ def _battle(diary: Diary, number: int, b: BattleFought) -> dict[str, Any]:
             for s in SIDES
         ],
         "units": [
-            {"id": u[0], "side": name(u[1]), "kind": u[2], "state": u[3],
-             "before": u[4], "taken": u[5], "total": u[6]}
+            {
+                "id": u[0],
+                "side": name(u[1]),
+                "kind": u[2],
+                "state": u[3],
+                "before": u[4],
+                "taken": u[5],
+                "total": u[6],
+            }
             for u in b.units
         ],
         "checks": [
-            {"side": name(side), "dice": total, "rolls": " ".join(map(str, rolls)),
-             "sum": sum(rolls), "withdraws": "withdraws" if withdraws else "fights on"}
+            {
+                "side": name(side),
+                "dice": total,
+                "rolls": " ".join(map(str, rolls)),
+                "sum": sum(rolls),
+                "withdraws": "withdraws" if withdraws else "fights on",
+            }
             for side, total, rolls, withdraws in b.withdrawal_checks
         ],
         "log": list(b.log),
@@ -96,8 +110,7 @@ def _narrative(narrator: Narrator, day: Day, numbers: dict[int, int]) -> list[di
         anchor = ""
         if entry.kind == "battle":
             anchor = f"battle-{numbers[id(next(battles))]}"
-        rows.append({"time": entry.time, "text": entry.text, "kind": entry.kind,
-                     "anchor": anchor})
+        rows.append({"time": entry.time, "text": entry.text, "kind": entry.kind, "anchor": anchor})
     return rows
 
 
@@ -132,8 +145,16 @@ def _end(diary: Diary, narrator: Narrator, end: CampaignEnded | None) -> dict[st
         ):
             continue  # an enemy division this view never fought stays unknown
         where = narrator.j(place) if place not in ("-", "") else "—"
-        rows.append({"division": div, "side": name(side), "where": where, "units": units,
-                     "boxes": boxes, "state": state})
+        rows.append(
+            {
+                "division": div,
+                "side": name(side),
+                "where": where,
+                "units": units,
+                "boxes": boxes,
+                "state": state,
+            }
+        )
     return {
         "winner": f"{name(end.winner)} wins" if end.winner else "A draw",
         "reason": end.reason,
@@ -141,9 +162,12 @@ def _end(diary: Diary, narrator: Narrator, end: CampaignEnded | None) -> dict[st
         "days": end.days,
         "battles": end.battles,
         "sides": [
-            {"side": name(s), "losses": end.losses.get(s, 0),
-             "divisions_left": end.divisions_left.get(s, 0),
-             "objective_value": end.objective_value.get(s, 0)}
+            {
+                "side": name(s),
+                "losses": end.losses.get(s, 0),
+                "divisions_left": end.divisions_left.get(s, 0),
+                "objective_value": end.objective_value.get(s, 0),
+            }
             for s in SIDES
         ],
         "divisions": rows,
@@ -171,27 +195,40 @@ def diary_context(diary: Diary, cmap: CampaignMap) -> dict[str, Any]:
             ("Map", h.map_name),
             ("Map file", h.map_source),
             ("Rules", f"{h.rules} (hash {h.rules_hash})"),
-            ("Doctrines", ", ".join(f"{diary.side_name(s)}: {h.doctrines.get(s, '?')}"
-                                    for s in SIDES)),
-            ("Bases", ", ".join(f"{diary.side_name(s)}: {narrator.j(h.bases.get(s, '?'))}"
-                                for s in SIDES)),
+            (
+                "Doctrines",
+                ", ".join(f"{diary.side_name(s)}: {h.doctrines.get(s, '?')}" for s in SIDES),
+            ),
+            (
+                "Bases",
+                ", ".join(
+                    f"{diary.side_name(s)}: {narrator.j(h.bases.get(s, '?'))}" for s in SIDES
+                ),
+            ),
             ("Seed", str(h.seed)),
             ("Code version", ", ".join(f"{k} {v}" for k, v in sorted(h.versions.items()))),
             *(("Note", n) for n in h.notes),
         ]
-    view = "Umpire (everything)" if diary.view == "umpire" else (
-        f"{diary.side_name(diary.view)} (what {diary.side_name(diary.view)} knew at the time)")
+    view = (
+        "Umpire (everything)"
+        if diary.view == "umpire"
+        else (
+            f"{diary.side_name(diary.view)} (what {diary.side_name(diary.view)} knew at the time)"
+        )
+    )
     days = []
     for day in diary.days:
-        days.append({
-            "number": day.number,
-            "positions": _positions(diary, narrator, day),
-            "narrative": _narrative(narrator, day, numbers),
-            "battles": [_battle(diary, numbers[id(b)], b) for b in day.battles],
-            "strength": _strength_line(diary, day),
-            "tally": _tally(diary, day.tally),
-            "at": diary.clock.label(day.snapshot_t),
-        })
+        days.append(
+            {
+                "number": day.number,
+                "positions": _positions(diary, narrator, day),
+                "narrative": _narrative(narrator, day, numbers),
+                "battles": [_battle(diary, numbers[id(b)], b) for b in day.battles],
+                "strength": _strength_line(diary, day),
+                "tally": _tally(diary, day.tally),
+                "at": diary.clock.label(day.snapshot_t),
+            }
+        )
     title = f"Campaign diary: {h.map_name}" if h else "Campaign diary"
     return {
         "title": title,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from campaign.clock import Clock
+from campaign.clock import Clock, clock_of
 from campaign.events import (
     BattleFought,
     CampaignEnded,
@@ -113,8 +113,9 @@ def _marks(k: Knowledge, day: int, t: int, clock: Clock) -> list[Mark]:
             fraction = 0.5 if minutes <= 0 else min(max((moment - t0) / minutes, 0.1), 0.9)
         seen = "" if d.own else clock.label(d.seen_t)
         stale = not d.own and clock.day(d.seen_t) != day
-        out.append(Mark(d.id, d.side, d.own, junction, road, fraction, d.boxes, d.units,
-                        seen, stale))
+        out.append(
+            Mark(d.id, d.side, d.own, junction, road, fraction, d.boxes, d.units, seen, stale)
+        )
     return out
 
 
@@ -142,7 +143,7 @@ def build_diary(
         One :class:`Day` for every day from 1 to the last day of the campaign.
     """
     check_view(view)
-    clock = clock or Clock()
+    clock = clock or clock_of(events)
     seen = visible_events(events, view)
     header = next((e for e in seen if isinstance(e, CampaignStarted)), None)
     end = next((e for e in seen if isinstance(e, CampaignEnded)), None)
@@ -163,8 +164,9 @@ def build_diary(
         day = days[clock.day(e.t)]
         day.events.append(e)
         if isinstance(e, MarchBegun):
-            day.marches.append(March(e.t, e.side, e.division, e.origin, e.destination, e.kind,
-                                     k.knows_all(e.side)))
+            day.marches.append(
+                March(e.t, e.side, e.division, e.origin, e.destination, e.kind, k.knows_all(e.side))
+            )
         elif isinstance(e, BattleFought):
             day.battles.append(e)
             battles.append(e)

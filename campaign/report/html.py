@@ -143,6 +143,9 @@ def write_report(
             text = render_markdown(events, cmap, path, view)
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise SimulatorError(f"cannot write the diary ({exc.strerror})", source=str(path),
-                             fix="Choose a writable location for the report.") from None
+        raise SimulatorError(
+            f"cannot write the diary ({exc.strerror})",
+            source=str(path),
+            fix="Choose a writable location for the report.",
+        ) from None
     return path

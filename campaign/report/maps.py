@@ -83,30 +83,63 @@ def _roads(ax, cmap: CampaignMap, pos) -> None:
     for a, b, data in sorted(cmap.graph.edges(data=True), key=lambda e: (e[0], e[1])):
         (xa, ya), (xb, yb) = pos[a], pos[b]
         rough = data.get("kind") == "rough"
-        ax.plot([xa, xb], [ya, yb], color="0.35", zorder=1,
-                lw=2.8 if data.get("primary_of") else 1.3,
-                ls=(0, (4, 3)) if rough else "-")
+        ax.plot(
+            [xa, xb],
+            [ya, yb],
+            color="0.35",
+            zorder=1,
+            lw=2.8 if data.get("primary_of") else 1.3,
+            ls=(0, (4, 3)) if rough else "-",
+        )
 
 
 def _junctions(ax, cmap: CampaignMap, pos, diary: Diary) -> None:
     bases = diary.header.bases if diary.header else {}
     for side, base in sorted(bases.items()):
         x, y = pos[base]
-        ax.plot([x], [y], marker="s", ms=17, mfc="none", mec=SIDE_STYLE[side]["color"], mew=1.5,
-                ls="none", zorder=2)
+        ax.plot(
+            [x],
+            [y],
+            marker="s",
+            ms=17,
+            mfc="none",
+            mec=SIDE_STYLE[side]["color"],
+            mew=1.5,
+            ls="none",
+            zorder=2,
+        )
     for n in sorted(cmap.graph.nodes):
         data = cmap.graph.nodes[n]
         x, y = pos[n]
         label = data.get("name", n)
         if data.get("objective"):
-            ax.plot([x], [y], marker="*", ms=13, mfc="#f2c200", mec="black", mew=0.7,
-                    ls="none", zorder=3)
+            ax.plot(
+                [x],
+                [y],
+                marker="*",
+                ms=13,
+                mfc="#f2c200",
+                mec="black",
+                mew=0.7,
+                ls="none",
+                zorder=3,
+            )
             label = f"{label} ({data.get('value', 0)})"
         else:
-            ax.plot([x], [y], marker="o", ms=5, mfc="white", mec="0.2", mew=0.9, ls="none",
-                    zorder=3)
-        ax.annotate(label, (x, y), xytext=(0, -10), textcoords="offset points", ha="center",
-                    va="top", fontsize=6.5, color="0.15", zorder=4)
+            ax.plot(
+                [x], [y], marker="o", ms=5, mfc="white", mec="0.2", mew=0.9, ls="none", zorder=3
+            )
+        ax.annotate(
+            label,
+            (x, y),
+            xytext=(0, -10),
+            textcoords="offset points",
+            ha="center",
+            va="top",
+            fontsize=6.5,
+            color="0.15",
+            zorder=4,
+        )
 
 
 def _marches(ax, day: Day, pos) -> None:
@@ -117,10 +150,23 @@ def _marches(ax, day: Day, pos) -> None:
             continue
         drawn.add(key)
         style = SIDE_STYLE[m.side]
-        ax.annotate("", xy=pos[m.destination], xytext=pos[m.origin], zorder=5,
-                    arrowprops={"arrowstyle": "-|>", "color": style["color"], "lw": 1.2,
-                                "ls": style["ls"], "alpha": 0.75, "shrinkA": 7, "shrinkB": 7,
-                                "mutation_scale": 11, "connectionstyle": "arc3,rad=0.15"})
+        ax.annotate(
+            "",
+            xy=pos[m.destination],
+            xytext=pos[m.origin],
+            zorder=5,
+            arrowprops={
+                "arrowstyle": "-|>",
+                "color": style["color"],
+                "lw": 1.2,
+                "ls": style["ls"],
+                "alpha": 0.75,
+                "shrinkA": 7,
+                "shrinkB": 7,
+                "mutation_scale": 11,
+                "connectionstyle": "arc3,rad=0.15",
+            },
+        )
 
 
 def _battles(ax, day: Day, pos, numbers: dict[int, int]) -> None:
@@ -133,11 +179,28 @@ def _battles(ax, day: Day, pos, numbers: dict[int, int]) -> None:
             x, y = (pos[a][0] + pos[c][0]) / 2, (pos[a][1] + pos[c][1]) / 2
         else:
             x, y = pos[place]
-        ax.plot([x], [y], marker="X", ms=15, mfc="#ffd24d", mec="black", mew=1.0, ls="none",
-                zorder=6, alpha=0.9)
-        ax.annotate(", ".join(f"#{n}" for n in nums), (x, y), xytext=(-9, 7),
-                    textcoords="offset points", ha="right", fontsize=7.5, fontweight="bold",
-                    zorder=9)
+        ax.plot(
+            [x],
+            [y],
+            marker="X",
+            ms=15,
+            mfc="#ffd24d",
+            mec="black",
+            mew=1.0,
+            ls="none",
+            zorder=6,
+            alpha=0.9,
+        )
+        ax.annotate(
+            ", ".join(f"#{n}" for n in nums),
+            (x, y),
+            xytext=(-9, 7),
+            textcoords="offset points",
+            ha="right",
+            fontsize=7.5,
+            fontweight="bold",
+            zorder=9,
+        )
 
 
 def _divisions(ax, fig, day: Day, pos) -> None:
@@ -149,29 +212,64 @@ def _divisions(ax, fig, day: Day, pos) -> None:
         dy = 9 + 10 * slot
         tr = offset_copy(ax.transData, fig=fig, x=9, y=dy - 4, units="points")
         style = SIDE_STYLE[mark.side]
-        ax.plot([x], [y], marker=style["marker"], ms=8, transform=tr, ls="none", zorder=7,
-                mfc="white" if mark.stale else style["color"], mec="black", mew=0.8)
+        ax.plot(
+            [x],
+            [y],
+            marker=style["marker"],
+            ms=8,
+            transform=tr,
+            ls="none",
+            zorder=7,
+            mfc="white" if mark.stale else style["color"],
+            mec="black",
+            mew=0.8,
+        )
         strength = "?" if mark.boxes is None else str(mark.boxes)
         label = f"{mark.division} {strength}"
         if mark.seen:
             label += f" (seen {mark.seen.lower()})"
-        ax.annotate(label, (x, y), xytext=(15, dy - 4), textcoords="offset points",
-                    va="center", fontsize=7, color=style["color"], zorder=8,
-                    fontweight="normal" if mark.stale else "bold")
+        ax.annotate(
+            label,
+            (x, y),
+            xytext=(15, dy - 4),
+            textcoords="offset points",
+            va="center",
+            fontsize=7,
+            color=style["color"],
+            zorder=8,
+            fontweight="normal" if mark.stale else "bold",
+        )
 
 
 def _legend(fig, diary: Diary) -> None:
     handles = [
         Line2D([], [], color="0.35", lw=1.3, label="road"),
         Line2D([], [], color="0.35", lw=1.3, ls=(0, (4, 3)), label="rough road"),
-        Line2D([], [], marker="*", ms=10, mfc="#f2c200", mec="black", ls="none",
-               label="objective (value)"),
+        Line2D(
+            [],
+            [],
+            marker="*",
+            ms=10,
+            mfc="#f2c200",
+            mec="black",
+            ls="none",
+            label="objective (value)",
+        ),
         Line2D([], [], marker="X", ms=10, mfc="#ffd24d", mec="black", ls="none", label="battle"),
     ]
     for side, style in SIDE_STYLE.items():
-        handles.append(Line2D([], [], marker=style["marker"], color=style["color"], mec="black",
-                              ls=style["ls"], lw=1.2,
-                              label=f"{diary.side_name(side)} division (boxes), march"))
+        handles.append(
+            Line2D(
+                [],
+                [],
+                marker=style["marker"],
+                color=style["color"],
+                mec="black",
+                ls=style["ls"],
+                lw=1.2,
+                label=f"{diary.side_name(side)} division (boxes), march",
+            )
+        )
     fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=6.5, frameon=False)
 
 

@@ -141,7 +141,8 @@ class Knowledge:
     def strength(self, side: str) -> int | None:
         """Boxes of ``side`` as the viewer knows them (known enemy divisions only), or None."""
         known = [
-            d.boxes for d in self.divisions.values()
+            d.boxes
+            for d in self.divisions.values()
             if d.side == side and d.alive and d.boxes is not None
         ]
         return sum(known) if known else None
@@ -206,7 +207,7 @@ class Knowledge:
                 d.seen_t = e.t
                 if place[0] == "at" or not d.where or d.where[0] != "road":
                     d.where = place
-        for uid, side, _kind, state, _before, _taken, total in e.units:
+        for uid, _side, _kind, state, _before, _taken, total in e.units:
             d = self.divisions.get(division_of(uid))
             if d is None or not d.own:
                 continue

@@ -152,11 +152,13 @@ def test_casualties_carry_into_the_next_battle(default_map, rules):
     assert carried > 0
 
 
-def test_event_cap_ends_the_campaign_as_a_draw(default_map):
+def test_event_cap_ends_the_campaign_as_a_draw(default_map, rules):
+    seed = next(s for s in range(100) if len(run_campaign(default_map, rules, s).events) > 150)
     loaded = load_rules(overrides={"campaign.max_events": 100})
-    result = run_campaign(default_map, loaded, 1)
+    result = run_campaign(default_map, loaded, seed)
     assert result.winner is None
     assert "cap" in result.reason
+    assert len(result.events) <= 101  # the cap, plus the closing CampaignEnded
 
 
 @st.composite

@@ -1,0 +1,156 @@
+"""``campaign battle`` in a subprocess: output, determinism and bad input (exit code 2)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from battle_helpers import run_cli
+
+from campaign.cli.battle_cmd import battle_seed, odds_summary, wilson_interval
+
+
+@pytest.mark.slow
+def test_json_is_byte_identical_across_processes_and_hash_seeds() -> None:
+    one = run_cli("battle", "--seed", "7", "--json", hash_seed="1")
+    two = run_cli("battle", "--seed", "7", "--json", hash_seed="2")
+    assert one.returncode == 0, one.stderr
+    assert one.stdout == two.stdout
+    data = json.loads(one.stdout)
+    assert data["seed"] == 7
+    assert data["events"] and data["units"]
+    assert data["bounds"] * 15 == data["minutes"]
+
+
+def test_log_and_result_table() -> None:
+    done = run_cli("battle", "--seed", "3", "--blue", "4i1c1a:veteran")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.startswith("seed 3 ")
+    assert "Turn 1, bound 1: Red draws a" in out
+    assert "d100=" in out and " vs " in out
+    assert "Result" in out and "B-I1" in out and "veteran" in out
+    assert "bounds (" in out and "minutes of battle" in out
+    assert "cards left" in out and "casualties" in out
+    assert "\x1b[" not in out  # no colour when piped
+    quiet = run_cli("battle", "--seed", "3", "--blue", "4i1c1a:veteran", "--quiet")
+    assert "Turn 1, bound 1" not in quiet.stdout and "Result" in quiet.stdout
+
+
+def test_forces_file_variant_and_doctrines(tmp_path) -> None:
+    spec = tmp_path / "forces.yaml"
+    spec.write_text(
+        "red:\n  name: French\n  units:\n    - {type: infantry, count: 3, grade: elite}\n"
+        "    - {type: artillery, hits: 4}\nblue:\n  units: 2i1c\n"
+    )
+    done = run_cli(
+        "battle", "--forces", str(spec), "--seed", "5", "--variant", "first-outing",
+        "--red-doctrine", "bold", "--attacker", "blue", "--set", "battle.max_turns=4", "--json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["names"] == ["French", "Blue"]
+    assert data["attacker"] == 1
+    assert data["rules"].startswith("first-outing")
+    assert data["turns"] <= 4
+    assert {u["id"] for u in data["units"]} == {
+        "R-I1",
+        "R-I2",
+        "R-I3",
+        "R-A1",
+        "B-I1",
+        "B-I2",
+        "B-C1",
+    }
+
+
+def test_odds_text_and_json() -> None:
+    done = run_cli("battle", "--seed", "1", "--odds", "300")
+    assert done.returncode == 0, done.stderr
+    assert "Odds over 300 battles" in done.stdout
+    assert "length: mean" in done.stdout and "how they ended" in done.stdout
+    data = json.loads(run_cli("battle", "--seed", "1", "--odds", "300", "--json").stdout)
+    assert data["battles"] == 300
+    for side in data["sides"]:
+        total = side["wins"]["percent"] + side["draws"]["percent"] + side["losses"]["percent"]
+        assert total == pytest.approx(100)
+        assert side["wins"]["low"] <= side["wins"]["percent"] <= side["wins"]["high"]
+    assert sum(data["reasons"].values()) == pytest.approx(100)
+    assert data["minutes"]["mean"] == pytest.approx(15 * data["bounds"]["mean"])
+
+
+def test_odds_battle_i_is_the_ith_spawned_child() -> None:
+    children = np.random.SeedSequence(42).spawn(5)
+    for i, child in enumerate(children):
+        mine = battle_seed(42, i)
+        assert mine.spawn_key == child.spawn_key and mine.entropy == child.entropy
+        a = np.random.default_rng(mine).random(4)
+        b = np.random.default_rng(child).random(4)
+        assert a.tolist() == b.tolist()
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson_interval(0, 10)
+    assert lo == 0.0 and 0.27 < hi < 0.31
+    lo, hi = wilson_interval(10, 10)
+    assert hi == 1.0 and 0.69 < lo < 0.73
+    lo, hi = wilson_interval(680, 1000)
+    assert lo < 0.68 < hi and hi - lo == pytest.approx(0.0577, abs=0.001)
+
+
+def test_odds_summary_counts() -> None:
+    rows = [(0, "cards", 8, 10, 20), (1, "withdrawal", 10, 30, 5), (None, "turn-limit", 30, 1, 1)]
+    s = odds_summary(rows, ("Red", "Blue"), 15)
+    red, blue = s["sides"]
+    assert red["wins"]["percent"] == blue["losses"]["percent"] == pytest.approx(100 / 3, abs=1e-3)
+    assert red["draws"]["percent"] == pytest.approx(100 / 3, abs=1e-3)
+    assert red["mean_hits_taken"] == pytest.approx(41 / 3, abs=1e-3)
+    assert s["bounds"]["median"] == 10 and s["minutes"]["max"] == 450
+
+
+BAD = [
+    (["--set", "battle.hit_dice=3d0"], ["battle.hit_dice", "3d0", "faces"]),
+    (["--set", "battle.hit_dice=d-5"], ["battle.hit_dice", "d-5"]),
+    (["--set", "battle.hit_dice=2*"], ["battle.hit_dice", "2*"]),
+    (["--set", "battle.hit_dice=abc"], ["battle.hit_dice", "abc"]),
+    (["--red", "0i"], ["--red", "no units"]),
+    (["--blue", "0i0c0a"], ["--blue", "no units"]),
+    (["--red", "6x"], ["--red", "unknown unit type 'x'"]),
+    (["--red", "-3i"], ["--red", "negative"]),
+    (["--red", "4i:heroic"], ["--red", "grade"]),
+    (["--set", "battle.hit_dise=3d10"], ["battle.hit_dise", "did you mean 'battle.hit_dice'"]),
+    (["--set", "battle.deck.lose_at=2"], ["did you mean 'battle.deck.lose_at_cards'"]),
+    (["--set", "battle.max_turns=-1"], ["battle.max_turns"]),
+    (["--set", "nonsense"], ["--set", "KEY=VALUE"]),
+    (["--variant", "nope"], ["--variant", "no variant named 'nope'", "first-outing"]),
+    (["--variant", "two-dise"], ["did you mean 'two-dice'"]),
+    (["--doctrine", "bld"], ["--doctrine", "'bld'", "did you mean 'bold'"]),
+    (["--blue-doctrine", "timid"], ["--blue-doctrine", "'timid'", "steady"]),
+    (["--attacker", "green"], ["--attacker", "red or blue"]),
+    (["--odds", "0"], ["--odds"]),
+    (["--forces", "no/such/file.yaml"], ["no/such/file.yaml", "not found"]),
+]
+
+
+@pytest.mark.parametrize(("args", "words"), BAD, ids=[" ".join(a) for a, _ in BAD])
+def test_bad_input_is_one_paragraph_and_exit_2(args: list[str], words: list[str]) -> None:
+    done = run_cli("battle", "--seed", "1", *args)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    err = done.stderr.strip()
+    assert "Traceback" not in err
+    assert err.startswith("error: ")
+    assert "\n\n" not in err  # one paragraph
+    assert len(err.splitlines()) <= 3
+    for word in words:
+        assert word.lower() in err.lower(), err
+    assert done.stdout == ""
+
+
+def test_bad_forces_file_names_file_and_key(tmp_path) -> None:
+    spec = tmp_path / "forces.yaml"
+    spec.write_text("red:\n  units:\n    - {type: dragoons}\nblue:\n  units: 2i\n")
+    done = run_cli("battle", "--forces", str(spec))
+    assert done.returncode == 2
+    assert str(spec) in done.stderr and "red.units.0.type" in done.stderr
+    assert "Traceback" not in done.stderr

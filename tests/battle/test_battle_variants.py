@@ -1,0 +1,152 @@
+"""Each shipped variant (config/variants/*.yaml) loads and changes what it says (RULES.md §9)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from battle_helpers import rng
+
+from battle.configload import VARIANTS_DIR, available_variants, read_yaml
+from battle.deck import MovementDeck, deck_composition
+from battle.dice import Dice
+from battle.engine import fight
+from battle.events import HitResolved, TestRolled
+from battle.forces import parse_force_flag
+from battle.tables import compile_rules
+from battle.units import Force, UnitSpec
+from campaign.config import load_rules
+
+NAMED = {
+    "examples-cd3", "first-outing", "two-dice", "linear-21-40", "cumulative", "arw-1998",
+    "roll-initiative", "uniform-morale", "draw-through", "fire-and-charge",
+}  # fmt: skip
+RED = parse_force_flag("6i1c1a", "Red", "R")
+BLUE = parse_force_flag("4i1c1a", "Blue", "B")
+
+
+def _battle(variant: str | None):
+    return load_rules([variant] if variant else []).rules.battle
+
+
+def _get(model, dotted: str):
+    node = model
+    for part in dotted.split(".")[1:]:
+        node = getattr(node, part)
+    return node
+
+
+def test_every_named_variant_ships() -> None:
+    assert NAMED <= set(available_variants())
+
+
+@pytest.mark.parametrize("variant", available_variants())
+def test_variant_loads_and_sets_its_keys(variant: str) -> None:
+    overrides = read_yaml(VARIANTS_DIR / f"{variant}.yaml")
+    assert overrides, f"{variant} changes nothing"
+    loaded = load_rules([variant])
+    assert loaded.hash != load_rules().hash
+    assert loaded.label == variant
+    for dotted, value in overrides.items():
+        assert dotted.startswith("battle.")
+        assert _get(loaded.rules.battle, dotted) == value
+        assert _get(_battle(None), dotted) != value  # the default is something else
+
+
+def _d_rolls(rules, seeds=range(30)) -> Counter[int]:
+    rolls: Counter[int] = Counter()
+    for seed in seeds:
+        for e in fight(RED, BLUE, rules, rng(seed)).events:
+            if isinstance(e, HitResolved):
+                rolls[e.d_roll] += 1
+    return rolls
+
+
+def test_default_hit_dice_in_battle_are_even_22_to_40() -> None:
+    rolls = _d_rolls(_battle(None))
+    assert set(rolls) <= set(range(22, 41, 2)) and len(rolls) == 10
+
+
+@pytest.mark.parametrize(
+    ("variant", "low", "high", "odd"),
+    [("first-outing", 3, 30, True), ("two-dice", 22, 40, False), ("linear-21-40", 21, 40, True)],
+)
+def test_hit_dice_variants_change_d(variant: str, low: int, high: int, odd: bool) -> None:
+    rolls = _d_rolls(_battle(variant))
+    assert min(rolls) >= low and max(rolls) <= high
+    if odd:
+        assert any(v % 2 for v in rolls)
+    if variant == "first-outing":
+        assert min(rolls) < 22  # values the default can never give
+    if variant == "two-dice":
+        assert rolls[31] > rolls[23]  # triangular: the middle is commoner than the edges
+
+
+def test_examples_cd3_divides_unlimbered_artillery_by_3() -> None:
+    rules = _battle("examples-cd3")
+    divisors = {
+        e.divisor
+        for seed in range(40)
+        for e in fight(RED, BLUE, rules, rng(seed)).events
+        if isinstance(e, HitResolved) and e.attacker.endswith("-A1") and not e.melee
+    }
+    assert divisors == {3}
+
+
+def test_arw_1998_loses_at_two_cards_and_removes_at_random() -> None:
+    rules = _battle("arw-1998")
+    assert rules.deck.lose_at_cards == 2 and rules.deck.removal == "random"
+    ended = [fight(RED, BLUE, rules, rng(seed)) for seed in range(60)]
+    on_cards = [r for r in ended if r.reason == "cards"]
+    assert on_cards
+    for r in on_cards:
+        assert r.cards_left[r.loser] <= 2 < r.cards_left[r.winner]
+    removed = Counter()
+    dice = Dice(rng(1))
+    for _ in range(300):
+        deck = MovementDeck(deck_composition(8), removal="random")
+        removed[deck.remove_for_bad_thing(dice)] += 1
+    assert set(removed) == set(deck_composition(8))  # not only the highest card
+
+
+def test_roll_initiative_dices_each_turn() -> None:
+    rules = _battle("roll-initiative")
+    result = fight(RED, BLUE, rules, rng(2))
+    rolls = [e for e in result.events if isinstance(e, TestRolled) and e.kind == "initiative"]
+    assert len(rolls) == result.turns
+    default = fight(RED, BLUE, _battle(None), rng(2))
+    assert not any(isinstance(e, TestRolled) and e.kind == "initiative" for e in default.events)
+
+
+def test_uniform_morale_gives_every_grade_the_base() -> None:
+    assert set(compile_rules(_battle("uniform-morale")).morale.values()) == {80}
+    assert compile_rules(_battle(None)).morale == {
+        "raw": 70, "regular": 80, "veteran": 85, "elite": 90,
+    }  # fmt: skip
+
+
+def test_cumulative_morale_lowers_later_tests() -> None:
+    """Under `cumulative`, a unit's morale-test targets only fall; per-test they do not."""
+    rules = _battle("cumulative")
+    target = Force("Blue", (UnitSpec("B-I1", "infantry", "elite"),))
+    gunners = Force("Red", (UnitSpec("R-A1", "artillery", formation="unlimbered"),))
+    lowered = False
+    for seed in range(20):
+        tests = [
+            e.target
+            for e in fight(gunners, target, rules, rng(seed), attacker=1).events
+            if isinstance(e, TestRolled) and e.unit == "B-I1" and e.kind == "morale"
+        ]
+        lowered |= len(tests) >= 2 and tests[1] < tests[0] - 10
+    assert lowered
+
+
+def test_draw_through_and_fire_and_charge_change_battles() -> None:
+    for variant in ("draw-through", "fire-and-charge"):
+        rules = _battle(variant)
+        changed = sum(
+            fight(RED, BLUE, rules, rng(s), doctrines=("bold", "bold")).to_dict()
+            != fight(RED, BLUE, _battle(None), rng(s), doctrines=("bold", "bold")).to_dict()
+            for s in range(20)
+        )
+        assert changed > 0, variant

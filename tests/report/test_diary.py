@@ -1,0 +1,158 @@
+"""The campaign diary (issue 6): days, battles, result, fog of war, valid offline HTML."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from campaign.clock import Clock
+from campaign.errors import SimulatorError
+from campaign.events import (
+    BattleFought,
+    CampaignEnded,
+    DayEnded,
+    DivisionRaised,
+    Sighted,
+    StrengthLearned,
+)
+from campaign.report import build_diary, render_html, write_report
+
+CLOCK = Clock()
+
+
+def _sections(text: str) -> list[str]:
+    """The diary's text cut into its day sections; the closing part counts as the last day."""
+    return re.split(r'<section class="day" id="day-\d+">', text)[1:]
+
+
+def _end(events) -> CampaignEnded:
+    return next(e for e in events if isinstance(e, CampaignEnded))
+
+
+def test_a_map_for_every_day(campaign_run, diaries):
+    _, _, events = campaign_run
+    end = _end(events)
+    for text in diaries.values():
+        days = _sections(text)
+        assert len(days) == end.days >= 1
+        for n, section in enumerate(days, start=1):
+            assert f"<h2>Day {n}</h2>" in section
+            assert section.count("<svg") >= 1
+    assert diaries["umpire"].count('<figure class="map">') == end.days
+
+
+def test_every_battle_and_the_result(campaign_run, diaries):
+    _, _, events = campaign_run
+    battles = [e for e in events if isinstance(e, BattleFought)]
+    assert battles, "the fixed seed should give battles"
+    for text in diaries.values():
+        for i, b in enumerate(battles, start=1):
+            heading = f"Battle #{i}: {html.escape(b.place_name)}, {CLOCK.label(b.t)}"
+            assert heading in text
+        end = _end(events)
+        assert html.escape(end.reason) in text
+        assert 'id="result"' in text
+    assert diaries["umpire"].count("<details>") == len(battles)  # every log folded away
+
+
+@pytest.mark.parametrize(("view", "enemy"), [("red", "blue"), ("blue", "red")])
+def test_a_side_never_names_an_enemy_division_it_had_not_seen(campaign_run, diaries, view, enemy):
+    _, _, events = campaign_run
+    enemy_ids = [e.division for e in events if isinstance(e, DivisionRaised) and e.side == enemy]
+
+    def first_known_day(division: str) -> int | None:
+        days = [
+            CLOCK.day(e.t)
+            for e in events
+            if view in e.seen_by
+            and (
+                (isinstance(e, Sighted) and e.side == view and e.enemy == division)
+                or (isinstance(e, StrengthLearned) and e.side == view and e.enemy == division)
+                or (isinstance(e, BattleFought) and division in e.divisions.get(enemy, ()))
+            )
+        ]
+        return min(days) if days else None
+
+    named_somewhere = set()
+    for n, section in enumerate(_sections(diaries[view]), start=1):
+        for division in enemy_ids:
+            if re.search(rf"\b{re.escape(division)}\b", section):
+                named_somewhere.add(division)
+                known = first_known_day(division)
+                assert known is not None and known <= n, (
+                    f"{view}'s diary names {division} on day {n}; first known day {known}"
+                )
+    umpire = diaries["umpire"]
+    for division in enemy_ids:
+        assert re.search(rf"\b{re.escape(division)}\b", umpire)
+    # a side's own divisions are all in its own diary
+    own = [e.division for e in events if isinstance(e, DivisionRaised) and e.side == view]
+    assert all(re.search(rf"\b{d}\b", diaries[view]) for d in own)
+
+
+def test_a_side_hides_enemy_strength_until_it_fights(campaign_run):
+    _, _, events = campaign_run
+    diary = build_diary(events, "red")
+    learned = {}
+    for e in events:
+        if isinstance(e, StrengthLearned) and e.side == "red":
+            learned.setdefault(e.enemy, e.t)
+    for day in diary.days:
+        for mark in day.marks:
+            if mark.side == "blue" and mark.boxes is not None:
+                assert learned[mark.division] <= day.snapshot_t
+
+
+def test_the_umpire_replay_matches_the_nightly_tally(campaign_run):
+    _, _, events = campaign_run
+    diary = build_diary(events, "umpire")
+    tallies = [e for e in events if isinstance(e, DayEnded)]
+    assert tallies
+    for tally in tallies:
+        day = diary.days[tally.day - 1]
+        assert day.strength == tally.strength
+        where = {
+            m.division: m.junction or "~".join(m.road)  # type: ignore[arg-type]
+            for m in day.marks
+        }
+        assert set(where) == set(tally.positions)
+        for division, place in tally.positions.items():
+            if place:
+                assert where[division] == place, division
+            else:  # the engine reports '' while a division waits on a road after a battle there
+                assert "~" in where[division], division
+
+
+def test_the_html_is_valid_and_loads_nothing_from_the_network(diaries, html_errors, network_loads):
+    for view, text in diaries.items():
+        errors = html_errors(text)
+        assert errors == [], f"{view}: {errors[:5]}"
+        assert network_loads(text) == [], view
+        assert "<svg" in text and 'xmlns="http://www.w3.org/2000/svg"' in text
+
+
+def test_the_same_events_give_a_byte_identical_diary(campaign_run, diaries):
+    _, cmap, events = campaign_run
+    assert render_html(events, cmap, "red") == diaries["red"]
+
+
+def test_markdown_diary_with_png_pictures(campaign_run, tmp_path):
+    _, cmap, events = campaign_run
+    path = write_report(events, cmap, tmp_path / "diary.md", "blue")
+    text = path.read_text(encoding="utf-8")
+    images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
+    assert len(images) == _end(events).days + 2
+    for image in images:
+        png = tmp_path / image
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "<details><summary>" in text
+
+
+def test_report_suffix_and_view_are_checked(campaign_run, tmp_path):
+    _, cmap, events = campaign_run
+    with pytest.raises(SimulatorError, match=r"\.html"):
+        write_report(events, cmap, tmp_path / "diary.pdf")
+    with pytest.raises(SimulatorError, match="--view"):
+        write_report(events, cmap, tmp_path / "diary.html", "green")

@@ -1,0 +1,54 @@
+"""``campaign report EVENTS.jsonl -o FILE [--view] [--map]``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from campaign.cli import main
+from campaign.printers.jsonl import write_jsonl
+
+
+def _run(argv: list[str]) -> int:
+    try:
+        main(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    return 0
+
+
+@pytest.fixture
+def saved(campaign_run, tmp_path):
+    _, cmap, events = campaign_run
+    path = tmp_path / "events.jsonl"
+    with path.open("w", encoding="utf-8") as fp:
+        write_jsonl(events, fp)
+    return path, cmap
+
+
+def test_report_rebuilds_the_diary_from_saved_events(saved, diaries, tmp_path):
+    path, _ = saved
+    out = tmp_path / "diary.html"
+    assert _run(["report", str(path), "-o", str(out), "--view", "red"]) == 0
+    assert out.read_text(encoding="utf-8") == diaries["red"]
+
+
+def test_a_missing_map_names_the_file_and_the_option(saved, tmp_path, capsys):
+    path, cmap = saved
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["map_source"] = str(tmp_path / "gone" / "map.yaml")
+    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    out = tmp_path / "diary.html"
+    assert _run(["report", str(path), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "gone/map.yaml" in err and "--map" in err
+    assert _run(["report", str(path), "-o", str(out), "--map", cmap.source]) == 0
+    assert out.exists()
+
+
+def test_a_bad_view_exits_2(saved, tmp_path, capsys):
+    path, _ = saved
+    assert _run(["report", str(path), "-o", str(tmp_path / "d.html"), "--view", "x"]) == 2
+    assert "--view" in capsys.readouterr().err
