@@ -32,6 +32,13 @@ def _enemy(side: str) -> str:
     return "blue" if side == "red" else "red"
 
 
+def _clear(path: list[str], blocked: set[str], road: tuple[str, str] | None) -> bool:
+    """True if a precomputed route avoids the blocked junctions and the enemy's road."""
+    if not path or any(j in blocked for j in path[1:]):
+        return False
+    return road is None or all({a, b} != set(road) for a, b in zip(path, path[1:]))
+
+
 class BattleDesk:
     """Finds meetings, fights them and applies their results."""
 
@@ -236,7 +243,9 @@ class BattleDesk:
             e.location for e in camp.divisions
             if e.alive and e.side != d.side and e.location and e.location != start
         }
-        path = retreat_path(camp.graph, start, base, blocked, came_by)
+        path: list[str] | None = camp.routes.path(start, base)
+        if not _clear(path, blocked, came_by):  # the usual shortest route is barred
+            path = retreat_path(camp.graph, start, base, blocked, came_by)
         if path is None:
             d.alive = False
             d.surrendered = True

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import platform
 from functools import cache
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 
 __all__ = ["versions"]
 
@@ -19,4 +21,21 @@ def versions() -> dict[str, str]:
             out[name] = version(dist)
         except PackageNotFoundError:  # running from a source tree without install
             out[name] = "unknown"
+    out["code"] = code_hash()
     return out
+
+
+@cache
+def code_hash() -> str:
+    """A short hash of the simulator's own source (battle/ and campaign/ Python files).
+
+    The package version changes rarely; this changes with every edit of the engine, so batch
+    results and logs from different code are never mixed up.
+    """
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for package in ("battle", "campaign"):
+        for path in sorted((root / package).rglob("*.py")):
+            digest.update(path.relative_to(root).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]

@@ -13,8 +13,8 @@ from battle.dice import Dice, parse_dice, percentage_test, reaction_test, withdr
 from battle.engine import fight
 from battle.events import BattleEnded, BoundStarted, CardLost
 from battle.fire import morale_hits
-from battle.formation import completion_total
 from battle.forces import parse_force_flag
+from battle.formation import completion_total
 from campaign.config import load_rules
 
 # ---------------------------------------------------------------- §3.1 deck composition

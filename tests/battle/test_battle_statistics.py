@@ -17,7 +17,8 @@ from battle_helpers import rng
 
 from battle.dice import Dice, parse_dice
 from battle.engine import fight
-from battle.events import HitResolved, TestRolled
+from battle.events import HitResolved
+from battle.events import TestRolled as Rolled
 from battle.fire import morale_hits
 from battle.forces import parse_force_flag
 from battle.state import BattleState
@@ -65,13 +66,13 @@ def test_hit_filter_outcome_frequencies(rules, firer: UnitSpec, grade: str, cd: 
         a, b = state.sides[0][0], state.sides[1][0]
         hits = state.hit_filter(a, b, melee=False)
         hit = next(e for e in state.events if isinstance(e, HitResolved))
-        morale = next(e for e in state.events if isinstance(e, TestRolled) and e.kind == "morale")
+        morale = next(e for e in state.events if isinstance(e, Rolled) and e.kind == "morale")
         assert hit.divisor == cd and hit.actual_hits == hits
         seen[morale.passed, hits] += 1
     exact = _exact_filter(rules, cd, tables.morale[grade])
     assert set(seen) <= set(exact)
-    for outcome, p in exact.items():
-        p = float(p)
+    for outcome, fraction in exact.items():
+        p = float(fraction)
         se = math.sqrt(p * (1 - p) / n)
         assert abs(seen[outcome] / n - p) <= 5 * se + 1e-9, (outcome, seen[outcome] / n, p)
 
@@ -98,8 +99,8 @@ def test_variant_hit_dice_match_their_distribution(text: str) -> None:
     counts = Counter(expr.roll(dice) for _ in range(n))
     exact = expr.distribution()
     assert set(counts) <= set(exact)
-    for v, p in exact.items():
-        p = float(p)
+    for v, fraction in exact.items():
+        p = float(fraction)
         assert abs(counts[v] / n - p) <= 5 * math.sqrt(p * (1 - p) / n) + 1e-9
 
 
@@ -122,11 +123,18 @@ def test_stronger_force_wins_clearly_more_often(rules, attacker: int) -> None:
     assert wins / len(seeds) > 0.60
 
 
-def test_more_hits_carried_lose_more_often(rules) -> None:
-    """The same force carrying 5 hits a unit into battle does worse than a fresh one."""
+def test_worn_out_force_loses_more_often(rules) -> None:
+    """The same force carrying 8 hits a unit into battle does worse than a fresh one.
+
+    (Measured: with 3 or 5 hits carried the effect is small and not monotonic — a fragile
+    unit is destroyed before it can fail the morale tests that cost cards.)"""
     fresh = parse_force_flag("4i1c1a", "Red", "R")
-    worn = Force("Red", tuple(UnitSpec(u.id, u.kind, hits=5) for u in fresh.units))
+    worn = Force("Red", tuple(UnitSpec(u.id, u.kind, hits=8) for u in fresh.units))
     blue = parse_force_flag("4i1c1a", "Blue", "B")
-    fresh_wins = sum(fight(fresh, blue, rules, rng(s)).winner == 0 for s in range(300))
-    worn_wins = sum(fight(worn, blue, rules, rng(s)).winner == 0 for s in range(300))
-    assert worn_wins < fresh_wins
+
+    def wins(force: Force) -> int:
+        return sum(
+            fight(force, blue, rules, rng(s), record_events=False).winner == 0 for s in range(300)
+        )
+
+    assert wins(worn) < 0.6 * wins(fresh)

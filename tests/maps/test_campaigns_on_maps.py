@@ -287,3 +287,29 @@ def test_shared_road_net_contracts_further_with_spurs_pruned() -> None:
         assert set(after) == set(small.graph)
         for b, hours in after.items():
             assert hours == pytest.approx(before[b])
+
+
+# ------------------------------------------------------------------ routes
+
+
+@st.composite
+def tied_road_maps(draw) -> nx.Graph:
+    """Random road maps with few distinct hours, so that many routes tie."""
+    n = draw(st.integers(1, 14))
+    graph = nx.Graph()
+    graph.add_nodes_from(draw(st.permutations([f"j{i}" for i in range(n)])))
+    pairs = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
+    for a, b in draw(st.lists(pairs, max_size=30)):
+        if a != b:
+            graph.add_edge(f"j{a}", f"j{b}", hours=draw(st.sampled_from([0.5, 1.0, 1.5, 0.1])))
+    return graph
+
+
+@settings(max_examples=120, deadline=None)
+@given(tied_road_maps())
+def test_routes_are_exactly_those_of_networkx(graph: nx.Graph) -> None:
+    routes = Routes(graph)
+    for source, (hours, paths) in nx.all_pairs_dijkstra(graph, weight="hours"):
+        for target in graph:
+            assert routes.hours(source, target) == hours.get(target, float("inf"))
+            assert routes.path(source, target) == paths.get(target, [])

@@ -1,0 +1,12 @@
+"""Benchmarks (``make bench``): each module has ``run() -> list[str]`` returning report lines.
+
+Run them all with ``python -m benchmarks``, or some with ``python -m benchmarks battle
+campaign`` (a name is a module here, with or without its ``_speed`` suffix).
+"""
+
+from __future__ import annotations
+
+__all__ = ["MODULES"]
+
+#: Benchmark modules in the order ``python -m benchmarks`` runs them; add new ones here.
+MODULES = ("battle_speed", "campaign_speed", "batch_speed")

@@ -1,0 +1,35 @@
+"""Run every benchmark, or those named: ``python -m benchmarks [battle] [campaign] ...``."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+from benchmarks import MODULES
+
+
+def _resolve(name: str) -> str:
+    for module in MODULES:
+        if name in (module, module.removesuffix("_speed")):
+            return module
+    raise SystemExit(f"error: no benchmark named {name!r}; choose from: {', '.join(MODULES)}")
+
+
+def main(argv: list[str]) -> int:
+    """Run the chosen benchmarks and print their lines; returns the exit code."""
+    chosen = [_resolve(a) for a in argv] or list(MODULES)
+    for name in chosen:
+        try:
+            module = importlib.import_module(f"benchmarks.{name}")
+        except ModuleNotFoundError as exc:  # a benchmark not written yet
+            if exc.name != f"benchmarks.{name}":
+                raise
+            print(f"{name}: not built yet", flush=True)
+            continue
+        for line in module.run():
+            print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
