@@ -13,7 +13,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_args, get_origin
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -194,14 +194,44 @@ def validate(
             key = ".".join([*([prefix] if prefix else []), *(str(p) for p in err["loc"])])
             files.update(_origin_of(key, origins or {}) or [source])
             if err["type"] == "extra_forbidden":
-                lines.append(f"unknown config key {key!r} (a typo?)")
+                close = _close_field(model, err["loc"])
+                if close:
+                    near = ".".join([*key.split(".")[:-1], close])
+                    lines.append(f"unknown config key {key!r} (did you mean {near!r}?)")
+                else:
+                    lines.append(f"unknown config key {key!r} (a typo?)")
             else:
-                lines.append(f"{key}: {err['msg']} (found {err.get('input')!r})")
+                msg = str(err["msg"]).removeprefix("Value error, ")
+                lines.append(f"{key}: {msg} (found {err.get('input')!r})")
         raise ConfigError(
             "; ".join(lines),
             source=", ".join(sorted(files)),
             fix="Fix these keys; config/rules.yaml documents every key with its RULES.md section.",
         ) from None
+
+
+def _close_field(model: type[BaseModel], loc: tuple[Any, ...]) -> str | None:
+    """The field name nearest to the unknown key at ``loc`` (difflib), or None.
+
+    Walks ``model``'s fields along ``loc``; dict keys (unit types, doctrine names) are
+    stepped over, so ``doctrines.bold.hold_in_rnge`` finds ``hold_in_range``.
+    """
+    node: Any = model
+    for part in loc[:-1]:
+        if isinstance(node, type) and issubclass(node, BaseModel):
+            field = node.model_fields.get(str(part))
+            if field is None:
+                return None
+            node = field.annotation
+        else:  # a dict's key: go on with the type of its values
+            args = get_args(node)
+            if get_origin(node) is not dict or len(args) != 2:
+                return None
+            node = args[1]
+    if not (isinstance(node, type) and issubclass(node, BaseModel)):
+        return None
+    close = difflib.get_close_matches(str(loc[-1]), list(node.model_fields), n=1)
+    return close[0] if close else None
 
 
 def _origin_of(key: str, origins: Mapping[str, list[str]]) -> list[str] | None:

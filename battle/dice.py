@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
@@ -70,18 +70,27 @@ class DiceExpression:
 
     text: str
     terms: tuple[DiceTerm, ...]
+    _const: int = field(default=0, init=False, repr=False, compare=False)
+    _dice: tuple[tuple[int, int], ...] = field(default=(), init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # The roll's plan, worked out once: the constant part and one (factor, sides) per die.
+        const = sum(t.sign * t.multiplier for t in self.terms if t.sides == 0)
+        dice = tuple(
+            (t.sign * t.multiplier, t.sides) for t in self.terms if t.sides for _ in range(t.count)
+        )
+        object.__setattr__(self, "_const", const)
+        object.__setattr__(self, "_dice", dice)
 
     def roll(self, dice: Dice) -> int:
-        """Roll the expression once with ``dice``; returns an integer."""
-        total = 0
-        for t in self.terms:
-            if t.sides == 0:
-                total += t.sign * t.multiplier
-            else:
-                s = 0
-                for _ in range(t.count):
-                    s += dice.d(t.sides)
-                total += t.sign * t.multiplier * s
+        """Roll the expression once with ``dice``; returns an integer.
+
+        Dice are rolled term by term, left to right, one die at a time.
+        """
+        total = self._const
+        d = dice.d
+        for factor, sides in self._dice:
+            total += factor * d(sides)
         return total
 
     def bounds(self) -> tuple[int, int]:
@@ -175,7 +184,7 @@ def parse_dice(text: str) -> DiceExpression:
             _bad(text, "a missing term")
         m = _TERM.match(part)
         if m is None:
-            _bad(text, f"the term {part!r}")
+            _bad(text, f"the term {part!r} is not a number, dN, KdN or M*dN")
         if m["const"] is not None:
             terms.append(DiceTerm(sign, int(m["const"]), 0, 0))
         elif m["a"] is not None:
@@ -236,8 +245,17 @@ class Dice:
         return self._block[i]
 
     def d(self, sides: int) -> int:
-        """Roll one ``d<sides>``: a uniform integer in 1..sides (RULES.md §0.1)."""
-        return int(self.uniform() * sides) + 1
+        """Roll one ``d<sides>``: a uniform integer in 1..sides (RULES.md §0.1).
+
+        The same as ``int(self.uniform() * sides) + 1``, written out: it is the hot path.
+        """
+        i = self._i
+        if i >= self._n:
+            self._block = self.rng.random(_BLOCK).tolist()
+            self._n = _BLOCK
+            i = 0
+        self._i = i + 1
+        return int(self._block[i] * sides) + 1
 
     def index(self, n: int) -> int:
         """A uniform index in 0..n-1 (a random pick, e.g. a card from a deck)."""

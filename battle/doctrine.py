@@ -31,10 +31,6 @@ class Order:
     to_gap: float = 0.0
 
 
-def _strength(u: Unit) -> int:
-    return 10 - u.hits_before - u.hits
-
-
 def charge_target(
     u: Unit,
     enemies: list[Unit],
@@ -52,12 +48,14 @@ def charge_target(
     """
     if u.kind == "artillery" or u.shaken or u.disordered or u.melee is not None:
         return None
-    reach = t.move[(u.kind, u.formation)] + t.rules.charge.reach_bonus_inches
-    if reach <= t.rules.charge.reach_bonus_inches or nearest > reach:  # square, or none near
+    reach = t.move[(u.kind, u.formation)] + t.reach_bonus
+    if reach <= t.reach_bonus or nearest > reach:  # square, or none near
         return None
     best = None
     best_key = None
-    mine = _strength(u)
+    mine = 10 - u.hits_before - u.hits
+    ratio = doc.charge_min_strength_ratio
+    charge_when = doc.charge_when
     for e in enemies:
         if e.melee is not None or e.charged_by is not None:
             continue
@@ -71,11 +69,10 @@ def charge_target(
             and not doc.cavalry_charges_infantry_in_square
         ):
             continue
-        weak = e.disordered or e.shaken
         state = "disordered" if e.disordered else "shaken" if e.shaken else "steady"
-        if not (state in doc.charge_when or mine >= doc.charge_min_strength_ratio * _strength(e)):
+        if not (state in charge_when or mine >= ratio * (10 - e.hits_before - e.hits)):
             continue
-        key = (not weak, -(e.hits_before + e.hits), gap, e.id)
+        key = (not (e.disordered or e.shaken), -(e.hits_before + e.hits), gap, e.id)
         if best_key is None or key < best_key:
             best, best_key = e, key
     return best
@@ -93,49 +90,122 @@ def choose_orders(
 
     Units that have an enemy in range and a ``hold_in_range`` doctrine are left to fire
     (activated units may not fire, §6.3 step 3). Order of preference follows the doctrine's
-    ``activation_order`` categories, then unit id.
+    ``activation_order`` categories, then unit id: the units are walked in that order and
+    the walk stops once ``card`` of them have an order.
+
+    Parameters
+    ----------
+    own, enemies
+        The units of each side still on the field, in id order.
+    card
+        The movement card drawn: the most units to activate (RULES.md §3.2).
+    doc
+        The side's doctrine.
+    t
+        The compiled rules.
+    attacking
+        True for the attacker (it advances; a defender only if its doctrine says so).
+
+    Returns
+    -------
+    list of Order
+        At most ``card`` orders, in activation order.
     """
     if card <= 0 or not enemies:
         return []
-    depth = t.rules.ground_depth_inches
+    plan = _plan(doc)
+    depth = t.depth
     advancing = attacking or doc.advance_when_defending
-    front = max(e.pos for e in enemies)  # the nearest enemy is the one furthest forward
-    threatened = _square_candidates(own, enemies, t, depth) if doc.square_vs_cavalry else set()
-    # Who could be charged at all this bound (not in melee, not already charged), and the
-    # weakest of them: most units can then rule out a charge without scanning the enemy.
-    open_targets = [e for e in enemies if e.melee is None and e.charged_by is None]
-    weak_target = any(
-        (e.disordered and "disordered" in doc.charge_when)
-        or (e.shaken and "shaken" in doc.charge_when)
-        or (not (e.disordered or e.shaken) and "steady" in doc.charge_when)
-        for e in open_targets
-    )
-    min_strength = min((_strength(e) for e in open_targets), default=99)
-    wanted: list[tuple[int, str, Order]] = []
-    order_rank = {name: i for i, name in enumerate(doc.activation_order)}
-    for u in own:
-        if u.melee is not None or u.charged_by is not None:
+    # The nearest enemy is the one furthest forward. Who could be charged at all this bound
+    # (not in melee, not already charged), and the weakest of them: most units can then rule
+    # out a charge without scanning the enemy.
+    front = enemies[0].pos
+    open_targets = []
+    weak_target = False
+    min_strength = 99
+    for e in enemies:
+        if e.pos > front:  # noqa: PLR1730 - hot loop: a comparison is cheaper than max()
+            front = e.pos
+        if e.melee is not None or e.charged_by is not None:
             continue
-        nearest = depth - u.pos - front
+        open_targets.append(e)
+        if not weak_target:
+            if e.disordered or e.shaken:
+                weak_target = (e.disordered and plan.charge_disordered) or (
+                    e.shaken and plan.charge_shaken
+                )
+            else:
+                weak_target = plan.charge_steady
+        strength = 10 - e.hits_before - e.hits
+        if strength < min_strength:  # noqa: PLR1730 - same
+            min_strength = strength
+    rank = plan.rank
+    unranked = plan.unranked
+    keyed = [
+        (rank.get("shaken" if u.shaken else u.kind, unranked), u.id, u)
+        for u in own
+        if u.melee is None and u.charged_by is None
+    ]
+    keyed.sort()
+    ratio = doc.charge_min_strength_ratio
+    threatened: set[str] | None = None
+    orders: list[Order] = []
+    for _, uid, u in keyed:
+        is_threatened = False
+        if u.kind == "infantry" and doc.square_vs_cavalry:
+            if threatened is None:
+                threatened = _square_candidates(own, enemies, t, depth)
+            is_threatened = uid in threatened
         chargeable = open_targets and (
-            weak_target or _strength(u) >= doc.charge_min_strength_ratio * min_strength
+            weak_target or 10 - u.hits_before - u.hits >= ratio * min_strength
         )
         order = _order_for(
             u,
-            open_targets if chargeable else [],
-            nearest,
-            u.id in threatened,
+            open_targets if chargeable else _NONE,
+            depth - u.pos - front,
+            is_threatened,
             doc,
             t,
             advancing,
             depth,
         )
-        if order is None:
-            continue
-        category = "shaken" if u.shaken else u.kind
-        wanted.append((order_rank.get(category, len(order_rank)), u.id, order))
-    wanted.sort(key=lambda w: (w[0], w[1]))
-    return [w[2] for w in wanted[:card]]
+        if order is not None:
+            orders.append(order)
+            if len(orders) >= card:
+                break
+    return orders
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """A doctrine's lists turned into look-ups (built once per doctrine object)."""
+
+    rank: dict[str, int]
+    unranked: int
+    charge_disordered: bool
+    charge_shaken: bool
+    charge_steady: bool
+
+
+_NONE: list[Unit] = []
+_PLANS: dict[int, tuple[DoctrineRules, _Plan]] = {}
+
+
+def _plan(doc: DoctrineRules) -> _Plan:
+    hit = _PLANS.get(id(doc))
+    if hit is not None and hit[0] is doc:
+        return hit[1]
+    plan = _Plan(
+        rank={name: i for i, name in enumerate(doc.activation_order)},
+        unranked=len(set(doc.activation_order)),
+        charge_disordered="disordered" in doc.charge_when,
+        charge_shaken="shaken" in doc.charge_when,
+        charge_steady="steady" in doc.charge_when,
+    )
+    if len(_PLANS) > 64:
+        _PLANS.clear()
+    _PLANS[id(doc)] = (doc, plan)
+    return plan
 
 
 def _square_candidates(own: list[Unit], enemies: list[Unit], t: Tables, depth: float) -> set[str]:
@@ -145,7 +215,7 @@ def _square_candidates(own: list[Unit], enemies: list[Unit], t: Tables, depth: f
     as a charger would choose (§6.9): disordered/shaken first, most hits, nearest, lowest id.
     """
     ids: set[str] = set()
-    reach_bonus = t.rules.charge.reach_bonus_inches
+    reach_bonus = t.reach_bonus
     for e in enemies:
         if e.kind != "cavalry" or e.shaken or e.melee is not None:
             continue
@@ -180,7 +250,8 @@ def _order_for(
         return Order(u, "rally") if doc.rally_shaken else None
     if u.disordered:
         return None  # still completing a formation change
-    rng = t.fire_range[(u.kind, u.formation)]
+    key = (u.kind, u.formation)
+    rng = t.fire_range[key]
     if u.kind == "artillery":
         if u.formation == "limbered":
             if nearest <= doc.unlimber_within_inches:
@@ -193,22 +264,27 @@ def _order_for(
             return Order(u, "form", formation="square")
         if u.formation == "square" and not threatened:
             return Order(u, "form", formation=doc.advance_formation)
+    move = t.move[key]
     if enemies:
-        target = charge_target(u, enemies, doc, t, depth, nearest)
-        if target is not None:
-            return Order(u, "charge", target=target)
+        # charge_target's own first test, made here so most units skip the call (§6.4)
+        reach = move + t.reach_bonus
+        if reach > t.reach_bonus and nearest <= reach:
+            target = charge_target(u, enemies, doc, t, depth, nearest)
+            if target is not None:
+                return Order(u, "charge", target=target)
     if rng > 0 and nearest <= rng and doc.hold_in_range:
         return None  # stays to fire
     if u.kind == "infantry" and u.formation == "column" and nearest <= doc.form_line_within_inches:
         return Order(u, "form", formation="line")
-    if not advancing or t.move[(u.kind, u.formation)] <= 0:
+    if not advancing or move <= 0:
         return None
     if u.kind == "cavalry":
-        stop = max(doc.cavalry_wait_inches, t.rules.advance_stop_short_inches)
+        wait = doc.cavalry_wait_inches
+        stop = t.stop_short if t.stop_short > wait else wait
     elif doc.hold_in_range and rng > 0:
         stop = rng
     else:
-        stop = t.rules.advance_stop_short_inches
+        stop = t.stop_short
     if nearest <= stop:
         return None
     return Order(u, "advance", to_gap=stop)

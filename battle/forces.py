@@ -137,6 +137,23 @@ class _ForcesFile(BaseModel):
     blue: _Side
 
 
+def _problems(exc: ValidationError) -> list[str]:
+    """Pydantic's errors as ``key.path: what (found ...)``, without the union's branch names.
+
+    ``units`` may be a list or a flag string; an error in one branch is only reported when
+    the value was of that branch's kind.
+    """
+    out = []
+    for e in exc.errors():
+        loc = [str(p) for p in e["loc"]]
+        branch = next((p for p in loc if p == "str" or p.startswith("list[")), None)
+        if branch == "str" and not isinstance(e.get("input"), str):
+            continue  # the value was a list: the string branch's complaint is noise
+        key = ".".join(p for p in loc if p != branch) or "(top level)"
+        out.append(f"{key}: {e['msg']} (found {e.get('input')!r})")
+    return out
+
+
 def load_forces_yaml(path: str | Path) -> tuple[Force, Force]:
     """Read both sides' forces from a YAML file (see the module docstring).
 
@@ -159,10 +176,7 @@ def load_forces_yaml(path: str | Path) -> tuple[Force, Force]:
     try:
         spec = _ForcesFile.model_validate(data)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']} (found {e.get('input')!r})"
-            for e in exc.errors()
-        )
+        problems = "; ".join(_problems(exc)) or str(exc)
         raise ForceError(
             problems,
             source=str(path),

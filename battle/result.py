@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from battle.events import BattleEvent, WithdrawalChecked
 
 __all__ = ["BattleResult", "UnitOutcome"]
 
 
-@dataclass(frozen=True, slots=True)
-class UnitOutcome:
-    """One unit at the end of a battle.
+class UnitOutcome(NamedTuple):
+    """One unit at the end of a battle (immutable).
 
     ``hits_taken`` are this battle's actual hits; ``total_hits`` includes those carried in
     (at most 10). ``state`` is steady, shaken, disordered, routed, off-table or destroyed.
+    A named tuple rather than a frozen dataclass: a battle makes one per unit, and a tuple
+    is made several times faster (this is on the batch runs' hot path).
     """
 
     id: str
@@ -83,8 +85,6 @@ class BattleResult:
 
     def to_dict(self, with_events: bool = True) -> dict[str, object]:
         """A JSON-ready dict (stable key order) of the whole result."""
-        from dataclasses import asdict
-
         from battle.events import event_to_dict
 
         data: dict[str, object] = {
@@ -99,7 +99,7 @@ class BattleResult:
             "cards_left": list(self.cards_left),
             "cards_lost": list(self.cards_lost),
             "casualty_percent": [round(p, 3) for p in self.casualty_percent],
-            "units": [asdict(u) for u in self.units],
+            "units": [u._asdict() for u in self.units],
             "withdrawal_checks": [event_to_dict(w) for w in self.withdrawal_checks],
         }
         if with_events:

@@ -6,7 +6,7 @@ emitting events when recording is on. :func:`battle.engine.fight` drives it.
 
 from __future__ import annotations
 
-from battle.deck import MovementDeck, deck_composition
+from battle.deck import MovementDeck
 from battle.dice import Dice
 from battle.doctrine import Order
 from battle.events import (
@@ -14,14 +14,14 @@ from battle.events import (
     BattleEvent,
     BoundStarted,
     CardLost,
-    FormationChanged,
     HitResolved,
-    MeleeResolved,
     Moved,
     StateChanged,
     TestRolled,
     WithdrawalChecked,
 )
+from battle.fire import morale_hits
+from battle.phases import BoundPhases
 from battle.result import BattleResult, UnitOutcome
 from battle.tables import Tables
 from battle.units import Force, Unit
@@ -30,7 +30,7 @@ from battle.withdrawal import SideTally, withdrawal_factors
 __all__ = ["BattleState"]
 
 
-class BattleState:
+class BattleState(BoundPhases):
     """Units, decks and bookkeeping of one battle (internal to the engine)."""
 
     def __init__(
@@ -50,6 +50,14 @@ class BattleState:
         self.reason = ""
         self.over = False
         self.depth = r.ground_depth_inches
+        # rule numbers read in the hot loop, looked up once (RULES.md §1.2, §1.5, §4.3, §4.4)
+        self.cumulative = r.morale.model == "cumulative"
+        self.shaken_penalty = r.morale.shaken_penalty
+        self.destroyed_at = r.destroyed_at_hits
+        self.half_at = r.half_strength_hits
+        self.casualty_per_h = r.casualty_test_per_morale_hit
+        self.hits_pass = r.hits_on_casualty_pass
+        self.hits_fail = r.hits_on_casualty_fail
         self.sides: tuple[list[Unit], list[Unit]] = ([], [])
         for side, force in enumerate(forces):
             for spec in sorted(force.units, key=lambda s: s.id):
@@ -57,15 +65,20 @@ class BattleState:
                     continue  # a destroyed unit does not come to the battle (RULES.md §1.2)
                 formation = spec.formation or t.default_formation[spec.kind]
                 u = Unit(spec, side, t.morale[spec.grade], formation, r.deploy_inches)
+                u.half_tested = spec.hits >= r.half_strength_hits  # already tested (§6.3 step 6)
                 self._set_cds(u)
                 self.sides[side].append(u)
         self.on_field = [len(units) for units in self.sides]
+        #: each side's units still on the field, in id order (kept up to date by _gone)
+        self.field: tuple[list[Unit], list[Unit]] = (list(self.sides[0]), list(self.sides[1]))
         self.lose_at = r.deck.lose_at_cards
         self.half_pending: list[Unit] = []
-        self.boxes = tuple(sum(10 - u.hits_before for u in units) for units in self.sides)
+        self.boxes = tuple(
+            sum(self.destroyed_at - u.hits_before for u in units) for units in self.sides
+        )
+        deck = r.deck
         self.decks = tuple(
-            MovementDeck(deck_composition(len(units), r.deck.explicit), r.deck.draw, r.deck.removal)
-            for units in self.sides
+            MovementDeck(t.deck_for(len(units)), deck.draw, deck.removal) for units in self.sides
         )
         self.cards_lost = [0, 0]
         self.tally = [dict(flags=0, batteries=0, retiring_shaken=0, off_table=0) for _ in (0, 1)]
@@ -81,7 +94,8 @@ class BattleState:
         u.cd_melee = self.t.cd_melee[key]
 
     def active_units(self, side: int) -> list[Unit]:
-        return [u for u in self.sides[side] if not u.out]
+        """The side's units still on the field, in id order (a live list: do not keep it)."""
+        return self.field[side]
 
     def first_side(self) -> int:
         """Who has the first bound this turn (RULES.md §6.2; variant roll-initiative)."""
@@ -128,12 +142,12 @@ class BattleState:
 
     def morale_test(self, u: Unit, minus: int, kind: str, bonus: int = 0) -> bool:
         """A morale test (RULES.md §4.3, §0.2); a failure is a bad thing and shakes or routs."""
-        if self.r.morale.model == "cumulative" and minus:
+        if self.cumulative and minus:
             u.morale -= minus
             minus = 0
         target = u.morale - minus + bonus
         if u.shaken or u.failed_change:
-            target -= self.r.morale.shaken_penalty
+            target -= self.shaken_penalty
         roll = self.dice.d(100)
         passed = roll <= target
         if self.record:
@@ -168,6 +182,7 @@ class BattleState:
     def _gone(self, u: Unit) -> None:
         u.out = True
         self.on_field[u.side] -= 1
+        self.field[u.side].remove(u)
 
     def rout(self, u: Unit, reason: str) -> None:
         """The unit routs and leaves the field at once (RULES.md §1.5)."""
@@ -201,13 +216,16 @@ class BattleState:
                 )
 
     def take_hits(self, u: Unit, hits: int) -> int:
-        room = self.r.destroyed_at_hits - u.hits_before - u.hits
-        hits = min(hits, max(room, 0))
+        total = u.hits_before + u.hits
+        room = self.destroyed_at - total
+        if hits > room:
+            hits = room if room > 0 else 0
         u.hits += hits
-        if not u.half_tested and u.hits_before + u.hits >= self.r.half_strength_hits:
+        total += hits
+        if not u.half_tested and total >= self.half_at:
             u.half_tested = True
             self.half_pending.append(u)
-        if u.hits_before + u.hits >= self.r.destroyed_at_hits and not u.destroyed:
+        if total >= self.destroyed_at and not u.destroyed:
             if u.routed:
                 u.routed = False
             else:
@@ -229,22 +247,21 @@ class BattleState:
 
     def hit_filter(self, a: Unit, b: Unit, melee: bool, bonus: int = 0) -> int:
         """The 4-step hit filter of ``a`` on ``b`` (RULES.md §4.1–§4.4); returns actual hits."""
-        r = self.r
         mark = len(self.events)
         d_roll = self.t.hit_dice.roll(self.dice)
         cd = a.cd_melee if melee else a.cd_fire
         if melee and a.kind == "cavalry" and b.kind == "infantry" and b.formation == "square":
-            cd *= r.formation_effects.cavalry_vs_square_cd_multiplier
-        h = -(-(d_roll + bonus) // cd)
+            cd *= self.r.formation_effects.cavalry_vs_square_cd_multiplier
+        h = morale_hits(d_roll + bonus, cd)
         self.morale_test(b, h, "morale")
         roll = self.dice.d(100)
-        target = r.casualty_test_per_morale_hit * h
+        target = self.casualty_per_h * h
         passed = roll <= target
         if self.record:
             self.emit(
                 TestRolled(self.turn, self.bounds, "casualty", b.id, "d100", roll, target, passed)
             )
-        hits = self.take_hits(b, r.hits_on_casualty_pass if passed else r.hits_on_casualty_fail)
+        hits = self.take_hits(b, self.hits_pass if passed else self.hits_fail)
         if self.record:  # the hit line goes before the tests it caused
             self.events.insert(
                 mark,
@@ -263,254 +280,6 @@ class BattleState:
                 ),
             )
         return hits
-
-    # ------------------------------------------------------------------ phases
-    def stand_tests(self, side: int) -> None:
-        """Units an enemy charge reached last bound test to stand (RULES.md §6.4)."""
-        for u in self.sides[side]:
-            c = u.charged_by
-            if c is None or u.out:
-                continue
-            if c.out:
-                u.charged_by = None
-                continue
-            if self.morale_test(u, 0, "stand") and not u.out:
-                u.melee, c.melee = c, u
-                u.stood_vs = c
-                u.charged_by = None
-            elif not u.out:
-                u.charged_by = None
-                c.charge_bonus = 0
-                self.fall_back(u, self.r.fall_back_inches, "fall-back")
-
-    def completion_tests(self, side: int) -> None:
-        """Disordered units test to complete their formation change (RULES.md §5.2–§5.3)."""
-        fc = self.r.formation_change
-        for u in self.sides[side]:
-            if not u.disordered or u.out:
-                continue
-            total = u.change_cost
-            if u.hit_by_fire:
-                total += fc.hit_by_fire
-            if u.grade == "raw" or u.irregular or u.shaken or u.failed_change:
-                total += fc.raw_irregular_or_shaken
-            if u.charge_target_flag:
-                total += fc.charge_target
-            if u.grade in ("veteran", "elite"):
-                total += fc.veteran_or_elite
-            roll = self.dice.d(self.r.reaction_die)
-            passed = roll > total
-            if self.record:
-                self.emit(
-                    TestRolled(
-                        self.turn,
-                        self.bounds,
-                        "completion",
-                        u.id,
-                        f"d{self.r.reaction_die}",
-                        roll,
-                        total,
-                        passed,
-                        f"to complete forming {u.formation}",
-                    )
-                )
-            if passed:
-                u.disordered = u.failed_change = False
-                if self.record:
-                    self.emit(
-                        StateChanged(
-                            self.turn, self.bounds, u.id, "steady", f"formed {u.formation}"
-                        )
-                    )
-            else:
-                u.failed_change = True
-                u.frozen = True
-
-    def declare_charges(self, side: int, orders: list[Order]) -> list[Order]:
-        """Activated units declare charges; each charger tests morale to go in (§6.4)."""
-        charges = []
-        ch = self.r.charge
-        for o in orders:
-            u, target = o.unit, o.target
-            if o.action != "charge" or target is None:
-                continue
-            if u.out or u.frozen or u.shaken or u.disordered or u.melee is not None:
-                continue
-            if target.out or target.melee is not None or target.charged_by is not None:
-                continue
-            bonus = ch.target_disordered_morale_bonus if (target.disordered or target.shaken) else 0
-            if self.morale_test(u, 0, "charge", bonus):
-                charges.append(o)
-            elif not u.out:
-                before = u.pos
-                u.pos = max(u.pos - ch.failed_drop_back_inches, 0.0)
-                if self.record:
-                    self.emit(Moved(self.turn, self.bounds, u.id, "drop-back", before, u.pos))
-        return charges
-
-    def fire_phase(self, side: int, charges: list[Order]) -> None:
-        """Fire (RULES.md §6.3 step 3, §6.9 targets: nearest, most hits, lowest id)."""
-        fire_and_charge = self.r.charge.fire_and_charge
-        chargers = {o.unit.id for o in charges}
-        # The gap to an enemy depends only on its position, so every firer ranks the enemy
-        # units the same way: furthest forward first, then most hits, then lowest id.
-        targets = sorted(
-            (e for e in self.sides[1 - side] if not e.out and e.melee is None),
-            key=lambda e: (-e.pos, -(e.hits_before + e.hits), e.id),
-        )
-        for u in self.sides[side]:
-            if u.out or u.disordered or u.cd_fire == 0:
-                continue
-            if u.stood_vs is not None:
-                target = u.stood_vs
-                u.stood_vs = None
-                if not target.out:
-                    self._fire(u, target)
-                continue
-            if u.melee is not None:
-                continue
-            if u.activated and not (fire_and_charge and u.id in chargers):
-                continue
-            reach = self.depth - u.pos - self.t.fire_range[(u.kind, u.formation)]
-            for e in targets:
-                if e.out or e.melee is not None:
-                    continue
-                if e.pos >= reach:
-                    self._fire(u, e)
-                break
-
-    def _fire(self, u: Unit, target: Unit) -> None:
-        self.hit_filter(u, target, melee=False)
-        target.hit_by_fire = True
-
-    def melee_phase(self) -> None:
-        """Every pair in contact fights, both at once (RULES.md §4.5)."""
-        pairs = []
-        for u in self.sides[0]:
-            if u.melee is not None and not u.out and not u.melee.out:
-                pairs.append((u, u.melee))
-        fx = self.r.formation_effects
-        for a, b in pairs:
-            if a.melee is not b:  # contact ended earlier this phase
-                continue
-            bonus_a, bonus_b = self._charge_bonus(a, b, fx), self._charge_bonus(b, a, fx)
-            hits_by_a = self.hit_filter(a, b, melee=True, bonus=bonus_a)
-            hits_by_b = self.hit_filter(b, a, melee=True, bonus=bonus_b)
-            loser = None
-            if a.out or b.out:
-                outcome = "ended"
-            elif hits_by_a == hits_by_b:
-                outcome = "tie"
-            else:
-                outcome = "decided"
-                loser = a if hits_by_a < hits_by_b else b
-            if self.record:
-                self.emit(
-                    MeleeResolved(
-                        self.turn,
-                        self.bounds,
-                        a.id,
-                        b.id,
-                        hits_by_a,
-                        hits_by_b,
-                        loser.id if loser else "",
-                        outcome,
-                    )
-                )
-            if loser is not None:
-                self.bad_thing(loser.side, f"{loser.id} lost a melee")
-                if not loser.out:
-                    self.fall_back(loser, self.r.fall_back_inches, "fall-back")
-
-    @staticmethod
-    def _charge_bonus(u: Unit, other: Unit, fx) -> int:
-        bonus = u.charge_bonus
-        if bonus:
-            u.charge_bonus = 0
-            if u.kind == "cavalry" and other.kind == "infantry" and other.formation != "square":
-                bonus *= fx.cavalry_charge_bonus_multiplier
-        return bonus
-
-    def manoeuvre_phase(self, side: int, orders: list[Order], charges: list[Order]) -> None:
-        """Activated units move, charge, change formation or rally (§6.3 step 5)."""
-        charging = {id(o.unit) for o in charges}
-        for o in orders:
-            u = o.unit
-            if u.out or u.frozen or u.melee is not None:
-                continue
-            if o.action == "charge":
-                if id(u) in charging:
-                    self._charge_move(u, o.target)
-            elif o.action == "rally":
-                if u.shaken and self.morale_test(u, 0, "rally"):
-                    u.shaken = False
-                    if self.record:
-                        self.emit(StateChanged(self.turn, self.bounds, u.id, "rallied"))
-            elif o.action == "form":
-                self._change_formation(u, o.formation)
-            elif o.action == "advance":
-                self._advance(u, o.to_gap)
-
-    def _charge_move(self, u: Unit, target: Unit | None) -> None:
-        if target is None or target.out or target.melee is not None:
-            return
-        if target.charged_by is not None:
-            return
-        before = u.pos
-        u.pos = self.depth - target.pos
-        target.charged_by = u
-        target.charge_target_flag = True
-        u.charge_bonus = self.r.charge.bonus
-        if self.record:
-            self.emit(Moved(self.turn, self.bounds, u.id, "charge", before, u.pos, target.id))
-
-    def _change_formation(self, u: Unit, formation: str) -> None:
-        if formation == u.formation:
-            return
-        cost = self.t.change_cost.get(frozenset((u.formation, formation)))
-        if cost is None:
-            return
-        if self.record:
-            self.emit(FormationChanged(self.turn, self.bounds, u.id, u.formation, formation))
-        u.formation = formation
-        u.change_cost = cost
-        u.disordered = True
-        self._set_cds(u)
-
-    def _advance(self, u: Unit, to_gap: float) -> None:
-        move = self.t.move[(u.kind, u.formation)]
-        stop = max(to_gap, self.r.advance_stop_short_inches)
-        room = (
-            min(
-                (self.depth - u.pos - e.pos for e in self.sides[1 - u.side] if not e.out),
-                default=0.0,
-            )
-            - stop
-        )
-        step = min(move, room)
-        if step <= 0:
-            return
-        before = u.pos
-        u.pos += step
-        if self.record:
-            self.emit(Moved(self.turn, self.bounds, u.id, "advance", before, u.pos))
-
-    def half_strength_checks(self) -> None:
-        """A unit first reduced to 6+ actual hits takes a morale test (§6.3 step 6)."""
-        if not self.half_pending:
-            return
-        pending = sorted(self.half_pending, key=lambda u: (u.side, u.id))
-        self.half_pending.clear()
-        for u in pending:
-            if not u.out:
-                self.morale_test(u, 0, "half-strength")
-
-    def end_bound(self, side: int) -> None:
-        for u in self.sides[side]:
-            u.activated = False
-            u.frozen = False
-            u.hit_by_fire = False
-            u.charge_target_flag = False
 
     # ------------------------------------------------------------------ ends
     def check_end(self) -> bool:

@@ -6,8 +6,9 @@ per rules object; the engine then does dictionary look-ups instead of walking py
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from battle.deck import deck_composition
 from battle.dice import DiceExpression, parse_dice
 from battle.rules import BattleRules, DoctrineRules
 
@@ -35,6 +36,27 @@ class Tables:
     change_cost: dict[frozenset[str], int]
     default_formation: dict[str, str]
     doctrines: dict[str, DoctrineRules]
+    #: §6.4 a unit may charge an enemy within its move + this many inches
+    reach_bonus: float = 3.0
+    #: §6.4 ordinary advances stop this many inches short of contact
+    stop_short: float = 1.0
+    #: §6.1 depth of the ground in inches
+    depth: float = 24.0
+    _decks: dict[int, tuple[int, ...]] = field(default_factory=dict, repr=False, compare=False)
+
+    def deck_for(self, units: int) -> tuple[int, ...]:
+        """The §3.1 deck of a force of ``units`` units (>= 1), highest card first (cached).
+
+        Raises
+        ------
+        ValueError
+            If ``units`` < 1.
+        """
+        cards = self._decks.get(units)
+        if cards is None:
+            cards = tuple(deck_composition(units, self.rules.deck.explicit))
+            self._decks[units] = cards
+        return cards
 
 
 def compile_rules(rules: BattleRules) -> Tables:
@@ -97,6 +119,9 @@ def compile_rules(rules: BattleRules) -> Tables:
         change_cost=change_cost,
         default_formation={k: v.default_formation for k, v in rules.units.items()},
         doctrines=dict(rules.doctrines),
+        reach_bonus=rules.charge.reach_bonus_inches,
+        stop_short=rules.advance_stop_short_inches,
+        depth=rules.ground_depth_inches,
     )
     if len(_CACHE) > 64:
         _CACHE.clear()

@@ -106,27 +106,18 @@ class Unit:
         self.morale = morale
         self.formation = formation
         self.pos = pos
-        self.shaken = False
-        self.disordered = False
-        self.failed_change = False
-        self.change_cost = 0
-        self.frozen = False
-        self.routed = False
-        self.destroyed = False
-        self.off_table = False
+        self.shaken = self.disordered = self.failed_change = self.frozen = False
+        self.routed = self.destroyed = self.off_table = False
         self.out = False  # routed, destroyed or off the table: no longer on the field
         self.melee: Unit | None = None
         self.charged_by: Unit | None = None
         self.charging: Unit | None = None
-        self.charge_bonus = 0
-        self.charge_target_flag = False
         self.stood_vs: Unit | None = None
-        self.hit_by_fire = False
-        self.half_tested = spec.hits >= 6
-        self.retired_shaken = False
+        self.charge_bonus = self.change_cost = 0
+        self.charge_target_flag = self.hit_by_fire = self.retired_shaken = False
         self.activated = False
-        self.cd_fire = 0
-        self.cd_melee = 0
+        self.half_tested = spec.hits >= 6
+        self.cd_fire = self.cd_melee = 0
 
     @property
     def active(self) -> bool:

@@ -51,6 +51,8 @@ def withdrawal_factors(
         ("objectives captured", -w.objective * enemy.objectives_lost),
         ("primary road lost", w.primary_road * own.primary_roads_lost),
         ("primary road captured", -w.primary_road * enemy.primary_roads_lost),
-        (f"losses {casualty_percent:.0f}%", loss_factors(w, casualty_percent)),
     ]
+    losses = loss_factors(w, casualty_percent)
+    if losses:
+        rows.append((f"losses {casualty_percent:.0f}%", losses))
     return [(name, n) for name, n in rows if n]

@@ -123,7 +123,8 @@ def battle(
         int | None, typer.Option(help="Seed; a fresh one is drawn and printed when omitted.")
     ] = None,
     variant: Annotated[
-        list[str] | None, typer.Option("--variant", help="A named rules variant (repeatable).")
+        list[str] | None,
+        typer.Option("--variant", metavar="NAME", help="A named rules variant (repeatable)."),
     ] = None,
     set_: Annotated[
         list[str] | None,
@@ -139,7 +140,9 @@ def battle(
         int | None, typer.Option(help="Fight the battle N times and print the odds.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead.")] = False,
-    quiet: Annotated[bool, typer.Option(help="Only the result table, not the log.")] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", help="Only the result table, not the log.")
+    ] = False,
 ) -> None:
     """Fight a quick battle (RULES.md §6) and print its log and result, or its odds."""
     loaded = load_rules(variant or [], parse_overrides(set_))
