@@ -269,6 +269,7 @@ class BattleDesk:
         onto_base = final == base
         if onto_base:
             camp.endgame.tally[d.side]["off_table"] += 1
+        # logged when the division sets off, once the battle is over
+        orders.insert(1, ("announce", FellBack(int(end), d.side, d.id, tuple([start, *route]),
+                                               onto_base, bool(from_road))))
         d.orders = orders
-        camp.emit(FellBack(int(camp.env.now), d.side, d.id, tuple([start, *route]), onto_base,
-                           bool(from_road)))

@@ -175,7 +175,9 @@ class Campaign:
     def _follow_orders(self, div: Division):
         kind, arg = div.orders.pop(0)
         env = self.env
-        if kind == "wait_until":
+        if kind == "announce":
+            self.emit(arg)  # type: ignore[arg-type]
+        elif kind == "wait_until":
             if float(arg) > env.now:
                 yield env.timeout(float(arg) - env.now)
         elif kind == "march":  # a fall back or a return: no rough-road test (§8.2)
