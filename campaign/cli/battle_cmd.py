@@ -161,7 +161,7 @@ def battle(
         )
     if seed is None:
         seed = fresh_seed()
-    out = Console()
+    out = Console(soft_wrap=True)  # log lines are never folded; tables still fit
     if odds is not None:
         summary = run_odds(force_pair, rules, seed, odds, side, docs, progress=not as_json)
         head = {"seed": seed, "rules": loaded.label, "rules_hash": loaded.hash}

@@ -58,6 +58,10 @@ class Entry:
     table: list[tuple[str, ...]] = field(default_factory=list)
 
 
+def _units(n: int) -> str:
+    return f"{n} unit" if n == 1 else f"{n} units"
+
+
 class Narrator:
     """Knows the names (junctions, sides) needed to write sentences."""
 
@@ -170,12 +174,12 @@ class Narrator:
         defender = "blue" if e.attacker == "red" else "red"
         forces = {
             s: f"{self.side(s)} ({', '.join(e.divisions[s])}: "
-               f"{sum(1 for u in e.units if u[1] == s)} units)"
+               f"{_units(sum(1 for u in e.units if u[1] == s))})"
             for s in ("red", "blue")
         }
         loser = None if e.winner is None else ("blue" if e.winner == "red" else "red")
         why = _REASONS.get(e.reason, e.reason).format(loser=self.side(loser))
-        outcome = f"{self.side(e.winner)} wins" if e.winner else "A draw"
+        outcome = f"Victory for {self.side(e.winner)}" if e.winner else "A draw"
         roll = f" (roll-off {e.roll_off[0]}-{e.roll_off[1]})" if e.roll_off else ""
         h, m = divmod(e.minutes, 60)
         details = [
@@ -201,7 +205,7 @@ class Narrator:
         )
 
     def _end(self, e: CampaignEnded, day: int) -> Entry:
-        outcome = f"{self.side(e.winner)} wins" if e.winner else "A draw"
+        outcome = f"Victory for {self.side(e.winner)}" if e.winner else "A draw"
         details = [
             f"Days {e.days}; battles {e.battles}; actual hits taken {self.side('red')} "
             f"{e.losses['red']}, {self.side('blue')} {e.losses['blue']}; divisions left "

@@ -156,7 +156,7 @@ def _end(diary: Diary, narrator: Narrator, end: CampaignEnded | None) -> dict[st
             }
         )
     return {
-        "winner": f"{name(end.winner)} wins" if end.winner else "A draw",
+        "winner": f"Victory for {name(end.winner)}" if end.winner else "A draw",
         "reason": end.reason,
         "time": diary.clock.label(end.t),
         "days": end.days,
