@@ -93,9 +93,7 @@ def raise_division(
     unit type letter and number).
     """
     roll = dice.d(100)
-    infantry = next(
-        row.infantry for row in rules.division_infantry_table if roll <= row.max_roll
-    )
+    infantry = next(row.infantry for row in rules.division_infantry_table if roll <= row.max_roll)
     div_id = f"{side[0].upper()}{number}"
     counts = (
         ("infantry", infantry),

@@ -8,6 +8,7 @@ or surrenders when cut off, and the divisions are held for the battle's duration
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -36,7 +37,7 @@ def _clear(path: list[str], blocked: set[str], road: tuple[str, str] | None) -> 
     """True if a precomputed route avoids the blocked junctions and the enemy's road."""
     if not path or any(j in blocked for j in path[1:]):
         return False
-    return road is None or all({a, b} != set(road) for a, b in zip(path, path[1:]))
+    return road is None or all({a, b} != set(road) for a, b in pairwise(path))
 
 
 class BattleDesk:
@@ -78,7 +79,8 @@ class BattleDesk:
             return
         now = camp.env.now
         here = [
-            d for d in camp.divisions
+            d
+            for d in camp.divisions
             if d.alive and d.location == junction and d.busy_until <= now and not d.orders
         ]
         if len({d.side for d in here}) == 2:
@@ -101,8 +103,9 @@ class BattleDesk:
         env = camp.env
         br = camp.rules.battle
         on_road = "~" in place
-        by_side = {s: sorted((d for d in divisions if d.side == s), key=lambda d: d.id)
-                   for s in SIDES}
+        by_side = {
+            s: sorted((d for d in divisions if d.side == s), key=lambda d: d.id) for s in SIDES
+        }
         roll_off = None
         if arriving is not None:
             attacker = arriving.side
@@ -113,7 +116,10 @@ class BattleDesk:
             roll_off = (r, b)
             attacker = "red" if r > b else "blue"
         start = env.now
-        if not camp.clock.is_daylight(start) or camp.clock.nightfall(start) - start < br.bound_minutes:
+        if (
+            not camp.clock.is_daylight(start)
+            or camp.clock.nightfall(start) - start < br.bound_minutes
+        ):
             start = camp.clock.next_dawn(camp.clock.nightfall(start) + 1)
         max_bounds = int((camp.clock.nightfall(start) - start) // br.bound_minutes)
         forces = [
@@ -122,7 +128,10 @@ class BattleDesk:
         ]
         battle_ss = camp.battles_ss.spawn(1)[0]
         result = fight(
-            forces[0], forces[1], br, np.random.default_rng(battle_ss),
+            forces[0],
+            forces[1],
+            br,
+            np.random.default_rng(battle_ss),
             attacker=SIDES.index(attacker),
             doctrines=(camp.cr.battle_doctrine, camp.cr.battle_doctrine),
             max_bounds=max_bounds,
@@ -146,8 +155,9 @@ class BattleDesk:
         for s in SIDES:  # each side learns the strength of what it fought (§2.4, §8.6)
             for d in by_side[_enemy(s)]:
                 camp.known_boxes[s][d.id] = d.boxes
-                camp.emit(StrengthLearned(int(env.now), s, d.id, len(d.units), d.boxes,
-                                          seen_by=(s,)))
+                camp.emit(
+                    StrengthLearned(int(env.now), s, d.id, len(d.units), d.boxes, seen_by=(s,))
+                )
         for d in divisions:
             if not d.alive:
                 camp.forget(d)
@@ -177,22 +187,49 @@ class BattleDesk:
             (SIDES[w.side], w.total, w.rolls, w.withdraws) for w in result.withdrawal_checks
         )
         log = tuple(format_events(result)) if camp.battle_logs else ()
-        camp.emit(BattleFought(
-            int(start), place, place_name,
-            {s: tuple(d.id for d in by_side[s]) for s in SIDES},
-            attacker, winner, result.reason, result.bounds, result.minutes,
-            {s: result.cards_lost[i] for i, s in enumerate(SIDES)},
-            {s: result.cards_left[i] for i, s in enumerate(SIDES)},
-            {s: result.hits_taken(i) for i, s in enumerate(SIDES)},
-            {s: round(result.casualty_percent[i], 2) for i, s in enumerate(SIDES)},
-            units, checks, tuple(int(k) for k in battle_ss.spawn_key), roll_off, log,
-        ))
-        self.rows.append(BattleRow(
-            self.count, int(start), camp.clock.day(start), place, "~" in place, attacker, winner,
-            result.reason, result.bounds, len(by_side["red"]), len(by_side["blue"]),
-            sum(1 for u in result.units if u.side == 0), sum(1 for u in result.units if u.side == 1),
-            result.hits_taken(0), result.hits_taken(1), result.cards_lost[0], result.cards_lost[1],
-        ))
+        camp.emit(
+            BattleFought(
+                int(start),
+                place,
+                place_name,
+                {s: tuple(d.id for d in by_side[s]) for s in SIDES},
+                attacker,
+                winner,
+                result.reason,
+                result.bounds,
+                result.minutes,
+                {s: result.cards_lost[i] for i, s in enumerate(SIDES)},
+                {s: result.cards_left[i] for i, s in enumerate(SIDES)},
+                {s: result.hits_taken(i) for i, s in enumerate(SIDES)},
+                {s: round(result.casualty_percent[i], 2) for i, s in enumerate(SIDES)},
+                units,
+                checks,
+                tuple(int(k) for k in battle_ss.spawn_key),
+                roll_off,
+                log,
+            )
+        )
+        self.rows.append(
+            BattleRow(
+                self.count,
+                int(start),
+                camp.clock.day(start),
+                place,
+                "~" in place,
+                attacker,
+                winner,
+                result.reason,
+                result.bounds,
+                len(by_side["red"]),
+                len(by_side["blue"]),
+                sum(1 for u in result.units if u.side == 0),
+                sum(1 for u in result.units if u.side == 1),
+                result.hits_taken(0),
+                result.hits_taken(1),
+                result.cards_lost[0],
+                result.cards_lost[1],
+            )
+        )
 
     # ------------------------------------------------------------------ consequences
     def _after_junction_battle(self, junction, by_side, winner, attacker, end, reason) -> None:
@@ -240,7 +277,8 @@ class BattleDesk:
         camp = self.camp
         base = camp.map.sides[d.side].base
         blocked = {
-            e.location for e in camp.divisions
+            e.location
+            for e in camp.divisions
             if e.alive and e.side != d.side and e.location and e.location != start
         }
         path: list[str] | None = camp.routes.path(start, base)
@@ -263,13 +301,20 @@ class BattleDesk:
             orders.append(("arrive", (start, from_road)))
             route = path[1:steps]
         else:
-            route = path[1:steps + 1]
+            route = path[1 : steps + 1]
         orders += [("march", j) for j in route]
         final = route[-1] if route else start
         onto_base = final == base
         if onto_base:
             camp.endgame.tally[d.side]["off_table"] += 1
         # logged when the division sets off, once the battle is over
-        orders.insert(1, ("announce", FellBack(int(end), d.side, d.id, tuple([start, *route]),
-                                               onto_base, bool(from_road))))
+        orders.insert(
+            1,
+            (
+                "announce",
+                FellBack(
+                    int(end), d.side, d.id, tuple([start, *route]), onto_base, bool(from_road)
+                ),
+            ),
+        )
         d.orders = orders

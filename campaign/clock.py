@@ -48,7 +48,7 @@ class Clock:
 
     def label(self, t: float) -> str:
         """``Day 2 14:30``."""
-        minutes = int(round(self.time_of_day(t)))
+        minutes = round(self.time_of_day(t))
         return f"Day {self.day(t)} {minutes // 60:02d}:{minutes % 60:02d}"
 
 

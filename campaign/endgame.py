@@ -69,8 +69,11 @@ class Endgame:
             base = camp.map.sides[_enemy(side)].base
             there = {d.side for d in camp.divisions if d.alive and d.location == base}
             if there == {side}:
-                camp.end(side, f"{camp.map.sides[side].name} holds the enemy base, "
-                               f"{camp.map.graph.nodes[base]['name']}")
+                camp.end(
+                    side,
+                    f"{camp.map.sides[side].name} holds the enemy base, "
+                    f"{camp.map.graph.nodes[base]['name']}",
+                )
                 return
 
     def casualty_percent(self, side: str) -> float:
@@ -82,7 +85,8 @@ class Endgame:
     def _side_tally(self, side: str) -> SideTally:
         enemy = _enemy(side)
         lost = sum(
-            1 for j in self.camp.objectives
+            1
+            for j in self.camp.objectives
             if self.owner.get(j) == enemy and self.start_owner.get(j) != enemy
         )
         primary = self.camp.map.sides[side].primary_road
@@ -99,13 +103,19 @@ class Endgame:
                 yield env.timeout(nightfall - env.now)
             if camp.over:
                 return
-            camp.emit(DayEnded(
-                int(env.now), day,
-                {s: sum(d.boxes for d in camp.divisions if d.alive and d.side == s) for s in SIDES},
-                {s: self.objective_value(s) for s in SIDES},
-                {d.id: d.place for d in camp.divisions if d.alive},
-                seen_by=(),
-            ))
+            camp.emit(
+                DayEnded(
+                    int(env.now),
+                    day,
+                    {
+                        s: sum(d.boxes for d in camp.divisions if d.alive and d.side == s)
+                        for s in SIDES
+                    },
+                    {s: self.objective_value(s) for s in SIDES},
+                    {d.id: d.place for d in camp.divisions if d.alive},
+                    seen_by=(),
+                )
+            )
             self._withdrawal_checks()
             if camp.over:
                 return
@@ -119,7 +129,9 @@ class Endgame:
             pct = self.casualty_percent(side)
             if pct < camp.cr.withdrawal_threshold_percent:
                 continue
-            rows = withdrawal_factors(w, self._side_tally(side), self._side_tally(_enemy(side)), pct)
+            rows = withdrawal_factors(
+                w, self._side_tally(side), self._side_tally(_enemy(side)), pct
+            )
             checks.append((sum(n for _, n in rows), side, pct, rows))
         if not checks:
             return
@@ -130,8 +142,17 @@ class Endgame:
         for total, side, pct, rows in checks:
             rolls = [camp.dice.d(br.withdrawal_die) for _ in range(max(total, 0))]
             withdraws = sum(rolls) >= br.withdrawal_success_total
-            camp.emit(WithdrawalCheck(int(camp.env.now), side, round(pct, 3), tuple(rows), total,
-                                      tuple(rolls), withdraws))
+            camp.emit(
+                WithdrawalCheck(
+                    int(camp.env.now),
+                    side,
+                    round(pct, 3),
+                    tuple(rows),
+                    total,
+                    tuple(rolls),
+                    withdraws,
+                )
+            )
             if withdraws:
                 withdrew.append(side)
                 if not equal:
@@ -140,8 +161,11 @@ class Endgame:
             camp.end(None, "both armies withdrew the same evening: a draw")
         elif withdrew:
             loser = withdrew[0]
-            camp.end(_enemy(loser), f"{camp.map.sides[loser].name} withdrew from the campaign "
-                                    f"(evening withdrawal check, RULES.md §7.6)")
+            camp.end(
+                _enemy(loser),
+                f"{camp.map.sides[loser].name} withdrew from the campaign "
+                f"(evening withdrawal check, RULES.md §7.6)",
+            )
 
     def _decide_on_objectives(self) -> None:
         camp = self.camp
@@ -150,14 +174,19 @@ class Endgame:
             camp.end(None, f"time limit reached; objectives even at {values['red']}: a draw")
         else:
             winner = max(SIDES, key=lambda s: values[s])
-            camp.end(winner, f"time limit reached; {camp.map.sides[winner].name} holds more "
-                             f"objective value ({values[winner]} to {values[_enemy(winner)]})")
+            camp.end(
+                winner,
+                f"time limit reached; {camp.map.sides[winner].name} holds more "
+                f"objective value ({values[winner]} to {values[_enemy(winner)]})",
+            )
 
     def summary(self) -> dict:
         camp = self.camp
         rows = []
         for d in camp.divisions:
-            state = "surrendered" if d.surrendered else ("destroyed" if not d.alive else "in the field")
+            state = (
+                "surrendered" if d.surrendered else ("destroyed" if not d.alive else "in the field")
+            )
             place = d.place or "-"
             rows.append((d.id, d.side, place, len(d.units), d.boxes if d.alive else 0, state))
         return {

@@ -93,13 +93,16 @@ class Campaign:
         self.reason = ""
         self.over = False
         self.neighbourhood = {
-            j: set(nx.single_source_shortest_path_length(self.graph, j, self.cr.fog_sight_junctions))
+            j: set(
+                nx.single_source_shortest_path_length(self.graph, j, self.cr.fog_sight_junctions)
+            )
             for j in self.graph.nodes
         }
         self.last_seen: dict[str, dict[str, str]] = {s: {} for s in SIDES}
         self.known_boxes: dict[str, dict[str, int]] = {s: {} for s in SIDES}
         self.objectives = {
-            j: int(d.get("value", 0)) for j, d in sorted(self.graph.nodes(data=True))
+            j: int(d.get("value", 0))
+            for j, d in sorted(self.graph.nodes(data=True))
             if d.get("objective")
         }
         self.desk = BattleDesk(self)
@@ -129,20 +132,39 @@ class Campaign:
                 junction = setup.starts[i % len(setup.starts)]
                 div, roll = raise_division(side, i + 1, junction, self.cr, self.forces_dice)
                 self.divisions.append(div)
-                self.emit(DivisionRaised(0, side, div.id, roll,
-                                         tuple((u.id, u.kind) for u in div.units), junction,
-                                         seen_by=(side,)))
+                self.emit(
+                    DivisionRaised(
+                        0,
+                        side,
+                        div.id,
+                        roll,
+                        tuple((u.id, u.kind) for u in div.units),
+                        junction,
+                        seen_by=(side,),
+                    )
+                )
         self.endgame.start()
 
     def run(self) -> CampaignResult:
         """Run the campaign to its end (RULES.md §8.7) and return the result."""
         cmap = self.map
-        self.emit(CampaignStarted(
-            0, cmap.name, display_path(cmap.source), self.loaded.label, self.loaded.hash,
-            dict(self.doctrines), {s: cmap.sides[s].name for s in SIDES},
-            {s: cmap.sides[s].base for s in SIDES}, self.seed, versions(),
-            tuple(cmap.notes), self.cr.day_start_minutes, self.cr.day_end_minutes,
-        ))
+        self.emit(
+            CampaignStarted(
+                0,
+                cmap.name,
+                display_path(cmap.source),
+                self.loaded.label,
+                self.loaded.hash,
+                dict(self.doctrines),
+                {s: cmap.sides[s].name for s in SIDES},
+                {s: cmap.sides[s].base for s in SIDES},
+                self.seed,
+                versions(),
+                tuple(cmap.notes),
+                self.cr.day_start_minutes,
+                self.cr.day_end_minutes,
+            )
+        )
         self._raise_armies()
         self.update_sightings()
         for div in self.divisions:
@@ -226,8 +248,19 @@ class Campaign:
         road = self.graph.edges[origin, dest]
         if test_rough and road["kind"] == "rough":
             passed, roll = percentage_test(self.dice, self.cr.rough_road_pass)
-            self.emit(RoughRoadTest(int(env.now), div.side, div.id, origin, dest, roll,
-                                    self.cr.rough_road_pass, passed, seen_by=(div.side,)))
+            self.emit(
+                RoughRoadTest(
+                    int(env.now),
+                    div.side,
+                    div.id,
+                    origin,
+                    dest,
+                    roll,
+                    self.cr.rough_road_pass,
+                    passed,
+                    seen_by=(div.side,),
+                )
+            )
             if not passed:
                 div.halted_reason = ""
                 yield env.timeout(self.cr.rough_road_retry_minutes)
@@ -238,8 +271,18 @@ class Campaign:
         div.came_from = origin
         div.road = (origin, dest, env.now, env.now + minutes)
         seen = (div.side, *self._enemies_seeing(div.side, origin))
-        self.emit(MarchBegun(int(env.now), div.side, div.id, origin, dest, road["kind"],
-                             road["hours"], seen_by=seen))
+        self.emit(
+            MarchBegun(
+                int(env.now),
+                div.side,
+                div.id,
+                origin,
+                dest,
+                road["kind"],
+                road["hours"],
+                seen_by=seen,
+            )
+        )
         self.desk.watch_road(div)
         yield env.timeout(minutes)
         if div.road is None or not div.alive:  # a meeting on the road already settled it
@@ -296,8 +339,7 @@ class Campaign:
                     continue
                 if d.location in sight and seen.get(d.id) != d.location:
                     seen[d.id] = d.location
-                    self.emit(Sighted(int(self.env.now), side, d.id, d.location,
-                                      seen_by=(side,)))
+                    self.emit(Sighted(int(self.env.now), side, d.id, d.location, seen_by=(side,)))
 
     def forget(self, div: Division) -> None:
         """A division surrendered or was destroyed: both sides know it is gone."""
@@ -324,8 +366,14 @@ class Campaign:
         t = int(self.env.now)
         summary = self.endgame.summary()
         ended = CampaignEnded(
-            t, self.winner, self.reason, self.clock.day(max(t - 1, 0)), self.desk.count,
-            summary["losses"], summary["divisions_left"], summary["objective_value"],
+            t,
+            self.winner,
+            self.reason,
+            self.clock.day(max(t - 1, 0)),
+            self.desk.count,
+            summary["losses"],
+            summary["divisions_left"],
+            summary["objective_value"],
             summary["divisions"],
         )
         self.emit(ended)
@@ -377,5 +425,6 @@ def run_campaign(
     ConfigError
         If a doctrine name is unknown.
     """
-    return Campaign(cmap, loaded, seed, doctrines, record_events=record_events,
-                    battle_logs=battle_logs).run()
+    return Campaign(
+        cmap, loaded, seed, doctrines, record_events=record_events, battle_logs=battle_logs
+    ).run()

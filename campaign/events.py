@@ -221,7 +221,9 @@ class CampaignEnded(CampaignEvent):
     losses: dict[str, int]
     divisions_left: dict[str, int]
     objective_value: dict[str, int]
-    divisions: tuple[tuple[str, str, str, int, int, str], ...]  # id, side, place, units, boxes, state
+    divisions: tuple[
+        tuple[str, str, str, int, int, str], ...
+    ]  # id, side, place, units, boxes, state
 
 
 _TYPES: dict[str, type[CampaignEvent]] = {}

@@ -37,15 +37,11 @@ class SideView:
         """Estimated enemy boxes at each junction where enemy divisions were last seen."""
         out: dict[str, int] = {}
         for div, junction in sorted(self.enemy_positions.items()):
-            out[junction] = out.get(junction, 0) + self.enemy_boxes.get(
-                div, UNKNOWN_DIVISION_BOXES
-            )
+            out[junction] = out.get(junction, 0) + self.enemy_boxes.get(div, UNKNOWN_DIVISION_BOXES)
         return out
 
     def own_strength_at(self, junction: str) -> int:
-        return sum(
-            self.own_boxes[d] for d, j in self.own_positions.items() if j == junction
-        )
+        return sum(self.own_boxes[d] for d, j in self.own_positions.items() if j == junction)
 
 
 def _nearest(routes: Routes, start: str, candidates: list[str]) -> str | None:
@@ -80,22 +76,22 @@ def choose_goal(
         if body is not None and at != body:
             return body, "joins the main body"
         stragglers = [
-            d for d, j in view.own_positions.items()
+            d
+            for d, j in view.own_positions.items()
             if j != at and routes.hours(j, at) <= doctrine.concentrate_hours
         ]
         if body == at and stragglers and not enemy_at.get(at):
             return None, "waits for the army to concentrate"
     mine = view.own_strength_at(at)
-    attackable = [
-        j for j, boxes in enemy_at.items() if mine >= doctrine.attack_ratio * boxes
-    ]
+    attackable = [j for j, boxes in enemy_at.items() if mine >= doctrine.attack_ratio * boxes]
     target = _nearest(routes, at, attackable)
     if target is not None:
         return target, "marches on the enemy"
     if not doctrine.objectives_first and doctrine.advance_on_base:
         return view.enemy_base, "advances on the enemy base"
     open_objectives = [
-        j for j in sorted(view.objectives)
+        j
+        for j in sorted(view.objectives)
         if view.owner.get(j) != view.side
         and not (doctrine.hold_objectives and enemy_at.get(j, 0) * doctrine.attack_ratio > mine)
     ]

@@ -15,8 +15,12 @@ __all__ = ["versions"]
 def versions() -> dict[str, str]:
     """Versions of the project, Python and the packages that shape results."""
     out = {"python": platform.python_version()}
-    for name, dist in (("solo-campaign", "solo-campaign"), ("numpy", "numpy"),
-                       ("networkx", "networkx"), ("simpy", "simpy")):
+    for name, dist in (
+        ("solo-campaign", "solo-campaign"),
+        ("numpy", "numpy"),
+        ("networkx", "networkx"),
+        ("simpy", "simpy"),
+    ):
         try:
             out[name] = version(dist)
         except PackageNotFoundError:  # running from a source tree without install

@@ -162,7 +162,10 @@ class ResultStore:
                 str(entropy),
                 spec.runs,
                 len(plan.cells),
-                f"{plan.versions.get('solo-campaign', 'unknown')}+{plan.versions.get('code', 'unknown')}",
+                "{}+{}".format(
+                    plan.versions.get("solo-campaign", "unknown"),
+                    plan.versions.get("code", "unknown"),
+                ),
                 plan.versions.get("numpy", "unknown"),
                 json.dumps(plan.versions, sort_keys=True),
                 json.dumps([c.rules_hash for c in plan.cells]),

@@ -46,7 +46,8 @@ def parse_overrides(items: list[str] | None) -> dict[str, Any]:
             out[key] = yaml.safe_load(value) if value else value
         except yaml.YAMLError:
             raise ConfigError(
-                f"cannot read the value {value!r}", key=f"--set {key}",
+                f"cannot read the value {value!r}",
+                key=f"--set {key}",
                 fix="Quote strings with spaces, e.g. --set 'battle.hit_dice=20 + d20'.",
             ) from None
     return out

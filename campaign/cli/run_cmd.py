@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -17,18 +17,18 @@ from campaign.cli.common import fresh_seed, parse_overrides, parse_pairs
 __all__ = ["run"]
 
 
-class Format(str, Enum):
+class Format(StrEnum):
     text = "text"
     markdown = "markdown"
     jsonl = "jsonl"
 
 
-class BattleDetail(str, Enum):
+class BattleDetail(StrEnum):
     summary = "summary"
     verbose = "verbose"
 
 
-class View(str, Enum):
+class View(StrEnum):
     umpire = "umpire"
     red = "red"
     blue = "blue"
@@ -36,36 +36,64 @@ class View(str, Enum):
 
 @app.command("run")
 def run(
-    map_path: Annotated[str | None, typer.Argument(
-        metavar="MAP", help="Map file (.yaml, .graphml, .json) or a shipped map's name; "
-                            "default: maps/default.yaml.")] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed; a fresh one is drawn and printed "
-                                                  "when omitted.")] = None,
-    variant: Annotated[list[str] | None, typer.Option(
-        help="Named rules variant (config/variants), repeatable.")] = None,
-    set_: Annotated[list[str] | None, typer.Option(
-        "--set", help="Dotted-key override, e.g. campaign.rough_road_pass=60 (repeatable).")] = None,
-    red_doctrine: Annotated[str, typer.Option(help="aggressive | cautious | balanced")] = "balanced",
-    blue_doctrine: Annotated[str, typer.Option(help="aggressive | cautious | balanced")] = "balanced",
+    map_path: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="MAP",
+            help="Map file (.yaml, .graphml, .json) or a shipped map's name; "
+            "default: maps/default.yaml.",
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed; a fresh one is drawn and printed when omitted.")
+    ] = None,
+    variant: Annotated[
+        list[str] | None, typer.Option(help="Named rules variant (config/variants), repeatable.")
+    ] = None,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set", help="Dotted-key override, e.g. campaign.rough_road_pass=60 (repeatable)."
+        ),
+    ] = None,
+    red_doctrine: Annotated[
+        str, typer.Option(help="aggressive | cautious | balanced")
+    ] = "balanced",
+    blue_doctrine: Annotated[
+        str, typer.Option(help="aggressive | cautious | balanced")
+    ] = "balanced",
     fmt: Annotated[Format, typer.Option("--format", help="Log format.")] = Format.text,
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the log here.")] = None,
-    battles: Annotated[BattleDetail, typer.Option(
-        help="verbose adds each battle's bound-by-bound log.")] = BattleDetail.summary,
-    report: Annotated[Path | None, typer.Option(
-        help="Also write a diary: .html (self-contained) or .md (with PNG maps).")] = None,
-    view: Annotated[View, typer.Option(help="Whose diary: umpire sees all (RULES.md §8.6).")]
-        = View.umpire,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write the log here.")
+    ] = None,
+    battles: Annotated[
+        BattleDetail, typer.Option(help="verbose adds each battle's bound-by-bound log.")
+    ] = BattleDetail.summary,
+    report: Annotated[
+        Path | None,
+        typer.Option(help="Also write a diary: .html (self-contained) or .md (with PNG maps)."),
+    ] = None,
+    view: Annotated[
+        View, typer.Option(help="Whose diary: umpire sees all (RULES.md §8.6).")
+    ] = View.umpire,
     contract: Annotated[bool, typer.Option(help="Merge pass-through junctions.")] = False,
-    road_kind: Annotated[list[str] | None, typer.Option(
-        help="KIND=normal|rough|impassable for a foreign map's road kinds (repeatable).")] = None,
-    hours_per_length: Annotated[float | None, typer.Option(
-        help="March hours per unit of a road's length attribute.")] = None,
+    road_kind: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="KIND=normal|rough|impassable for a foreign map's road kinds (repeatable)."
+        ),
+    ] = None,
+    hours_per_length: Annotated[
+        float | None, typer.Option(help="March hours per unit of a road's length attribute.")
+    ] = None,
     red_base: Annotated[str | None, typer.Option(help="Red's base junction id.")] = None,
     blue_base: Annotated[str | None, typer.Option(help="Blue's base junction id.")] = None,
-    red_start: Annotated[list[str] | None, typer.Option(help="Red start junction (repeatable).")]
-        = None,
-    blue_start: Annotated[list[str] | None, typer.Option(help="Blue start junction (repeatable).")]
-        = None,
+    red_start: Annotated[
+        list[str] | None, typer.Option(help="Red start junction (repeatable).")
+    ] = None,
+    blue_start: Annotated[
+        list[str] | None, typer.Option(help="Blue start junction (repeatable).")
+    ] = None,
 ) -> None:
     """Run one whole campaign on MAP and print its log (the seed goes first, on stderr)."""
     from campaign.config import load_rules
@@ -93,7 +121,10 @@ def run(
     cmap = load_map(map_path, options)
     verbose = battles is BattleDetail.verbose
     result = run_campaign(
-        cmap, loaded, seed, {"red": red_doctrine, "blue": blue_doctrine},
+        cmap,
+        loaded,
+        seed,
+        {"red": red_doctrine, "blue": blue_doctrine},
         battle_logs=verbose or report is not None,
     )
     names = {j: d["name"] for j, d in cmap.graph.nodes(data=True)}

@@ -6,7 +6,6 @@ import math
 
 import networkx as nx
 
-
 __all__ = ["Routes", "retreat_path"]
 
 

@@ -28,8 +28,11 @@ def iter_jsonl(path: str | Path) -> Iterator[CampaignEvent]:
     try:
         handle = path.open(encoding="utf-8")
     except OSError as exc:
-        raise SimulatorError(f"cannot read the event stream ({exc.strerror})", source=str(path),
-                             fix="Give the JSON-lines file written by 'campaign run --format jsonl'.") from None
+        raise SimulatorError(
+            f"cannot read the event stream ({exc.strerror})",
+            source=str(path),
+            fix="Give the JSON-lines file written by 'campaign run --format jsonl'.",
+        ) from None
     with handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():

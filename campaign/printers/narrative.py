@@ -79,7 +79,9 @@ class Narrator:
     def side(self, side: str | None) -> str:
         return self.sides.get(side or "", "nobody")
 
-    def entries(self, events: Iterable[CampaignEvent], battle_logs: bool = False) -> Iterator[Entry]:
+    def entries(
+        self, events: Iterable[CampaignEvent], battle_logs: bool = False
+    ) -> Iterator[Entry]:
         day = 0
         for e in events:
             if isinstance(e, CampaignStarted):
@@ -117,55 +119,106 @@ class Narrator:
         tm = self._time(e.t)
         if isinstance(e, DivisionRaised):
             kinds = [k for _, k in e.units]
-            parts = [f"{kinds.count(k)} {_PLURAL.get(k, k) if kinds.count(k) > 1 else _SINGLE.get(k, k)}"
-                     for k in ("infantry", "cavalry", "artillery")
-                     if kinds.count(k)]
-            return Entry("event", day, tm, f"{self.side(e.side)} raises division {e.division} "
-                         f"at {self.j(e.junction)}: {', '.join(parts)} (d100={e.roll})")
+            parts = [
+                f"{kinds.count(k)} {_PLURAL.get(k, k) if kinds.count(k) > 1 else _SINGLE.get(k, k)}"
+                for k in ("infantry", "cavalry", "artillery")
+                if kinds.count(k)
+            ]
+            return Entry(
+                "event",
+                day,
+                tm,
+                f"{self.side(e.side)} raises division {e.division} "
+                f"at {self.j(e.junction)}: {', '.join(parts)} (d100={e.roll})",
+            )
         if isinstance(e, MarchBegun):
-            return Entry("event", day, tm, f"{e.division} marches {self.j(e.origin)} -> "
-                         f"{self.j(e.destination)} ({e.kind} road, {e.hours:g} h)")
+            return Entry(
+                "event",
+                day,
+                tm,
+                f"{e.division} marches {self.j(e.origin)} -> "
+                f"{self.j(e.destination)} ({e.kind} road, {e.hours:g} h)",
+            )
         if isinstance(e, MarchArrived):
             return Entry("event", day, tm, f"{e.division} arrives at {self.j(e.junction)}")
         if isinstance(e, RoughRoadTest):
             verdict = "passes" if e.passed else "fails, holds its position"
-            return Entry("event", day, tm, f"{e.division} tests the rough road "
-                         f"{self.j(e.origin)} -> {self.j(e.destination)}: d100={e.roll} vs "
-                         f"{e.target:g}: {verdict}", style="" if e.passed else "yellow")
+            return Entry(
+                "event",
+                day,
+                tm,
+                f"{e.division} tests the rough road "
+                f"{self.j(e.origin)} -> {self.j(e.destination)}: d100={e.roll} vs "
+                f"{e.target:g}: {verdict}",
+                style="" if e.passed else "yellow",
+            )
         if isinstance(e, Halted):
-            return Entry("event", day, tm, f"{e.division} holds at {self.j(e.junction)}: {e.reason}",
-                         style="dim")
+            return Entry(
+                "event",
+                day,
+                tm,
+                f"{e.division} holds at {self.j(e.junction)}: {e.reason}",
+                style="dim",
+            )
         if isinstance(e, Sighted):
-            return Entry("event", day, tm, f"{self.side(e.side)} sights {e.enemy} at "
-                         f"{self.j(e.junction)}", style="cyan")
+            return Entry(
+                "event",
+                day,
+                tm,
+                f"{self.side(e.side)} sights {e.enemy} at {self.j(e.junction)}",
+                style="cyan",
+            )
         if isinstance(e, MeetingOnRoad):
-            return Entry("event", day, tm, f"Contact on {self.j('~'.join(e.road))}: "
-                         f"{' and '.join(e.divisions)} meet on the road", style="bold")
+            return Entry(
+                "event",
+                day,
+                tm,
+                f"Contact on {self.j('~'.join(e.road))}: "
+                f"{' and '.join(e.divisions)} meet on the road",
+                style="bold",
+            )
         if isinstance(e, BattleFought):
             return self._battle(e, day, tm, battle_logs)
         if isinstance(e, FellBack):
             where = " -> ".join(self.j(j) for j in e.path)
             onto = " (onto its base)" if e.onto_base else ""
-            return Entry("event", day, tm, f"{e.division} falls back {where}{onto}",
-                         style="magenta")
+            return Entry(
+                "event", day, tm, f"{e.division} falls back {where}{onto}", style="magenta"
+            )
         if isinstance(e, Surrendered):
-            return Entry("event", day, tm, f"{e.division} is cut off at {self.j(e.junction)} "
-                         f"and surrenders", style="bold red")
+            return Entry(
+                "event",
+                day,
+                tm,
+                f"{e.division} is cut off at {self.j(e.junction)} and surrenders",
+                style="bold red",
+            )
         if isinstance(e, DayEnded):
             s = e.strength
             o = e.objectives
-            return Entry("night", e.day, tm, f"Nightfall on day {e.day}. Strength "
-                         f"{self.side('red')} {s['red']} boxes, {self.side('blue')} {s['blue']}; "
-                         f"objectives held {self.side('red')} {o['red']}, "
-                         f"{self.side('blue')} {o['blue']}", style="dim")
+            return Entry(
+                "night",
+                e.day,
+                tm,
+                f"Nightfall on day {e.day}. Strength "
+                f"{self.side('red')} {s['red']} boxes, {self.side('blue')} {s['blue']}; "
+                f"objectives held {self.side('red')} {o['red']}, "
+                f"{self.side('blue')} {o['blue']}",
+                style="dim",
+            )
         if isinstance(e, WithdrawalCheck):
             rows = ", ".join(f"{name} {n:+d}" for name, n in e.factors) or "no factors"
             dice = "+".join(map(str, e.rolls)) or "no dice"
             verdict = "WITHDRAWS" if e.withdraws else "fights on"
-            return Entry("event", day, tm, f"Withdrawal check for {self.side(e.side)} at "
-                         f"{e.casualty_percent:.0f}% losses: {rows} = {e.total}d6: {dice} = "
-                         f"{sum(e.rolls)} vs 12+: {verdict}",
-                         style="bold red" if e.withdraws else "")
+            return Entry(
+                "event",
+                day,
+                tm,
+                f"Withdrawal check for {self.side(e.side)} at "
+                f"{e.casualty_percent:.0f}% losses: {rows} = {e.total}d6: {dice} = "
+                f"{sum(e.rolls)} vs 12+: {verdict}",
+                style="bold red" if e.withdraws else "",
+            )
         if isinstance(e, CampaignEnded):
             return self._end(e, day)
         return None
@@ -174,7 +227,7 @@ class Narrator:
         defender = "blue" if e.attacker == "red" else "red"
         forces = {
             s: f"{self.side(s)} ({', '.join(e.divisions[s])}: "
-               f"{_units(sum(1 for u in e.units if u[1] == s))})"
+            f"{_units(sum(1 for u in e.units if u[1] == s))})"
             for s in ("red", "blue")
         }
         loser = None if e.winner is None else ("blue" if e.winner == "red" else "red")
@@ -192,16 +245,23 @@ class Narrator:
         if lost:
             details.append(f"Destroyed: {', '.join(lost)}")
         for side, total, rolls, withdraws in e.withdrawal_checks:
-            details.append(f"Withdrawal check {self.side(side)}: {total}d6 = {sum(rolls)}"
-                           f"{' -> withdraws' if withdraws else ''}")
+            details.append(
+                f"Withdrawal check {self.side(side)}: {total}d6 = {sum(rolls)}"
+                f"{' -> withdraws' if withdraws else ''}"
+            )
         table = [("unit", "side", "type", "state", "hits before", "taken", "total")]
-        table += [(u[0], self.side(u[1]), u[2], u[3], str(u[4]), str(u[5]), str(u[6]))
-                  for u in e.units]
+        table += [
+            (u[0], self.side(u[1]), u[2], u[3], str(u[4]), str(u[5]), str(u[6])) for u in e.units
+        ]
         return Entry(
-            "battle", day, tm,
-            f"BATTLE at {e.place_name}: {forces[e.attacker]} attacks "
-            f"{forces[defender]}{roll}",
-            details, "bold", e.log if battle_logs else (), table,
+            "battle",
+            day,
+            tm,
+            f"BATTLE at {e.place_name}: {forces[e.attacker]} attacks {forces[defender]}{roll}",
+            details,
+            "bold",
+            e.log if battle_logs else (),
+            table,
         )
 
     def _end(self, e: CampaignEnded, day: int) -> Entry:
@@ -214,10 +274,26 @@ class Narrator:
             f"{e.objective_value['red']}, {self.side('blue')} {e.objective_value['blue']}",
         ]
         table = [("division", "side", "where", "units", "boxes", "state")]
-        table += [(d[0], self.side(d[1]), self.j(d[2]) if d[2] != "-" else "-", str(d[3]),
-                   str(d[4]), d[5]) for d in e.divisions]
-        return Entry("end", day, self._time(e.t), f"End: {outcome}. {e.reason}.", details,
-                     "bold green", table=table)
+        table += [
+            (
+                d[0],
+                self.side(d[1]),
+                self.j(d[2]) if d[2] != "-" else "-",
+                str(d[3]),
+                str(d[4]),
+                d[5],
+            )
+            for d in e.divisions
+        ]
+        return Entry(
+            "end",
+            day,
+            self._time(e.t),
+            f"End: {outcome}. {e.reason}.",
+            details,
+            "bold green",
+            table=table,
+        )
 
 
 def narrate(

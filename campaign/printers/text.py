@@ -11,8 +11,10 @@ __all__ = ["markdown_lines", "text_lines"]
 
 def _table_text(rows: list[tuple[str, ...]], indent: str) -> list[str]:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return [indent + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
-            for r in rows]
+    return [
+        indent + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+        for r in rows
+    ]
 
 
 def text_lines(entries: list[Entry]) -> Iterator[tuple[str, str]]:

@@ -25,10 +25,14 @@ def test_shipped_specs_expand(name: str) -> None:
     assert len({c.label for c in cells}) == len(cells)
 
 
+#: the levels of the shipped rough-road sweep (one cell each)
+LEVELS = load_spec(BATCHES / "rough-road-sweep.yaml").set["campaign.rough_road_pass"]
+
+
 def test_rough_road_sweep_levels() -> None:
     cells = expand_cells(load_spec(BATCHES / "rough-road-sweep.yaml"))
-    assert [dict(c.overrides)["campaign.rough_road_pass"] for c in cells] == [60, 70, 80]
-    assert cells[0].label == "campaign.rough_road_pass=60"
+    assert [dict(c.overrides)["campaign.rough_road_pass"] for c in cells] == LEVELS
+    assert cells[0].label == f"campaign.rough_road_pass={LEVELS[0]}"
 
 
 def test_flags_override_the_spec() -> None:
@@ -125,18 +129,19 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_spec_run_report_export_plot(
     results: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert len(runs_rows(results)) == 24
+    assert len(runs_rows(results)) == 8 * len(LEVELS)
     code, out, _ = run_cli(["batch", "report", str(results), "--plot", str(tmp_path)], capsys)
     assert code == 0
     assert "campaign.rough_road_pass=70" in out and "Wilson" in out
-    assert "Paired differences" in out and "60 → 80" in out
+    assert "Paired differences" in out and f"{LEVELS[0]} → {LEVELS[-1]}" in out
     for name in ("win-rate", "campaign-length"):
         for ext in ("png", "svg"):
             assert (tmp_path / f"{name}.{ext}").stat().st_size > 1000
     code, out, _ = run_cli(["batch", "report", str(results), "--json"], capsys)
     doc = json.loads(out)
-    assert [c["n"] for c in doc[0]["cells"]] == [8, 8, 8]
-    assert len(doc[0]["paired_differences"]) == 3 * 4
+    assert [c["n"] for c in doc[0]["cells"]] == [8] * len(LEVELS)
+    n = len(LEVELS)  # every pair of levels, 4 metrics each
+    assert len(doc[0]["paired_differences"]) == n * (n - 1) // 2 * 4
     for fmt in ("parquet", "csv"):
         code, _, err = run_cli(
             ["batch", "export", str(results), f"--{fmt}", str(tmp_path / fmt)], capsys
@@ -146,7 +151,7 @@ def test_spec_run_report_export_plot(
     reader = "read_parquet" if fmt == "parquet" else "read_csv_auto"
     with duckdb.connect() as con:
         n = con.execute(f"SELECT count(*) FROM {reader}('{tmp_path / fmt / 'runs.csv'}')")
-        assert n.fetchone()[0] == 24
+        assert n.fetchone()[0] == 8 * len(LEVELS)
 
 
 def test_batches_table_records_provenance(results: Path) -> None:
@@ -158,7 +163,7 @@ def test_batches_table_records_provenance(results: Path) -> None:
     name, entropy, numpy_version, code_version, hashes, finished = row
     assert (name, entropy) == ("rough-road-sweep", "20240601")
     assert numpy_version and code_version and finished is not None
-    assert len(set(json.loads(hashes))) == 3
+    assert len(set(json.loads(hashes))) == len(LEVELS)
 
 
 def test_report_of_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -42,7 +42,10 @@ def test_events_off_gives_the_same_outcome(default_map, rules):
         full = run_campaign(default_map, rules, seed)
         lean = run_campaign(default_map, rules, seed, record_events=False)
         assert (lean.winner, lean.reason, lean.battles, lean.losses) == (
-            full.winner, full.reason, full.battles, full.losses
+            full.winner,
+            full.reason,
+            full.battles,
+            full.losses,
         )
         assert len(lean.events) == 1 and isinstance(lean.events[0], CampaignEnded)
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 
 import networkx as nx
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -44,8 +44,11 @@ def test_rough_road_threshold_comes_from_config(default_map):
     loaded = load_rules(overrides={"campaign.rough_road_pass": 40})
     tests = []
     for seed in range(30):
-        tests += [e for e in run_campaign(default_map, loaded, seed).events
-                  if isinstance(e, RoughRoadTest)]
+        tests += [
+            e
+            for e in run_campaign(default_map, loaded, seed).events
+            if isinstance(e, RoughRoadTest)
+        ]
     assert tests and all(e.target == 40 and e.passed == (e.roll <= 40) for e in tests)
 
 
@@ -53,7 +56,7 @@ def _line_map(tmp_path, n_middle=3, rough=False):
     """red_base - a1 - ... - b1 - blue_base in a line (2 h roads)."""
     names = ["rbase", *[f"m{i}" for i in range(n_middle)], "bbase"]
     kind = "rough" if rough else "normal"
-    roads = [(a, b, {"kind": kind, "hours": 2}) for a, b in zip(names, names[1:], strict=False)]
+    roads = [(a, b, {"kind": kind, "hours": 2}) for a, b in pairwise(names)]
     sides = {
         "red": {"name": "Red", "base": "rbase", "start": ["rbase"]},
         "blue": {"name": "Blue", "base": "bbase", "start": ["bbase"]},
@@ -94,7 +97,7 @@ def test_loser_falls_back_two_junctions(tmp_path):
             else:
                 assert len(e.path) - 1 == min(2, hops)
             arrivals = []
-            for x in events[i + 1:]:
+            for x in events[i + 1 :]:
                 if isinstance(x, BattleFought) and e.division in x.divisions[e.side]:
                     break  # caught again before it finished falling back
                 if isinstance(x, MarchArrived) and x.division == e.division:
@@ -112,10 +115,17 @@ def test_cut_off_division_surrenders(tmp_path):
     Red starts at a dead end beyond the only junction that leads home; Blue attacks it
     there, coming by that road. Whenever Red loses at the dead end, it must surrender.
     """
-    junctions = [("rbase", {}), ("hub", {}), ("dead", {"objective": True, "value": 5}),
-                 ("bbase", {})]
-    roads = [("rbase", "hub", {"hours": 2}), ("hub", "dead", {"hours": 2}),
-             ("hub", "bbase", {"hours": 2})]
+    junctions = [
+        ("rbase", {}),
+        ("hub", {}),
+        ("dead", {"objective": True, "value": 5}),
+        ("bbase", {}),
+    ]
+    roads = [
+        ("rbase", "hub", {"hours": 2}),
+        ("hub", "dead", {"hours": 2}),
+        ("hub", "bbase", {"hours": 2}),
+    ]
     sides = {
         "red": {"name": "Red", "base": "rbase", "start": ["dead"]},
         "blue": {"name": "Blue", "base": "bbase", "start": ["hub"]},
@@ -166,25 +176,36 @@ def small_maps(draw):
     n = draw(st.integers(3, 9))
     seed = draw(st.integers(0, 10_000))
     g = nx.connected_watts_strogatz_graph(n, 2, 0.5, seed=seed) if n > 3 else nx.path_graph(n)
-    rough = draw(st.lists(st.booleans(), min_size=g.number_of_edges(),
-                          max_size=g.number_of_edges()))
-    hours = draw(st.lists(st.integers(1, 9), min_size=g.number_of_edges(),
-                          max_size=g.number_of_edges()))
+    rough = draw(
+        st.lists(st.booleans(), min_size=g.number_of_edges(), max_size=g.number_of_edges())
+    )
+    hours = draw(
+        st.lists(st.integers(1, 9), min_size=g.number_of_edges(), max_size=g.number_of_edges())
+    )
     return g, rough, hours
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(small=small_maps(), seed=st.integers(0, 2**31), red=st.sampled_from(
-    ["aggressive", "cautious", "balanced"]), blue=st.sampled_from(
-    ["aggressive", "cautious", "balanced"]))
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    small=small_maps(),
+    seed=st.integers(0, 2**31),
+    red=st.sampled_from(["aggressive", "cautious", "balanced"]),
+    blue=st.sampled_from(["aggressive", "cautious", "balanced"]),
+)
 def test_campaign_never_exceeds_its_cap(tmp_path_factory, small, seed, red, blue):
     g, rough, hours = small
     junctions = [(f"j{n}", {"objective": True, "value": 1} if n % 2 == 0 else {}) for n in g.nodes]
-    roads = [(f"j{a}", f"j{b}", {"kind": "rough" if r else "normal", "hours": h})
-             for (a, b), r, h in zip(g.edges, rough, hours, strict=True)]
+    roads = [
+        (f"j{a}", f"j{b}", {"kind": "rough" if r else "normal", "hours": h})
+        for (a, b), r, h in zip(g.edges, rough, hours, strict=True)
+    ]
     far = max(nx.shortest_path_length(g, 0).items(), key=lambda kv: (kv[1], kv[0]))[0]
-    sides = {"red": {"name": "Red", "base": "j0", "start": ["j0"]},
-             "blue": {"name": "Blue", "base": f"j{far}", "start": [f"j{far}"]}}
+    sides = {
+        "red": {"name": "Red", "base": "j0", "start": ["j0"]},
+        "blue": {"name": "Blue", "base": f"j{far}", "start": [f"j{far}"]},
+    }
     cmap = load_map(write_map(tmp_path_factory.mktemp("m"), junctions, roads, sides))
     loaded = load_rules(overrides={"campaign.time_limit_days": 3})
     result = run_campaign(cmap, loaded, seed, {"red": red, "blue": blue})
