@@ -25,7 +25,7 @@ from battle.phases import BoundPhases
 from battle.result import BattleResult, UnitOutcome
 from battle.tables import Tables
 from battle.units import Force, Unit
-from battle.withdrawal import SideTally, withdrawal_factors
+from battle.withdrawal import SideTally, roll_withdrawals, withdrawal_factors
 
 __all__ = ["BattleState"]
 
@@ -322,32 +322,28 @@ class BattleState(BoundPhases):
             rows = withdrawal_factors(
                 w, SideTally(**self.tally[s]), SideTally(**self.tally[1 - s]), pct
             )
-            checks.append((sum(n for _, n in rows), s, pct, rows))
+            checks.append((s, pct, rows))
         if not checks:
             return
-        checks.sort(key=lambda c: (-c[0], c[1]))
-        equal = len(checks) == 2 and checks[0][0] == checks[1][0]
+        die = self.r.withdrawal_die
+        made = roll_withdrawals(checks, lambda: self.dice.d(die), self.r.withdrawal_success_total)
         withdrew = []
-        for total, s, pct, rows in checks:
-            rolls = [self.dice.d(self.r.withdrawal_die) for _ in range(max(total, 0))]
-            withdraws = sum(rolls) >= self.r.withdrawal_success_total
+        for c in made:
             ev = WithdrawalChecked(
                 self.turn,
                 self.bounds,
-                s,
-                round(pct, 3),
-                tuple(rows),
-                total,
-                tuple(rolls),
-                withdraws,
+                c.side,
+                c.casualty_percent,
+                c.factors,
+                c.total,
+                c.rolls,
+                c.withdraws,
             )
             self.withdrawals.append(ev)
             if self.record:
                 self.emit(ev)
-            if withdraws:
-                withdrew.append(s)
-                if not equal:
-                    break
+            if c.withdraws:
+                withdrew.append(c.side)
         if len(withdrew) == 2:
             self.finish(None, "both-withdrew")
         elif withdrew:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from battle.rules import WithdrawalRules
 
-__all__ = ["SideTally", "loss_factors", "withdrawal_factors"]
+__all__ = ["Check", "SideTally", "loss_factors", "roll_withdrawals", "withdrawal_factors"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,3 +58,56 @@ def withdrawal_factors(
     if losses:
         rows.append((f"losses {casualty_percent:.0f}%", losses))
     return [(name, n) for name, n in rows if n]
+
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True, slots=True)
+class Check(Generic[S]):
+    """One army's withdrawal check: its factors, the d6 rolled and whether it withdraws."""
+
+    side: S
+    casualty_percent: float
+    factors: tuple[tuple[str, int], ...]
+    total: int
+    rolls: tuple[int, ...]
+    withdraws: bool
+
+
+def roll_withdrawals(
+    armies: Sequence[tuple[S, float, list[tuple[str, int]]]],
+    roll_die: Callable[[], int],
+    success_total: int,
+) -> list[Check[S]]:
+    """Roll the withdrawal checks of the armies that must check (RULES.md §7.3–§7.4).
+
+    Parameters
+    ----------
+    armies
+        ``(side, casualty percent, factor rows)`` of each army at or over the threshold,
+        in side order (ties in factors keep this order).
+    roll_die
+        Rolls one d6 (from the battle's or campaign's own generator).
+    success_total
+        The sum that makes an army withdraw (12, RULES.md §0.4).
+
+    Returns
+    -------
+    list of Check
+        The checks made, in the order rolled: the army with more factors first; if it
+        withdraws the other does not roll. With equal factors both roll (both may withdraw).
+    """
+    entries = [
+        (sum(n for _, n in rows), i, side, pct, rows) for i, (side, pct, rows) in enumerate(armies)
+    ]
+    entries.sort(key=lambda e: (-e[0], e[1]))
+    equal = len(entries) == 2 and entries[0][0] == entries[1][0]
+    checks: list[Check[S]] = []
+    for total, _, side, pct, rows in entries:
+        rolls = tuple(roll_die() for _ in range(max(total, 0)))
+        withdraws = sum(rolls) >= success_total
+        checks.append(Check(side, round(pct, 3), tuple(rows), total, rolls, withdraws))
+        if withdraws and not equal:
+            break
+    return checks

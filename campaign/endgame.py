@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from battle.withdrawal import SideTally, withdrawal_factors
+from battle.withdrawal import SideTally, roll_withdrawals, withdrawal_factors
 from campaign.events import DayEnded, WithdrawalCheck
 
 if TYPE_CHECKING:
@@ -132,31 +132,26 @@ class Endgame:
             rows = withdrawal_factors(
                 w, self._side_tally(side), self._side_tally(_enemy(side)), pct
             )
-            checks.append((sum(n for _, n in rows), side, pct, rows))
+            checks.append((side, pct, rows))
         if not checks:
             return
-        checks.sort(key=lambda c: (-c[0], SIDES.index(c[1])))
-        equal = len(checks) == 2 and checks[0][0] == checks[1][0]
-        withdrew = []
         br = camp.rules.battle
-        for total, side, pct, rows in checks:
-            rolls = [camp.dice.d(br.withdrawal_die) for _ in range(max(total, 0))]
-            withdraws = sum(rolls) >= br.withdrawal_success_total
+        die = br.withdrawal_die
+        withdrew = []
+        for c in roll_withdrawals(checks, lambda: camp.dice.d(die), br.withdrawal_success_total):
             camp.emit(
                 WithdrawalCheck(
                     int(camp.env.now),
-                    side,
-                    round(pct, 3),
-                    tuple(rows),
-                    total,
-                    tuple(rolls),
-                    withdraws,
+                    c.side,
+                    c.casualty_percent,
+                    c.factors,
+                    c.total,
+                    c.rolls,
+                    c.withdraws,
                 )
             )
-            if withdraws:
-                withdrew.append(side)
-                if not equal:
-                    break
+            if c.withdraws:
+                withdrew.append(c.side)
         if len(withdrew) == 2:
             camp.end(None, "both armies withdrew the same evening: a draw")
         elif withdrew:
