@@ -81,6 +81,8 @@ class BattleState(BoundPhases):
             MovementDeck(t.deck_for(len(units)), deck.draw, deck.removal) for units in self.sides
         )
         self.cards_lost = [0, 0]
+        self.lost = [0, 0]  # §7.1 casualties so far, in boxes
+        self.changed = False  # a card lost or a unit gone since the last end check
         self.tally = [dict(flags=0, batteries=0, retiring_shaken=0, off_table=0) for _ in (0, 1)]
         self.withdrawals: list[WithdrawalChecked] = []
 
@@ -135,6 +137,7 @@ class BattleState(BoundPhases):
     def bad_thing(self, side: int, cause: str) -> None:
         """A bad thing removes one card from ``side``'s deck (RULES.md §3.3)."""
         card = self.decks[side].remove_for_bad_thing(self.dice)
+        self.changed = True
         if card:
             self.cards_lost[side] += 1
         if self.record:
@@ -180,6 +183,7 @@ class BattleState(BoundPhases):
         u.charge_bonus = 0
 
     def _gone(self, u: Unit) -> None:
+        self.changed = True
         u.out = True
         self.on_field[u.side] -= 1
         self.field[u.side].remove(u)
@@ -189,6 +193,8 @@ class BattleState(BoundPhases):
         if u.out:
             return
         u.routed = True
+        # §7.1: a routed unit counts all its remaining boxes as casualties
+        self.lost[u.side] += self.destroyed_at - u.hits_before - u.hits
         self._gone(u)
         self._leave_contact(u)
         if self.record:
@@ -221,6 +227,8 @@ class BattleState(BoundPhases):
         if hits > room:
             hits = room if room > 0 else 0
         u.hits += hits
+        if not u.routed:  # a routed unit's remaining boxes were all counted when it routed
+            self.lost[u.side] += hits
         total += hits
         if not u.half_tested and total >= self.half_at:
             u.half_tested = True
@@ -284,6 +292,9 @@ class BattleState(BoundPhases):
     # ------------------------------------------------------------------ ends
     def check_end(self) -> bool:
         """End at once on last card or no units (RULES.md §6.8 a, c); True if over."""
+        if not self.changed:  # no card lost and no unit gone since the last check
+            return self.over
+        self.changed = False
         if self.over:
             return True
         lose = self.lose_at
@@ -303,13 +314,12 @@ class BattleState(BoundPhases):
         return False
 
     def casualty_percent(self, side: int) -> float:
-        """RULES.md §7.1: this battle's hits plus routed units' remaining boxes, over boxes."""
-        lost = 0
-        for u in self.sides[side]:
-            lost += u.hits
-            if u.routed:
-                lost += self.r.destroyed_at_hits - u.hits_before - u.hits
-        return 100.0 * lost / self.boxes[side] if self.boxes[side] else 0.0
+        """RULES.md §7.1: this battle's hits plus routed units' remaining boxes, over boxes.
+
+        Kept as a running count (``self.lost``): hits add as they are taken, a rout adds the
+        unit's remaining boxes (and hits on a routed unit then change nothing).
+        """
+        return 100.0 * self.lost[side] / self.boxes[side] if self.boxes[side] else 0.0
 
     def withdrawal_phase(self) -> None:
         """End-of-turn withdrawal checks (RULES.md §7.2–§7.4)."""
