@@ -69,8 +69,21 @@ class BattleDesk:
             return
         if not (a.alive and b.alive):
             return
-        camp.emit(MeetingOnRoad(int(camp.env.now), (road_a[0], road_a[1]), (a.id, b.id)))
-        self.fight(f"{road_a[0]}~{road_a[1]}", [a, b], arriving=None)
+        # Divisions marching together (same road, same direction, same hour) meet the enemy
+        # together and fight as one force (RULES.md §2.3).
+        together = [
+            d
+            for d in camp.divisions
+            if d.alive
+            and d.road is not None
+            and (
+                (d.side == a.side and d.road[:3] == road_a[:3])
+                or (d.side == b.side and d.road[:3] == road_b[:3])
+            )
+        ]
+        ids = tuple(d.id for d in together)
+        camp.emit(MeetingOnRoad(int(camp.env.now), (road_a[0], road_a[1]), ids))
+        self.fight(f"{road_a[0]}~{road_a[1]}", together, arriving=None)
 
     def check_contact(self, junction: str, arriving: Division | None) -> None:
         """Opposing divisions at one junction fight with everything there (§2.3, §8.4)."""
@@ -284,6 +297,8 @@ class BattleDesk:
         path: list[str] | None = camp.routes.path(start, base)
         if not _clear(path, blocked, came_by):  # the usual shortest route is barred
             path = retreat_path(camp.graph, start, base, blocked, came_by)
+        if start == base and not from_road:
+            path = None  # (house) beaten on its own base it has nowhere to fall back: cut off
         if path is None:
             d.alive = False
             d.surrendered = True

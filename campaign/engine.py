@@ -110,6 +110,8 @@ class Campaign:
 
     # ------------------------------------------------------------------ events
     def emit(self, event: CampaignEvent) -> None:
+        if self.over and not isinstance(event, CampaignEnded):
+            return  # the campaign has ended: what else happened this minute is not recorded
         self.n_events += 1
         if self.record:
             self.events.append(event)
@@ -170,6 +172,7 @@ class Campaign:
         for div in self.divisions:
             div.process = self.env.process(self._division(div))
         self.env.process(self.endgame.evenings())
+        self.env.process(self._initial_contacts())
         limit = self.cr.time_limit_days * 1440 + 1
         self.env.run(until=simpy.AnyOf(self.env, [self.done, self.env.timeout(limit)]))
         if not self.over:
@@ -227,7 +230,7 @@ class Campaign:
         goal, why = choose_goal(div.id, at, self.view(div.side), doctrine, self.routes)
         dest = next_step(self.routes, at, goal)
         if dest is None:
-            self._halt(div, at, why)
+            self._halt(div, at, why if goal is None else "waits for the enemy here")
             yield env.timeout(self.cr.hold_minutes)
             return
         minutes = self.graph.edges[at, dest]["hours"] * 60.0
@@ -301,8 +304,26 @@ class Campaign:
         div.arrived_at = self.env.now
         self.update_sightings()
         self.endgame.occupy(junction)
-        self.desk.check_contact(junction, arriving=div)
-        self.endgame.check_immediate()
+        # Contact and the end checks wait for every other arrival of this minute: divisions
+        # arriving together fight together, and an enemy reaching the same base at the same
+        # time is met there, not ignored.
+        self._after_this_minute(lambda: self.desk.check_contact(junction, arriving=div))
+        self._after_this_minute(self.endgame.check_immediate)
+
+    def _after_this_minute(self, action) -> None:
+        """Run ``action`` after everything already scheduled for this minute.
+
+        A zero-delay event created now is queued behind every event scheduled earlier for
+        this minute (arrivals included) and ahead of anything the running process does next.
+        """
+        event = self.env.timeout(0)
+        event.callbacks.append(lambda _: None if self.over else action())
+
+    def _initial_contacts(self):
+        """Opposing divisions that start at one junction fight there at once (§8.4)."""
+        yield self.env.timeout(0)
+        for junction in sorted({d.location for d in self.divisions if d.location}):
+            self.desk.check_contact(junction, arriving=None)
 
     def wake(self, div: Division) -> None:
         """Interrupt a division's process so that it reads its new orders."""

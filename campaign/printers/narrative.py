@@ -245,10 +245,9 @@ class Narrator:
         if lost:
             details.append(f"Destroyed: {', '.join(lost)}")
         for side, total, rolls, withdraws in e.withdrawal_checks:
-            details.append(
-                f"Withdrawal check {self.side(side)}: {total}d6 = {sum(rolls)}"
-                f"{' -> withdraws' if withdraws else ''}"
-            )
+            dice = f"{total}d6 = {sum(rolls)}" if total > 0 else f"{total} factors, no dice"
+            outcome = " -> withdraws" if withdraws else ""
+            details.append(f"Withdrawal check {self.side(side)}: {dice}{outcome}")
         table = [("unit", "side", "type", "state", "hits before", "taken", "total")]
         table += [
             (u[0], self.side(u[1]), u[2], u[3], str(u[4]), str(u[5]), str(u[6])) for u in e.units
