@@ -11,14 +11,15 @@ import copy
 import difflib
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar, get_args, get_origin
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
 from battle.errors import ConfigError
+from battle.yamlfile import read_yaml_file
 
 __all__ = [
     "CONFIG_DIR",
@@ -26,6 +27,7 @@ __all__ = [
     "VARIANTS_DIR",
     "apply_overrides",
     "available_variants",
+    "describe_error",
     "load_rules_document",
     "read_yaml",
     "rules_hash",
@@ -39,6 +41,8 @@ VARIANTS_DIR = CONFIG_DIR / "variants"
 
 M = TypeVar("M", bound=BaseModel)
 
+_VARIANT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
 
 def read_yaml(path: Path) -> Any:
     """Read one YAML file with ``yaml.safe_load``.
@@ -46,26 +50,10 @@ def read_yaml(path: Path) -> Any:
     Raises
     ------
     ConfigError
-        If the file is missing or is not valid YAML (the message gives line and column).
+        If the file is missing, unreadable or not valid YAML (the message gives line and
+        column).
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError("file not found", source=str(path), fix="Check the path.") from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read the file ({exc.strerror})", source=str(path)) from None
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise ConfigError(
-            f"not valid YAML ({problem})",
-            source=str(path),
-            key=where,
-            fix="Fix the YAML syntax at that place.",
-        ) from None
+    return read_yaml_file(path, ConfigError)
 
 
 def available_variants() -> list[str]:
@@ -76,6 +64,9 @@ def available_variants() -> list[str]:
 def variant_overrides(name: str) -> tuple[dict[str, Any], str]:
     """The dotted-key overrides of a named variant (or a path to a variant file).
 
+    ``name`` is a shipped variant's bare name (``config/variants/NAME.yaml``; letters,
+    digits, ``_``, ``.``, ``-``) or the path of an existing ``.yaml``/``.yml`` file.
+
     Returns ``(overrides, source)``.
 
     Raises
@@ -84,10 +75,11 @@ def variant_overrides(name: str) -> tuple[dict[str, Any], str]:
         If no such variant exists (the message lists those that do) or its file is not a
         mapping of dotted keys.
     """
-    path = Path(name)
-    if not (path.suffix in (".yaml", ".yml") and path.exists()):
-        path = VARIANTS_DIR / f"{name}.yaml"
-    if not path.exists():
+    path: Path | None = Path(name)
+    if not (path.suffix in (".yaml", ".yml") and path.is_file()):
+        # a shipped variant by its bare name only: '../rules' must not reach config/rules.yaml
+        path = VARIANTS_DIR / f"{name}.yaml" if _VARIANT_NAME.fullmatch(name) else None
+    if path is None or not path.is_file():
         names = available_variants()
         close = difflib.get_close_matches(name, names, n=1)
         hint = f" Did you mean '{close[0]}'?" if close else ""
@@ -201,13 +193,25 @@ def validate(
                 else:
                     lines.append(f"unknown config key {key!r} (a typo?)")
             else:
-                msg = str(err["msg"]).removeprefix("Value error, ")
-                lines.append(f"{key}: {msg} (found {err.get('input')!r})")
+                lines.append(f"{key}: {describe_error(err)}")
         raise ConfigError(
             "; ".join(lines),
             source=", ".join(sorted(files)),
             fix="Fix these keys; config/rules.yaml documents every key with its RULES.md section.",
         ) from None
+
+
+def describe_error(err: Mapping[str, Any]) -> str:
+    """One pydantic error as ``what was expected (found ...)``, without internal class names.
+
+    A ``model_type`` error (a mapping was expected) would name the model's class
+    ("instance of CampaignRules"); it reads "expected a mapping of keys" instead.
+    """
+    if err["type"] in ("model_type", "model_attributes_type", "dict_type"):
+        msg = "expected a mapping of keys"
+    else:
+        msg = str(err["msg"]).removeprefix("Value error, ")
+    return f"{msg} (found {err.get('input')!r})"
 
 
 def _close_field(model: type[BaseModel], loc: tuple[Any, ...]) -> str | None:

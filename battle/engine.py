@@ -60,12 +60,21 @@ def fight(
     Raises
     ------
     ForceError
-        If a force has no unit able to fight, or unit ids repeat.
+        If a force has no unit able to fight or more than ``rules.max_units_per_force``
+        units, or unit ids repeat.
     ConfigError
         If a doctrine name is not in ``rules.doctrines``.
     """
     tables = compile_rules(rules)
     for force in (force_a, force_b):
+        if len(force.units) > rules.max_units_per_force:
+            raise ForceError(
+                f"force {force.name!r} has {len(force.units)} units, more than the "
+                f"{rules.max_units_per_force} a battle allows",
+                key="battle.max_units_per_force",
+                fix=f"Give it at most {rules.max_units_per_force} units, or raise "
+                "battle.max_units_per_force (e.g. --set battle.max_units_per_force=500).",
+            )
         if not any(u.hits < rules.destroyed_at_hits for u in force.units):
             raise ForceError(
                 f"force {force.name!r} has no unit able to fight",

@@ -24,8 +24,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from battle.configload import describe_error
 from battle.errors import ForceError
 from battle.units import GRADES, Force, UnitSpec
+from battle.yamlfile import read_yaml_file
 
 __all__ = ["load_forces_yaml", "make_force", "parse_force_flag"]
 
@@ -150,7 +152,7 @@ def _problems(exc: ValidationError) -> list[str]:
         if branch == "str" and not isinstance(e.get("input"), str):
             continue  # the value was a list: the string branch's complaint is noise
         key = ".".join(p for p in loc if p != branch) or "(top level)"
-        out.append(f"{key}: {e['msg']} (found {e.get('input')!r})")
+        out.append(f"{key}: {describe_error(e)}")
     return out
 
 
@@ -164,15 +166,8 @@ def load_forces_yaml(path: str | Path) -> tuple[Force, Force]:
         unknown, a count is negative, or a side has no units; the message names the file and
         the key path.
     """
-    import yaml
-
     path = Path(path)
-    try:
-        data: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ForceError("file not found", source=str(path), fix="Check the path.") from None
-    except yaml.YAMLError as exc:
-        raise ForceError(f"not valid YAML ({exc})", source=str(path)) from None
+    data: Any = read_yaml_file(path, ForceError)
     try:
         spec = _ForcesFile.model_validate(data)
     except ValidationError as exc:

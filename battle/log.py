@@ -23,7 +23,7 @@ from battle.events import (
 )
 from battle.result import BattleResult
 
-__all__ = ["format_event", "format_events", "reason_text"]
+__all__ = ["a_number", "format_event", "format_events", "plural", "reason_text"]
 
 _REASONS = {
     "cards": "{loser} is down to its last movement card (RULES.md §3.4)",
@@ -34,6 +34,23 @@ _REASONS = {
     "turn-limit": "the turn limit was reached: a draw (§6.8 d)",
     "nightfall": "nightfall stopped the battle: a draw (§8.3)",
 }
+
+
+def a_number(n: int) -> str:
+    """``n`` with its indefinite article as spoken: "a 7", "an 8", "an 11", "an 18", "a 100".
+
+    >>> a_number(8), a_number(11), a_number(18), a_number(80), a_number(7)
+    ('an 8', 'an 11', 'an 18', 'an 80', 'a 7')
+    """
+    s = str(abs(int(n)))
+    spoken_eight = s.startswith("8")
+    eleven_or_eighteen = len(s) % 3 == 2 and s[:2] in ("11", "18")
+    return f"{'an' if spoken_eight or eleven_or_eighteen else 'a'} {n}"
+
+
+def plural(n: int, word: str) -> str:
+    """``"1 card"``, ``"2 cards"``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def reason_text(reason: str, names: tuple[str, str], winner: int | None) -> str:
@@ -57,8 +74,8 @@ def format_event(e: BattleEvent, names: tuple[str, str]) -> str | None:
     if isinstance(e, BoundStarted):
         acts = ", ".join(e.activated) or "none"
         return (
-            f"Turn {e.turn}, bound {e.bound}: {names[e.side]} draws a {e.card} "
-            f"({e.deck_size} cards); activates {acts}"
+            f"Turn {e.turn}, bound {e.bound}: {names[e.side]} draws {a_number(e.card)} "
+            f"({plural(e.deck_size, 'card')}); activates {acts}"
         )
     if isinstance(e, TestRolled):
         return "  " + _test(e)
@@ -79,8 +96,8 @@ def format_event(e: BattleEvent, names: tuple[str, str]) -> str | None:
         return f"  melee {e.unit_a} {e.hits_by_a} - {e.hits_by_b} {e.unit_b}: {who}"
     if isinstance(e, CardLost):
         return (
-            f"  bad thing for {names[e.side]} ({e.cause}): loses a {e.card}, "
-            f"{e.cards_left} cards left"
+            f"  bad thing for {names[e.side]} ({e.cause}): loses {a_number(e.card)}, "
+            f"{plural(e.cards_left, 'card')} left"
         )
     if isinstance(e, StateChanged):
         why = f" ({e.reason})" if e.reason else ""

@@ -166,13 +166,29 @@ class BattleRules(_Strict):
     withdrawal: WithdrawalRules
     doctrines: dict[str, DoctrineRules]
 
+    max_units_per_force: int = Field(default=200, ge=1, le=100_000)
+
+    @field_validator("hit_dice", mode="before")
+    @classmethod
+    def _dice_number(cls, value: object) -> object:
+        """A bare number (``--set battle.hit_dice=20``) is a valid dice expression."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+        return value
+
     @field_validator("hit_dice")
     @classmethod
     def _dice_parse(cls, value: str) -> str:
         try:
-            parse_dice(value)
+            low = parse_dice(value).bounds()[0]
         except DiceExpressionError as exc:  # reported by pydantic with its key path
             raise ValueError(exc.what) from None
+        if low < 1:
+            raise ValueError(
+                f"the hit dice D must always be at least 1 (RULES.md §4.1), but {value!r} "
+                f"can roll {low}; use an expression whose smallest roll is 1 or more, "
+                "e.g. 20 + 2*d10"
+            )
         return value
 
     def hit_dice_expression(self) -> DiceExpression:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from battle.errors import SimulatorError
 
-__all__ = ["BatchSpecError", "MapError", "SimulatorError"]
+__all__ = ["BatchSpecError", "MapError", "SimulatorError", "make_output_dir", "write_error"]
 
 
 class MapError(SimulatorError):
@@ -13,3 +15,35 @@ class MapError(SimulatorError):
 
 class BatchSpecError(SimulatorError):
     """A batch spec (YAML or flags) is invalid."""
+
+
+def write_error(path: str | Path, exc: OSError, flag: str | None = None) -> SimulatorError:
+    """A one-paragraph error for an output file or folder that cannot be written."""
+    reason = exc.strerror or exc.__class__.__name__
+    if isinstance(exc, IsADirectoryError):
+        reason = "it is a folder, not a file"
+    elif isinstance(exc, NotADirectoryError | FileExistsError):
+        reason = "a file is in the way where a folder is needed"
+    return SimulatorError(
+        f"cannot write there ({reason})",
+        source=str(path),
+        key=flag,
+        fix="Choose a writable location you can create files in.",
+    )
+
+
+def make_output_dir(directory: str | Path, flag: str | None = None) -> Path:
+    """Create the output folder ``directory`` (and its parents) if missing; return it.
+
+    Raises
+    ------
+    SimulatorError
+        If it cannot be created (a file is in the way, no permission, a read-only place);
+        the message names the folder and ``flag``.
+    """
+    out = Path(directory)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise write_error(out, exc, flag) from None
+    return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from battle.errors import SimulatorError
@@ -59,7 +60,9 @@ def _wrap(exc: SimulatorError, cell: Cell, source: str) -> BatchSpecError:
     )
 
 
-def plan_batch(spec: BatchSpec, source: str = "batch spec") -> BatchPlan:
+def plan_batch(
+    spec: BatchSpec, source: str = "batch spec", flags: Mapping[str, str] | None = None
+) -> BatchPlan:
     """Validate every cell of ``spec`` up front.
 
     Parameters
@@ -68,6 +71,9 @@ def plan_batch(spec: BatchSpec, source: str = "batch spec") -> BatchPlan:
         The validated spec.
     source : str
         Where the spec came from (a file name or ``flags``), for messages.
+    flags : mapping of str to str, optional
+        Spec fields set by a command-line flag (``{"maps": "--map"}``): an error in such a
+        field names the flag instead of ``source``.
 
     Returns
     -------
@@ -85,33 +91,37 @@ def plan_batch(spec: BatchSpec, source: str = "batch spec") -> BatchPlan:
     maps: dict[str, tuple[str, str, set[str]]] = {}
     rules: dict[tuple, tuple[str, str, set[str]]] = {}
     planned = []
+    flags = flags or {}
     for cell in expand_cells(spec):
+        part = "maps"
         try:
             if cell.map not in maps:
                 path = resolve_map_path(None if cell.map == "default" else cell.map)
                 if not path.is_file():
                     raise BatchSpecError(
                         f"no map file or shipped map named {cell.map!r}",
-                        key="maps",
+                        key=flags.get("maps", "maps"),
                         fix="Give a map file's path or a name from maps/ (default, waterloo-1815).",
                     )
                 load_map(path, MapOptions())
                 maps[cell.map] = (str(path.resolve()), file_sha(path), set())
+            part = "rules"
             key = (cell.variants, cell.overrides_json)
             if key not in rules:
                 loaded = load_rules(list(cell.variants), json.loads(cell.overrides_json))
                 names = set(loaded.rules.campaign.doctrines)
                 rules[key] = (loaded.label, loaded.hash, names)
             label, rules_hash, names = rules[key]
+            part = "doctrines"
             for side, name in zip(("red", "blue"), cell.doctrines, strict=True):
                 if name not in names:
                     raise BatchSpecError(
                         f"no strategy doctrine named {name!r} for {side}",
-                        key="doctrines",
+                        key=flags.get("doctrines", "doctrines"),
                         fix=f"Choose from: {', '.join(sorted(names))}.",
                     )
         except SimulatorError as exc:
-            raise _wrap(exc, cell, source) from None
+            raise _wrap(exc, cell, "flags" if part in flags else source) from None
         path, sha, _ = maps[cell.map]
         planned.append(CellPlan(cell, path, sha, label, rules_hash))
     vers = dict(versions())

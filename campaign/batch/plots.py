@@ -13,6 +13,7 @@ from pathlib import Path
 import duckdb
 
 from campaign.batch.stats import cell_summaries
+from campaign.errors import make_output_dir
 
 __all__ = ["write_plots"]
 
@@ -30,8 +31,7 @@ def write_plots(con: duckdb.DuckDBPyConnection, batch_id: str, directory: str | 
         return []
     from matplotlib.figure import Figure  # no pyplot: no global figure state
 
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
+    out = make_output_dir(directory, "--plot")
     written: list[Path] = []
     labels = [f"{c.cell}: {c.label}" for c in cells]
     x = list(range(len(cells)))

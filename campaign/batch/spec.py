@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -27,9 +28,11 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from battle.yamlfile import read_yaml_file
 from campaign.errors import BatchSpecError
 
 __all__ = [
+    "FLAG_OF_FIELD",
     "BatchSpec",
     "Cell",
     "expand_cells",
@@ -187,12 +190,39 @@ def expand_cells(spec: BatchSpec) -> list[Cell]:
     return cells
 
 
-def _spec_error(exc: ValidationError, source: str) -> BatchSpecError:
+#: The command-line flag of each spec field (``campaign batch --runs`` sets ``runs``).
+FLAG_OF_FIELD = {
+    "maps": "--map",
+    "variants": "--variant",
+    "set": "--set",
+    "doctrines": "--doctrines",
+    "runs": "--runs",
+    "seed": "--seed",
+    "workers": "--workers",
+    "backend": "--backend",
+    "scheduler": "--scheduler",
+    "chunk_size": "--chunk-size",
+    "output": "--output",
+}
+
+
+def _spec_error(
+    exc: ValidationError, source: str, flags: Mapping[str, str] | None = None
+) -> BatchSpecError:
     first = exc.errors()[0]
-    key = ".".join(str(p) for p in first["loc"]) or None
+    loc = [str(p) for p in first["loc"]]
+    key = ".".join(loc) or None
     msg = first["msg"].removeprefix("Value error, ")
     if first["type"] == "extra_forbidden":
         msg = "unknown key (a typo?)"
+    flag = (flags or {}).get(loc[0]) if loc else None
+    if flag is not None:  # the bad value came from a flag: name the flag, not the file
+        return BatchSpecError(
+            f"{msg} (found {first.get('input')!r})",
+            source=flag,
+            key=".".join(loc[1:]) or None,
+            fix=f"Give {flag} a valid value; see `campaign batch --help`.",
+        )
     return BatchSpecError(
         msg,
         source=source,
@@ -211,16 +241,7 @@ def load_spec(path: str | Path) -> BatchSpec:
         If the file is missing, not YAML, not a mapping, or has an unknown or invalid key.
     """
     path = Path(path)
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise BatchSpecError(
-            "batch spec not found", source=str(path), fix="Check the path."
-        ) from None
-    except yaml.YAMLError as exc:
-        raise BatchSpecError(
-            f"not valid YAML ({exc})", source=str(path), fix="Fix the YAML syntax."
-        ) from None
+    data = read_yaml_file(path, BatchSpecError, not_found="batch spec not found")
     if not isinstance(data, dict):
         raise BatchSpecError(
             "a batch spec must be a mapping of keys (maps, variants, set, doctrines, runs …)",
@@ -230,8 +251,13 @@ def load_spec(path: str | Path) -> BatchSpec:
     return validate_spec(data, str(path))
 
 
-def validate_spec(data: dict[str, Any], source: str) -> BatchSpec:
+def validate_spec(
+    data: dict[str, Any], source: str, flags: Mapping[str, str] | None = None
+) -> BatchSpec:
     """Validate a spec mapping.
+
+    ``flags`` maps the fields set by command-line flags to the flag (:data:`FLAG_OF_FIELD`);
+    an error in one of them names the flag instead of ``source``.
 
     Raises
     ------
@@ -241,9 +267,9 @@ def validate_spec(data: dict[str, Any], source: str) -> BatchSpec:
     try:
         return BatchSpec.model_validate(data)
     except ValidationError as exc:
-        raise _spec_error(exc, source) from None
-    except BatchSpecError as exc:
-        exc.source = source
+        raise _spec_error(exc, source, flags) from None
+    except BatchSpecError as exc:  # a doctrine pair that is not RED:BLUE
+        exc.source = (flags or {}).get("doctrines", source)
         raise
 
 
@@ -284,13 +310,16 @@ def spec_from_flags(base: BatchSpec | None, flags: dict[str, Any], source: str) 
         If a flag is malformed or the merged spec is invalid.
     """
     data = base.model_dump() if base is not None else {}
+    given: dict[str, str] = {}
     for name, value in flags.items():
         if value is None or value == []:
             continue
+        if name != "set":
+            given[name] = FLAG_OF_FIELD.get(name, f"--{name.replace('_', '-')}")
         if name == "set":
             merged = dict(data.get("set", {}))
             merged.update(parse_set_flag(t) for t in value)
             data["set"] = merged
         else:
             data[name] = value
-    return validate_spec(data, source)
+    return validate_spec(data, source, given)

@@ -25,6 +25,7 @@ only ever holds whole runs, whatever interrupts the batch.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,7 +35,7 @@ import duckdb
 import pyarrow as pa
 
 from campaign.batch.worker import BATTLE_COLUMNS, RUN_COLUMNS
-from campaign.errors import BatchSpecError
+from campaign.errors import BatchSpecError, make_output_dir
 
 __all__ = ["ResultStore", "export_results", "open_results"]
 
@@ -212,25 +213,48 @@ class ResultStore:
         """Insert one chunk's runs and battles in one transaction; return runs written.
 
         Rows already present (a resumed batch) are ignored, never duplicated.
+
+        Raises
+        ------
+        KeyboardInterrupt
+            When Ctrl-C interrupts DuckDB during the write (its ``InterruptException``);
+            the chunk is rolled back, every earlier chunk stays committed.
         """
         cell = int(result["cell"])
         runs = _arrow(batch_id, cell, result["runs"], RUN_COLUMNS, _RUN_TYPES)
         battles = _arrow(batch_id, cell, result["battles"], BATTLE_COLUMNS, _BATTLE_TYPES)
         con = self.con
-        con.begin()
+        began = False
         try:
+            con.begin()
+            began = True
             con.register("chunk_runs", runs)
             con.register("chunk_battles", battles)
             con.execute("INSERT OR IGNORE INTO runs SELECT * FROM chunk_runs")
             con.execute("INSERT OR IGNORE INTO battles SELECT * FROM chunk_battles")
             con.commit()
+        except duckdb.InterruptException:
+            # Ctrl-C reached DuckDB mid-query: drop the partial chunk, stop like Ctrl-C
+            self._rollback(began)
+            raise KeyboardInterrupt from None
         except BaseException:
-            con.rollback()
+            self._rollback(began)
             raise
         finally:
-            con.unregister("chunk_runs")
-            con.unregister("chunk_battles")
+            self._unregister("chunk_runs", "chunk_battles")
         return runs.num_rows
+
+    def _rollback(self, began: bool) -> None:
+        """Roll back the open chunk transaction (a no-op if it never began or already ended)."""
+        if not began:
+            return
+        with contextlib.suppress(duckdb.TransactionException):  # commit already ended it
+            self.con.rollback()
+
+    def _unregister(self, *names: str) -> None:
+        for name in names:
+            with contextlib.suppress(duckdb.InterruptException):  # a second Ctrl-C
+                self.con.unregister(name)
 
 
 def open_results(path: str | Path) -> ResultStore:
@@ -277,10 +301,9 @@ def export_results(path: str | Path, directory: str | Path, fmt: str) -> list[Pa
         If the results file is missing or not a results file.
     """
     store = open_results(path)
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
     written = []
     try:
+        out = make_output_dir(directory, f"--{fmt}")
         for table in ("batches", "cells", "runs", "battles"):
             target = out / f"{table}.{fmt}"
             options = "FORMAT parquet" if fmt == "parquet" else "FORMAT csv, HEADER true"

@@ -57,7 +57,7 @@ def run(
     ] = None,
     set_: Annotated[
         list[str] | None,
-        typer.Option("--set", metavar="KEY=VALUE", help="Override; a [list] sweeps its values."),
+        typer.Option("--set", metavar="KEY=VALUE", help="Override; a \\[list] sweeps its values."),
     ] = None,
     doctrines: Annotated[
         list[str] | None,
@@ -85,7 +85,7 @@ def run(
     """Run (or resume) a batch; print the summary at the end."""
     from campaign.batch.plan import plan_batch
     from campaign.batch.runner import BatchInterrupted, run_batch
-    from campaign.batch.spec import load_spec, spec_from_flags
+    from campaign.batch.spec import FLAG_OF_FIELD, load_spec, spec_from_flags
 
     base = load_spec(spec) if spec is not None else None
     source = str(spec) if spec is not None else "flags"
@@ -103,7 +103,8 @@ def run(
         "output": str(output) if output else None,
     }
     batch = spec_from_flags(base, flags, source)
-    plan = plan_batch(batch, source)  # every cell validated before any work starts
+    given = {k: FLAG_OF_FIELD[k] for k, v in flags.items() if v not in (None, []) and k != "set"}
+    plan = plan_batch(batch, source, given)  # every cell validated before any work starts
     out = Path(batch.output or "results.duckdb")
     console = _console()
     if not quiet:

@@ -26,12 +26,12 @@ from rich.table import Table
 from battle.engine import fight
 from battle.errors import ConfigError
 from battle.forces import load_forces_yaml, parse_force_flag
-from battle.log import format_events, reason_text
+from battle.log import format_events, plural, reason_text
 from battle.result import BattleResult
 from battle.rules import BattleRules
 from battle.units import Force
 from campaign.cli import app
-from campaign.cli.common import fresh_seed, parse_overrides
+from campaign.cli.common import check_seed, parse_overrides
 from campaign.config import LoadedRules, load_rules
 
 __all__ = ["battle", "battle_seed", "odds_summary", "wilson_interval"]
@@ -159,8 +159,7 @@ def battle(
         raise ConfigError(
             f"needs at least 1 battle, got {odds}", key="--odds", fix="Write e.g. --odds 10000."
         )
-    if seed is None:
-        seed = fresh_seed()
+    seed = check_seed(seed)
     out = Console(soft_wrap=True)  # log lines are never folded; tables still fit
     if odds is not None:
         summary = run_odds(force_pair, rules, seed, odds, side, docs, progress=not as_json)
@@ -238,7 +237,7 @@ def _print_result(out: Console, result: BattleResult) -> None:
     out.print(f"{result.bounds} bounds ({result.turns} turns), {result.minutes} minutes of battle")
     for i, name in enumerate(names):
         out.print(
-            f"{name}: {result.cards_left[i]} cards left, {result.cards_lost[i]} lost; "
+            f"{name}: {plural(result.cards_left[i], 'card')} left, {result.cards_lost[i]} lost; "
             f"casualties {result.casualty_percent[i]:.1f}%; "
             f"{result.hits_taken(i)} actual hits taken",
             highlight=False,

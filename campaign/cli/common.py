@@ -9,7 +9,7 @@ import yaml
 
 from battle.errors import ConfigError
 
-__all__ = ["fresh_seed", "parse_overrides", "parse_pairs"]
+__all__ = ["check_seed", "fresh_seed", "parse_overrides", "parse_pairs"]
 
 
 def fresh_seed() -> int:
@@ -17,8 +17,32 @@ def fresh_seed() -> int:
     return int(np.random.SeedSequence().entropy % 1_000_000_000)
 
 
-def parse_pairs(items: list[str] | None, flag: str) -> dict[str, str]:
+def check_seed(seed: int | None) -> int:
+    """The ``--seed`` given, or a fresh one when omitted.
+
+    Raises
+    ------
+    ConfigError
+        If the seed is negative (numpy seeds are non-negative integers).
+    """
+    if seed is None:
+        return fresh_seed()
+    if seed < 0:
+        raise ConfigError(
+            f"a seed cannot be negative (got {seed})",
+            key="--seed",
+            fix="Give a whole number of 0 or more, e.g. --seed 42, or leave --seed out for a "
+            "fresh one.",
+        )
+    return seed
+
+
+def parse_pairs(
+    items: list[str] | None, flag: str, example: str = "battle.hit_dice=3d10"
+) -> dict[str, str]:
     """``KEY=VALUE`` strings into a dict (for --set, --road-kind).
+
+    ``example`` is a well-formed item for ``flag``, shown in the error's fix.
 
     Raises
     ------
@@ -32,7 +56,7 @@ def parse_pairs(items: list[str] | None, flag: str) -> dict[str, str]:
             raise ConfigError(
                 f"{item!r} is not KEY=VALUE",
                 key=flag,
-                fix=f"Write it as {flag} battle.hit_dice=3d10 (a dotted key, '=', a value).",
+                fix=f"Write it as {flag} {example} (a key, '=', a value).",
             )
         out[key.strip()] = value.strip()
     return out

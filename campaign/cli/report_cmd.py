@@ -15,7 +15,10 @@ __all__ = ["report"]
 
 @app.command("report")
 def report(
-    events: Annotated[Path, typer.Argument(help="Event stream (JSON lines) of a campaign run.")],
+    events: Annotated[
+        Path,
+        typer.Argument(metavar="EVENTS.jsonl", help="Event stream (JSON lines) of a campaign run."),
+    ],
     output: Annotated[
         Path, typer.Option("-o", "--output", help="Diary file: .html (self-contained) or .md.")
     ],
@@ -29,6 +32,7 @@ def report(
 ) -> None:
     """Write a printable campaign diary (maps per day, battles, charts) from saved events."""
     from campaign.maps import load_map
+    from campaign.maps.loader import resolve_map_path
     from campaign.printers.jsonl import read_jsonl
     from campaign.report import write_report
     from campaign.report.view import check_view
@@ -43,7 +47,7 @@ def report(
             source=str(events),
             fix="Give the map file with --map PATH.",
         )
-    if map_path is None and not Path(source).exists():
+    if map_path is None and not resolve_map_path(source).exists():
         raise SimulatorError(
             f"the campaign's map file {source} is not there",
             source=str(events),

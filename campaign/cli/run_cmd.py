@@ -5,14 +5,15 @@ from __future__ import annotations
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TextIO
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
 from campaign.cli import app
-from campaign.cli.common import fresh_seed, parse_overrides, parse_pairs
+from campaign.cli.common import check_seed, parse_overrides, parse_pairs
+from campaign.errors import write_error
 
 __all__ = ["run"]
 
@@ -32,6 +33,20 @@ class View(StrEnum):
     umpire = "umpire"
     red = "red"
     blue = "blue"
+
+
+def _open_output(path: Path) -> TextIO:
+    """Open the ``--output`` log file for writing.
+
+    Raises
+    ------
+    SimulatorError
+        If it cannot be opened (a folder, a missing folder, no permission).
+    """
+    try:
+        return path.open("w", encoding="utf-8")
+    except OSError as exc:
+        raise write_error(path, exc, "--output") from None
 
 
 @app.command("run")
@@ -103,13 +118,12 @@ def run(
     from campaign.printers.narrative import narrate
     from campaign.printers.text import markdown_lines, text_lines
 
-    if seed is None:
-        seed = fresh_seed()
+    seed = check_seed(seed)
     err = Console(stderr=True, highlight=False)
     err.print(f"seed {seed}")
     loaded = load_rules(variant or [], parse_overrides(set_))
     options = MapOptions(
-        road_kinds=parse_pairs(road_kind, "--road-kind"),
+        road_kinds=parse_pairs(road_kind, "--road-kind", "river=rough"),
         hours_per_length=hours_per_length,
         contract=contract,
         red_base=red_base,
@@ -128,7 +142,7 @@ def run(
         battle_logs=verbose or report is not None,
     )
     names = {j: d["name"] for j, d in cmap.graph.nodes(data=True)}
-    out = output.open("w", encoding="utf-8") if output else None
+    out = _open_output(output) if output else None
     try:
         if fmt is Format.jsonl:
             write_jsonl(result.events, out or sys.stdout)

@@ -42,6 +42,14 @@ def read_raw_map(path: Path) -> RawMap:
     MapError
         If the file is missing, unreadable, of an unknown type or invalid.
     """
+    if not path.exists():
+        shipped = sorted(p.stem for p in MAPS_DIR.glob("*.yaml"))
+        raise MapError(
+            "map file not found",
+            source=str(path),
+            fix="Check the path, or give a shipped map's name: "
+            f"{', '.join(shipped) or '(none in maps/)'}.",
+        )
     if path.suffix.lower() in GRAPH_SUFFIXES:
         return read_graph_map(path)
     if path.suffix.lower() in (".yaml", ".yml"):

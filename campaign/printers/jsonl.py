@@ -34,17 +34,28 @@ def iter_jsonl(path: str | Path) -> Iterator[CampaignEvent]:
             fix="Give the JSON-lines file written by 'campaign run --format jsonl'.",
         ) from None
     with handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                yield event_from_dict(json.loads(line))
-            except (json.JSONDecodeError, KeyError, TypeError) as exc:
-                raise SimulatorError(
-                    f"line {number} is not a campaign event ({exc.__class__.__name__}: {exc})",
-                    source=str(path),
-                    fix="Give the JSON-lines file written by 'campaign run --format jsonl'.",
-                ) from None
+        try:
+            yield from _events(handle, path)
+        except UnicodeDecodeError:
+            raise SimulatorError(
+                "not a JSON-lines event stream (the file is not UTF-8 text)",
+                source=str(path),
+                fix="Give the JSON-lines file written by 'campaign run --format jsonl'.",
+            ) from None
+
+
+def _events(handle: TextIO, path: Path) -> Iterator[CampaignEvent]:
+    for number, line in enumerate(handle, start=1):
+        if not line.strip():
+            continue
+        try:
+            yield event_from_dict(json.loads(line))
+        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+            raise SimulatorError(
+                f"line {number} is not a campaign event ({exc.__class__.__name__}: {exc})",
+                source=str(path),
+                fix="Give the JSON-lines file written by 'campaign run --format jsonl'.",
+            ) from None
 
 
 def read_jsonl(path: str | Path) -> list[CampaignEvent]:

@@ -1,0 +1,158 @@
+"""Bad input to ``campaign batch``, unwritable outputs, and Ctrl-C reaching DuckDB."""
+
+from __future__ import annotations
+
+import duckdb
+import pytest
+
+from campaign.batch import runner as runner_module
+from campaign.batch.runner import BatchInterrupted, run_batch
+from campaign.batch.store import ResultStore
+
+from .conftest import run_cli, runs_rows, small_plan
+
+
+def _one_error(code: int, err: str) -> str:
+    assert code == 2, err
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    return lines[0]
+
+
+@pytest.fixture
+def spec(tmp_path):
+    path = tmp_path / "spec.yaml"
+    path.write_text("runs: 2\nseed: 1\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    out = tmp_path_factory.mktemp("results") / "r.duckdb"
+    run_batch(small_plan(runs=2), out, workers=0, progress=False)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("flag", "value"), [("--runs", "0"), ("--workers", "-1"), ("--seed", "-1")]
+)
+def test_bad_flag_value_names_the_flag(capsys, spec, tmp_path, flag, value):
+    code, _, err = run_cli(["batch", str(spec), flag, value, "-o", str(tmp_path / "x")], capsys)
+    line = _one_error(code, err)
+    assert line.startswith(f"error: {flag}:"), line
+    assert str(spec) not in line
+
+
+def test_unknown_map_flag_names_the_flag(capsys, spec, tmp_path):
+    argv = ["batch", str(spec), "--map", "nosuch", "-o", str(tmp_path / "x")]
+    line = _one_error(*run_cli(argv, capsys)[::2])
+    assert "--map" in line and "nosuch" in line and str(spec) not in line
+
+
+def test_bad_value_in_the_spec_still_names_the_spec(capsys, tmp_path):
+    path = tmp_path / "spec.yaml"
+    path.write_text("runs: 0\n", encoding="utf-8")
+    line = _one_error(*run_cli(["batch", str(path), "-o", str(tmp_path / "x")], capsys)[::2])
+    assert f"{path}: runs:" in line
+
+
+def test_binary_spec(capsys, tmp_path):
+    path = tmp_path / "binary.yaml"
+    path.write_bytes(b"\xff\xfe\x00\x81 not text")
+    line = _one_error(*run_cli(["batch", str(path), "-o", str(tmp_path / "x")], capsys)[::2])
+    assert str(path) in line and "not a text file" in line
+
+
+def test_malformed_spec_is_one_line(capsys, tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text("maps: [default\nruns: 3\n", encoding="utf-8")
+    line = _one_error(*run_cli(["batch", str(path), "-o", str(tmp_path / "x")], capsys)[::2])
+    assert "not valid YAML" in line and "line " in line and "column " in line
+
+
+def test_export_to_an_unwritable_place(capsys, results, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    argv = ["batch", "export", str(results), "--csv", str(blocker / "ex")]
+    line = _one_error(*run_cli(argv, capsys)[::2])
+    assert "--csv" in line and "ex" in line
+
+
+def test_plot_folder_is_a_file(capsys, results, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    argv = ["batch", "report", str(results), "--plot", str(blocker)]
+    line = _one_error(*run_cli(argv, capsys)[::2])
+    assert "--plot" in line and str(blocker) in line
+
+
+def test_help_keeps_the_list_brackets(capsys):
+    code, out, _ = run_cli(["batch", "run", "--help"], capsys)
+    assert code == 0
+    assert "a [list] sweeps" in " ".join(out.split())
+
+
+class _InterruptingConnection:
+    """A DuckDB connection whose battles insert is interrupted (as by Ctrl-C)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self._con = con
+
+    def execute(self, sql: str, *args):
+        if "INTO battles" in sql:
+            raise duckdb.InterruptException("INTERRUPT Error: Interrupted!")
+        return self._con.execute(sql, *args)
+
+    def __getattr__(self, name: str):
+        return getattr(self._con, name)
+
+
+def test_interrupted_write_rolls_back_and_raises_keyboard_interrupt(tmp_path):
+    from campaign.batch.plan import chunk_tasks
+    from campaign.batch.worker import run_chunk
+
+    plan = small_plan(runs=2)
+    store = ResultStore(tmp_path / "r.duckdb")
+    try:
+        store.begin_batch("b", plan, 1)
+        task = next(iter(chunk_tasks(plan, 1, store.done_runs("b", len(plan.cells), 2), 2)))
+        result = run_chunk(task)
+        real = store.con
+        store.con = _InterruptingConnection(real)  # type: ignore[assignment]
+        with pytest.raises(KeyboardInterrupt):
+            store.write_chunk("b", result)
+        store.con = real
+        assert real.execute("SELECT count(*) FROM runs").fetchone()[0] == 0  # rolled back
+        assert store.write_chunk("b", result) == 2  # the connection is still usable
+    finally:
+        store.close()
+
+
+def test_duckdb_interrupt_stops_the_batch_like_ctrl_c(tmp_path, monkeypatch):
+    calls = {"n": 0}
+    real_write = ResultStore.write_chunk
+
+    def write_then_interrupt(self, batch_id, result):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            self.con = _InterruptingConnection(self.con)
+        return real_write(self, batch_id, result)
+
+    monkeypatch.setattr(runner_module.ResultStore, "write_chunk", write_then_interrupt)
+    out = tmp_path / "r.duckdb"
+    with pytest.raises(BatchInterrupted) as stop:
+        run_batch(small_plan(runs=4), out, workers=0, chunk_size=2, progress=False)
+    assert stop.value.outcome.done_now == 2
+    assert len(runs_rows(out)) == 2  # the first chunk is kept, the interrupted one is not
+
+
+def test_cli_exit_130_on_duckdb_interrupt(capsys, tmp_path, monkeypatch):
+    def interrupt(self, batch_id, result):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner_module.ResultStore, "write_chunk", interrupt)
+    argv = ["batch", "--runs", "2", "--seed", "1", "--workers", "0", "-q"]
+    code, _, err = run_cli([*argv, "-o", str(tmp_path / "r.duckdb")], capsys)
+    assert code == 130
+    assert "of 2 runs are stored" in err and "run the same command again" in err
