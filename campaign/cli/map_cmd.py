@@ -113,7 +113,8 @@ def info(
     sizes = facts.component_sizes
     _add_row(table, "parts", f"{len(sizes)} (sizes {', '.join(map(str, sizes))})")
     _add_row(table, "roads per junction", f"{facts.degree_range[0]}–{facts.degree_range[1]}")
-    _add_row(table, "dead ends", f"{len(facts.dead_ends)}: {_shown(facts.dead_ends)}")
+    dead = f"{len(facts.dead_ends)}: {_shown(facts.dead_ends)}" if facts.dead_ends else "none"
+    _add_row(table, "dead ends", dead)
     objectives = [f"{n} ({v})" for n, v in facts.objectives]
     _add_row(table, "objectives", f"{len(objectives)}: {_shown(objectives)}")
     origin = "" if shown.sides_origin == "file" else f" [{shown.sides_origin}]"

@@ -49,6 +49,26 @@ def _open_output(path: Path) -> TextIO:
         raise write_error(path, exc, "--output") from None
 
 
+def side_view(events, side: str) -> tuple:
+    """The events one side knew of (RULES.md §8.6); the closing table lists its own divisions
+    and only the enemy divisions whose strength it learned by fighting them."""
+    from dataclasses import replace
+
+    from campaign.events import CampaignEnded, StrengthLearned
+
+    known = {e.enemy for e in events if isinstance(e, StrengthLearned) and e.side == side}
+    out = []
+    for event in events:
+        if side not in event.seen_by:
+            continue
+        if isinstance(event, CampaignEnded):
+            rows = tuple(d for d in event.divisions if d[1] == side or d[0] in known)
+            out.append(replace(event, divisions=rows))
+        else:
+            out.append(event)
+    return tuple(out)
+
+
 @app.command("run")
 def run(
     map_path: Annotated[
@@ -89,7 +109,11 @@ def run(
         typer.Option(help="Also write a diary: .html (self-contained) or .md (with PNG maps)."),
     ] = None,
     view: Annotated[
-        View, typer.Option(help="Whose diary: umpire sees all (RULES.md §8.6).")
+        View,
+        typer.Option(
+            help="Whose log and diary: umpire sees all; red or blue only what that side knew "
+            "(RULES.md §8.6)."
+        ),
     ] = View.umpire,
     contract: Annotated[bool, typer.Option(help="Merge pass-through junctions.")] = False,
     road_kind: Annotated[
@@ -147,7 +171,10 @@ def run(
         if fmt is Format.jsonl:
             write_jsonl(result.events, out or sys.stdout)
         else:
-            entries = narrate(result.events, names, battle_logs=verbose)
+            shown = result.events
+            if view is not View.umpire:  # a side's log: only what that side knew (§8.6)
+                shown = side_view(result.events, view.value)
+            entries = narrate(shown, names, battle_logs=verbose)
             if fmt is Format.markdown:
                 lines = [(line, "") for line in markdown_lines(entries)]
             else:

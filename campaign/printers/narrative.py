@@ -288,7 +288,7 @@ class Narrator:
             "end",
             day,
             self._time(e.t),
-            f"End: {outcome}. {e.reason}.",
+            f"End: {outcome}. {e.reason[:1].upper()}{e.reason[1:]}.",
             details,
             "bold green",
             table=table,

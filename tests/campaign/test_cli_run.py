@@ -90,3 +90,15 @@ def test_bad_input_is_a_clear_error_with_exit_code_2(args, words):
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
     assert words in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_a_sides_log_shows_only_what_it_knew(tmp_path):
+    """RULES.md §8.6: ``--view red`` drops what only Blue saw (Blue's sightings, its marches
+    out of Red's sight) and lists only enemy divisions Red fought in the closing table."""
+    full = _campaign("run", "--seed", "42")
+    red = _campaign("run", "--seed", "42", "--view", "red")
+    assert full.returncode == red.returncode == 0
+    assert "Blue sights" in full.stdout
+    assert "Blue sights" not in red.stdout
+    assert "Red sights" in red.stdout
+    assert len(red.stdout) < len(full.stdout)
