@@ -9,11 +9,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
 
 from campaign.batch.stats import cell_summaries
 from campaign.errors import make_output_dir
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["write_plots"]
 
@@ -64,10 +68,7 @@ def write_plots(con: duckdb.DuckDBPyConnection, batch_id: str, directory: str | 
     ax.set_title("Win rate per cell (95% Wilson intervals)")
     ax.legend(fontsize=8)
     fig.tight_layout()
-    for ext in ("png", "svg"):
-        path = out / f"win-rate.{ext}"
-        fig.savefig(path, dpi=120)
-        written.append(path)
+    written += _save(fig, out, "win-rate")
 
     rows = con.execute(
         "SELECT cell, days, count(*) FROM runs WHERE batch_id = ? GROUP BY cell, days "
@@ -85,8 +86,13 @@ def write_plots(con: duckdb.DuckDBPyConnection, batch_id: str, directory: str | 
     ax.set_title("Campaign length distribution")
     ax.legend(fontsize=8)
     fig.tight_layout()
-    for ext in ("png", "svg"):
-        path = out / f"campaign-length.{ext}"
-        fig.savefig(path, dpi=120)
-        written.append(path)
+    written += _save(fig, out, "campaign-length")
     return written
+
+
+def _save(fig: Figure, out: Path, name: str) -> list[Path]:
+    """Write one chart as PNG and SVG; returns the two paths."""
+    paths = [out / f"{name}.{ext}" for ext in ("png", "svg")]
+    for path in paths:
+        fig.savefig(path, dpi=120)
+    return paths
