@@ -71,8 +71,9 @@ class MovementDeck:
         """
         if not self.cards:
             raise RuntimeError("draw from an empty movement deck")
+        cards = self.cards
         if self.mode == "reshuffle":
-            return self.cards[dice.index(len(self.cards))]
+            return cards[dice.index(len(cards))]
         remaining = [c for c in self.cards]
         for c in self._dealt:
             remaining.remove(c)

@@ -88,9 +88,8 @@ class DiceExpression:
         Dice are rolled term by term, left to right, one die at a time.
         """
         total = self._const
-        d = dice.d
         for factor, sides in self._dice:
-            total += factor * d(sides)
+            total += factor * dice.d(sides)
         return total
 
     def bounds(self) -> tuple[int, int]:
@@ -234,13 +233,17 @@ class Dice:
         self._i = 0
         self._n = 0
 
+    def _refill(self) -> int:
+        """Draw the next block of uniforms from the generator; returns the index to read (0)."""
+        self._block = self.rng.random(_BLOCK).tolist()
+        self._n = _BLOCK
+        return 0
+
     def uniform(self) -> float:
         """One uniform float in [0, 1)."""
         i = self._i
         if i >= self._n:
-            self._block = self.rng.random(_BLOCK).tolist()
-            self._n = _BLOCK
-            i = 0
+            i = self._refill()
         self._i = i + 1
         return self._block[i]
 
@@ -251,15 +254,20 @@ class Dice:
         """
         i = self._i
         if i >= self._n:
-            self._block = self.rng.random(_BLOCK).tolist()
-            self._n = _BLOCK
-            i = 0
+            i = self._refill()
         self._i = i + 1
         return int(self._block[i] * sides) + 1
 
     def index(self, n: int) -> int:
-        """A uniform index in 0..n-1 (a random pick, e.g. a card from a deck)."""
-        return int(self.uniform() * n)
+        """A uniform index in 0..n-1 (a random pick, e.g. a card from a deck).
+
+        The same as ``int(self.uniform() * n)``, written out like :meth:`d`.
+        """
+        i = self._i
+        if i >= self._n:
+            i = self._refill()
+        self._i = i + 1
+        return int(self._block[i] * n)
 
 
 def percentage_test(dice: Dice, percent: float) -> tuple[bool, int]:

@@ -1,8 +1,12 @@
-"""Tactical doctrines (RULES.md §6.7): data in config, read by these small functions.
+"""Tactical doctrines (RULES.md §6.7): data in config, read by a small compiled object.
 
 A doctrine answers two questions for the engine each bound: which units to activate (at most
 the card's value, RULES.md §6.3 step 1) and what each activated unit does. It never rolls dice;
 every choice is deterministic given the state, and ties are broken by unit id (§6.9).
+
+:class:`TacticalDoctrine` is a :class:`~battle.rules.DoctrineRules` (the YAML) turned into
+plain attributes once per rules object (:func:`battle.tables.compile_rules`), so the engine's
+hot loop reads no pydantic model.
 """
 
 from __future__ import annotations
@@ -10,10 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from battle.rules import DoctrineRules
-from battle.tables import Tables
 from battle.units import Unit
 
-__all__ = ["Order", "charge_target", "choose_orders"]
+__all__ = ["ADVANCE", "CHARGE", "FORM", "RALLY", "Order", "TacticalDoctrine"]
+
+RALLY, CHARGE, FORM, ADVANCE = "rally", "charge", "form", "advance"
 
 
 @dataclass(slots=True)
@@ -31,260 +36,292 @@ class Order:
     to_gap: float = 0.0
 
 
-def charge_target(
-    u: Unit,
-    enemies: list[Unit],
-    doc: DoctrineRules,
-    t: Tables,
-    depth: float,
-    nearest: float = 0.0,
-) -> Unit | None:
-    """The enemy ``u`` would charge now under doctrine ``doc``, or None (RULES.md §6.4).
-
-    Only an infantry or cavalry unit that is not shaken, disordered or in melee may charge,
-    and only an enemy not already in melee or charged, within its move + 3 inches. It charges
-    a target whose state is listed in ``charge_when``, or one at most 1/ratio of its strength.
-    Preference: disordered/shaken first, then most hits, then nearest, then lowest id.
-    """
-    if u.kind == "artillery" or u.shaken or u.disordered or u.melee is not None:
-        return None
-    reach = t.move[(u.kind, u.formation)] + t.reach_bonus
-    if reach <= t.reach_bonus or nearest > reach:  # square, or none near
-        return None
-    best = None
-    best_key = None
-    mine = 10 - u.hits_before - u.hits
-    ratio = doc.charge_min_strength_ratio
-    charge_when = doc.charge_when
-    for e in enemies:
-        if e.melee is not None or e.charged_by is not None:
-            continue
-        gap = depth - u.pos - e.pos
-        if gap > reach:
-            continue
-        if (
-            u.kind == "cavalry"
-            and e.kind == "infantry"
-            and e.formation == "square"
-            and not doc.cavalry_charges_infantry_in_square
-        ):
-            continue
-        state = "disordered" if e.disordered else "shaken" if e.shaken else "steady"
-        if not (state in charge_when or mine >= ratio * (10 - e.hits_before - e.hits)):
-            continue
-        key = (not (e.disordered or e.shaken), -(e.hits_before + e.hits), gap, e.id)
-        if best_key is None or key < best_key:
-            best, best_key = e, key
-    return best
+_NO_IDS: frozenset[str] = frozenset()
 
 
-def choose_orders(
-    own: list[Unit],
-    enemies: list[Unit],
-    card: int,
-    doc: DoctrineRules,
-    t: Tables,
-    attacking: bool,
-) -> list[Order]:
-    """Pick at most ``card`` units to activate and their orders (RULES.md §6.3 step 1, §6.7).
+class _Targets:
+    """The enemies open to a charge this bound (:meth:`TacticalDoctrine._targets`)."""
 
-    Units that have an enemy in range and a ``hold_in_range`` doctrine are left to fire
-    (activated units may not fire, §6.3 step 3). Order of preference follows the doctrine's
-    ``activation_order`` categories, then unit id: the units are walked in that order and
-    the walk stops once ``card`` of them have an order.
+    __slots__ = ("any_in_state", "need", "ranked")
+
+    def __init__(self, ranked: list[tuple[Unit, bool]], any_in_state: bool, need: float):
+        #: (enemy, in a state the doctrine charges whatever the odds), in order of preference
+        self.ranked = ranked
+        #: is any of them in such a state?
+        self.any_in_state = any_in_state
+        #: the strength (boxes left) a charger needs to charge on the odds: ratio x the weakest
+        self.need = need
+
+
+class TacticalDoctrine:
+    """One side's tactical doctrine, ready for the engine (RULES.md §6.7).
 
     Parameters
     ----------
-    own, enemies
-        The units of each side still on the field, in id order.
-    card
-        The movement card drawn: the most units to activate (RULES.md §3.2).
-    doc
-        The side's doctrine.
-    t
-        The compiled rules.
-    attacking
-        True for the attacker (it advances; a defender only if its doctrine says so).
-
-    Returns
-    -------
-    list of Order
-        At most ``card`` orders, in activation order.
+    rules
+        The doctrine as configured (``battle.doctrines.<name>`` in config/rules.yaml).
+    depth
+        Depth of the ground in inches (§6.1): the gap between two units is
+        ``depth - own.pos - enemy.pos``.
+    stop_short
+        Inches an ordinary advance stops short of contact (§6.4).
+    full_strength
+        Hits that destroy a unit (10, §1.2): a unit's strength is this minus its actual hits.
     """
-    if card <= 0 or not enemies:
-        return []
-    plan = _plan(doc)
-    depth = t.depth
-    advancing = attacking or doc.advance_when_defending
-    # The nearest enemy is the one furthest forward. Who could be charged at all this bound
-    # (not in melee, not already charged), and the weakest of them: most units can then rule
-    # out a charge without scanning the enemy.
-    front = enemies[0].pos
-    open_targets = []
-    weak_target = False
-    min_strength = 99
-    for e in enemies:
-        if e.pos > front:  # noqa: PLR1730 - hot loop: a comparison is cheaper than max()
-            front = e.pos
-        if e.melee is not None or e.charged_by is not None:
-            continue
-        open_targets.append(e)
-        if not weak_target:
-            if e.disordered or e.shaken:
-                weak_target = (e.disordered and plan.charge_disordered) or (
-                    e.shaken and plan.charge_shaken
-                )
-            else:
-                weak_target = plan.charge_steady
-        strength = 10 - e.hits_before - e.hits
-        if strength < min_strength:  # noqa: PLR1730 - same
-            min_strength = strength
-    rank = plan.rank
-    unranked = plan.unranked
-    keyed = [
-        (rank.get("shaken" if u.shaken else u.kind, unranked), u.id, u)
-        for u in own
-        if u.melee is None and u.charged_by is None
-    ]
-    keyed.sort()
-    ratio = doc.charge_min_strength_ratio
-    threatened: set[str] | None = None
-    orders: list[Order] = []
-    for _, uid, u in keyed:
-        is_threatened = False
-        if u.kind == "infantry" and doc.square_vs_cavalry:
-            if threatened is None:
-                threatened = _square_candidates(own, enemies, t, depth)
-            is_threatened = uid in threatened
-        chargeable = open_targets and (
-            weak_target or 10 - u.hits_before - u.hits >= ratio * min_strength
-        )
-        order = _order_for(
-            u,
-            open_targets if chargeable else _NONE,
-            depth - u.pos - front,
-            is_threatened,
-            doc,
-            t,
-            advancing,
-            depth,
-        )
-        if order is not None:
-            orders.append(order)
-            if len(orders) >= card:
-                break
-    return orders
 
-
-@dataclass(frozen=True, slots=True)
-class _Plan:
-    """A doctrine's lists turned into look-ups (built once per doctrine object)."""
-
-    rank: dict[str, int]
-    unranked: int
-    charge_disordered: bool
-    charge_shaken: bool
-    charge_steady: bool
-
-
-_NONE: list[Unit] = []
-_PLANS: dict[int, tuple[DoctrineRules, _Plan]] = {}
-
-
-def _plan(doc: DoctrineRules) -> _Plan:
-    hit = _PLANS.get(id(doc))
-    if hit is not None and hit[0] is doc:
-        return hit[1]
-    plan = _Plan(
-        rank={name: i for i, name in enumerate(doc.activation_order)},
-        unranked=len(set(doc.activation_order)),
-        charge_disordered="disordered" in doc.charge_when,
-        charge_shaken="shaken" in doc.charge_when,
-        charge_steady="steady" in doc.charge_when,
+    __slots__ = (
+        "advance_formation",
+        "advance_when_defending",
+        "cavalry_charges_square",
+        "cavalry_stop",
+        "charge_disordered",
+        "charge_shaken",
+        "charge_steady",
+        "depth",
+        "form_line_within",
+        "full_strength",
+        "hold_in_range",
+        "rally_shaken",
+        "rank",
+        "ratio",
+        "rules",
+        "square_vs_cavalry",
+        "stop_short",
+        "unlimber_within",
+        "unranked",
     )
-    if len(_PLANS) > 64:
-        _PLANS.clear()
-    _PLANS[id(doc)] = (doc, plan)
-    return plan
 
+    def __init__(
+        self, rules: DoctrineRules, *, depth: float, stop_short: float, full_strength: int
+    ) -> None:
+        self.rules = rules
+        self.depth = depth
+        self.stop_short = stop_short
+        self.full_strength = full_strength
+        #: activation preference: "shaken" or a unit type -> its place in the order
+        self.rank = {name: i for i, name in enumerate(rules.activation_order)}
+        self.unranked = len(self.rank)
+        self.charge_disordered = "disordered" in rules.charge_when
+        self.charge_shaken = "shaken" in rules.charge_when
+        self.charge_steady = "steady" in rules.charge_when
+        self.ratio = rules.charge_min_strength_ratio
+        self.cavalry_charges_square = rules.cavalry_charges_infantry_in_square
+        self.square_vs_cavalry = rules.square_vs_cavalry
+        self.hold_in_range = rules.hold_in_range
+        self.advance_when_defending = rules.advance_when_defending
+        self.rally_shaken = rules.rally_shaken
+        self.advance_formation = rules.advance_formation
+        self.form_line_within = rules.form_line_within_inches
+        self.unlimber_within = rules.unlimber_within_inches
+        #: cavalry waits this far off for a chance to charge, never closer than stop_short
+        self.cavalry_stop = max(stop_short, rules.cavalry_wait_inches)
 
-def _square_candidates(own: list[Unit], enemies: list[Unit], t: Tables, depth: float) -> set[str]:
-    """Ids of infantry units that an enemy cavalry unit would charge next (one per cavalry).
+    # ------------------------------------------------------------------ orders
+    def choose_orders(
+        self, own: list[Unit], enemies: list[Unit], card: int, attacking: bool
+    ) -> list[Order]:
+        """Pick at most ``card`` units to activate and their orders (RULES.md §6.3 step 1).
 
-    Only the battalion an enemy cavalry unit threatens forms square (RULES.md §6.7), chosen
-    as a charger would choose (§6.9): disordered/shaken first, most hits, nearest, lowest id.
-    """
-    ids: set[str] = set()
-    reach_bonus = t.reach_bonus
-    for e in enemies:
-        if e.kind != "cavalry" or e.shaken or e.melee is not None:
-            continue
-        reach = t.move[(e.kind, e.formation)] + reach_bonus
-        best_key = None
-        best = None
+        Units are taken in the doctrine's ``activation_order`` categories, then by unit id,
+        until ``card`` of them have an order. Units in melee or charged last bound are not
+        activated. A unit with an enemy in range under ``hold_in_range``
+        gets no order, so that it may fire (activated units may not fire, §6.3 step 3).
+
+        Parameters
+        ----------
+        own, enemies
+            The units of each side still on the field, in id order.
+        card
+            The movement card drawn: the most units to activate (RULES.md §3.2).
+        attacking
+            True for the attacker (it advances; a defender only if the doctrine says so).
+
+        Returns
+        -------
+        list of Order
+            At most ``card`` orders, in activation order.
+        """
+        if card <= 0 or not enemies:
+            return []
+        # One pass over the enemy: the nearest one is the one furthest forward; who could
+        # be charged at all (not in melee, not already charged); and the cavalry that could
+        # charge next bound (for squares).
+        front = enemies[0].pos
+        open_targets = []
+        cavalry = []
+        for e in enemies:
+            if e.pos > front:  # noqa: PLR1730 - hot loop: a comparison is cheaper than max()
+                front = e.pos
+            if e.melee is None:
+                if e.charged_by is None:
+                    open_targets.append(e)
+                if e.kind == "cavalry" and not e.shaken:
+                    cavalry.append(e)
+        threatened = _NO_IDS
+        if cavalry and self.square_vs_cavalry:
+            threatened = self._square_candidates(own, cavalry)
+        # Each unit's order depends only on the unit and the enemy, never on another unit's
+        # order: work them all out in id order, then take the first ``card`` in activation
+        # order, which is what walking the units in that order and stopping at ``card`` gives.
+        rank, unranked = self.rank, self.unranked
+        shaken_rank = rank.get("shaken", unranked)
+        advancing = attacking or self.advance_when_defending
+        depth = self.depth
+        targets: _Targets | None = None  # worked out when a unit first could charge
+        chosen: list[tuple[int, str, Order]] = []  # (activation rank, unit id, order)
         for u in own:
-            if u.kind != "infantry" or u.melee is not None:
+            if u.melee is not None or u.charged_by is not None:
+                continue  # in melee, or charged last bound: not activated
+            if u.shaken:
+                if self.rally_shaken:
+                    chosen.append((shaken_rank, u.id, Order(u, RALLY)))
                 continue
-            gap = depth - u.pos - e.pos
-            if gap > reach:
-                continue
-            key = (not (u.disordered or u.shaken), -(u.hits_before + u.hits), gap, u.id)
-            if best_key is None or key < best_key:
-                best, best_key = u, key
-        if best is not None:
-            ids.add(best.id)
-    return ids
+            if u.disordered:
+                continue  # still completing a formation change
+            nearest = depth - u.pos - front
+            may_charge = None
+            if open_targets and u.reach > 0.0 and nearest <= u.reach:
+                if targets is None:
+                    targets = self._targets(open_targets)
+                # a unit too weak for the strength ratio may still charge a target in a
+                # state its doctrine charges
+                if targets.any_in_state or self.full_strength - u.total_hits >= targets.need:
+                    may_charge = targets.ranked
+            order = self._order_for(u, nearest, may_charge, u.id in threatened, advancing)
+            if order is not None:
+                chosen.append((rank.get(u.kind, unranked), u.id, order))
+        if len(chosen) > 1:
+            chosen.sort()  # (rank, id) pairs are unique: orders are never compared
+        return [c[2] for c in chosen[:card]]
 
+    def _order_for(
+        self,
+        u: Unit,
+        nearest: float,
+        targets: list[tuple[Unit, bool]] | None,
+        threatened: bool,
+        advancing: bool,
+    ) -> Order | None:
+        """The order of a steady unit ``nearest`` inches from the nearest enemy, or None.
 
-def _order_for(
-    u: Unit,
-    enemies: list[Unit],
-    nearest: float,
-    threatened: bool,
-    doc: DoctrineRules,
-    t: Tables,
-    advancing: bool,
-    depth: float,
-) -> Order | None:
-    if u.shaken:
-        return Order(u, "rally") if doc.rally_shaken else None
-    if u.disordered:
-        return None  # still completing a formation change
-    key = (u.kind, u.formation)
-    rng = t.fire_range[key]
-    if u.kind == "artillery":
-        if u.formation == "limbered":
-            if nearest <= doc.unlimber_within_inches:
-                return Order(u, "form", formation="unlimbered")
-            if advancing:
-                return Order(u, "advance", to_gap=doc.unlimber_within_inches)
-        return None
-    if u.kind == "infantry":
-        if threatened and u.formation != "square":
-            return Order(u, "form", formation="square")
-        if u.formation == "square" and not threatened:
-            return Order(u, "form", formation=doc.advance_formation)
-    move = t.move[key]
-    if enemies:
-        # charge_target's own first test, made here so most units skip the call (§6.4)
-        reach = move + t.reach_bonus
-        if reach > t.reach_bonus and nearest <= reach:
-            target = charge_target(u, enemies, doc, t, depth, nearest)
+        ``targets``: the enemies it might charge, in order of preference (None: it may not
+        charge this bound).
+        """
+        kind = u.kind
+        if kind == "artillery":
+            if u.formation == "limbered":
+                if nearest <= self.unlimber_within:
+                    return Order(u, FORM, formation="unlimbered")
+                if advancing:
+                    return Order(u, ADVANCE, to_gap=self.unlimber_within)
+            return None
+        if kind == "infantry":
+            if threatened:
+                if u.formation != "square":
+                    return Order(u, FORM, formation="square")
+            elif u.formation == "square":
+                return Order(u, FORM, formation=self.advance_formation)
+        if targets is not None:
+            target = self.charge_target(u, targets)
             if target is not None:
-                return Order(u, "charge", target=target)
-    if rng > 0 and nearest <= rng and doc.hold_in_range:
-        return None  # stays to fire
-    if u.kind == "infantry" and u.formation == "column" and nearest <= doc.form_line_within_inches:
-        return Order(u, "form", formation="line")
-    if not advancing or move <= 0:
+                return Order(u, CHARGE, target=target)
+        in_range = u.fire_range > 0.0 and nearest <= u.fire_range
+        if in_range and self.hold_in_range:
+            return None  # stays to fire
+        if kind == "infantry" and u.formation == "column" and nearest <= self.form_line_within:
+            return Order(u, FORM, formation="line")
+        if not advancing or u.move <= 0.0:
+            return None
+        if kind == "cavalry":
+            stop = self.cavalry_stop
+        elif self.hold_in_range and u.fire_range > 0.0:
+            stop = u.fire_range
+        else:
+            stop = self.stop_short
+        if nearest <= stop:
+            return None
+        return Order(u, ADVANCE, to_gap=stop)
+
+    def charge_target(self, u: Unit, targets: list[tuple[Unit, bool]]) -> Unit | None:
+        """The enemy ``u`` would charge now, or None (RULES.md §6.4, §6.9).
+
+        Only an infantry or cavalry unit that is not shaken, disordered or in melee may
+        charge, and only an enemy within its move + 3 inches. It charges a target in a state
+        listed in ``charge_when``, or one with at most 1/ratio of its strength.
+
+        Parameters
+        ----------
+        u
+            The unit that might charge.
+        targets
+            ``(enemy, in a state charge_when lists)`` for every enemy not in melee and not
+            already charged, in order of preference: disordered or shaken first, then most
+            hits, then nearest, then lowest id (:meth:`_targets`).
+        """
+        if u.kind == "artillery" or u.shaken or u.disordered or u.melee is not None:
+            return None
+        reach = u.reach
+        if reach <= 0.0:  # a square, or a unit that cannot move
+            return None
+        full, ratio = self.full_strength, self.ratio
+        mine = full - u.total_hits
+        no_squares = u.kind == "cavalry" and not self.cavalry_charges_square
+        base = self.depth - u.pos  # the gap to an enemy is base - enemy.pos
+        for e, charged_in_state in targets:
+            if base - e.pos > reach:
+                continue
+            if no_squares and e.kind == "infantry" and e.formation == "square":
+                continue
+            if charged_in_state or mine >= ratio * (full - e.total_hits):
+                return e
         return None
-    if u.kind == "cavalry":
-        wait = doc.cavalry_wait_inches
-        stop = t.stop_short if t.stop_short > wait else wait
-    elif doc.hold_in_range and rng > 0:
-        stop = rng
-    else:
-        stop = t.stop_short
-    if nearest <= stop:
-        return None
-    return Order(u, "advance", to_gap=stop)
+
+    def _targets(self, open_targets: list[Unit]) -> _Targets:
+        """The enemies a unit might charge this bound, ranked, and what a charger needs.
+
+        Ranked in a charger's order of preference (RULES.md §6.9): disordered or shaken
+        first, then most hits, then nearest (furthest forward: the gap is
+        ``depth - charger.pos - target.pos``, the same order for every charger), then
+        lowest id.
+        """
+        full = self.full_strength
+        by_state = (self.charge_steady, self.charge_shaken, self.charge_disordered)
+        any_in_state = False
+        weakest = full
+        keyed = []
+        for e in open_targets:
+            in_state = by_state[2 if e.disordered else 1 if e.shaken else 0]
+            if in_state:
+                any_in_state = True
+            strength = full - e.total_hits
+            if strength < weakest:  # noqa: PLR1730 - hot loop: a comparison is cheaper than min()
+                weakest = strength
+            keyed.append((not (e.disordered or e.shaken), -e.total_hits, -e.pos, e.id, e, in_state))
+        keyed.sort()
+        ranked = [(k[4], k[5]) for k in keyed]
+        return _Targets(ranked, any_in_state, self.ratio * weakest)
+
+    def _square_candidates(self, own: list[Unit], cavalry: list[Unit]) -> frozenset[str]:
+        """Ids of own infantry that an enemy cavalry unit would charge next (one per cavalry).
+
+        Only the battalion an enemy cavalry unit threatens forms square (RULES.md §6.7, house),
+        chosen as a charger would choose (§6.9): disordered or shaken first, most hits,
+        nearest, lowest id. ``cavalry`` are the enemy's unshaken cavalry not in melee.
+        """
+        ids = set()
+        depth = self.depth
+        for e in cavalry:
+            reach = e.reach
+            best = best_key = None
+            for u in own:
+                if u.kind != "infantry" or u.melee is not None:
+                    continue
+                gap = depth - u.pos - e.pos
+                if gap > reach:
+                    continue
+                key = (not (u.disordered or u.shaken), -u.total_hits, gap, u.id)
+                if best_key is None or key < best_key:
+                    best, best_key = u, key
+            if best is not None:
+                ids.add(best.id)
+        return frozenset(ids)

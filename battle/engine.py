@@ -11,12 +11,12 @@ from __future__ import annotations
 import numpy as np
 
 from battle.dice import Dice
-from battle.doctrine import Order, choose_orders
+from battle.doctrine import Order, TacticalDoctrine
 from battle.errors import ForceError
 from battle.result import BattleResult
 from battle.rules import BattleRules
 from battle.state import BattleState
-from battle.tables import compile_rules
+from battle.tables import Tables, compile_rules
 from battle.units import Force
 
 __all__ = ["fight"]
@@ -66,24 +66,7 @@ def fight(
         If a doctrine name is not in ``rules.doctrines``.
     """
     tables = compile_rules(rules)
-    for force in (force_a, force_b):
-        if len(force.units) > rules.max_units_per_force:
-            raise ForceError(
-                f"force {force.name!r} has {len(force.units)} units, more than the "
-                f"{rules.max_units_per_force} a battle allows",
-                key="battle.max_units_per_force",
-                fix=f"Give it at most {rules.max_units_per_force} units, or raise "
-                "battle.max_units_per_force (e.g. --set battle.max_units_per_force=500).",
-            )
-        if not any(u.hits < rules.destroyed_at_hits for u in force.units):
-            raise ForceError(
-                f"force {force.name!r} has no unit able to fight",
-                fix="Give each side at least one unit with fewer than 10 hits.",
-            )
-    ids = [u.id for f in (force_a, force_b) for u in f.units]
-    if len(set(ids)) != len(ids):
-        dup = sorted({i for i in ids if ids.count(i) > 1})
-        raise ForceError(f"unit ids repeat: {', '.join(dup)}", fix="Give every unit its own id.")
+    _check_forces(tables, force_a, force_b)
     docs = []
     for name in doctrines:
         if name not in tables.doctrines:
@@ -96,7 +79,7 @@ def fight(
             )
         docs.append(tables.doctrines[name])
     st = BattleState(tables, (force_a, force_b), Dice(rng), attacker, record_events)
-    cap = rules.max_turns
+    cap = tables.max_turns
     while st.winner is None and not st.over:
         if st.turn >= cap:
             st.finish(None, "turn-limit")
@@ -115,35 +98,64 @@ def fight(
     return st.result()
 
 
-def _bound(st: BattleState, side: int, doc) -> None:
-    """One bound of ``side`` (RULES.md §6.3)."""
+def _check_forces(t: Tables, force_a: Force, force_b: Force) -> None:
+    """Refuse forces the battle cannot fight (see :func:`fight`); raises ForceError."""
+    limit, destroyed_at = t.max_units_per_force, t.destroyed_at
+    for force in (force_a, force_b):
+        if len(force.units) > limit:
+            raise ForceError(
+                f"force {force.name!r} has {len(force.units)} units, more than the "
+                f"{limit} a battle allows",
+                key="battle.max_units_per_force",
+                fix=f"Give it at most {limit} units, or raise "
+                "battle.max_units_per_force (e.g. --set battle.max_units_per_force=500).",
+            )
+        if not any(u.hits < destroyed_at for u in force.units):
+            raise ForceError(
+                f"force {force.name!r} has no unit able to fight",
+                fix=f"Give each side at least one unit with fewer than {destroyed_at} hits.",
+            )
+    ids = {u.id for u in force_a.units}
+    ids.update(u.id for u in force_b.units)
+    if len(ids) != len(force_a.units) + len(force_b.units):
+        every = [u.id for f in (force_a, force_b) for u in f.units]
+        dup = sorted({i for i in every if every.count(i) > 1})
+        raise ForceError(f"unit ids repeat: {', '.join(dup)}", fix="Give every unit its own id.")
+
+
+def _bound(st: BattleState, side: int, doc: TacticalDoctrine) -> None:
+    """One bound of ``side`` (RULES.md §6.3).
+
+    ``st.changed`` says whether a card was lost or a unit left since the last end check:
+    only then can the battle have ended (RULES.md §6.8 a, c).
+    """
     st.bounds += 1
-    own = st.active_units(side)
-    enemies = st.active_units(1 - side)
     card = st.decks[side].draw(st.dice)
-    orders: list[Order] = choose_orders(
-        own, enemies, card, doc, st.t, attacking=(side == st.attacker)
+    orders: list[Order] = doc.choose_orders(
+        st.field[side], st.field[1 - side], card, attacking=(side == st.attacker)
     )
     for o in orders:
         o.unit.activated = True
-    st.bound_started(side, card, orders)
+    if st.record:
+        st.bound_started(side, card, orders)
     # 2. response: stand tests, formation completion, charge declarations
     st.stand_tests(side)
     st.completion_tests(side)
     charges = st.declare_charges(side, orders)
-    if st.check_end():
+    if st.changed and st.check_end():
         return
     # 3. fire
     st.fire_phase(side, charges)
-    if st.check_end():
+    if st.changed and st.check_end():
         return
     # 4. melee
     st.melee_phase()
-    if st.check_end():
+    if st.changed and st.check_end():
         return
     # 5. manoeuvre
     st.manoeuvre_phase(side, orders, charges)
     # 6. checks
     st.half_strength_checks()
-    st.end_bound(side)
-    st.check_end()
+    st.end_bound(side, orders)
+    if st.changed:
+        st.check_end()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from battle.doctrine import Order
 from battle.events import FormationChanged, MeleeResolved, Moved, StateChanged, TestRolled
 from battle.formation import completion_total
+from battle.units import ID as _ID
 from battle.units import Unit
 
 __all__ = ["BoundPhases"]
@@ -22,8 +23,13 @@ class BoundPhases:
     __slots__ = ()
 
     def stand_tests(self, side: int) -> None:
-        """Units an enemy charge reached last bound test to stand (RULES.md §6.4)."""
-        for u in self.sides[side]:
+        """Units an enemy charge reached last bound test to stand (RULES.md §6.4), by id."""
+        charged = self.charged[side]
+        if not charged:
+            return
+        if len(charged) > 1:
+            charged.sort(key=_ID)
+        for u in charged:
             c = u.charged_by
             if c is None or u.out:
                 continue
@@ -32,17 +38,24 @@ class BoundPhases:
                 continue
             if self.morale_test(u, 0, "stand") and not u.out:
                 u.melee, c.melee = c, u
-                u.stood_vs = c
+                u.stood_vs, c.stood_by = c, u
                 u.charged_by = None
             elif not u.out:
                 u.charged_by = None
                 c.charge_bonus = 0
-                self.fall_back(u, self.r.fall_back_inches, "fall-back")
+                self.fall_back(u, self.t.fall_back, "fall-back")
+        charged.clear()
 
     def completion_tests(self, side: int) -> None:
-        """Disordered units test to complete their formation change (RULES.md §5.2–§5.3)."""
+        """Disordered units test to complete their formation change (RULES.md §5.2–§5.3),
+        by id; a unit that fails is frozen for the bound and tests again next bound."""
+        changing = self.changing[side]
+        if not changing:
+            return
+        if len(changing) > 1:
+            changing.sort(key=_ID)
         fc = self.r.formation_change
-        for u in self.sides[side]:
+        for u in changing:
             if not u.disordered or u.out:
                 continue
             total = completion_total(
@@ -54,7 +67,7 @@ class BoundPhases:
                 hit_by_fire=u.hit_by_fire,
                 charge_target=u.charge_target_flag,
             )
-            roll = self.dice.d(self.r.reaction_die)
+            roll = self.dice.d(self.t.reaction_die)
             passed = roll > total
             if self.record:
                 self.emit(
@@ -63,7 +76,7 @@ class BoundPhases:
                         self.bounds,
                         "completion",
                         u.id,
-                        f"d{self.r.reaction_die}",
+                        f"d{self.t.reaction_die}",
                         roll,
                         total,
                         passed,
@@ -81,11 +94,12 @@ class BoundPhases:
             else:
                 u.failed_change = True
                 u.frozen = True
+        changing[:] = [u for u in changing if u.disordered and not u.out]
 
     def declare_charges(self, side: int, orders: list[Order]) -> list[Order]:
         """Activated units declare charges; each charger tests morale to go in (§6.4)."""
         charges = []
-        ch = self.r.charge
+        t = self.t
         for o in orders:
             u, target = o.unit, o.target
             if o.action != "charge" or target is None:
@@ -94,54 +108,47 @@ class BoundPhases:
                 continue
             if target.out or target.melee is not None or target.charged_by is not None:
                 continue
-            bonus = ch.target_disordered_morale_bonus if (target.disordered or target.shaken) else 0
+            bonus = t.charge_weak_target_bonus if (target.disordered or target.shaken) else 0
             if self.morale_test(u, 0, "charge", bonus):
+                u.charge_declared = True
                 charges.append(o)
             elif not u.out:
                 before = u.pos
-                u.pos = max(u.pos - ch.failed_drop_back_inches, 0.0)
+                u.pos = max(u.pos - t.failed_charge_drop_back, 0.0)
                 if self.record:
                     self.emit(Moved(self.turn, self.bounds, u.id, "drop-back", before, u.pos))
         return charges
 
     def fire_phase(self, side: int, charges: list[Order]) -> None:
         """Fire (RULES.md §6.3 step 3, §6.9 targets: nearest, most hits, lowest id)."""
-        fire_and_charge = self.r.charge.fire_and_charge
-        chargers = {o.unit.id for o in charges} if fire_and_charge else ()
-        # The gap to an enemy depends only on its position, so every firer ranks the enemy
-        # units the same way: furthest forward first, then most hits, then lowest id.
-        ranked = [
-            (-e.pos, -(e.hits_before + e.hits), e.id, e)
-            for e in self.sides[1 - side]
-            if not e.out and e.melee is None
-        ]
-        ranked.sort()
-        targets = [r[3] for r in ranked]
-        fire_range = self.t.fire_range
-        for u in self.sides[side]:
-            if u.out or u.disordered or u.cd_fire == 0:
+        fire_and_charge = self.t.fire_and_charge
+        enemies = self.field[1 - side]
+        target = None  # the enemy every firer aims at (found when first needed)
+        depth = self.depth
+        # Own units cannot leave the field while their side fires, so the live list is safe.
+        for u in self.field[side]:
+            if u.disordered or u.cd_fire == 0:
                 continue
             if u.stood_vs is not None:
-                target = u.stood_vs
+                charger = u.stood_vs
                 u.stood_vs = None
-                if not target.out:
-                    self._fire(u, target)
+                if not charger.out:
+                    self.hit_filter(u, charger, melee=False)
+                    charger.hit_by_fire = True
+                    self.flagged[charger.side].append(charger)
                 continue
             if u.melee is not None:
                 continue
-            if u.activated and not (fire_and_charge and u.id in chargers):
+            if u.activated and not (fire_and_charge and u.charge_declared):
                 continue
-            reach = self.depth - u.pos - fire_range[(u.kind, u.formation)]
-            for e in targets:
-                if e.out or e.melee is not None:
+            if target is None or target.out:
+                target = _fire_target(enemies)
+                if target is None:
                     continue
-                if e.pos >= reach:
-                    self._fire(u, e)
-                break
-
-    def _fire(self, u: Unit, target: Unit) -> None:
-        self.hit_filter(u, target, melee=False)
-        target.hit_by_fire = True
+            if target.pos >= depth - u.pos - u.fire_range:  # in range
+                self.hit_filter(u, target, melee=False)
+                target.hit_by_fire = True
+                self.flagged[target.side].append(target)
 
     def melee_phase(self) -> None:
         """Every pair in contact fights, both at once (RULES.md §4.5)."""
@@ -149,11 +156,14 @@ class BoundPhases:
         for u in self.sides[0]:
             if u.melee is not None and not u.out and not u.melee.out:
                 pairs.append((u, u.melee))
-        fx = self.r.formation_effects
+        multiplier = self.t.cavalry_charge_multiplier
         for a, b in pairs:
             if a.melee is not b:  # contact ended earlier this phase
                 continue
-            bonus_a, bonus_b = self._charge_bonus(a, b, fx), self._charge_bonus(b, a, fx)
+            bonus_a, bonus_b = (
+                self._charge_bonus(a, b, multiplier),
+                self._charge_bonus(b, a, multiplier),
+            )
             hits_by_a = self.hit_filter(a, b, melee=True, bonus=bonus_a)
             hits_by_b = self.hit_filter(b, a, melee=True, bonus=bonus_b)
             loser = None
@@ -178,38 +188,41 @@ class BoundPhases:
                     )
                 )
             if loser is not None:
-                self.bad_thing(loser.side, f"{loser.id} lost a melee")
+                self.bad_thing(loser.side, f"{loser.id} lost a melee" if self.record else "")
                 if not loser.out:
-                    self.fall_back(loser, self.r.fall_back_inches, "fall-back")
+                    self.fall_back(loser, self.t.fall_back, "fall-back")
 
     @staticmethod
-    def _charge_bonus(u: Unit, other: Unit, fx) -> int:
+    def _charge_bonus(u: Unit, other: Unit, cavalry_multiplier: int) -> int:
         bonus = u.charge_bonus
         if bonus:
             u.charge_bonus = 0
             if u.kind == "cavalry" and other.kind == "infantry" and other.formation != "square":
-                bonus *= fx.cavalry_charge_bonus_multiplier
+                bonus *= cavalry_multiplier
         return bonus
 
     def manoeuvre_phase(self, side: int, orders: list[Order], charges: list[Order]) -> None:
         """Activated units move, charge, change formation or rally (§6.3 step 5)."""
-        charging = {id(o.unit) for o in charges}
+        front = None  # the enemy's furthest-forward position: no enemy moves in this phase
         for o in orders:
             u = o.unit
             if u.out or u.frozen or u.melee is not None:
                 continue
-            if o.action == "charge":
-                if id(u) in charging:
+            action = o.action
+            if action == "charge":
+                if u.charge_declared:
                     self._charge_move(u, o.target)
-            elif o.action == "rally":
+            elif action == "rally":
                 if u.shaken and self.morale_test(u, 0, "rally"):
                     u.shaken = False
                     if self.record:
                         self.emit(StateChanged(self.turn, self.bounds, u.id, "rallied"))
-            elif o.action == "form":
+            elif action == "form":
                 self._change_formation(u, o.formation)
-            elif o.action == "advance":
-                self._advance(u, o.to_gap)
+            elif action == "advance":
+                if front is None:
+                    front = max((e.pos for e in self.field[1 - side]), default=-1.0)
+                self._advance(u, o.to_gap, front)
 
     def _charge_move(self, u: Unit, target: Unit | None) -> None:
         if target is None or target.out or target.melee is not None:
@@ -218,9 +231,11 @@ class BoundPhases:
             return
         before = u.pos
         u.pos = self.depth - target.pos
-        target.charged_by = u
+        target.charged_by, u.charging = u, target
+        self.charged[target.side].append(target)
         target.charge_target_flag = True
-        u.charge_bonus = self.r.charge.bonus
+        self.flagged[target.side].append(target)
+        u.charge_bonus = self.t.charge_bonus
         if self.record:
             self.emit(Moved(self.turn, self.bounds, u.id, "charge", before, u.pos, target.id))
 
@@ -235,20 +250,17 @@ class BoundPhases:
         u.formation = formation
         u.change_cost = cost
         u.disordered = True
-        self._set_cds(u)
+        self.changing[u.side].append(u)
+        self._set_formation_numbers(u)
 
-    def _advance(self, u: Unit, to_gap: float) -> None:
-        move = self.t.move[(u.kind, u.formation)]
+    def _advance(self, u: Unit, to_gap: float, front: float) -> None:
+        """Move up to ``u.move`` inches, stopping ``to_gap`` (at least ``stop_short``) inches
+        from the enemy's furthest-forward unit at position ``front`` (< 0: no enemy left)."""
         stop = self.t.stop_short if self.t.stop_short > to_gap else to_gap
-        # the gap to the nearest enemy: the one furthest forward (the same float as the
-        # smallest of the gaps, as ``gap = depth - pos - enemy_pos`` falls as enemy_pos grows)
-        front = None
-        for e in self.sides[1 - u.side]:
-            if not e.out and (front is None or e.pos > front):
-                front = e.pos
-        room = (0.0 if front is None else self.depth - u.pos - front) - stop
+        room = (0.0 if front < 0 else self.depth - u.pos - front) - stop
+        move = u.move
         step = room if room < move else move
-        if step <= 0:
+        if step <= 0.0:
             return
         before = u.pos
         u.pos += step
@@ -265,9 +277,38 @@ class BoundPhases:
             if not u.out:
                 self.morale_test(u, 0, "half-strength")
 
-    def end_bound(self, side: int) -> None:
-        for u in self.sides[side]:
-            u.activated = False
+    def end_bound(self, side: int, orders: list[Order]) -> None:
+        """Clear the side's per-bound flags: activation, charges declared, frozen, and hit
+        by fire or charged since its last bound (used by completion tests, §5.2)."""
+        for o in orders:
+            o.unit.activated = o.unit.charge_declared = False
+        for u in self.changing[side]:
             u.frozen = False
-            u.hit_by_fire = False
-            u.charge_target_flag = False
+        flagged = self.flagged[side]
+        for u in flagged:
+            u.hit_by_fire = u.charge_target_flag = False
+        flagged.clear()
+
+
+def _fire_target(enemies: list[Unit]) -> Unit | None:
+    """The enemy unit every firer aims at (RULES.md §6.9): the nearest, then most hits, then
+    lowest id; units in melee are not fired on.
+
+    The gap to an enemy depends only on its position, so every firer ranks the enemy units
+    the same way and the nearest is the one furthest forward. Only the unit fired on takes
+    hits during the fire phase, so the ranking stays as it was when the phase began.
+    """
+    best = None
+    for e in enemies:
+        if e.melee is not None:
+            continue
+        if best is not None:  # keep best unless e is further forward, or level with more hits
+            if e.pos < best.pos:
+                continue
+            if e.pos == best.pos:
+                if e.total_hits < best.total_hits:
+                    continue
+                if e.total_hits == best.total_hits and e.id > best.id:
+                    continue
+        best = e
+    return best

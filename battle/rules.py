@@ -24,6 +24,14 @@ __all__ = [
 ]
 
 
+#: the formations the quick battle models, by unit type (RULES.md §1, §1.6)
+_FORMATIONS = {
+    "infantry": ("line", "column", "square"),
+    "cavalry": ("line", "column"),
+    "artillery": ("limbered", "unlimbered"),
+}
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -189,6 +197,26 @@ class BattleRules(_Strict):
                 f"can roll {low}; use an expression whose smallest roll is 1 or more, "
                 "e.g. 20 + 2*d10"
             )
+        return value
+
+    @field_validator("moves_inches")
+    @classmethod
+    def _every_formation_moves(
+        cls, value: dict[str, dict[str, float]]
+    ) -> dict[str, dict[str, float]]:
+        """Every formation of every unit type needs a move, 0 or more (RULES.md §6.6)."""
+        for kind, formations in _FORMATIONS.items():
+            given = value.get(kind, {})
+            missing = [f for f in formations if f not in given]
+            if missing:
+                raise ValueError(
+                    f"{kind} has no move for {', '.join(missing)}; give inches per "
+                    f"bound for each of {', '.join(formations)}, e.g. "
+                    f"{{{', '.join(f'{f}: 6' for f in formations)}}}"
+                )
+            negative = [f for f in formations if given[f] < 0]
+            if negative:
+                raise ValueError(f"{kind}.{negative[0]} must be 0 or more inches")
         return value
 
     def hit_dice_expression(self) -> DiceExpression:

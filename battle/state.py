@@ -20,18 +20,62 @@ from battle.events import (
     TestRolled,
     WithdrawalChecked,
 )
-from battle.fire import morale_hits
 from battle.phases import BoundPhases
 from battle.result import BattleResult, UnitOutcome
 from battle.tables import Tables
-from battle.units import Force, Unit
-from battle.withdrawal import SideTally, roll_withdrawals, withdrawal_factors
+from battle.units import ID, Force, Unit
+from battle.withdrawal import SideTally, roll_withdrawals
 
 __all__ = ["BattleState"]
 
 
+_new_tuple = tuple.__new__
+
+
 class BattleState(BoundPhases):
-    """Units, decks and bookkeeping of one battle (internal to the engine)."""
+    """Units, decks and bookkeeping of one battle (internal to the engine).
+
+    Slotted: the hot loop reads its attributes thousands of times per battle, and a plain
+    instance with this many attributes falls back to slower dictionary look-ups.
+    """
+
+    __slots__ = (
+        "attacker",
+        "bounds",
+        "boxes",
+        "cards_lost",
+        "casualty_per_h",
+        "changed",
+        "changing",
+        "charged",
+        "cumulative",
+        "decks",
+        "depth",
+        "destroyed_at",
+        "dice",
+        "events",
+        "field",
+        "flagged",
+        "forces",
+        "half_at",
+        "half_pending",
+        "hits_fail",
+        "hits_pass",
+        "lose_at",
+        "lost",
+        "on_field",
+        "over",
+        "r",
+        "reason",
+        "record",
+        "shaken_penalty",
+        "sides",
+        "t",
+        "tally",
+        "turn",
+        "winner",
+        "withdrawals",
+    )
 
     def __init__(
         self, t: Tables, forces: tuple[Force, Force], dice: Dice, attacker: int, record: bool
@@ -49,33 +93,48 @@ class BattleState(BoundPhases):
         self.winner: int | None = None
         self.reason = ""
         self.over = False
-        self.depth = r.ground_depth_inches
-        # rule numbers read in the hot loop, looked up once (RULES.md §1.2, §1.5, §4.3, §4.4)
-        self.cumulative = r.morale.model == "cumulative"
-        self.shaken_penalty = r.morale.shaken_penalty
-        self.destroyed_at = r.destroyed_at_hits
-        self.half_at = r.half_strength_hits
-        self.casualty_per_h = r.casualty_test_per_morale_hit
-        self.hits_pass = r.hits_on_casualty_pass
-        self.hits_fail = r.hits_on_casualty_fail
+        self.depth = t.depth
+        # rule numbers read for every hit, kept on the state (RULES.md §1.2, §1.5, §4.3, §4.4)
+        self.cumulative = t.cumulative_morale
+        self.shaken_penalty = t.shaken_penalty
+        self.destroyed_at = destroyed_at = t.destroyed_at
+        self.half_at = t.half_strength_at
+        self.casualty_per_h = t.casualty_per_morale_hit
+        self.hits_pass = t.hits_on_pass
+        self.hits_fail = t.hits_on_fail
         self.sides: tuple[list[Unit], list[Unit]] = ([], [])
+        numbers, default_formation, morale = t.formation_numbers, t.default_formation, t.morale
+        deploy, half_at = t.deploy, t.half_strength_at
         for side, force in enumerate(forces):
-            for spec in sorted(force.units, key=lambda s: s.id):
-                if spec.hits >= r.destroyed_at_hits:
+            units = self.sides[side]
+            for spec in sorted(force.units, key=ID):
+                if spec.hits >= destroyed_at:
                     continue  # a destroyed unit does not come to the battle (RULES.md §1.2)
-                formation = spec.formation or t.default_formation[spec.kind]
-                u = Unit(spec, side, t.morale[spec.grade], formation, r.deploy_inches)
-                u.half_tested = spec.hits >= r.half_strength_hits  # already tested (§6.3 step 6)
-                self._set_cds(u)
-                self.sides[side].append(u)
+                formation = spec.formation or default_formation[spec.kind]
+                units.append(
+                    Unit(
+                        spec,
+                        side,
+                        morale[spec.grade],
+                        formation,
+                        deploy,
+                        numbers[(spec.kind, formation)],
+                        spec.hits >= half_at,  # already tested (§6.3 step 6)
+                    )
+                )
         self.on_field = [len(units) for units in self.sides]
         #: each side's units still on the field, in id order (kept up to date by _gone)
         self.field: tuple[list[Unit], list[Unit]] = (list(self.sides[0]), list(self.sides[1]))
-        self.lose_at = r.deck.lose_at_cards
+        self.lose_at = t.lose_at_cards
         self.half_pending: list[Unit] = []
-        self.boxes = tuple(
-            sum(self.destroyed_at - u.hits_before for u in units) for units in self.sides
-        )
+        # per side, units awaiting a step of their side's next bound (kept so that a bound
+        # need not look at every unit): charged by the enemy, to test to stand (§6.4);
+        # changing formation, to test to complete it (§5.2); hit by fire or charged, whose
+        # flags clear at the end of their side's bound
+        self.charged: tuple[list[Unit], list[Unit]] = ([], [])
+        self.changing: tuple[list[Unit], list[Unit]] = ([], [])
+        self.flagged: tuple[list[Unit], list[Unit]] = ([], [])
+        self.boxes = tuple(sum(destroyed_at - u.hits_before for u in units) for units in self.sides)
         deck = r.deck
         self.decks = tuple(
             MovementDeck(t.deck_for(len(units)), deck.draw, deck.removal) for units in self.sides
@@ -83,17 +142,18 @@ class BattleState(BoundPhases):
         self.cards_lost = [0, 0]
         self.lost = [0, 0]  # §7.1 casualties so far, in boxes
         self.changed = False  # a card lost or a unit gone since the last end check
-        self.tally = [dict(flags=0, batteries=0, retiring_shaken=0, off_table=0) for _ in (0, 1)]
+        self.tally = (SideTally(), SideTally())  # §7.2 counts per side
         self.withdrawals: list[WithdrawalChecked] = []
 
     # ------------------------------------------------------------------ helpers
     def emit(self, event: BattleEvent) -> None:
         self.events.append(event)
 
-    def _set_cds(self, u: Unit) -> None:
-        key = (u.kind, u.formation)
-        u.cd_fire = (self.t.cd_fire[key] or 0) if self.t.fire_range[key] > 0 else 0
-        u.cd_melee = self.t.cd_melee[key]
+    def _set_formation_numbers(self, u: Unit) -> None:
+        """Divisors, range, move and reach of the unit's formation (RULES.md §1.1, §1.6, §6.6)."""
+        u.cd_fire, u.cd_melee, u.fire_range, u.move, u.reach = self.t.formation_numbers[
+            (u.kind, u.formation)
+        ]
 
     def active_units(self, side: int) -> list[Unit]:
         """The side's units still on the field, in id order (a live list: do not keep it)."""
@@ -101,7 +161,7 @@ class BattleState(BoundPhases):
 
     def first_side(self) -> int:
         """Who has the first bound this turn (RULES.md §6.2; variant roll-initiative)."""
-        if self.r.initiative == "attacker":
+        if not self.t.initiative_roll:
             return self.attacker
         a, b = self.dice.d(6), self.dice.d(6)
         first = self.attacker if a == b else (0 if a > b else 1)
@@ -122,6 +182,7 @@ class BattleState(BoundPhases):
         return first
 
     def bound_started(self, side: int, card: int, orders: list[Order]) -> None:
+        """Record the start of a bound (called only when recording events)."""
         if self.record:
             self.emit(
                 BoundStarted(
@@ -160,26 +221,29 @@ class BattleState(BoundPhases):
         return passed
 
     def fail_morale(self, u: Unit, cause: str) -> None:
-        self.bad_thing(u.side, f"{u.id} failed a {cause} test")
+        """A failed morale test: a bad thing (§3.3), and a steady unit shakes, a shaken one
+        routs (§1.5)."""
+        record = self.record
+        self.bad_thing(u.side, f"{u.id} failed a {cause} test" if record else cause)
         if u.shaken:
-            self.rout(u, f"failed a {cause} test while shaken")
+            self.rout(u, f"failed a {cause} test while shaken" if record else cause)
         else:
             u.shaken = True
             if self.record:
                 self.emit(StateChanged(self.turn, self.bounds, u.id, "shaken", cause))
 
     def _leave_contact(self, u: Unit) -> None:
+        """``u`` leaves melee and every pending charge or stand it is part of (RULES.md §6.4)."""
         if u.melee is not None:
             u.melee.melee = None
             u.melee = None
-        for e in self.sides[1 - u.side]:
-            if e.charged_by is u:
-                e.charged_by = None
-            if e.charging is u:
-                e.charging = None
-            if e.stood_vs is u:
-                e.stood_vs = None
-        u.charged_by = u.charging = u.stood_vs = None
+        target = u.charging  # the enemy u charged: no longer charged by it
+        if target is not None and target.charged_by is u:
+            target.charged_by = None
+        stood = u.stood_by  # the enemy that stood against u's charge: nothing to fire at
+        if stood is not None and stood.stood_vs is u:
+            stood.stood_vs = None
+        u.charged_by = u.charging = u.stood_vs = u.stood_by = None
         u.charge_bonus = 0
 
     def _gone(self, u: Unit) -> None:
@@ -194,7 +258,7 @@ class BattleState(BoundPhases):
             return
         u.routed = True
         # §7.1: a routed unit counts all its remaining boxes as casualties
-        self.lost[u.side] += self.destroyed_at - u.hits_before - u.hits
+        self.lost[u.side] += self.destroyed_at - u.total_hits
         self._gone(u)
         self._leave_contact(u)
         if self.record:
@@ -204,16 +268,16 @@ class BattleState(BoundPhases):
         """Retire toward the own baseline (RULES.md §6.5); past it the unit leaves the table."""
         if u.shaken and not u.retired_shaken:
             u.retired_shaken = True
-            self.tally[u.side]["retiring_shaken"] += 1
+            self.tally[u.side].retiring_shaken += 1
         self._leave_contact(u)
         before = u.pos
         u.pos -= inches
         if self.record:
             self.emit(Moved(self.turn, self.bounds, u.id, action, before, max(u.pos, 0.0)))
-        if u.pos < 0:
+        if u.pos < 0.0:
             u.off_table = True
             self._gone(u)
-            self.tally[u.side]["off_table"] += 1
+            self.tally[u.side].off_table += 1
             if self.record:
                 self.emit(
                     StateChanged(
@@ -222,14 +286,15 @@ class BattleState(BoundPhases):
                 )
 
     def take_hits(self, u: Unit, hits: int) -> int:
-        total = u.hits_before + u.hits
+        total = u.total_hits
         room = self.destroyed_at - total
         if hits > room:
             hits = room if room > 0 else 0
         u.hits += hits
+        total += hits
+        u.total_hits = total
         if not u.routed:  # a routed unit's remaining boxes were all counted when it routed
             self.lost[u.side] += hits
-        total += hits
         if not u.half_tested and total >= self.half_at:
             u.half_tested = True
             self.half_pending.append(u)
@@ -239,7 +304,10 @@ class BattleState(BoundPhases):
             else:
                 self._gone(u)
             u.destroyed = True
-            self.tally[u.side]["batteries" if u.kind == "artillery" else "flags"] += 1
+            if u.kind == "artillery":
+                self.tally[u.side].batteries += 1
+            else:
+                self.tally[u.side].flags += 1
             self._leave_contact(u)
             if self.record:
                 self.emit(
@@ -259,8 +327,8 @@ class BattleState(BoundPhases):
         d_roll = self.t.hit_dice.roll(self.dice)
         cd = a.cd_melee if melee else a.cd_fire
         if melee and a.kind == "cavalry" and b.kind == "infantry" and b.formation == "square":
-            cd *= self.r.formation_effects.cavalry_vs_square_cd_multiplier
-        h = morale_hits(d_roll + bonus, cd)
+            cd *= self.t.cavalry_vs_square_cd
+        h = -(-(d_roll + bonus) // cd)  # morale_hits(): D / CD rounded up (RULES.md §4.2)
         self.morale_test(b, h, "morale")
         roll = self.dice.d(100)
         target = self.casualty_per_h * h
@@ -284,7 +352,7 @@ class BattleState(BoundPhases):
                     cd,
                     h,
                     hits,
-                    b.hits_before + b.hits,
+                    b.total_hits,
                 ),
             )
         return hits
@@ -323,37 +391,27 @@ class BattleState(BoundPhases):
 
     def withdrawal_phase(self) -> None:
         """End-of-turn withdrawal checks (RULES.md §7.2–§7.4)."""
-        w = self.r.withdrawal
+        t = self.t
         checks = []
         for s in (0, 1):
-            pct = self.casualty_percent(s)
-            if pct < w.threshold_percent:
-                continue
-            rows = withdrawal_factors(
-                w, SideTally(**self.tally[s]), SideTally(**self.tally[1 - s]), pct
-            )
-            checks.append((s, pct, rows))
+            pct = 100.0 * self.lost[s] / self.boxes[s] if self.boxes[s] else 0.0  # §7.1
+            if pct >= t.withdrawal_threshold:
+                rows = t.withdrawal.factors(self.tally[s], self.tally[1 - s], pct)
+                checks.append((s, pct, rows))
         if not checks:
             return
-        die = self.r.withdrawal_die
-        made = roll_withdrawals(checks, lambda: self.dice.d(die), self.r.withdrawal_success_total)
+        dice, die = self.dice, t.withdrawal_die
+        made = roll_withdrawals(checks, lambda: dice.d(die), t.withdrawal_success_total)
         withdrew = []
-        for c in made:
+        for side, pct, factors, total, rolls, withdraws in made:  # each a Check
             ev = WithdrawalChecked(
-                self.turn,
-                self.bounds,
-                c.side,
-                c.casualty_percent,
-                c.factors,
-                c.total,
-                c.rolls,
-                c.withdraws,
+                self.turn, self.bounds, side, pct, factors, total, rolls, withdraws
             )
             self.withdrawals.append(ev)
             if self.record:
                 self.emit(ev)
-            if c.withdraws:
-                withdrew.append(c.side)
+            if withdraws:
+                withdrew.append(side)
         if len(withdrew) == 2:
             self.finish(None, "both-withdrew")
         elif withdrew:
@@ -365,18 +423,23 @@ class BattleState(BoundPhases):
             self.emit(BattleEnded(self.turn, self.bounds, winner, reason))
 
     def result(self) -> BattleResult:
+        # tuple.__new__ builds the named tuple without the Python-level __new__ it would go
+        # through otherwise (a battle makes one per unit; this is the batch runs' hot path)
         units = tuple(
-            UnitOutcome(
-                u.id,
-                u.side,
-                u.kind,
-                u.grade,
-                u.formation,
-                u.state,
-                u.hits_before,
-                u.hits,
-                u.hits_before + u.hits,
-                u.retired_shaken,
+            _new_tuple(
+                UnitOutcome,
+                (
+                    u.id,
+                    u.side,
+                    u.kind,
+                    u.grade,
+                    u.formation,
+                    u.state,
+                    u.hits_before,
+                    u.hits,
+                    u.total_hits,
+                    u.retired_shaken,
+                ),
             )
             for side in (0, 1)
             for u in self.sides[side]
@@ -388,7 +451,7 @@ class BattleState(BoundPhases):
             reason=self.reason,
             bounds=self.bounds,
             turns=self.turn,
-            minutes=self.bounds * self.r.bound_minutes,
+            minutes=self.bounds * self.t.bound_minutes,
             units=units,
             cards_left=(len(self.decks[0]), len(self.decks[1])),
             cards_lost=(self.cards_lost[0], self.cards_lost[1]),

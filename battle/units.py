@@ -8,12 +8,15 @@ state of one unit inside :func:`battle.engine.fight` and is not part of the publ
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Literal
 
-__all__ = ["GRADES", "UNIT_TYPES", "Force", "UnitSpec"]
+__all__ = ["GRADES", "ID", "UNIT_TYPES", "Force", "UnitSpec"]
 
 UNIT_TYPES = ("infantry", "cavalry", "artillery")
 GRADES = ("raw", "regular", "veteran", "elite")
+#: sort key: a unit's or unit spec's id (RULES.md §6.9 ties go to the lowest id)
+ID = attrgetter("id")
 UnitType = Literal["infantry", "cavalry", "artillery"]
 Grade = Literal["raw", "regular", "veteran", "elite"]
 
@@ -65,12 +68,14 @@ class Unit:
         "cd_melee",
         "change_cost",
         "charge_bonus",
+        "charge_declared",
         "charge_target_flag",
         "charged_by",
         "charging",
         "destroyed",
         "disordered",
         "failed_change",
+        "fire_range",
         "formation",
         "frozen",
         "grade",
@@ -84,25 +89,41 @@ class Unit:
         "light",
         "melee",
         "morale",
+        "move",
         "off_table",
         "out",
         "pos",
+        "reach",
         "retired_shaken",
         "routed",
         "shaken",
         "side",
+        "stood_by",
         "stood_vs",
+        "total_hits",
     )
 
-    def __init__(self, spec: UnitSpec, side: int, morale: int, formation: str, pos: float):
+    def __init__(
+        self,
+        spec: UnitSpec,
+        side: int,
+        morale: int,
+        formation: str,
+        pos: float,
+        numbers: tuple[int, int, float, float, float],
+        half_tested: bool,
+    ):
+        """``numbers``: the formation's fire CD, melee CD, fire range, move and charge reach
+        (``Tables.formation_numbers``); ``half_tested``: already took its half-strength
+        test (carries 6+ hits, RULES.md §6.3 step 6)."""
         self.id = spec.id
         self.kind = spec.kind
         self.grade = spec.grade
         self.irregular = spec.irregular
         self.light = spec.light
         self.side = side
-        self.hits_before = spec.hits
-        self.hits = 0
+        self.hits_before = self.total_hits = spec.hits  # total_hits = hits_before + hits
+        self.hits = 0  # actual hits taken in this battle
         self.morale = morale
         self.formation = formation
         self.pos = pos
@@ -111,22 +132,21 @@ class Unit:
         self.out = False  # routed, destroyed or off the table: no longer on the field
         self.melee: Unit | None = None
         self.charged_by: Unit | None = None
-        self.charging: Unit | None = None
-        self.stood_vs: Unit | None = None
+        self.charging: Unit | None = None  # the unit it charged this bound
+        self.stood_vs: Unit | None = None  # the charger it stood against, to fire at
+        self.stood_by: Unit | None = None  # the unit that stood against its charge
         self.charge_bonus = self.change_cost = 0
         self.charge_target_flag = self.hit_by_fire = self.retired_shaken = False
-        self.activated = False
-        self.half_tested = spec.hits >= 6
-        self.cd_fire = self.cd_melee = 0
+        self.activated = self.charge_declared = False  # this bound: has an order / charges
+        self.half_tested = half_tested
+        # numbers of the unit's current formation (kept up to date by the engine, RULES.md
+        # §1.1, §6.6): combat divisors, fire range and move in inches, charge reach
+        self.cd_fire, self.cd_melee, self.fire_range, self.move, self.reach = numbers
 
     @property
     def active(self) -> bool:
         """Still on the field: not routed, destroyed or gone off the table."""
         return not self.out
-
-    @property
-    def total_hits(self) -> int:
-        return self.hits_before + self.hits
 
     @property
     def state(self) -> str:

@@ -4,16 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from battle.rules import WithdrawalRules
 
-__all__ = ["Check", "SideTally", "loss_factors", "roll_withdrawals", "withdrawal_factors"]
+__all__ = [
+    "Check",
+    "SideTally",
+    "WithdrawalTable",
+    "loss_factors",
+    "roll_withdrawals",
+    "withdrawal_factors",
+    "withdrawal_table",
+]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SideTally:
-    """What has happened to one army, as counts (RULES.md §7.2 rows)."""
+    """What has happened to one army, as counts (RULES.md §7.2 rows); a battle keeps one per
+    side and adds to it as units are lost."""
 
     flags: int = 0  # infantry/cavalry units eliminated or surrendered
     batteries: int = 0  # artillery units eliminated
@@ -23,13 +32,80 @@ class SideTally:
     primary_roads_lost: int = 0
 
 
+#: The §7.2 rows a count can fire: (weight in WithdrawalRules, count in SideTally, the row's
+#: name for one's own loss, and for the same thing suffered by the enemy)
+_ROWS = (
+    ("flag", "flags", "flags lost", "flags captured"),
+    ("battery", "batteries", "batteries lost", "batteries captured"),
+    ("retiring_shaken", "retiring_shaken", "units retiring shaken", "enemy units retiring shaken"),
+    ("off_table", "off_table", "units off the table", "enemy units off the table"),
+    ("objective", "objectives_lost", "objectives lost", "objectives captured"),
+    ("primary_road", "primary_roads_lost", "primary road lost", "primary road captured"),
+)
+
+
+class WithdrawalTable:
+    """The §7.2 factor table of a :class:`~battle.rules.WithdrawalRules` as plain tuples.
+
+    Built once per rules object (:func:`withdrawal_table`): a battle checks several times.
+    """
+
+    __slots__ = ("losses", "rows")
+
+    def __init__(self, w: WithdrawalRules) -> None:
+        #: (weight, SideTally count, own row name, enemy row name) of each non-zero weight
+        self.rows = tuple(
+            (getattr(w, weight), count, lost, captured)
+            for weight, count, lost, captured in _ROWS
+            if getattr(w, weight)
+        )
+        #: (percent, factors) of each losses step
+        self.losses = tuple((step.percent, step.factors) for step in w.losses)
+
+    def loss_factors(self, casualty_percent: float) -> int:
+        """Factors for losses: the highest step reached (30/40/50% → 1/2/3)."""
+        best = 0
+        for percent, factors in self.losses:
+            if casualty_percent >= percent and factors > best:
+                best = factors
+        return best
+
+    def factors(
+        self, own: SideTally, enemy: SideTally, casualty_percent: float
+    ) -> list[tuple[str, int]]:
+        """The non-zero factors of one army, as ``(row, factors)`` (see withdrawal_factors)."""
+        rows = []
+        for weight, count, lost, captured in self.rows:
+            n = getattr(own, count)
+            if n:
+                rows.append((lost, weight * n))
+            n = getattr(enemy, count)
+            if n:
+                rows.append((captured, -weight * n))
+        losses = self.loss_factors(casualty_percent)
+        if losses:
+            rows.append((f"losses {casualty_percent:.0f}%", losses))
+        return rows
+
+
+_TABLES: dict[int, tuple[WithdrawalRules, WithdrawalTable]] = {}
+
+
+def withdrawal_table(w: WithdrawalRules) -> WithdrawalTable:
+    """The :class:`WithdrawalTable` of ``w`` (cached per rules object)."""
+    hit = _TABLES.get(id(w))
+    if hit is not None and hit[0] is w:
+        return hit[1]
+    table = WithdrawalTable(w)
+    if len(_TABLES) > 64:
+        _TABLES.clear()
+    _TABLES[id(w)] = (w, table)
+    return table
+
+
 def loss_factors(w: WithdrawalRules, casualty_percent: float) -> int:
     """Factors for losses (RULES.md §7.2): the highest step reached (30/40/50% → 1/2/3)."""
-    best = 0
-    for step in w.losses:
-        if casualty_percent >= step.percent:
-            best = max(best, step.factors)
-    return best
+    return withdrawal_table(w).loss_factors(casualty_percent)
 
 
 def withdrawal_factors(
@@ -40,31 +116,13 @@ def withdrawal_factors(
     Own losses add factors; the same things suffered by the enemy subtract them. The sum is
     the number of d6 rolled (§7.3).
     """
-    rows = [
-        ("flags lost", w.flag * own.flags),
-        ("flags captured", -w.flag * enemy.flags),
-        ("batteries lost", w.battery * own.batteries),
-        ("batteries captured", -w.battery * enemy.batteries),
-        ("units retiring shaken", w.retiring_shaken * own.retiring_shaken),
-        ("enemy units retiring shaken", -w.retiring_shaken * enemy.retiring_shaken),
-        ("units off the table", w.off_table * own.off_table),
-        ("enemy units off the table", -w.off_table * enemy.off_table),
-        ("objectives lost", w.objective * own.objectives_lost),
-        ("objectives captured", -w.objective * enemy.objectives_lost),
-        ("primary road lost", w.primary_road * own.primary_roads_lost),
-        ("primary road captured", -w.primary_road * enemy.primary_roads_lost),
-    ]
-    losses = loss_factors(w, casualty_percent)
-    if losses:
-        rows.append((f"losses {casualty_percent:.0f}%", losses))
-    return [(name, n) for name, n in rows if n]
+    return withdrawal_table(w).factors(own, enemy, casualty_percent)
 
 
 S = TypeVar("S")
 
 
-@dataclass(frozen=True, slots=True)
-class Check(Generic[S]):
+class Check(NamedTuple, Generic[S]):
     """One army's withdrawal check: its factors, the d6 rolled and whether it withdraws."""
 
     side: S
@@ -98,14 +156,15 @@ def roll_withdrawals(
         The checks made, in the order rolled: the army with more factors first; if it
         withdraws the other does not roll. With equal factors both roll (both may withdraw).
     """
-    entries = [
-        (sum(n for _, n in rows), i, side, pct, rows) for i, (side, pct, rows) in enumerate(armies)
-    ]
-    entries.sort(key=lambda e: (-e[0], e[1]))
-    equal = len(entries) == 2 and entries[0][0] == entries[1][0]
+    totals = [sum(n for _, n in rows) for _, _, rows in armies]
+    order = list(armies)
+    if len(armies) == 2 and totals[1] > totals[0]:
+        order.reverse()
+        totals.reverse()
+    equal = len(armies) == 2 and totals[0] == totals[1]
     checks: list[Check[S]] = []
-    for total, _, side, pct, rows in entries:
-        rolls = tuple(roll_die() for _ in range(max(total, 0)))
+    for total, (side, pct, rows) in zip(totals, order, strict=True):
+        rolls = tuple([roll_die() for _ in range(total)])  # none when total <= 0
         withdraws = sum(rolls) >= success_total
         checks.append(Check(side, round(pct, 3), tuple(rows), total, rolls, withdraws))
         if withdraws and not equal:
