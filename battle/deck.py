@@ -53,7 +53,7 @@ class MovementDeck:
     __slots__ = ("_dealt", "cards", "mode", "removal")
 
     def __init__(self, cards: Sequence[int], mode: str = "reshuffle", removal: str = "highest"):
-        self.cards = sorted(cards, reverse=True)
+        self.cards = sorted(cards, reverse=True)  # a list: bad things remove cards
         self.mode = mode
         self.removal = removal
         self._dealt: list[int] = []

@@ -22,6 +22,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
+from math import floor
 
 import numpy as np
 
@@ -250,24 +251,24 @@ class Dice:
     def d(self, sides: int) -> int:
         """Roll one ``d<sides>``: a uniform integer in 1..sides (RULES.md §0.1).
 
-        The same as ``int(self.uniform() * sides) + 1``, written out: it is the hot path.
+        The same as ``floor(self.uniform() * sides) + 1``, written out: it is the hot path.
         """
         i = self._i
         if i >= self._n:
             i = self._refill()
         self._i = i + 1
-        return int(self._block[i] * sides) + 1
+        return floor(self._block[i] * sides) + 1  # floor: int() of a float is slower
 
     def index(self, n: int) -> int:
         """A uniform index in 0..n-1 (a random pick, e.g. a card from a deck).
 
-        The same as ``int(self.uniform() * n)``, written out like :meth:`d`.
+        The same as ``floor(self.uniform() * n)``, written out like :meth:`d`.
         """
         i = self._i
         if i >= self._n:
             i = self._refill()
         self._i = i + 1
-        return int(self._block[i] * n)
+        return floor(self._block[i] * n)
 
 
 def percentage_test(dice: Dice, percent: float) -> tuple[bool, int]:

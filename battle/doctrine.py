@@ -39,20 +39,6 @@ class Order:
 _NO_IDS: frozenset[str] = frozenset()
 
 
-class _Targets:
-    """The enemies open to a charge this bound (:meth:`TacticalDoctrine._targets`)."""
-
-    __slots__ = ("any_in_state", "need", "ranked")
-
-    def __init__(self, ranked: list[tuple[Unit, bool]], any_in_state: bool, need: float):
-        #: (enemy, in a state the doctrine charges whatever the odds), in order of preference
-        self.ranked = ranked
-        #: is any of them in such a state?
-        self.any_in_state = any_in_state
-        #: the strength (boxes left) a charger needs to charge on the odds: ratio x the weakest
-        self.need = need
-
-
 class TacticalDoctrine:
     """One side's tactical doctrine, ready for the engine (RULES.md §6.7).
 
@@ -88,7 +74,6 @@ class TacticalDoctrine:
         "square_vs_cavalry",
         "stop_short",
         "unlimber_within",
-        "unranked",
     )
 
     def __init__(
@@ -99,8 +84,11 @@ class TacticalDoctrine:
         self.stop_short = stop_short
         self.full_strength = full_strength
         #: activation preference: "shaken" or a unit type -> its place in the order
-        self.rank = {name: i for i, name in enumerate(rules.activation_order)}
-        self.unranked = len(self.rank)
+        given = {name: i for i, name in enumerate(rules.activation_order)}
+        self.rank = {
+            name: given.get(name, len(given))  # categories not listed come last
+            for name in ("shaken", "infantry", "cavalry", "artillery")
+        }
         self.charge_disordered = "disordered" in rules.charge_when
         self.charge_shaken = "shaken" in rules.charge_when
         self.charge_steady = "steady" in rules.charge_when
@@ -163,11 +151,11 @@ class TacticalDoctrine:
         # Each unit's order depends only on the unit and the enemy, never on another unit's
         # order: work them all out in id order, then take the first ``card`` in activation
         # order, which is what walking the units in that order and stopping at ``card`` gives.
-        rank, unranked = self.rank, self.unranked
-        shaken_rank = rank.get("shaken", unranked)
+        rank = self.rank
+        shaken_rank = rank["shaken"]
         advancing = attacking or self.advance_when_defending
         depth = self.depth
-        targets: _Targets | None = None  # worked out when a unit first could charge
+        odds: tuple[bool, float] | None = None  # worked out when a unit first could charge
         chosen: list[tuple[int, str, Order]] = []  # (activation rank, unit id, order)
         for u in own:
             if u.melee is not None or u.charged_by is not None:
@@ -181,31 +169,32 @@ class TacticalDoctrine:
             nearest = depth - u.pos - front
             may_charge = None
             if open_targets and u.reach > 0.0 and nearest <= u.reach:
-                if targets is None:
-                    targets = self._targets(open_targets)
+                if odds is None:
+                    odds = self._charge_odds(open_targets)
                 # a unit too weak for the strength ratio may still charge a target in a
                 # state its doctrine charges
-                if targets.any_in_state or self.full_strength - u.total_hits >= targets.need:
-                    may_charge = targets.ranked
+                if odds[0] or self.full_strength - u.total_hits >= odds[1]:
+                    may_charge = open_targets
             order = self._order_for(u, nearest, may_charge, u.id in threatened, advancing)
             if order is not None:
-                chosen.append((rank.get(u.kind, unranked), u.id, order))
-        if len(chosen) > 1:
-            chosen.sort()  # (rank, id) pairs are unique: orders are never compared
+                chosen.append((rank[u.kind], u.id, order))
+        if not chosen:
+            return []
+        chosen.sort()  # (rank, id) pairs are unique: orders are never compared
         return [c[2] for c in chosen[:card]]
 
     def _order_for(
         self,
         u: Unit,
         nearest: float,
-        targets: list[tuple[Unit, bool]] | None,
+        targets: list[Unit] | None,
         threatened: bool,
         advancing: bool,
     ) -> Order | None:
         """The order of a steady unit ``nearest`` inches from the nearest enemy, or None.
 
-        ``targets``: the enemies it might charge, in order of preference (None: it may not
-        charge this bound).
+        ``targets``: the enemies it might charge, not in melee and not already charged (None:
+        it may not charge this bound).
         """
         kind = u.kind
         if kind == "artillery":
@@ -242,21 +231,15 @@ class TacticalDoctrine:
             return None
         return Order(u, ADVANCE, to_gap=stop)
 
-    def charge_target(self, u: Unit, targets: list[tuple[Unit, bool]]) -> Unit | None:
+    def charge_target(self, u: Unit, targets: list[Unit]) -> Unit | None:
         """The enemy ``u`` would charge now, or None (RULES.md §6.4, §6.9).
 
         Only an infantry or cavalry unit that is not shaken, disordered or in melee may
         charge, and only an enemy within its move + 3 inches. It charges a target in a state
-        listed in ``charge_when``, or one with at most 1/ratio of its strength.
+        listed in ``charge_when``, or one with at most 1/ratio of its strength. Preference:
+        disordered or shaken first, then most hits, then nearest, then lowest id.
 
-        Parameters
-        ----------
-        u
-            The unit that might charge.
-        targets
-            ``(enemy, in a state charge_when lists)`` for every enemy not in melee and not
-            already charged, in order of preference: disordered or shaken first, then most
-            hits, then nearest, then lowest id (:meth:`_targets`).
+        ``targets`` are the enemies not in melee and not already charged.
         """
         if u.kind == "artillery" or u.shaken or u.disordered or u.melee is not None:
             return None
@@ -267,39 +250,35 @@ class TacticalDoctrine:
         mine = full - u.total_hits
         no_squares = u.kind == "cavalry" and not self.cavalry_charges_square
         base = self.depth - u.pos  # the gap to an enemy is base - enemy.pos
-        for e, charged_in_state in targets:
-            if base - e.pos > reach:
+        disordered, shaken, steady = self.charge_disordered, self.charge_shaken, self.charge_steady
+        best = best_key = None
+        for e in targets:
+            gap = base - e.pos
+            if gap > reach:
                 continue
             if no_squares and e.kind == "infantry" and e.formation == "square":
                 continue
-            if charged_in_state or mine >= ratio * (full - e.total_hits):
-                return e
-        return None
+            in_state = disordered if e.disordered else shaken if e.shaken else steady
+            if not (in_state or mine >= ratio * (full - e.total_hits)):
+                continue
+            key = (not (e.disordered or e.shaken), -e.total_hits, gap, e.id)
+            if best_key is None or key < best_key:
+                best, best_key = e, key
+        return best
 
-    def _targets(self, open_targets: list[Unit]) -> _Targets:
-        """The enemies a unit might charge this bound, ranked, and what a charger needs.
-
-        Ranked in a charger's order of preference (RULES.md §6.9): disordered or shaken
-        first, then most hits, then nearest (furthest forward: the gap is
-        ``depth - charger.pos - target.pos``, the same order for every charger), then
-        lowest id.
-        """
-        full = self.full_strength
-        by_state = (self.charge_steady, self.charge_shaken, self.charge_disordered)
+    def _charge_odds(self, targets: list[Unit]) -> tuple[bool, float]:
+        """What a charger needs this bound: (is any target in a state ``charge_when`` lists,
+        the strength to charge on the odds: ratio x the weakest target's boxes left)."""
+        disordered, shaken, steady = self.charge_disordered, self.charge_shaken, self.charge_steady
         any_in_state = False
-        weakest = full
-        keyed = []
-        for e in open_targets:
-            in_state = by_state[2 if e.disordered else 1 if e.shaken else 0]
-            if in_state:
+        weakest = full = self.full_strength
+        for e in targets:
+            if disordered if e.disordered else shaken if e.shaken else steady:
                 any_in_state = True
             strength = full - e.total_hits
             if strength < weakest:  # noqa: PLR1730 - hot loop: a comparison is cheaper than min()
                 weakest = strength
-            keyed.append((not (e.disordered or e.shaken), -e.total_hits, -e.pos, e.id, e, in_state))
-        keyed.sort()
-        ranked = [(k[4], k[5]) for k in keyed]
-        return _Targets(ranked, any_in_state, self.ratio * weakest)
+        return any_in_state, self.ratio * weakest
 
     def _square_candidates(self, own: list[Unit], cavalry: list[Unit]) -> frozenset[str]:
         """Ids of own infantry that an enemy cavalry unit would charge next (one per cavalry).

@@ -134,10 +134,10 @@ class BattleState(BoundPhases):
         self.charged: tuple[list[Unit], list[Unit]] = ([], [])
         self.changing: tuple[list[Unit], list[Unit]] = ([], [])
         self.flagged: tuple[list[Unit], list[Unit]] = ([], [])
-        self.boxes = tuple(sum(destroyed_at - u.hits_before for u in units) for units in self.sides)
-        deck = r.deck
-        self.decks = tuple(
-            MovementDeck(t.deck_for(len(units)), deck.draw, deck.removal) for units in self.sides
+        self.boxes = tuple([sum([destroyed_at - u.hits_before for u in us]) for us in self.sides])
+        self.decks = (
+            MovementDeck(t.deck_for(len(self.sides[0])), t.deck_draw, t.deck_removal),
+            MovementDeck(t.deck_for(len(self.sides[1])), t.deck_draw, t.deck_removal),
         )
         self.cards_lost = [0, 0]
         self.lost = [0, 0]  # §7.1 casualties so far, in boxes
@@ -426,23 +426,24 @@ class BattleState(BoundPhases):
         # tuple.__new__ builds the named tuple without the Python-level __new__ it would go
         # through otherwise (a battle makes one per unit; this is the batch runs' hot path)
         units = tuple(
-            _new_tuple(
-                UnitOutcome,
-                (
-                    u.id,
-                    u.side,
-                    u.kind,
-                    u.grade,
-                    u.formation,
-                    u.state,
-                    u.hits_before,
-                    u.hits,
-                    u.total_hits,
-                    u.retired_shaken,
-                ),
-            )
-            for side in (0, 1)
-            for u in self.sides[side]
+            [
+                _new_tuple(
+                    UnitOutcome,
+                    (
+                        u.id,
+                        u.side,
+                        u.kind,
+                        u.grade,
+                        u.formation,
+                        u.state,
+                        u.hits_before,
+                        u.hits,
+                        u.total_hits,
+                        u.retired_shaken,
+                    ),
+                )
+                for u in self.sides[0] + self.sides[1]
+            ]
         )
         return BattleResult(
             names=(self.forces[0].name, self.forces[1].name),

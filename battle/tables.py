@@ -59,6 +59,8 @@ class Tables:
     hits_on_pass: int  # §4.4
     hits_on_fail: int  # §4.4
     lose_at_cards: int  # §3.4
+    deck_draw: str  # §3.2 reshuffle | draw-through
+    deck_removal: str  # §3.3 highest | random
     deploy: float  # §6.1 (house)
     fall_back: float  # §6.5
     reaction_die: int  # §0.3
@@ -184,6 +186,8 @@ def compile_rules(rules: BattleRules) -> Tables:
         hits_on_pass=rules.hits_on_casualty_pass,
         hits_on_fail=rules.hits_on_casualty_fail,
         lose_at_cards=rules.deck.lose_at_cards,
+        deck_draw=rules.deck.draw,
+        deck_removal=rules.deck.removal,
         deploy=rules.deploy_inches,
         fall_back=rules.fall_back_inches,
         reaction_die=rules.reaction_die,
