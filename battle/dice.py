@@ -38,7 +38,7 @@ __all__ = [
     "withdrawal_roll",
 ]
 
-_BLOCK = 256
+_BLOCK = 64  # a battle rolls about 100 dice; converting unused uniforms costs time
 _TERM = re.compile(
     r"""^(?:
         (?P<const>\d+)                                   # 20
@@ -73,6 +73,9 @@ class DiceExpression:
     terms: tuple[DiceTerm, ...]
     _const: int = field(default=0, init=False, repr=False, compare=False)
     _dice: tuple[tuple[int, int], ...] = field(default=(), init=False, repr=False, compare=False)
+    #: ``(constant, factor, sides)`` when the expression has exactly one die (``20 + 2*d10``,
+    #: ``d100``): the hot path rolls it as ``constant + factor * d(sides)``; else None
+    single: tuple[int, int, int] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # The roll's plan, worked out once: the constant part and one (factor, sides) per die.
@@ -82,6 +85,8 @@ class DiceExpression:
         )
         object.__setattr__(self, "_const", const)
         object.__setattr__(self, "_dice", dice)
+        if len(dice) == 1:
+            object.__setattr__(self, "single", (const, dice[0][0], dice[0][1]))
 
     def roll(self, dice: Dice) -> int:
         """Roll the expression once with ``dice``; returns an integer.
@@ -217,7 +222,7 @@ def _bad(text: str, what: str) -> None:
 class Dice:
     """A die roller fed by a numpy ``Generator`` (RULES.md §0.1, §0.6).
 
-    Uniform floats are drawn from the generator in blocks of 256 and consumed in order, so
+    Uniform floats are drawn from the generator in blocks of 64 and consumed in order, so
     rolls are a pure function of the generator's state.
 
     Parameters

@@ -221,7 +221,7 @@ class BoundPhases:
                 self._change_formation(u, o.formation)
             elif action == "advance":
                 if front is None:
-                    front = max((e.pos for e in self.field[1 - side]), default=-1.0)
+                    front = max([e.pos for e in self.field[1 - side]], default=-1.0)
                 self._advance(u, o.to_gap, front)
 
     def _charge_move(self, u: Unit, target: Unit | None) -> None:

@@ -59,6 +59,7 @@ class BattleState(BoundPhases):
         "forces",
         "half_at",
         "half_pending",
+        "hit_single",
         "hits_fail",
         "hits_pass",
         "lose_at",
@@ -102,6 +103,7 @@ class BattleState(BoundPhases):
         self.casualty_per_h = t.casualty_per_morale_hit
         self.hits_pass = t.hits_on_pass
         self.hits_fail = t.hits_on_fail
+        self.hit_single = t.hit_dice.single
         self.sides: tuple[list[Unit], list[Unit]] = ([], [])
         numbers, default_formation, morale = t.formation_numbers, t.default_formation, t.morale
         deploy, half_at = t.deploy, t.half_strength_at
@@ -324,7 +326,11 @@ class BattleState(BoundPhases):
     def hit_filter(self, a: Unit, b: Unit, melee: bool, bonus: int = 0) -> int:
         """The 4-step hit filter of ``a`` on ``b`` (RULES.md §4.1–§4.4); returns actual hits."""
         mark = len(self.events)
-        d_roll = self.t.hit_dice.roll(self.dice)
+        single = self.hit_single
+        if single is None:
+            d_roll = self.t.hit_dice.roll(self.dice)
+        else:  # the usual one-die expression, rolled without a call per term
+            d_roll = single[0] + single[1] * self.dice.d(single[2])
         cd = a.cd_melee if melee else a.cd_fire
         if melee and a.kind == "cavalry" and b.kind == "infantry" and b.formation == "square":
             cd *= self.t.cavalry_vs_square_cd
