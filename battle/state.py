@@ -6,6 +6,8 @@ emitting events when recording is on. :func:`battle.engine.fight` drives it.
 
 from __future__ import annotations
 
+from functools import partial
+
 from battle.deck import MovementDeck
 from battle.dice import Dice
 from battle.doctrine import Order
@@ -406,8 +408,8 @@ class BattleState(BoundPhases):
                 checks.append((s, pct, rows))
         if not checks:
             return
-        dice, die = self.dice, t.withdrawal_die
-        made = roll_withdrawals(checks, lambda: dice.d(die), t.withdrawal_success_total)
+        roll_die = partial(self.dice.d, t.withdrawal_die)
+        made = roll_withdrawals(checks, roll_die, t.withdrawal_success_total)
         withdrew = []
         for side, pct, factors, total, rolls, withdraws in made:  # each a Check
             ev = WithdrawalChecked(

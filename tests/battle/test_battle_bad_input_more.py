@@ -123,3 +123,18 @@ def test_battle_log_has_no_bad_articles(capsys):
 def test_forces_file_is_a_directory(tmp_path: Path):
     with pytest.raises(ForceError, match="cannot read the file"):
         load_forces_yaml(tmp_path)
+
+
+def test_a_formation_without_a_move_is_refused(capsys):
+    """Every formation needs a move (RULES.md §6.6); the error names the missing ones."""
+    err = _one_paragraph_error(
+        *_run(capsys, "battle", "--quiet", "--set", "battle.moves_inches.infantry={line: 4}")[::2]
+    )
+    assert "battle.moves_inches" in err and "column, square" in err
+
+
+def test_a_negative_move_is_refused(capsys):
+    err = _one_paragraph_error(
+        *_run(capsys, "battle", "--quiet", "--set", "battle.moves_inches.cavalry.line=-2")[::2]
+    )
+    assert "cavalry.line" in err and "0 or more" in err
