@@ -86,7 +86,6 @@ class Unit:
         "id",
         "irregular",
         "kind",
-        "light",
         "melee",
         "morale",
         "move",
@@ -120,7 +119,6 @@ class Unit:
         self.kind = spec.kind
         self.grade = spec.grade
         self.irregular = spec.irregular
-        self.light = spec.light
         self.side = side
         self.hits_before = self.total_hits = spec.hits  # total_hits = hits_before + hits
         self.hits = 0  # actual hits taken in this battle
