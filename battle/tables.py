@@ -25,14 +25,6 @@ class Tables:
 
     rules: BattleRules
     hit_dice: DiceExpression
-    #: (kind, formation) -> combat divisor for fire (None: cannot fire) (RULES.md §1.1, §1.6)
-    cd_fire: dict[tuple[str, str], int | None]
-    #: (kind, formation) -> combat divisor in melee
-    cd_melee: dict[tuple[str, str], int]
-    #: (kind, formation) -> fire range in inches (0: cannot fire) (§6.6)
-    fire_range: dict[tuple[str, str], float]
-    #: (kind, formation) -> move per bound in inches (§6.6)
-    move: dict[tuple[str, str], float]
     morale: dict[str, int]
     #: frozenset({from, to}) -> §5.2 formation cost
     change_cost: dict[frozenset[str], int]
@@ -45,8 +37,9 @@ class Tables:
     stop_short: float
     #: §6.1 depth of the ground in inches
     depth: float
-    #: (kind, formation) -> (fire CD (0: cannot fire), melee CD, fire range, move, charge
-    #: reach in inches (move + reach_bonus; 0 for a unit that cannot move, e.g. a square))
+    #: (kind, formation) -> (fire CD (0: cannot fire), melee CD, fire range in inches (0:
+    #: cannot fire), move per bound in inches, charge reach in inches (move + reach_bonus;
+    #: 0 for a unit that cannot move, e.g. a square)) (RULES.md §1.1, §1.6, §6.4, §6.6)
     formation_numbers: dict[tuple[str, str], tuple[int, int, float, float, float]]
     #: the numbers a bound reads, copied out of the pydantic model once: reading a model's
     #: attribute is several times slower than a plain one (see config/rules.yaml for each)
@@ -157,10 +150,6 @@ def compile_rules(rules: BattleRules) -> Tables:
     tables = Tables(
         rules=rules,
         hit_dice=parse_dice(rules.hit_dice),
-        cd_fire=cd_fire,
-        cd_melee=cd_melee,
-        fire_range=fire_range,
-        move=move,
         morale=morale,
         change_cost=change_cost,
         default_formation={k: v.default_formation for k, v in rules.units.items()},

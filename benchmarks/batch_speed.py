@@ -127,7 +127,7 @@ def run(quick: bool = False) -> list[str]:
         )
     speedup = one["seconds"] / two["seconds"]
     lines.append(
-        f"batch speed-up 2 vs 1 workers: {speedup:.2f}× (target ≥ 1.7×) {_verdict(speedup >= 1.7)}"
+        f"batch speed-up 2 vs 1 workers: {speedup:.3f}× (target ≥ 1.7×) {_verdict(speedup >= 1.7)}"
         f"; this machine's own ceiling for 2 CPU-bound Python processes: {_ceiling():.2f}×"
     )
     runs = [one, two]
