@@ -211,7 +211,10 @@ def describe_error(err: Mapping[str, Any]) -> str:
         msg = "expected a mapping of keys"
     else:
         msg = str(err["msg"]).removeprefix("Value error, ")
-    return f"{msg} (found {err.get('input')!r})"
+    found = repr(err.get("input"))
+    if len(found) > 80:  # a whole section: the message already names what is wrong in it
+        return msg
+    return f"{msg} (found {found})"
 
 
 def _close_field(model: type[BaseModel], loc: tuple[Any, ...]) -> str | None:

@@ -98,6 +98,8 @@ def make_force(
 ) -> Force:
     """A force from ``(type, count, grade, hits)`` groups, with ids ``{prefix}-I1`` etc.
 
+    With 10 or more units of a type the numbers are padded (``R-I01`` … ``R-I12``).
+
     Raises
     ------
     ForceError
@@ -105,10 +107,13 @@ def make_force(
     """
     units: list[UnitSpec] = []
     numbers = {k: 0 for k in _PREFIX}
+    # numbers padded to the same width (I01..I12), so that ids sort as a player counts them:
+    # ties go to the lowest id (RULES.md §6.9)
+    width = {k: len(str(sum(c for kind, c, _, _ in groups if kind == k))) for k in _PREFIX}
     for kind, count, grade, hits in groups:
         for _ in range(count):
             numbers[kind] += 1
-            uid = f"{prefix}-{_PREFIX[kind]}{numbers[kind]}"
+            uid = f"{prefix}-{_PREFIX[kind]}{numbers[kind]:0{width[kind]}d}"
             units.append(UnitSpec(uid, kind, grade, hits=hits))  # type: ignore[arg-type]
     if not units:
         raise ForceError(

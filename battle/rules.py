@@ -6,9 +6,9 @@ shape. Unknown keys are errors, so a typo in a config or variant never passes si
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from battle.dice import DiceExpression, parse_dice
 from battle.errors import DiceExpressionError
@@ -37,9 +37,20 @@ class _Strict(BaseModel):
 
 
 class UnitTypeRules(_Strict):
+    """RULES.md §1: a unit type's stands and formations (the battle models a fixed set)."""
+
     stands: int = Field(ge=1)
     formations: list[str]
     default_formation: str
+
+    @model_validator(mode="after")
+    def _default_is_a_formation(self) -> UnitTypeRules:
+        if self.default_formation not in self.formations:
+            raise ValueError(
+                f"default_formation {self.default_formation!r} is not one of its formations "
+                f"({', '.join(self.formations)})"
+            )
+        return self
 
 
 class CombatDivisors(_Strict):
@@ -55,10 +66,23 @@ class MoraleRules(_Strict):
     """RULES.md §1.3, §1.5, §4.3: morale in percent."""
 
     base: int = Field(ge=0, le=100)
-    by_grade: dict[Literal["raw", "regular", "veteran", "elite"], int]
+    by_grade: dict[
+        Literal["raw", "regular", "veteran", "elite"], Annotated[int, Field(ge=0, le=100)]
+    ]
     uniform: bool = False
     model: Literal["per-test", "cumulative"] = "per-test"
     shaken_penalty: int = Field(ge=0)
+
+    @field_validator("by_grade")
+    @classmethod
+    def _every_grade(cls, value: dict[str, int]) -> dict[str, int]:
+        missing = [g for g in ("raw", "regular", "veteran", "elite") if g not in value]
+        if missing:
+            raise ValueError(
+                f"no morale for {', '.join(missing)}; give every training grade a morale in "
+                "percent (RULES.md §1.3), e.g. {raw: 70, regular: 80, veteran: 85, elite: 90}"
+            )
+        return value
 
 
 class FormationEffects(_Strict):
@@ -77,6 +101,20 @@ class DeckRules(_Strict):
     removal: Literal["highest", "random"] = "highest"
     draw: Literal["reshuffle", "draw-through"] = "reshuffle"
     explicit: dict[int, list[int]] = Field(default_factory=dict)
+
+    @field_validator("explicit")
+    @classmethod
+    def _decks_of_u_plus_1(cls, value: dict[int, list[int]]) -> dict[int, list[int]]:
+        """An explicit deck for U units holds U + 1 cards of 1..U each (RULES.md §3.1)."""
+        for units, cards in value.items():
+            if units < 1:
+                raise ValueError(f"a deck is for 1 unit or more, not {units}")
+            if len(cards) != units + 1 or not all(1 <= c <= units for c in cards):
+                raise ValueError(
+                    f"the deck for {units} units must have {units + 1} cards, each from 1 to "
+                    f"{units} (RULES.md §3.1), not {cards}"
+                )
+        return value
 
 
 class FormationChangeRules(_Strict):
@@ -146,10 +184,10 @@ class BattleRules(_Strict):
     """Every number of the abstract battle (RULES.md §0–§7); defaults in config/rules.yaml."""
 
     hit_dice: str
-    percentage_dice: int = Field(ge=2)
+    percentage_dice: Literal[100]  # §0.2 percentage tests are always rolled on a d100
     reaction_die: int = Field(ge=2)
     withdrawal_die: int = Field(ge=2)
-    withdrawal_success_total: int
+    withdrawal_success_total: int = Field(ge=1)
     units: dict[Literal["infantry", "cavalry", "artillery"], UnitTypeRules]
     combat_divisor: CombatDivisors
     destroyed_at_hits: int = Field(ge=1)
@@ -157,7 +195,7 @@ class BattleRules(_Strict):
     morale: MoraleRules
     formation_effects: FormationEffects
     deck: DeckRules
-    casualty_test_per_morale_hit: int
+    casualty_test_per_morale_hit: int = Field(ge=0)
     hits_on_casualty_pass: int = Field(ge=0)
     hits_on_casualty_fail: int = Field(ge=0)
     formation_change: FormationChangeRules
@@ -167,12 +205,14 @@ class BattleRules(_Strict):
     max_turns: int = Field(ge=1, le=1000)
     initiative: Literal["attacker", "roll"] = "attacker"
     moves_inches: dict[str, dict[str, float]]
-    ranges_inches: dict[Literal["infantry", "cavalry", "artillery_unlimbered"], float]
+    ranges_inches: dict[
+        Literal["infantry", "cavalry", "artillery_unlimbered"], Annotated[float, Field(ge=0)]
+    ]
     charge: ChargeRules
     advance_stop_short_inches: float = Field(ge=0)
     fall_back_inches: float = Field(ge=0)
     withdrawal: WithdrawalRules
-    doctrines: dict[str, DoctrineRules]
+    doctrines: dict[str, DoctrineRules] = Field(min_length=1)
 
     max_units_per_force: int = Field(default=200, ge=1, le=100_000)
 
@@ -205,6 +245,18 @@ class BattleRules(_Strict):
         cls, value: dict[str, dict[str, float]]
     ) -> dict[str, dict[str, float]]:
         """Every formation of every unit type needs a move, 0 or more (RULES.md §6.6)."""
+        unknown = [k for k in value if k not in _FORMATIONS] + [
+            f"{k}.{f}"
+            for k, fs in value.items()
+            if k in _FORMATIONS
+            for f in fs
+            if f not in _FORMATIONS[k]
+        ]
+        if unknown:
+            raise ValueError(
+                f"{', '.join(unknown)}: the quick battle models only "
+                + "; ".join(f"{k}: {', '.join(fs)}" for k, fs in _FORMATIONS.items())
+            )
         for kind, formations in _FORMATIONS.items():
             given = value.get(kind, {})
             missing = [f for f in formations if f not in given]
@@ -218,6 +270,31 @@ class BattleRules(_Strict):
             if negative:
                 raise ValueError(f"{kind}.{negative[0]} must be 0 or more inches")
         return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> BattleRules:
+        """Numbers that only make sense together (RULES.md §1, §6.1, §6.3)."""
+        for kind, formations in _FORMATIONS.items():
+            unit = self.units.get(kind)  # type: ignore[call-overload]
+            if unit is None:
+                raise ValueError(f"units.{kind} is missing; every unit type needs its entry")
+            if sorted(unit.formations) != sorted(formations):
+                raise ValueError(
+                    f"units.{kind}.formations must be {', '.join(formations)}: the quick "
+                    "battle models exactly these"
+                )
+        if self.half_strength_hits > self.destroyed_at_hits:
+            raise ValueError(
+                f"half_strength_hits ({self.half_strength_hits}) must not exceed "
+                f"destroyed_at_hits ({self.destroyed_at_hits})"
+            )
+        if self.deploy_inches * 2 >= self.ground_depth_inches:
+            raise ValueError(
+                f"deploy_inches ({self.deploy_inches:g}) must be less than half of "
+                f"ground_depth_inches ({self.ground_depth_inches:g}), or the armies start in "
+                "contact (RULES.md §6.1)"
+            )
+        return self
 
     def hit_dice_expression(self) -> DiceExpression:
         """The parsed §4.1 hit-dice expression."""

@@ -82,9 +82,17 @@ def wilson_interval(successes: int, n: int, z: float = _Z95) -> tuple[float, flo
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _forces(forces_file: Path | None, red: str, blue: str) -> tuple[Force, Force]:
+def _forces(forces_file: Path | None, red: str | None, blue: str | None) -> tuple[Force, Force]:
     if forces_file is not None:
+        if red is not None or blue is not None:
+            raise ConfigError(
+                "both --forces and --red/--blue give the forces",
+                key="--forces",
+                fix="Use the file, or the flags, not both.",
+            )
         return load_forces_yaml(forces_file)
+    red = "6i1c1a" if red is None else red
+    blue = "4i1c1a" if blue is None else blue
     return parse_force_flag(red, "Red", "R"), parse_force_flag(blue, "Blue", "B")
 
 
@@ -114,8 +122,13 @@ def _attacker(name: str) -> int:
 
 @app.command("battle")
 def battle(
-    red: Annotated[str, typer.Option(help="Red's force: counts of i/c/a[:grade].")] = "6i1c1a",
-    blue: Annotated[str, typer.Option(help="Blue's force, e.g. 4i1c1a:veteran.")] = "4i1c1a",
+    red: Annotated[
+        str | None,
+        typer.Option(help="Red's force: counts of i/c/a[:grade]. [default: 6i1c1a]"),
+    ] = None,
+    blue: Annotated[
+        str | None, typer.Option(help="Blue's force, e.g. 4i1c1a:veteran. [default: 4i1c1a]")
+    ] = None,
     forces: Annotated[
         Path | None, typer.Option("--forces", help="A YAML file with both forces (red, blue).")
     ] = None,

@@ -138,3 +138,49 @@ def test_a_negative_move_is_refused(capsys):
         *_run(capsys, "battle", "--quiet", "--set", "battle.moves_inches.cavalry.line=-2")[::2]
     )
     assert "cavalry.line" in err and "0 or more" in err
+
+
+@pytest.mark.parametrize(
+    ("override", "words"),
+    [
+        ("battle.deck.explicit={8: []}", ["9 cards", "§3.1"]),
+        ("battle.deck.explicit={8: [-5, 100, 3]}", ["9 cards", "1 to 8"]),
+        ("battle.morale.by_grade={raw: 70}", ["regular, veteran, elite"]),
+        ("battle.morale.by_grade.raw=500", ["by_grade.raw", "100"]),
+        ("battle.units.infantry.default_formation=skirmish", ["'skirmish'", "formations"]),
+        ("battle.units.infantry.formations=[line]", ["infantry", "formations"]),
+        ("battle.moves_inches.dragoons={line: 4}", ["dragoons", "models only"]),
+        ("battle.moves_inches.infantry.skirmish=3", ["infantry.skirmish", "models only"]),
+        ("battle.ranges_inches.infantry=-4", ["ranges_inches.infantry", "0"]),
+        ("battle.deploy_inches=30", ["deploy_inches", "half", "§6.1"]),
+        ("battle.ground_depth_inches=0.001", ["deploy_inches", "half"]),
+        ("battle.percentage_dice=2", ["percentage_dice", "100"]),
+        ("battle.casualty_test_per_morale_hit=-10", ["casualty_test_per_morale_hit"]),
+        ("battle.half_strength_hits=50", ["half_strength_hits", "destroyed_at_hits"]),
+        ("battle.withdrawal_success_total=-100", ["withdrawal_success_total"]),
+        ("battle.doctrines={}", ["battle.doctrines", "at least 1"]),
+    ],
+)
+def test_rules_that_cannot_work_are_refused(capsys, override, words):
+    """Overrides the engine could not honour are errors, never a crash or silently ignored."""
+    err = _one_paragraph_error(*_run(capsys, "battle", "--quiet", "--set", override)[::2])
+    for word in words:
+        assert word in err, (word, err)
+    assert len(err) < 400, err  # the key and the fix, not a dump of the whole section
+
+
+def test_forces_file_and_flags_together_are_refused(capsys, tmp_path):
+    path = tmp_path / "forces.yaml"
+    path.write_text("red: {units: 2i}\nblue: {units: 2i}\n", encoding="utf-8")
+    err = _one_paragraph_error(
+        *_run(capsys, "battle", "--forces", str(path), "--red", "3i", "--quiet")[::2]
+    )
+    assert "--forces" in err and "--red" in err
+
+
+def test_ids_of_ten_or_more_units_sort_as_counted():
+    force = parse_force_flag("12i2c", "Red", "R")
+    ids = [u.id for u in force.units]
+    assert ids[:3] == ["R-I01", "R-I02", "R-I03"] and ids[11] == "R-I12"
+    assert ids[12:] == ["R-C1", "R-C2"]
+    assert sorted(ids[:12]) == ids[:12]
