@@ -27,12 +27,12 @@ __all__ = ["a_number", "format_event", "format_events", "plural", "reason_text"]
 
 _REASONS = {
     "cards": "{loser} is down to its last movement card (RULES.md §3.4)",
-    "both-cards": "both sides reached their last card in the same phase: a draw (§6.8)",
+    "both-cards": "both sides reached their last card in the same phase (§6.8)",
     "withdrawal": "{loser} withdrew after a withdrawal check (§7)",
-    "both-withdrew": "both sides withdrew: a draw (§7.4)",
+    "both-withdrew": "both sides withdrew (§7.4)",
     "no-units": "{loser} has no unit left on the field (§6.8 c)",
-    "turn-limit": "the turn limit was reached: a draw (§6.8 d)",
-    "nightfall": "nightfall stopped the battle: a draw (§8.3)",
+    "turn-limit": "the turn limit was reached (§6.8 d)",
+    "nightfall": "nightfall stopped the battle (§8.3)",
 }
 
 

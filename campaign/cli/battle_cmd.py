@@ -256,7 +256,7 @@ def _print_result(out: Console, result: BattleResult) -> None:
             highlight=False,
         )
     if not result.withdrawal_checks:
-        out.print("withdrawal checks: none (no side reached 25% casualties)")
+        out.print("withdrawal checks: none made (a side checks at the end of a turn, §7.2)")
     for w in result.withdrawal_checks:
         rows = ", ".join(f"{row} {n:+d}" for row, n in w.factors) or "no factors"
         verdict = "withdraws" if w.withdraws else "holds"
