@@ -56,7 +56,8 @@ def run(battles: int = 1_500) -> list[str]:
         f"battle speed: {quiet:,.0f} battles/s on one core, events off "
         f"(target >= {TARGET:,.0f} battles/s/core) [{verdict}]; "
         f"{1e6 / quiet:,.0f} us per battle, 6i1c1a vs 4i1c1a, default rules",
-        f"battle speed: median of 7 runs {quiet_median:,.0f} battles/s "
-        "(the best above; the gap is other load on the machine)",
-        f"battle speed: {loud:,.0f} battles/s on one core with every event recorded",
+        f"battle speed: the median of the same 7 runs was {quiet_median:,.0f} battles/s "
+        "(the line above is the best run: other load on a shared machine slows runs down)",
+        f"battle speed: {loud:,.0f} battles/s on one core with every event recorded "
+        "(best of 5 runs)",
     ]
