@@ -160,6 +160,9 @@ class TacticalDoctrine:
         depth = self.depth
         odds: tuple[bool, float] | None = None  # worked out when a unit first could charge
         chosen: list[tuple[int, str, Order]] = []  # (activation rank, unit id, order)
+        # charge targets picked this bound: units alike (type, position, reach, hits) pick
+        # alike, and units often move up side by side
+        picked: dict[tuple[str, float, float, int], Unit | None] = {}
         for u in own:
             if u.melee is not None or u.charged_by is not None:
                 continue  # in melee, or charged last bound: not activated
@@ -178,7 +181,7 @@ class TacticalDoctrine:
                 # state its doctrine charges
                 if odds[0] or self.full_strength - u.total_hits >= odds[1]:
                     may_charge = open_targets
-            order = self._order_for(u, nearest, may_charge, u.id in threatened, advancing)
+            order = self._order_for(u, nearest, may_charge, u.id in threatened, advancing, picked)
             if order is not None:
                 chosen.append((rank[u.kind], u.id, order))
         if not chosen:
@@ -193,11 +196,13 @@ class TacticalDoctrine:
         targets: list[Unit] | None,
         threatened: bool,
         advancing: bool,
+        picked: dict[tuple[str, float, float, int], Unit | None],
     ) -> Order | None:
         """The order of a steady unit ``nearest`` inches from the nearest enemy, or None.
 
         ``targets``: the enemies it might charge, not in melee and not already charged (None:
-        it may not charge this bound).
+        it may not charge this bound); ``picked``: charge targets already worked out this
+        bound, by (type, position, reach, actual hits), which is all the choice depends on.
         """
         kind = u.kind
         if kind == "artillery":
@@ -214,7 +219,11 @@ class TacticalDoctrine:
             elif u.formation == "square":
                 return Order(u, FORM, None, self.advance_formation)
         if targets is not None:
-            target = self.charge_target(u, targets)
+            key = (kind, u.pos, u.reach, u.total_hits)
+            if key in picked:
+                target = picked[key]
+            else:
+                target = picked[key] = self.charge_target(u, targets)
             if target is not None:
                 return Order(u, CHARGE, target)
         in_range = u.fire_range > 0.0 and nearest <= u.fire_range
