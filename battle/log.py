@@ -53,10 +53,22 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def reason_text(reason: str, names: tuple[str, str], winner: int | None) -> str:
-    """A sentence saying why a battle ended."""
+def reason_text(
+    reason: str, names: tuple[str, str], winner: int | None, loser_cards: int | None = None
+) -> str:
+    """A sentence saying why a battle ended.
+
+    ``loser_cards``: the cards the loser has left, which the sentence gives when it is not
+    one (a variant may lose at more than one card, RULES.md §3.4).
+    """
     loser = names[1 - winner] if winner is not None else "nobody"
+    if reason == "cards" and loser_cards is not None and loser_cards != 1:
+        return f"{loser} is down to {plural(loser_cards, 'movement card')} (RULES.md §3.4)"
     return _REASONS.get(reason, reason).format(loser=loser)
+
+
+def _loser_cards(result: BattleResult) -> int | None:
+    return None if result.winner is None else result.cards_left[1 - result.winner]
 
 
 def _test(e: TestRolled) -> str:
@@ -69,8 +81,13 @@ def _test(e: TestRolled) -> str:
     return f"{e.unit} {e.kind} test: {e.dice}={e.roll} vs {e.target}: {verdict}"
 
 
-def format_event(e: BattleEvent, names: tuple[str, str]) -> str | None:
-    """One event as one line of text (None for events printed elsewhere)."""
+def format_event(
+    e: BattleEvent, names: tuple[str, str], loser_cards: int | None = None
+) -> str | None:
+    """One event as one line of text (None for events printed elsewhere).
+
+    ``loser_cards``: the loser's cards left at the end (see :func:`reason_text`).
+    """
     if isinstance(e, BoundStarted):
         acts = ", ".join(e.activated) or "none"
         return (
@@ -117,13 +134,15 @@ def format_event(e: BattleEvent, names: tuple[str, str]) -> str | None:
         )
     if isinstance(e, BattleEnded):
         who = names[e.winner] + " wins" if e.winner is not None else "Draw"
-        return f"End after bound {e.bound}: {who}: {reason_text(e.reason, names, e.winner)}"
+        why = reason_text(e.reason, names, e.winner, loser_cards)
+        return f"End after bound {e.bound}: {who}: {why}"
     return None
 
 
 def format_events(result: BattleResult) -> Iterator[str]:
     """The whole bound-by-bound log of a result recorded with events on."""
+    loser_cards = _loser_cards(result)
     for e in result.events:
-        line = format_event(e, result.names)
+        line = format_event(e, result.names, loser_cards)
         if line is not None:
             yield line

@@ -246,7 +246,10 @@ def _print_result(out: Console, result: BattleResult) -> None:
         )
     out.print(table)
     who = f"{result.winner_name} wins" if result.winner is not None else "Draw"
-    out.print(f"[bold]{who}[/bold]: {reason_text(result.reason, names, result.winner)}")
+    loser_cards = None if result.winner is None else result.cards_left[1 - result.winner]
+    out.print(
+        f"[bold]{who}[/bold]: {reason_text(result.reason, names, result.winner, loser_cards)}"
+    )
     out.print(f"{result.bounds} bounds ({result.turns} turns), {result.minutes} minutes of battle")
     for i, name in enumerate(names):
         out.print(

@@ -153,3 +153,19 @@ def test_draw_through_and_fire_and_charge_change_battles() -> None:
             for s in range(20)
         )
         assert changed > 0, variant
+
+
+def test_arw_1998_end_text_gives_the_cards_left() -> None:
+    """Under arw-1998 a side loses at 2 cards: the log says so, not "its last card"."""
+    from battle.log import format_events
+
+    rules = _battle("arw-1998")
+    ended = [r for r in (fight(RED, BLUE, rules, rng(s)) for s in range(40)) if r.reason == "cards"]
+    assert ended, "no battle of 40 ended on cards"
+    for result in ended:
+        left = result.cards_left[1 - result.winner]
+        assert left <= 2  # bad things in the same phase can take more than one card
+        last = list(format_events(result))[-1]
+        words = "its last movement card" if left == 1 else f"{left} movement cards"
+        assert last.endswith(f"is down to {words} (RULES.md §3.4)"), last
+    assert any(r.cards_left[1 - r.winner] == 2 for r in ended)
