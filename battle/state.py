@@ -187,17 +187,16 @@ class BattleState(BoundPhases):
 
     def bound_started(self, side: int, card: int, orders: list[Order]) -> None:
         """Record the start of a bound (called only when recording events)."""
-        if self.record:
-            self.emit(
-                BoundStarted(
-                    self.turn,
-                    self.bounds,
-                    side,
-                    card,
-                    len(self.decks[side]),
-                    tuple(o.unit.id for o in orders),
-                )
+        self.emit(
+            BoundStarted(
+                self.turn,
+                self.bounds,
+                side,
+                card,
+                len(self.decks[side]),
+                tuple(o.unit.id for o in orders),
             )
+        )
 
     def bad_thing(self, side: int, cause: str) -> None:
         """A bad thing removes one card from ``side``'s deck (RULES.md §3.3)."""

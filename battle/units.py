@@ -142,11 +142,6 @@ class Unit:
         self.cd_fire, self.cd_melee, self.fire_range, self.move, self.reach = numbers
 
     @property
-    def active(self) -> bool:
-        """Still on the field: not routed, destroyed or gone off the table."""
-        return not self.out
-
-    @property
     def state(self) -> str:
         """``destroyed``, ``routed``, ``off-table``, ``shaken``, ``disordered`` or ``steady``."""
         if self.destroyed:
