@@ -182,9 +182,16 @@ def validate(
     except ValidationError as exc:
         lines = []
         files = set()
+        missing: dict[str, list[str]] = {}  # parent key -> its missing fields, in order
         for err in exc.errors():
             key = ".".join([*([prefix] if prefix else []), *(str(p) for p in err["loc"])])
             files.update(_origin_of(key, origins or {}) or [source])
+            if err["type"] == "missing":
+                parent, _, name = key.rpartition(".")
+                if parent not in missing:
+                    lines.append(parent)  # replaced below by the one line for this parent
+                missing.setdefault(parent, []).append(name)
+                continue
             if err["type"] == "extra_forbidden":
                 close = _close_field(model, err["loc"])
                 if close:
@@ -194,6 +201,13 @@ def validate(
                     lines.append(f"unknown config key {key!r} (a typo?)")
             else:
                 lines.append(f"{key}: {describe_error(err)}")
+        lines = [
+            f"{line}: missing {', '.join(missing[line])} (every key of this entry is "
+            "required; see config/rules.yaml for an example)"
+            if line in missing
+            else line
+            for line in lines
+        ]
         raise ConfigError(
             "; ".join(lines),
             source=", ".join(sorted(files)),

@@ -138,7 +138,9 @@ class Endgame:
         br = camp.rules.battle
         die = br.withdrawal_die
         withdrew = []
-        for c in roll_withdrawals(checks, lambda: camp.dice.d(die), br.withdrawal_success_total):
+        for c in roll_withdrawals(
+            checks, lambda: camp.dice.d(die), br.withdrawal_success_total, die
+        ):
             camp.emit(
                 WithdrawalCheck(
                     int(camp.env.now),
@@ -148,6 +150,8 @@ class Endgame:
                     c.total,
                     c.rolls,
                     c.withdraws,
+                    c.die,
+                    c.success_total,
                 )
             )
             if c.withdraws:

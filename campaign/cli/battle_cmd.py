@@ -261,9 +261,9 @@ def _print_result(out: Console, result: BattleResult) -> None:
     if not result.withdrawal_checks:
         out.print("withdrawal checks: none made (a side checks at the end of a turn, §7.2)")
     for w in result.withdrawal_checks:
-        rows = ", ".join(f"{row} {n:+d}" for row, n in w.factors) or "no factors"
+        rows = ", ".join(f"{f.row} {f.factors:+d}" for f in w.factors) or "no factors"
         verdict = "withdraws" if w.withdraws else "holds"
-        dice = f"{w.total}d6: {'+'.join(map(str, w.rolls))} = {sum(w.rolls)}"
+        dice = f"{w.total}d{w.die}: {'+'.join(map(str, w.rolls))} = {sum(w.rolls)}"
         out.print(
             f"withdrawal check turn {w.turn}: {names[w.side]} at {w.casualty_percent:.0f}%: "
             f"{rows}; {dice if w.total > 0 else 'no dice'}: {verdict}",

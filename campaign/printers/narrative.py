@@ -207,7 +207,7 @@ class Narrator:
                 style="dim",
             )
         if isinstance(e, WithdrawalCheck):
-            rows = ", ".join(f"{name} {n:+d}" for name, n in e.factors) or "no factors"
+            rows = ", ".join(f"{f.row} {f.factors:+d}" for f in e.factors) or "no factors"
             dice = "+".join(map(str, e.rolls)) or "no dice"
             verdict = "WITHDRAWS" if e.withdraws else "fights on"
             return Entry(
@@ -215,8 +215,8 @@ class Narrator:
                 day,
                 tm,
                 f"Withdrawal check for {self.side(e.side)} at "
-                f"{e.casualty_percent:.0f}% losses: {rows} = {e.total}d6: {dice} = "
-                f"{sum(e.rolls)} vs 12+: {verdict}",
+                f"{e.casualty_percent:.0f}% losses: {rows} = {e.total}d{e.die}: {dice} = "
+                f"{sum(e.rolls)} vs {e.success_total}+: {verdict}",
                 style="bold red" if e.withdraws else "",
             )
         if isinstance(e, CampaignEnded):

@@ -136,7 +136,7 @@ BAD = [
     (["--set", "battle.hit_dice=abc"], ["battle.hit_dice", "abc"]),
     (["--red", "0i"], ["--red", "no units"]),
     (["--blue", "0i0c0a"], ["--blue", "no units"]),
-    (["--red", "6x"], ["--red", "unknown unit type 'x'"]),
+    (["--red", "6x"], ["--red", "unknown unit letter 'x'"]),
     (["--red", "-3i"], ["--red", "negative"]),
     (["--red", "4i:heroic"], ["--red", "grade"]),
     (["--set", "battle.hit_dise=3d10"], ["battle.hit_dise", "did you mean 'battle.hit_dice'"]),

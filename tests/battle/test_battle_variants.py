@@ -33,7 +33,7 @@ def _battle(variant: str | None):
 def _get(model, dotted: str):
     node = model
     for part in dotted.split(".")[1:]:
-        node = getattr(node, part)
+        node = node[part] if isinstance(node, dict) else getattr(node, part)
     return node
 
 
