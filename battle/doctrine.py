@@ -226,7 +226,8 @@ class TacticalDoctrine:
         """
         taken: set[str] = set()
         orders: list[Order] = []
-        for _, _, order in chosen:
+        for _, _, first_choice in chosen:
+            order = first_choice
             if len(orders) >= card:
                 break
             if order.action == CHARGE and order.target is not None:

@@ -59,9 +59,7 @@ def _letters(units: UnitTypes) -> str:
     return ", ".join(f"{t.letter} ({name.replace('_', ' ')})" for name, t in units.items())
 
 
-def parse_force_flag(
-    text: str, name: str, prefix: str, units: UnitTypes | None = None
-) -> Force:
+def parse_force_flag(text: str, name: str, prefix: str, units: UnitTypes | None = None) -> Force:
     """Parse a compact force flag such as ``6i1c1a`` or ``4i1c1a:veteran``.
 
     Parameters
@@ -122,9 +120,7 @@ def parse_force_flag(
             fix=f"Write counts followed by {', '.join(t.letter for t in types.values())}, "
             "e.g. 6i1c1a or 4i1c1a:veteran.",
         )
-    return make_force(
-        name, prefix, [(k, counts.get(k, 0), grade, 0) for k in types], where, types
-    )
+    return make_force(name, prefix, [(k, counts.get(k, 0), grade, 0) for k in types], where, types)
 
 
 def make_force(

@@ -35,6 +35,8 @@ __all__ = ["BattleState"]
 
 
 _new_tuple = tuple.__new__
+#: the ways of hitting that use the fire combat divisor (RULES.md §4, §6.10); others are melee
+_FIRE = frozenset(("fire", "defensive-fire", "move-and-fire"))
 
 
 class BattleState:
@@ -244,7 +246,9 @@ class BattleState:
         roll = self.dice.d(self.pct_die)
         passed = roll <= target
         if self.record:
-            self.emit(TestRolled(self.turn, self.bounds, kind, u.id, self.pct_name, roll, target, passed))
+            self.emit(
+                TestRolled(self.turn, self.bounds, kind, u.id, self.pct_name, roll, target, passed)
+            )
         if not passed:
             self.fail_morale(u, kind)
         return passed
@@ -374,7 +378,7 @@ class BattleState:
             d_roll = self.t.hit_dice.roll(self.dice)
         else:  # the usual one-die expression, rolled without a call per term
             d_roll = single[0] + single[1] * self.dice.d(single[2])
-        melee = how != "fire" and how != "defensive-fire" and how != "move-and-fire"
+        melee = how not in _FIRE
         if melee:
             cd = a.cd_melee
             if b.square:
@@ -390,7 +394,9 @@ class BattleState:
         passed = roll <= target
         if self.record:
             self.emit(
-                TestRolled(self.turn, self.bounds, "casualty", b.id, self.pct_name, roll, target, passed)
+                TestRolled(
+                    self.turn, self.bounds, "casualty", b.id, self.pct_name, roll, target, passed
+                )
             )
         hits = self.take_hits(b, self.hits_pass if passed else self.hits_fail)
         if self.record:  # the hit line goes before the tests it caused

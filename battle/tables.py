@@ -126,9 +126,7 @@ class Tables:
     max_units_per_force: int  # (house)
     _decks: dict[int, tuple[int, ...]] = field(default_factory=dict, repr=False, compare=False)
 
-    def new_unit(
-        self, spec: UnitSpec, side: int, pos: float, formation: str | None = None
-    ) -> Unit:
+    def new_unit(self, spec: UnitSpec, side: int, pos: float, formation: str | None = None) -> Unit:
         """A fresh :class:`~battle.units.Unit` for ``spec`` at ``pos`` inches from its
         baseline, in ``formation`` (default: its type's), with its grade's morale (§1.3).
 

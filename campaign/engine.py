@@ -14,7 +14,7 @@ import numpy as np
 import simpy
 
 from battle.dice import Dice, percentage_test
-from campaign.army import Division, raise_division
+from campaign.army import Division, raise_division, unknown_division_boxes
 from campaign.battles import BattleDesk
 from campaign.clock import Clock
 from campaign.config import LoadedRules
@@ -64,6 +64,7 @@ class Campaign:
         self.loaded = loaded
         self.rules = loaded.rules
         self.cr = loaded.rules.campaign
+        self.unknown_boxes = unknown_division_boxes(self.rules)  # §8.8 estimate
         self.seed = seed
         self.doctrines = doctrines or {"red": "balanced", "blue": "balanced"}
         for side in SIDES:
@@ -132,7 +133,7 @@ class Campaign:
             setup = self.map.sides[side]
             for i in range(self.cr.divisions_per_side):
                 junction = setup.starts[i % len(setup.starts)]
-                div, roll = raise_division(side, i + 1, junction, self.cr, self.forces_dice)
+                div, roll = raise_division(side, i + 1, junction, self.rules, self.forces_dice)
                 self.divisions.append(div)
                 self.emit(
                     DivisionRaised(
@@ -380,6 +381,7 @@ class Campaign:
             enemy_base=self.map.sides[enemy].base,
             objectives=self.objectives,
             owner=self.endgame.owner,
+            unknown_boxes=self.unknown_boxes,
         )
 
     # ------------------------------------------------------------------ result

@@ -224,4 +224,4 @@ class Knowledge:
 
     def _recount(self, d: DivisionState) -> None:
         d.units = len(d.unit_hits)
-        d.boxes = sum(BOXES_PER_UNIT - h for h in d.unit_hits.values())
+        d.boxes = sum(self.destroyed_at - h for h in d.unit_hits.values())

@@ -128,18 +128,16 @@ def test_forces_file_is_a_directory(tmp_path: Path):
 def test_a_formation_without_a_move_is_refused(capsys):
     """Every formation needs a move (RULES.md §6.6); the error names the key path."""
     err = _one_paragraph_error(
-        *_run(
-            capsys, "battle", "--quiet", "--set", "battle.units.infantry.formations.line={}"
-        )[::2]
+        *_run(capsys, "battle", "--quiet", "--set", "battle.units.infantry.formations.line={}")[::2]
     )
     assert "battle.units.infantry.formations.line: missing move" in err
 
 
 def test_a_negative_move_is_refused(capsys):
     err = _one_paragraph_error(
-        *_run(
-            capsys, "battle", "--quiet", "--set", "battle.units.cavalry.formations.line.move=-2"
-        )[::2]
+        *_run(capsys, "battle", "--quiet", "--set", "battle.units.cavalry.formations.line.move=-2")[
+            ::2
+        ]
     )
     assert "cavalry.formations.line.move" in err and "greater than or equal to 0" in err
 
@@ -153,7 +151,10 @@ def test_a_negative_move_is_refused(capsys):
         ("battle.morale.by_grade.raw=500", ["by_grade.raw", "100"]),
         ("battle.units.infantry.default_formation=wedge", ["'wedge'", "formations"]),
         ("battle.units.infantry.formations=[line]", ["infantry", "formations"]),
-        ("battle.units.dragoons={letter: d, id_prefix: D}", ["battle.units.dragoons", "missing stands, combat_divisor"]),
+        (
+            "battle.units.dragoons={letter: d, id_prefix: D}",
+            ["battle.units.dragoons", "missing stands, combat_divisor"],
+        ),
         ("battle.units.infantry.formations.skirmish.move=x", ["infantry.formations.skirmish"]),
         ("battle.units.infantry.range_inches=-4", ["units.infantry.range_inches", "0"]),
         ("battle.units.cavalry.letter=i", ["letter 'i'", "units.infantry"]),

@@ -105,7 +105,9 @@ def test_worked_completion_check(rules) -> None:
     assert veteran == 2 + 2 + 1 - 1 == 4
     passing = [roll for roll in range(1, 7) if reaction_test(_FixedDice(roll), veteran)[0]]
     assert passing == [5, 6]
-    raw = completion_total(fc, fc.costs["line-column"], grade="raw", hit_by_fire=True, charge_target=True)
+    raw = completion_total(
+        fc, fc.costs["line-column"], grade="raw", hit_by_fire=True, charge_target=True
+    )
     assert raw == 2 + 2 + 1 + 2 == 7
     assert not any(reaction_test(_FixedDice(roll), raw)[0] for roll in range(1, 7))
 
