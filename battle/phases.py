@@ -162,7 +162,7 @@ def declare_charges(st: BattleState, side: int, orders: list[Order]) -> list[Ord
         if target.id in declared:
             continue
         bonus = t.charge_weak_target_bonus if (target.disordered or target.shaken) else 0
-        if st.morale_test(u, 0, "charge", bonus):
+        if st.morale_test(u, 0, "charge", bonus, reason=target.id if st.record else ""):
             u.charge_declared = True
             declared.add(target.id)
             charges.append(o)

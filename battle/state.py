@@ -229,11 +229,18 @@ class BattleState:
             self.emit(CardLost(self.turn, self.bounds, side, card, len(self.decks[side]), cause))
 
     def morale_test(
-        self, u: Unit, minus: int, kind: str, bonus: int = 0, in_melee: bool = False
+        self,
+        u: Unit,
+        minus: int,
+        kind: str,
+        bonus: int = 0,
+        in_melee: bool = False,
+        reason: str = "",
     ) -> bool:
         """A morale test (RULES.md §4.3, §0.2); a failure is a bad thing and shakes or routs.
 
-        ``minus``: morale hits (§4.3); ``bonus``: the §6.4 charge bonus to the test (house).
+        ``minus``: morale hits (§4.3); ``bonus``: the §6.4 charge bonus to the test (house);
+        ``reason``: kept in the event (a charge test names its target).
         A shaken unit tests at −10 (§1.5); so does, in melee, a unit that failed to complete
         a formation change (§5.3: it counts as shaken in melee).
         """
@@ -247,7 +254,9 @@ class BattleState:
         passed = roll <= target
         if self.record:
             self.emit(
-                TestRolled(self.turn, self.bounds, kind, u.id, self.pct_name, roll, target, passed)
+                TestRolled(
+                    self.turn, self.bounds, kind, u.id, self.pct_name, roll, target, passed, reason
+                )
             )
         if not passed:
             self.fail_morale(u, kind)
@@ -273,6 +282,10 @@ class BattleState:
         target = u.charging  # the enemy u charged: no longer charged by it
         if target is not None and target.charged_by is u:
             target.charged_by = None
+        charger = u.charged_by  # the enemy charging u: its charge has nothing left to hit
+        if charger is not None and charger.charging is u:
+            charger.charging = None
+            charger.charge_bonus = 0
         stood = u.stood_by  # the enemy that stood against u's charge: nothing to fire at
         if stood is not None and stood.stood_vs is u:
             stood.stood_vs = None

@@ -1,0 +1,673 @@
+"""An independent referee: audits a battle from its event stream and the rules config alone.
+
+It reads JSON-ready event dicts (``campaign battle --events FILE`` writes them, one per line)
+and the ``battle:`` section of ``config/rules.yaml`` with any variants applied, and re-derives
+every die's verdict and target, every hit-filter total, every card lost, the phase order and
+the end (RULES.md §0, §3, §4, §5, §6.3, §6.8, §7). It imports nothing from ``battle`` or
+``campaign``: it is written from RULES.md, so that a mistake in the engine is not copied here.
+
+Use::
+
+    rules = load_battle_rules(["pursuit"])
+    problems = Referee(rules).audit(events)   # [] when the battle was fought by the rules
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+CONFIG = Path(__file__).resolve().parents[2] / "config"
+PHASES = ["response", "fire", "melee", "manoeuvre", "checks"]
+MORALE_KINDS = {"morale", "stand", "charge", "rally", "half-strength"}
+FIRE_WAYS = {"fire", "defensive-fire", "move-and-fire"}
+
+
+def load_battle_rules(variants: list[str] = (), overrides: dict[str, Any] | None = None) -> dict:
+    """The ``battle:`` section of config/rules.yaml with variants (dotted keys) applied."""
+    doc = yaml.safe_load((CONFIG / "rules.yaml").read_text())
+    sets: dict[str, Any] = {}
+    for name in variants:
+        sets.update(yaml.safe_load((CONFIG / "variants" / f"{name}.yaml").read_text()) or {})
+    sets.update(overrides or {})
+    doc = copy.deepcopy(doc)
+    for dotted, value in sets.items():
+        node = doc
+        *path, last = dotted.split(".")
+        for part in path:
+            node = node[part]
+        node[last] = value
+    return doc["battle"]
+
+
+def deck(units: int, explicit: dict) -> list[int]:
+    """RULES.md §3.1 in its own words, highest first."""
+    if units in explicit or str(units) in explicit:
+        return sorted(explicit.get(units, explicit.get(str(units))), reverse=True)
+    values = [units, units, units - 1, units - 1]
+    v = units - 2
+    while v >= 4:
+        values.append(v)
+        v -= 1
+    while len(values) < units + 1:
+        values.append(3)
+    return sorted((min(max(x, 1), units) for x in values[: units + 1]), reverse=True)
+
+
+def dice_range(text: str) -> tuple[int, int, int, int]:
+    """(low, high, constant, step) of a dice expression of RULES.md §0.5 (sums of terms:
+    N, dN, KdN, M*dN); ``step`` is the lattice spacing of the results."""
+    low = high = const = 0
+    steps = []
+    for sign, term in re.findall(r"([+-]?)\s*([^+-]+)", text.replace(" ", "")):
+        s = -1 if sign == "-" else 1
+        m = re.fullmatch(r"(?:(\d+)\*)?(\d*)d(\d+)", term)
+        if m is None:
+            const += s * int(eval(term, {}, {}))
+            continue
+        mult, count, sides = int(m[1] or 1), int(m[2] or 1), int(m[3])
+        a, b = s * mult * count, s * mult * count * sides
+        low, high = low + min(a, b), high + max(a, b)
+        steps.append(mult)
+    return low + const, high + const, const, math.gcd(*steps) if steps else 1
+
+
+@dataclass
+class U:
+    """What the referee knows of one unit."""
+
+    id: str
+    side: int
+    kind: str
+    grade: str
+    irregular: bool
+    formation: str
+    hits_before: int
+    morale: int
+    total: int = 0
+    shaken: bool = False
+    disordered: bool = False
+    failed_change: bool = False
+    change_cost: int = 0
+    out: str = ""  # routed, destroyed or off-table
+    half_tested: bool = False
+    retired_shaken: bool = False
+    hit_by_fire: bool = False
+    charge_target: bool = False
+    bonus: int = 0  # an unspent charge bonus (it charged and has not fought yet)
+    saved_bonus: int = 0  # a bonus kept for a pursuit (RULES.md §6.10)
+    failed_test: bool = False  # its last morale-type test failed (a state change is due)
+
+
+@dataclass
+class Referee:
+    """Audits one battle at a time (see the module docstring)."""
+
+    rules: dict
+    problems: list[str] = field(default_factory=list)
+
+    # ------------------------------------------------------------------ helpers
+    def bad(self, e: dict, what: str) -> None:
+        self.problems.append(f"bound {e.get('bound')}, {e.get('type')}: {what}")
+
+    def ftable(self, u: U) -> dict:
+        return self.rules["units"][u.kind]["formations"][u.formation]
+
+    def cd(self, a: U, b: U, how: str) -> int:
+        """The combat divisor of ``a`` hitting ``b`` (RULES.md §1.1, §1.6, §1.7, §6.10)."""
+        t, f = self.rules["units"][a.kind], self.ftable(a)
+        base = f.get("combat_divisor") or t["combat_divisor"]
+        opts = self.rules["options"]
+        if how in FIRE_WAYS:
+            cd = (
+                base
+                * f.get("fire_cd_multiplier", 1)
+                * self.ftable(b).get("fired_at_cd_multiplier", 1)
+            )
+            if how == "move-and-fire":
+                cd *= opts["move_and_fire_cd_multiplier"]
+            return cd
+        cd = base * f.get("melee_cd_multiplier", 1)
+        if self.ftable(b).get("square", False):
+            cd *= t.get("vs_square_melee_cd_multiplier", 1)
+        if how == "free-attack":
+            cd *= opts["free_attack_cd_multiplier"]
+        if how == "pursuit" and self.pursued == a.id:
+            cd *= opts["pursuit_target_cd_multiplier"]
+        return cd
+
+    def morale_of(self, u: U) -> int:
+        return u.morale
+
+    def ended_now(self) -> str | None:
+        """The end RULES.md §6.8 (a, c) calls for now, or None."""
+        lose = self.rules["deck"]["lose_at_cards"]
+        out = [len(self.decks[s]) <= lose for s in (0, 1)]
+        if all(out):
+            return "both-cards"
+        if any(out):
+            return "cards"
+        gone = [not any(u.side == s and not u.out for u in self.units.values()) for s in (0, 1)]
+        if any(gone):
+            return "no-units"
+        return None
+
+    def boundary(self, e: dict) -> None:
+        """A phase boundary: every bad thing has lost its card, and the battle goes on only
+        if no end condition holds (RULES.md §3.3, §6.8)."""
+        for s in (0, 1):
+            if self.owed[s] and self.decks[s]:
+                self.bad(e, f"side {s} suffered {self.owed[s]} bad thing(s) without losing a card")
+            self.owed[s] = 0
+        why = self.ended_now()
+        if why and e["type"] != "BattleEnded":
+            self.bad(e, f"the battle should have ended ({why}) before this")
+
+    # ------------------------------------------------------------------ the audit
+    def audit(self, events: list[dict]) -> list[str]:
+        """Every departure from the rules found in one battle's events, as sentences."""
+        self.problems = []
+        self.units: dict[str, U] = {}
+        self.decks: list[list[int]] = [[], []]
+        self.owed = [0, 0]  # bad things not yet paid for with a card
+        self.tally = [dict(flags=0, batteries=0, retiring_shaken=0, off_table=0) for _ in (0, 1)]
+        self.lost = [0, 0]
+        self.boxes = [0, 0]
+        self.hit: dict | None = None  # the hit whose tests come next
+        self.melee_hits: list[dict] = []
+        self.phase = ""
+        self.bound = 0
+        self.turn = 0
+        self.turn_sides: list[int] = []
+        self.pursued = ""
+        self.first_check: int | None = None
+        self.checks: list[dict] = []
+        self.charges: dict[str, str] = {}  # charged unit -> its charger, until it tests
+        self.ended = False
+        self.last_withdrew = -1
+        self.off_due = ""
+        self.stood: set[str] = set()  # units that stood against a charge this bound
+        for e in events:
+            if self.ended:
+                self.bad(e, "an event after the battle ended")
+                continue
+            if self.off_due and not (e["type"] == "StateChanged" and e["state"] == "off-table"):
+                self.bad(e, f"{self.off_due} fell back past its baseline but stayed (§6.5)")
+            self.off_due = ""
+            handler = getattr(self, "on_" + e["type"], None)
+            if handler is None:
+                self.bad(e, "unknown event type")
+                continue
+            handler(e)
+        if not self.ended:
+            self.problems.append("the battle never ended")
+        return self.problems
+
+    def on_BattleStarted(self, e: dict) -> None:
+        r = self.rules
+        grades = r["morale"]["by_grade"]
+        for u in e["units"]:
+            unit = U(
+                u["id"],
+                u["side"],
+                u["kind"],
+                u["grade"],
+                u["irregular"],
+                u["formation"],
+                u["hits_before"],
+                u["morale"],
+                total=u["hits_before"],
+            )
+            unit.half_tested = unit.total >= r["half_strength_hits"]
+            expected = r["morale"]["base"] if r["morale"]["uniform"] else grades[unit.grade]
+            if unit.morale != expected:
+                self.bad(e, f"{unit.id} starts at morale {unit.morale}, not {expected}")
+            self.units[unit.id] = unit
+            self.boxes[unit.side] += r["destroyed_at_hits"] - unit.hits_before
+        for s in (0, 1):
+            n = sum(1 for u in self.units.values() if u.side == s)
+            self.decks[s] = deck(n, r["deck"]["explicit"])
+            if list(e["decks"][s]) != self.decks[s]:
+                self.bad(e, f"side {s} deck {e['decks'][s]}, §3.1 gives {self.decks[s]}")
+
+    def on_BoundStarted(self, e: dict) -> None:
+        self.boundary(e)
+        if self.phase == "withdrawal":
+            why = self.close_withdrawal_phase(e)
+            if why:
+                self.bad(e, f"the battle should have ended ({why}) after the withdrawal phase")
+        if self.phase not in ("", "checks", "withdrawal"):
+            self.bad(e, f"a bound began after the {self.phase} phase")
+        if e["bound"] != self.bound + 1:
+            self.bad(e, f"bound {e['bound']} follows bound {self.bound}")
+        self.bound = e["bound"]
+        if e["turn"] != self.turn:
+            if self.turn and len(self.turn_sides) != 2:
+                self.bad(e, "a turn ended without two bounds")
+            self.turn, self.turn_sides = e["turn"], []
+            self.turn_limit(e)
+        if e["side"] in self.turn_sides:
+            self.bad(e, f"side {e['side']} has two bounds in turn {self.turn}")
+        self.turn_sides.append(e["side"])
+        d = self.decks[e["side"]]
+        if e["card"] not in d or e["deck_size"] != len(d):
+            self.bad(e, f"drew {e['card']} from a deck of {len(d)}: {d}")
+        if len(e["activated"]) > e["card"]:
+            self.bad(e, f"activated {len(e['activated'])} units on a {e['card']}")
+        self.side = e["side"]
+        self.phase = "start"
+        self.stood = set()
+
+    def turn_limit(self, e: dict) -> None:
+        r = self.rules
+        limit = r["max_turns"]
+        if r.get("turn_limit_from") == "first-check":
+            over = self.first_check is not None and self.turn > self.first_check + limit
+            over = over or self.turn > r["max_turns_cap"]
+        else:
+            over = self.turn > min(limit, r["max_turns_cap"])
+        if over:
+            self.bad(e, f"turn {self.turn} is past the turn limit")
+
+    def on_PhaseStarted(self, e: dict) -> None:
+        self.boundary(e)
+        name = e["phase"]
+        if name == "withdrawal":
+            if self.phase != "checks" or len(self.turn_sides) != 2:
+                self.bad(e, f"withdrawal phase after {self.phase}, bounds {self.turn_sides}")
+            self.phase = name
+            self.checks = []
+            return
+        if self.phase == "start":
+            want = "response"
+        elif self.phase in PHASES[:-1]:
+            want = PHASES[PHASES.index(self.phase) + 1]
+        else:
+            want = "(none: a bound must begin first)"
+        if name != want:
+            self.bad(e, f"phase {name} after {self.phase}")
+        if name == "checks":  # the side's bound is over: its §5.2 flags clear
+            for u in self.units.values():
+                if u.side == self.side:
+                    u.hit_by_fire = u.charge_target = False
+        self.phase = name
+
+    # ------------------------------------------------------------------ tests and hits
+    def on_TestRolled(self, e: dict) -> None:
+        kind, r = e["kind"], self.rules
+        if kind == "initiative":
+            return
+        u = self.units[e["unit"]]
+        if kind == "completion":
+            self.completion(e, u)
+            return
+        if kind == "casualty":
+            self.casualty(e, u)
+            return
+        if kind not in MORALE_KINDS:
+            self.bad(e, f"unknown test {kind}")
+            return
+        if e["roll"] < 1 or e["roll"] > r["percentage_dice"]:
+            self.bad(e, f"d100 roll {e['roll']}")
+        melee = False
+        if kind == "morale":
+            if self.hit is None or self.hit["target"] != u.id:
+                self.bad(e, "a morale test with no hit before it")
+                return
+            h, melee = self.hit["morale_hits"], self.hit["how"] not in FIRE_WAYS
+            if r["morale"]["model"] == "cumulative":
+                u.morale -= h
+                target = u.morale
+            else:
+                target = u.morale - h
+        else:
+            target = u.morale
+        if kind == "charge":
+            victim = self.units.get(e["reason"])
+            if victim is None:
+                self.bad(e, "a charge test that names no target")
+            elif victim.disordered or victim.shaken:
+                target += r["charge"]["target_disordered_morale_bonus"]
+            if u.shaken or u.disordered:
+                self.bad(e, f"{u.id} may not charge (shaken or disordered)")
+        if kind == "half-strength":
+            if u.half_tested or u.total < r["half_strength_hits"] or self.phase != "checks":
+                self.bad(e, f"{u.id} half-strength test out of turn ({u.total} hits)")
+            u.half_tested = True
+        if kind == "rally" and not u.shaken:
+            self.bad(e, f"{u.id} rallies but is not shaken")
+        if u.shaken or (melee and u.failed_change):
+            target -= r["morale"]["shaken_penalty"]
+        if e["target"] != target:
+            self.bad(e, f"{u.id} {kind} test at {e['target']}, the rules give {target}")
+        if e["passed"] != (e["roll"] <= e["target"]):
+            self.bad(e, f"{u.id} {kind} test: d100={e['roll']} vs {e['target']} misjudged")
+        if kind == "stand" and e["passed"]:
+            self.stood.add(u.id)
+        if kind == "stand":  # the charge is met: stood, or its charger's bonus is kept only
+            charger = self.units.get(self.charges.pop(u.id, ""))  # for a pursuit
+            if charger is not None and not e["passed"]:
+                charger.saved_bonus, charger.bonus = charger.bonus, 0
+        if not e["passed"]:
+            self.owed[u.side] += 1
+            u.failed_test = True
+
+    def completion(self, e: dict, u: U) -> None:
+        fc = self.rules["formation_change"]
+        total = u.change_cost
+        if u.hit_by_fire:
+            total += fc["hit_by_fire"]
+        if u.grade == "raw" or u.irregular or u.shaken:
+            total += fc["raw_irregular_or_shaken"]
+        if u.charge_target:
+            total += fc["charge_target"]
+        if u.grade in ("veteran", "elite"):
+            total += fc["veteran_or_elite"]
+        if not u.disordered or self.phase != "response":
+            self.bad(e, f"{u.id} tests to complete a change it is not making")
+        if e["target"] != total:
+            self.bad(e, f"{u.id} completion total {e['target']}, the rules give {total}")
+        if not 1 <= e["roll"] <= self.rules["reaction_die"]:
+            self.bad(e, f"reaction die {e['roll']}")
+        if e["passed"] != (e["roll"] > total):
+            self.bad(e, f"{u.id} completion d6={e['roll']} vs >{total} misjudged")
+        u.failed_change = not e["passed"]
+
+    def casualty(self, e: dict, u: U) -> None:
+        r, hit = self.rules, self.hit
+        if hit is None or hit["target"] != u.id:
+            self.bad(e, "a casualty test with no hit before it")
+            return
+        target = r["casualty_test_per_morale_hit"] * hit["morale_hits"]
+        if e["target"] != target or e["passed"] != (e["roll"] <= target):
+            self.bad(e, f"casualty test {e['roll']} vs {e['target']} (rules: {target})")
+        hits = r["hits_on_casualty_pass"] if e["passed"] else r["hits_on_casualty_fail"]
+        hits = max(0, min(hits, r["destroyed_at_hits"] - u.total))
+        if hit["actual_hits"] != hits:
+            self.bad(e, f"{u.id} took {hit['actual_hits']} actual hits, the filter gives {hits}")
+        u.total += hits
+        if not u.out:
+            self.lost[u.side] += hits
+        if hit["target_total_hits"] != u.total:
+            self.bad(e, f"{u.id} now {hit['target_total_hits']} hits, not {u.total}")
+        if hit["how"] in FIRE_WAYS:
+            u.hit_by_fire = True
+        self.hit = None
+
+    def on_HitResolved(self, e: dict) -> None:
+        r = self.rules
+        a, b = self.units[e["attacker"]], self.units[e["target"]]
+        last = self.melee_hits[-1] if self.melee_hits else None
+        answer = (  # both hit each other at once in a melee (§4.5): the second may be gone
+            e["how"] in ("melee", "pursuit")
+            and last is not None
+            and (last["attacker"], last["target"]) == (b.id, a.id)
+        )
+        if (a.out and not answer) or b.out:
+            self.bad(e, "a unit off the field hits or is hit")
+        low, high, const, step = dice_range(r["hit_dice"])
+        d = e["d_roll"]
+        if not (low <= d <= high and (d - const) % step == 0):
+            self.bad(e, f"D={d} is not a roll of {r['hit_dice']}")
+        cd = self.cd(a, b, e["how"])
+        if e["divisor"] != cd:
+            self.bad(e, f"{a.id} on {b.id} ({e['how']}) used CD {e['divisor']}, rules give {cd}")
+        bonus = 0
+        if e["how"] in ("melee", "pursuit") and a.bonus:
+            bonus = a.bonus
+            mult = r["units"][a.kind].get("charge_bonus_vs_foot_multiplier", 1)
+            if r["units"][b.kind].get("foot") and not self.ftable(b).get("square"):
+                bonus *= mult
+            a.bonus = 0
+        if e["bonus"] != bonus:
+            self.bad(e, f"{a.id} charge bonus {e['bonus']}, the rules give {bonus}")
+        h = -(-(d + e["bonus"]) // e["divisor"])
+        if e["morale_hits"] != h:
+            self.bad(e, f"{e['morale_hits']} morale hits, ceil(D / CD) gives {h}")
+        if e["how"] == "defensive-fire":
+            if a.id not in self.stood or self.phase != "fire":
+                self.bad(e, f"{a.id} gives defensive fire outside the bound it stood (§6.9)")
+            self.stood.discard(a.id)
+        if e["how"] in ("melee", "pursuit"):
+            self.melee_hits.append(e)
+        self.hit = e
+
+    def on_MeleeResolved(self, e: dict) -> None:
+        hits = self.melee_hits[-2:]
+        self.melee_hits = []
+        if len(hits) != 2 or {hits[0]["attacker"], hits[1]["attacker"]} != {
+            e["unit_a"],
+            e["unit_b"],
+        }:
+            self.bad(e, "a melee without both hit filters")
+            return
+        by = {h["attacker"]: h["actual_hits"] for h in hits}
+        if (by[e["unit_a"]], by[e["unit_b"]]) != (e["hits_by_a"], e["hits_by_b"]):
+            self.bad(e, "melee hits do not match the hit filters")
+        a, b = self.units[e["unit_a"]], self.units[e["unit_b"]]
+        if a.out and b.out:
+            want = ("ended", "")
+        elif a.out or b.out:
+            want = ("broken", a.id if a.out else b.id)
+        elif e["hits_by_a"] == e["hits_by_b"]:
+            want = ("tie", "")
+        else:
+            want = ("decided", a.id if e["hits_by_a"] < e["hits_by_b"] else b.id)
+        if (e["outcome"], e["loser"]) != want:
+            self.bad(e, f"melee {e['outcome']} {e['loser']!r}; §4.5 gives {want}")
+        if want[1]:
+            self.owed[self.units[want[1]].side] += 1
+
+    # ------------------------------------------------------------------ cards and states
+    def on_CardLost(self, e: dict) -> None:
+        s, d = e["side"], self.decks[e["side"]]
+        if self.owed[s] <= 0:
+            self.bad(e, f"side {s} lost a card without a bad thing")
+        self.owed[s] -= 1
+        if not d:
+            return
+        if self.rules["deck"]["removal"] == "highest" and e["card"] != d[0]:
+            self.bad(e, f"lost a {e['card']}, the highest card is {d[0]}")
+        if e["card"] in d:
+            d.remove(e["card"])
+        else:
+            self.bad(e, f"lost a {e['card']} it does not have")
+        if e["cards_left"] != len(d):
+            self.bad(e, f"{e['cards_left']} cards left, not {len(d)}")
+
+    def on_StateChanged(self, e: dict) -> None:
+        u, state = self.units[e["unit"]], e["state"]
+        r = self.rules
+        if state in ("routed", "destroyed", "off-table"):  # a charge on it has nothing to hit
+            charger = self.units.get(self.charges.pop(u.id, ""))
+            if charger is not None:
+                charger.bonus = 0
+        if state == "shaken":
+            if u.shaken or not u.failed_test:
+                self.bad(e, f"{u.id} shaken without failing a test (or shaken already)")
+            u.shaken, u.failed_test = True, False
+        elif state == "routed":
+            if not (u.shaken and u.failed_test):
+                self.bad(e, f"{u.id} routs but was not shaken when it failed")
+            u.failed_test = False
+            self.lost[u.side] += r["destroyed_at_hits"] - u.total
+            u.out = "routed"
+        elif state == "destroyed":
+            if u.total < r["destroyed_at_hits"]:
+                self.bad(e, f"{u.id} destroyed at {u.total} hits")
+            key = "batteries" if r["units"][u.kind]["lost_as"] == "battery" else "flags"
+            self.tally[u.side][key] += 1
+            u.out = "destroyed"
+        elif state == "off-table":
+            self.tally[u.side]["off_table"] += 1
+            u.out = "off-table"
+        elif state == "rallied":
+            u.shaken = False
+        elif state == "steady":
+            u.disordered = False
+
+    def on_FormationChanged(self, e: dict) -> None:
+        u = self.units[e["unit"]]
+        fc = self.rules["formation_change"]
+        pair = fc["costs"].get(f"{e['from_formation']}-{e['to_formation']}")
+        if pair is None:
+            pair = fc["costs"].get(f"{e['to_formation']}-{e['from_formation']}")
+        if pair is None or e["to_formation"] in self.ftable(u).get("may_not_form", []):
+            self.bad(e, f"{u.id} may not change {e['from_formation']} -> {e['to_formation']}")
+            pair = 0
+        if self.ftable(u).get("skirmish"):
+            light = self.rules["units"][u.kind].get("light", False)
+            pair += fc["light_from_skirmish"] if light else fc["other_from_skirmish"]
+        u.formation, u.change_cost, u.disordered = e["to_formation"], pair, True
+
+    def on_Moved(self, e: dict) -> None:
+        u, r = self.units[e["unit"]], self.rules
+        action, moved = e["action"], e["from_inches"] - e["to_inches"]
+        if action in ("fall-back", "drop-back") and e["from_inches"] < (
+            r["fall_back_inches"]
+            if action == "fall-back"
+            else r["charge"]["failed_drop_back_inches"]
+        ):
+            self.off_due = u.id  # past its baseline: it must leave the table next (§6.5)
+        if action in ("fall-back", "drop-back"):
+            inches = (
+                r["fall_back_inches"]
+                if action == "fall-back"
+                else r["charge"]["failed_drop_back_inches"]
+            )
+            if abs(moved - min(inches, e["from_inches"])) > 1e-9:
+                self.bad(e, f"{u.id} {action} of {moved} inches, not {inches}")
+            if action == "fall-back" and u.shaken and not u.retired_shaken:
+                u.retired_shaken = True
+                self.tally[u.side]["retiring_shaken"] += 1
+            u.bonus = 0  # contact ends: no charge bonus is left (RULES.md §6.5)
+        elif action == "charge":
+            if u.id in self.charges.values():
+                self.bad(e, f"{u.id} charges with a charge still pending (§6.4)")
+            if e["target"] in self.charges:
+                self.bad(e, f"{e['target']} is charged twice (§6.4: one charger per target)")
+            u.bonus = r["charge"]["bonus"]
+            victim = self.units[e["target"]]
+            victim.charge_target = True
+            self.charges[victim.id] = u.id
+        elif action == "countercharge":  # it meets the charge: no stand test (§6.10)
+            u.bonus = r["charge"]["bonus"]
+            u.charge_target = False
+            self.charges.pop(u.id, None)
+        elif action == "pursue":
+            self.pursued = e["target"]
+            u.bonus, u.saved_bonus = u.saved_bonus, 0
+
+    # ------------------------------------------------------------------ withdrawal and end
+    def on_WithdrawalChecked(self, e: dict) -> None:
+        r, w = self.rules, self.rules["withdrawal"]
+        s = e["side"]
+        if self.phase != "withdrawal":
+            self.bad(e, "a withdrawal check outside the withdrawal phase")
+        if self.first_check is None:
+            self.first_check = self.turn
+        pct = 100.0 * self.lost[s] / self.boxes[s] if self.boxes[s] else 0.0
+        if abs(pct - e["casualty_percent"]) > 0.01 or pct < w["threshold_percent"]:
+            self.bad(e, f"casualties {e['casualty_percent']}%, the referee counts {pct:.3f}%")
+        total = self.factor_total(s)
+        if e["total"] != total or sum(f["factors"] for f in e["factors"]) != total:
+            self.bad(e, f"side {s} rolls {e['total']} dice, §7.2 gives {total}")
+        if len(e["rolls"]) != max(total, 0) or not all(
+            1 <= x <= r["withdrawal_die"] for x in e["rolls"]
+        ):
+            self.bad(e, f"rolled {e['rolls']} for {total} factors")
+        if (e["die"], e["success_total"]) != (r["withdrawal_die"], r["withdrawal_success_total"]):
+            self.bad(e, "the check's die or success total is not the config's")
+        if e["withdraws"] != (sum(e["rolls"]) >= r["withdrawal_success_total"]):
+            self.bad(e, f"sum {sum(e['rolls'])} misjudged")
+        self.checks.append(e)
+
+    def pct(self, s: int) -> float:
+        """RULES.md §7.1 casualty fraction in percent."""
+        return 100.0 * self.lost[s] / self.boxes[s] if self.boxes[s] else 0.0
+
+    def factor_total(self, s: int) -> int:
+        """RULES.md §7.2: the dice side ``s`` rolls (own losses +, the enemy's −, losses)."""
+        w = self.rules["withdrawal"]
+        own, enemy = self.tally[s], self.tally[1 - s]
+        rows = (
+            ("flag", "flags"),
+            ("battery", "batteries"),
+            ("retiring_shaken", "retiring_shaken"),
+            ("off_table", "off_table"),
+        )
+        total = sum(w[weight] * (own[count] - enemy[count]) for weight, count in rows)
+        steps = [step["factors"] for step in w["losses"] if self.pct(s) >= step["percent"]]
+        return total + max(steps, default=0)
+
+    def close_withdrawal_phase(self, e: dict) -> str | None:
+        """§7.3–§7.4: who had to check, in what order, and what follows."""
+        threshold = self.rules["withdrawal"]["threshold_percent"]
+        must = [s for s in (0, 1) if self.pct(s) >= threshold]
+        totals = {s: self.factor_total(s) for s in must}
+        order = sorted(must, key=lambda s: -totals[s])  # stable: side order on a tie
+        made = [c["side"] for c in self.checks]
+        want = order[:1]
+        if len(order) == 2:
+            first = self.checks[0] if self.checks else None
+            equal = totals[order[0]] == totals[order[1]]
+            if first is None or not first["withdraws"] or equal:
+                want = order
+        if made != want:
+            self.bad(e, f"checks by sides {made}, §7.4 calls for {want}")
+        withdrew = [c["side"] for c in self.checks if c["withdraws"]]
+        self.last_withdrew = withdrew[0] if withdrew else -1
+        self.checks = []
+        if len(withdrew) == 2:
+            return "both-withdrew"
+        return "withdrawal" if withdrew else None
+
+    def on_BattleEnded(self, e: dict) -> None:
+        self.boundary(e)
+        why = self.ended_now()
+        if self.phase == "withdrawal":
+            why = self.close_withdrawal_phase(e) or why
+        reason, winner = e["reason"], e["winner"]
+        if reason in ("turn-limit", "nightfall"):
+            if why:
+                self.bad(e, f"a {reason} draw where the rules end it on {why}")
+            if reason == "turn-limit":
+                self.turn_limit_reached(e)
+        elif reason != why:
+            self.bad(e, f"ended on {reason}, the rules say {why}")
+        elif reason == "cards":
+            lose = self.rules["deck"]["lose_at_cards"]
+            if winner is None or len(self.decks[1 - winner]) > lose:
+                self.bad(e, "the winner is the side down to its last card")
+        elif reason in ("withdrawal", "no-units"):
+            gone = [
+                s for s in (0, 1) if not any(u.side == s and not u.out for u in self.units.values())
+            ]
+            if reason == "no-units" and len(gone) == 2:
+                if winner is not None:
+                    self.bad(e, "both sides are gone: a draw")
+            else:
+                loser = self.last_withdrew if reason == "withdrawal" else gone[0]
+                if winner != 1 - loser:
+                    self.bad(e, f"winner {winner}, but side {loser} lost")
+        self.ended = True
+
+    def turn_limit_reached(self, e: dict) -> None:
+        r = self.rules
+        limit = r["max_turns"]
+        if r.get("turn_limit_from") == "first-check":
+            due = (
+                min(self.first_check + limit, r["max_turns_cap"])
+                if self.first_check is not None
+                else r["max_turns_cap"]
+            )
+        else:
+            due = min(limit, r["max_turns_cap"])
+        if self.turn != due:
+            self.bad(e, f"turn-limit draw after turn {self.turn}, due after turn {due}")
