@@ -75,6 +75,7 @@ class TacticalDoctrine:
         "depth",
         "fire_formation",
         "form_line_within",
+        "forms_fire",
         "full_strength",
         "hold_in_range",
         "rally_shaken",
@@ -108,6 +109,8 @@ class TacticalDoctrine:
         }
         self.types = dict(unit_types)
         self.fire_formation = rules.fire_formation
+        #: unit type -> whether it has the fire formation (foot forms it near the enemy)
+        self.forms_fire = {k: rules.fire_formation in t.formations for k, t in unit_types.items()}
         self.charge_disordered = "disordered" in rules.charge_when
         self.charge_shaken = "shaken" in rules.charge_when
         self.charge_steady = "steady" in rules.charge_when
@@ -179,6 +182,7 @@ class TacticalDoctrine:
         # charge targets picked this bound: units alike (type, position, reach, hits) pick
         # alike, and units often move up side by side
         picked: dict[tuple[str, float, float, int], Unit | None] = {}
+        charging = 0  # charge orders made (two may pick one target, RULES.md §6.4)
         for u in own:
             if u.melee is not None or u.charged_by is not None or u.charging is not None:
                 # in melee, charged last bound, or its charge not yet met (RULES.md §6.4: one
@@ -202,12 +206,13 @@ class TacticalDoctrine:
             order = self._order_for(u, nearest, may_charge, u.id in threatened, advancing, picked)
             if order is not None:
                 chosen.append((rank[u.kind], u.id, order))
+                if order.action == CHARGE:
+                    charging += 1
         if not chosen:
             return []
         chosen.sort()  # (rank, id) pairs are unique: orders are never compared
-        orders = [c[2] for c in chosen[:card]]
-        if sum(1 for o in orders if o.action == CHARGE) < 2:
-            return orders
+        if charging < 2:
+            return [c[2] for c in chosen[:card]]
         return self._one_charger_per_target(chosen, card, enemies, front, advancing)
 
     def _one_charger_per_target(
@@ -269,18 +274,19 @@ class TacticalDoctrine:
         it may not charge this bound); ``picked``: charge targets already worked out this
         bound, by (type, position, reach, actual hits), which is all the choice depends on.
         """
-        t = self.types[u.kind]
-        if t.deploys_to:  # e.g. artillery: unlimber within reach of the enemy (RULES.md §6.7)
-            if u.formation != t.deploys_to:
+        deploys_to = u.deploys_to
+        if deploys_to:  # e.g. artillery: unlimber within reach of the enemy (RULES.md §6.7)
+            if u.formation != deploys_to:
                 if nearest <= self.unlimber_within:
-                    return Order(u, FORM, None, t.deploys_to)
+                    return Order(u, FORM, None, deploys_to)
                 if advancing:
                     return Order(u, ADVANCE, None, "", self.unlimber_within)
             return None
-        if t.square_formation:
+        square = u.square_formation
+        if square:
             if threatened:
-                if u.formation != t.square_formation and t.square_formation not in u.may_not_form:
-                    return Order(u, FORM, None, t.square_formation)
+                if u.formation != square and square not in u.may_not_form:
+                    return Order(u, FORM, None, square)
             elif u.square:
                 return Order(u, FORM, None, self.advance_formation)
         if targets is not None:
@@ -298,7 +304,7 @@ class TacticalDoctrine:
             u.foot
             and u.formation == self.advance_formation
             and nearest <= self.form_line_within
-            and self.fire_formation in t.formations
+            and self.forms_fire[u.kind]
         ):
             return Order(u, FORM, None, self.fire_formation)
         if not advancing or u.move <= 0.0:
@@ -372,12 +378,11 @@ class TacticalDoctrine:
         """
         ids = set()
         depth = self.depth
-        types = self.types
         for e in cavalry:
             reach = e.reach
             best = best_key = None
             for u in own:
-                square = types[u.kind].square_formation
+                square = u.square_formation
                 if not square or square in u.may_not_form or u.melee is not None:
                     continue
                 gap = depth - u.pos - e.pos

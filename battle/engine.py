@@ -12,10 +12,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from battle import phases
 from battle.dice import Dice
 from battle.doctrine import ADVANCE, Order, TacticalDoctrine
 from battle.errors import ConfigError, ForceError
+from battle.phases import (
+    completion_tests,
+    declare_charges,
+    end_bound,
+    fire_phase,
+    half_strength_checks,
+    manoeuvre_phase,
+    melee_phase,
+    stand_tests,
+)
 from battle.result import BattleResult
 from battle.rules import BattleRules
 from battle.state import BattleState
@@ -167,33 +176,33 @@ def _bound(st: BattleState, side: int, doc: TacticalDoctrine) -> None:
         st.bound_started(side, card, orders)
         st.phase(side, "response")
     # 2. response: stand tests, formation completion, charge declarations
-    phases.stand_tests(st, side)
-    phases.completion_tests(st, side)
-    charges = phases.declare_charges(st, side, orders)
+    stand_tests(st, side)
+    completion_tests(st, side)
+    charges = declare_charges(st, side, orders)
     if st.changed and st.check_end():
         return
     # 3. fire
     if record:
         st.phase(side, "fire")
-    phases.fire_phase(st, side, charges)
+    fire_phase(st, side, charges)
     if st.changed and st.check_end():
         return
     # 4. melee
     if record:
         st.phase(side, "melee")
-    phases.melee_phase(st)
+    melee_phase(st)
     if st.changed and st.check_end():
         return
     # 5. manoeuvre
     if record:
         st.phase(side, "manoeuvre")
-    phases.manoeuvre_phase(st, side, orders, charges)
+    manoeuvre_phase(st, side, orders, charges)
     if st.changed and st.check_end():
         return
     # 6. checks
     if record:
         st.phase(side, "checks")
-    phases.half_strength_checks(st)
-    phases.end_bound(st, side, orders)
+    half_strength_checks(st)
+    end_bound(st, side, orders)
     if st.changed:
         st.check_end()

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from battle.doctrine import Order
 from battle.events import FormationChanged, MeleeResolved, Moved, StateChanged, TestRolled
-from battle.formation import change_cost, completion_total
+from battle.formation import completion_total
 from battle.units import ID as _ID
 from battle.units import Unit
 
@@ -364,19 +364,11 @@ def _change_formation(st: BattleState, u: Unit, formation: str) -> None:
     leaves skirmish order (light infantry +1, other infantry +2; §1.7). A change the type
     cannot make (no cost for the pair, or ``may_not_form``) is not made.
     """
-    if formation == u.formation or formation in u.may_not_form:
-        return
     t = st.t
-    numbers = t.formations.get((u.kind, formation))
-    if numbers is None or frozenset((u.formation, formation)) not in t.change_cost:
+    cost = t.change_totals.get((u.kind, u.formation, formation))
+    if cost is None:
         return
-    cost = change_cost(
-        st.r.formation_change,
-        u.formation,
-        formation,
-        from_skirmish=(u.kind, u.formation) in t.skirmish,
-        light=u.light,
-    )
+    numbers = t.formations[(u.kind, formation)]
     if st.record:
         st.emit(FormationChanged(st.turn, st.bounds, u.id, u.formation, formation))
     u.set_formation(formation, numbers)

@@ -117,13 +117,28 @@ class BattleState:
         self.pct_die = r.percentage_dice  # §0.1 percentage tests roll a d100
         self.pct_name = f"d{r.percentage_dice}"
         self.sides: tuple[list[Unit], list[Unit]] = ([], [])
-        deploy = t.deploy
+        deploy, half_at, morale = t.deploy, t.half_strength_at, t.morale
+        unit_types, formations = t.unit_types, t.formations
         for side, force in enumerate(forces):
             units = self.sides[side]
             for spec in sorted(force.units, key=ID):
                 if spec.hits >= destroyed_at:
                     continue  # a destroyed unit does not come to the battle (RULES.md §1.2)
-                units.append(t.new_unit(spec, side, deploy))
+                # Tables.new_unit, written out: this is on the batch runs' hot path
+                kind = unit_types[spec.kind]
+                formation = spec.formation or kind.default_formation
+                units.append(
+                    Unit(
+                        spec,
+                        side,
+                        morale[spec.grade],
+                        formation,
+                        deploy,
+                        kind,
+                        formations[(spec.kind, formation)],
+                        spec.hits >= half_at,  # already tested (§6.3 step 6)
+                    )
+                )
         self.on_field = [len(units) for units in self.sides]
         #: each side's units still on the field, in id order (kept up to date by _gone)
         self.field: tuple[list[Unit], list[Unit]] = (list(self.sides[0]), list(self.sides[1]))

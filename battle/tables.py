@@ -12,6 +12,7 @@ from typing import NamedTuple
 from battle.deck import deck_composition
 from battle.dice import DiceExpression, parse_dice
 from battle.doctrine import TacticalDoctrine
+from battle.formation import change_cost as total_of_change
 from battle.rules import BattleRules
 from battle.units import Unit, UnitSpec
 from battle.withdrawal import WithdrawalTable, withdrawal_table
@@ -66,6 +67,9 @@ class Tables:
     morale: dict[str, int]
     #: frozenset({from, to}) -> §5.2 formation cost
     change_cost: dict[frozenset[str], int]
+    #: (type, from, to) -> the change's own §5.2 total, with the reforming-from-skirmish row
+    #: (battle.formation.change_cost, compiled once); a change not listed cannot be made
+    change_totals: dict[tuple[str, str, str], int]
     default_formation: dict[str, str]
     #: name -> the tactical doctrine, compiled (RULES.md §6.7)
     doctrines: dict[str, TacticalDoctrine]
@@ -205,12 +209,24 @@ def compile_rules(rules: BattleRules) -> Tables:
         else dict(rules.morale.by_grade)
     )
     fc = rules.formation_change
-    change_cost = {frozenset(pair.split("-")): cost for pair, cost in fc.costs.items()}
+    pair_costs = {frozenset(pair.split("-")): cost for pair, cost in fc.costs.items()}
+    change_totals = {
+        (name, old, new): total_of_change(
+            fc, old, new, from_skirmish=ut.formations[old].skirmish, light=ut.light
+        )
+        for name, ut in rules.units.items()
+        for old in ut.formations
+        for new in ut.formations
+        if old != new
+        and new not in ut.formations[old].may_not_form
+        and frozenset((old, new)) in pair_costs
+    }
     tables = Tables(
         rules=rules,
         hit_dice=parse_dice(rules.hit_dice),
         morale=morale,
-        change_cost=change_cost,
+        change_cost=pair_costs,
+        change_totals=change_totals,
         default_formation={k: v.default_formation for k, v in rules.units.items()},
         unit_types=unit_types,
         formations=formations,

@@ -78,6 +78,7 @@ class Unit:
         "charge_vs_foot_x",
         "charged_by",
         "charging",
+        "deploys_to",
         "destroyed",
         "disordered",
         "failed_change",
@@ -112,6 +113,7 @@ class Unit:
         "shaken",
         "side",
         "square",
+        "square_formation",
         "stood_by",
         "stood_vs",
         "total_hits",
@@ -165,14 +167,37 @@ class Unit:
         self.light = kind.light
         self.vs_square_x = kind.vs_square_x
         self.charge_vs_foot_x = kind.charge_vs_foot_x
-        self.set_formation(formation, numbers)
+        self.deploys_to = kind.deploys_to  # §6.7 "" if it does not deploy to fire
+        self.square_formation = kind.square_formation  # §1.6 "" if it cannot form square
+        # the formation's numbers, as set_formation sets them (written out: a battle makes
+        # a unit per side and type, on the batch runs' hot path)
+        (
+            self.cd_fire,
+            self.cd_melee,
+            self.fire_range,
+            self.move,
+            self.reach,
+            self.fired_at_x,
+            self.may_charge,
+            self.square,
+            self.may_not_form,
+        ) = numbers
 
     def set_formation(self, formation: str, n: FormationNumbers) -> None:
         """Take up ``formation`` with its numbers (RULES.md §1.1, §1.6, §1.7, §6.6):
         combat divisors, fire range and move in inches, charge reach, and flags."""
         self.formation = formation
-        self.cd_fire, self.cd_melee, self.fire_range, self.move, self.reach = n[:5]
-        self.fired_at_x, self.may_charge, self.square, self.may_not_form = n[5:]
+        (
+            self.cd_fire,
+            self.cd_melee,
+            self.fire_range,
+            self.move,
+            self.reach,
+            self.fired_at_x,
+            self.may_charge,
+            self.square,
+            self.may_not_form,
+        ) = n
 
     @property
     def state(self) -> str:
