@@ -75,8 +75,9 @@ def variant_overrides(name: str) -> tuple[dict[str, Any], str]:
         If no such variant exists (the message lists those that do) or its file is not a
         mapping of dotted keys.
     """
-    path: Path | None = Path(name)
-    if not (path.suffix in (".yaml", ".yml") and path.is_file()):
+    given = Path(name)
+    path: Path | None = given
+    if not (given.suffix in (".yaml", ".yml") and given.is_file()):
         # a shipped variant by its bare name only: '../rules' must not reach config/rules.yaml
         path = VARIANTS_DIR / f"{name}.yaml" if _VARIANT_NAME.fullmatch(name) else None
     if path is None or not path.is_file():

@@ -236,7 +236,9 @@ def load_forces_yaml(path: str | Path, units: UnitTypes | None = None) -> tuple[
                     exc.what, source=str(path), key=f"{key}.units", fix=exc.fix
                 ) from None
         else:
-            groups = [(g.type, g.count, g.grade, g.hits) for g in side.units]
+            groups: list[tuple[str, int, str, int]] = [
+                (g.type, g.count, g.grade, g.hits) for g in side.units
+            ]
             for i, g in enumerate(side.units):
                 types = default_unit_types() if units is None else units
                 if g.type not in types:

@@ -414,7 +414,7 @@ def odds_summary(
                 "wins": pct(winners[s]),
                 "draws": pct(winners[None]),
                 "losses": pct(winners[1 - s]),
-                "mean_hits_taken": round(sum(r[3 + s] for r in results) / n, 3),
+                "mean_hits_taken": round(sum(r[4] if s else r[3] for r in results) / n, 3),
             }
         )
     reasons = Counter(r[1] for r in results)

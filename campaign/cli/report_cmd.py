@@ -39,7 +39,9 @@ def report(
 
     check_view(view)
     stream = read_jsonl(events)
-    header = next((e for e in stream if type(e).__name__ == "CampaignStarted"), None)
+    from campaign.events import CampaignStarted
+
+    header = next((e for e in stream if isinstance(e, CampaignStarted)), None)
     source = map_path or (header.map_source if header is not None else None)
     if source is None:
         raise SimulatorError(

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, TextIO
+from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 from rich.console import Console
@@ -14,6 +15,9 @@ from rich.text import Text
 from campaign.cli import app
 from campaign.cli.common import check_seed, parse_overrides, parse_pairs
 from campaign.errors import write_error
+
+if TYPE_CHECKING:
+    from campaign.events import CampaignEvent
 
 __all__ = ["run"]
 
@@ -49,7 +53,7 @@ def _open_output(path: Path) -> TextIO:
         raise write_error(path, exc, "--output") from None
 
 
-def side_view(events, side: str) -> tuple:
+def side_view(events: Sequence[CampaignEvent], side: str) -> tuple[CampaignEvent, ...]:
     """The events one side knew of (RULES.md §8.6); the closing table lists its own divisions
     and only the enemy divisions whose strength it learned by fighting them."""
     from dataclasses import replace
@@ -57,7 +61,7 @@ def side_view(events, side: str) -> tuple:
     from campaign.events import CampaignEnded, StrengthLearned
 
     known = {e.enemy for e in events if isinstance(e, StrengthLearned) and e.side == side}
-    out = []
+    out: list[CampaignEvent] = []
     for event in events:
         if side not in event.seen_by:
             continue

@@ -248,7 +248,9 @@ class Narrator:
             dice = f"{total}d6 = {sum(rolls)}" if total > 0 else f"{total} factors, no dice"
             outcome = " -> withdraws" if withdraws else ""
             details.append(f"Withdrawal check {self.side(side)}: {dice}{outcome}")
-        table = [("unit", "side", "type", "state", "hits before", "taken", "total")]
+        table: list[tuple[str, ...]] = [
+            ("unit", "side", "type", "state", "hits before", "taken", "total")
+        ]
         table += [
             (u[0], self.side(u[1]), u[2], u[3], str(u[4]), str(u[5]), str(u[6])) for u in e.units
         ]
@@ -272,7 +274,7 @@ class Narrator:
             f"{e.divisions_left['blue']}; objective value {self.side('red')} "
             f"{e.objective_value['red']}, {self.side('blue')} {e.objective_value['blue']}",
         ]
-        table = [("division", "side", "where", "units", "boxes", "state")]
+        table: list[tuple[str, ...]] = [("division", "side", "where", "units", "boxes", "state")]
         table += [
             (
                 d[0],

@@ -186,7 +186,9 @@ def build_diary(
     return Diary(view, clock, header, list(days.values()), series, battles, end, seen)
 
 
-def _ordered(events: Sequence[CampaignEvent], view: str):
+def _ordered(
+    events: Sequence[CampaignEvent], view: str
+) -> list[tuple[tuple[int, int], CampaignEvent]]:
     """``((t, index), event)`` of the view's events in time order (stream order for ties)."""
     chosen = set(map(id, visible_events(events, view)))
     rows = [((e.t, i), e) for i, e in enumerate(events) if id(e) in chosen]

@@ -14,14 +14,20 @@ from __future__ import annotations
 import io
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import matplotlib as mpl
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.transforms import offset_copy
+from matplotlib.typing import RcKeyType
 
 from campaign.maps.model import CampaignMap
 from campaign.report.days import Day, Diary, Mark
+
+#: junction id -> (x, y) on the map
+Positions = dict[str, tuple[float, float]]
 
 __all__ = ["MPL_RC", "SIDE_STYLE", "day_map", "figure_png", "figure_svg"]
 
@@ -31,7 +37,7 @@ SIDE_STYLE: dict[str, dict[str, str]] = {
     "blue": {"color": "#1f4e9c", "marker": "^", "ls": "--"},
 }
 
-MPL_RC = {
+MPL_RC: dict[RcKeyType, Any] = {
     "font.family": "DejaVu Sans",
     "font.size": 8,
     "svg.fonttype": "none",
@@ -59,7 +65,7 @@ def figure_png(fig: Figure, path: Path, dpi: int = 120) -> Path:
 
 
 def _positions(cmap: CampaignMap) -> dict[str, tuple[float, float]]:
-    return {n: tuple(map(float, d["pos"])) for n, d in cmap.graph.nodes(data=True)}
+    return {n: (float(d["pos"][0]), float(d["pos"][1])) for n, d in cmap.graph.nodes(data=True)}
 
 
 def _where(mark: Mark, pos: dict[str, tuple[float, float]]) -> tuple[float, float]:
@@ -79,7 +85,7 @@ def _size(pos: dict[str, tuple[float, float]]) -> tuple[float, float]:
     return width, min(max(width * h / w, 3.5), 9.0) + 0.6
 
 
-def _roads(ax, cmap: CampaignMap, pos) -> None:
+def _roads(ax: Axes, cmap: CampaignMap, pos: Positions) -> None:
     for a, b, data in sorted(cmap.graph.edges(data=True), key=lambda e: (e[0], e[1])):
         (xa, ya), (xb, yb) = pos[a], pos[b]
         rough = data.get("kind") == "rough"
@@ -93,7 +99,7 @@ def _roads(ax, cmap: CampaignMap, pos) -> None:
         )
 
 
-def _junctions(ax, cmap: CampaignMap, pos, diary: Diary) -> None:
+def _junctions(ax: Axes, cmap: CampaignMap, pos: Positions, diary: Diary) -> None:
     bases = diary.header.bases if diary.header else {}
     for side, base in sorted(bases.items()):
         x, y = pos[base]
@@ -142,7 +148,7 @@ def _junctions(ax, cmap: CampaignMap, pos, diary: Diary) -> None:
         )
 
 
-def _marches(ax, day: Day, pos) -> None:
+def _marches(ax: Axes, day: Day, pos: Positions) -> None:
     drawn = set()
     for m in day.marches:
         key = (m.division, m.origin, m.destination)
@@ -169,7 +175,7 @@ def _marches(ax, day: Day, pos) -> None:
         )
 
 
-def _battles(ax, day: Day, pos, numbers: dict[int, int]) -> None:
+def _battles(ax: Axes, day: Day, pos: Positions, numbers: dict[int, int]) -> None:
     sites: dict[str, list[int]] = defaultdict(list)
     for b in day.battles:
         sites[b.place].append(numbers[id(b)])
@@ -203,7 +209,7 @@ def _battles(ax, day: Day, pos, numbers: dict[int, int]) -> None:
         )
 
 
-def _divisions(ax, fig, day: Day, pos) -> None:
+def _divisions(ax: Axes, fig: Figure, day: Day, pos: Positions) -> None:
     stacks: dict[tuple[float, float], int] = defaultdict(int)
     for mark in day.marks:
         x, y = _where(mark, pos)
@@ -241,7 +247,7 @@ def _divisions(ax, fig, day: Day, pos) -> None:
         )
 
 
-def _legend(fig, diary: Diary) -> None:
+def _legend(fig: Figure, diary: Diary) -> None:
     handles = [
         Line2D([], [], color="0.35", lw=1.3, label="road"),
         Line2D([], [], color="0.35", lw=1.3, ls=(0, (4, 3)), label="rough road"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from campaign.errors import SimulatorError
 from campaign.events import (
@@ -102,7 +103,7 @@ class DivisionState:
     id: str
     side: str
     own: bool
-    where: tuple = ()
+    where: tuple[Any, ...] = ()
     seen_t: int = 0
     boxes: int | None = None
     units: int | None = None
@@ -198,7 +199,7 @@ class Knowledge:
     def _battle(self, e: BattleFought) -> None:
         if "~" in e.place:
             a, b = e.place.split("~")
-            place: tuple = ("road", a, b, e.t, 0)
+            place: tuple[Any, ...] = ("road", a, b, e.t, 0)
         else:
             place = ("at", e.place)
         for side, ids in e.divisions.items():
@@ -208,13 +209,13 @@ class Knowledge:
                 if place[0] == "at" or not d.where or d.where[0] != "road":
                     d.where = place
         for uid, _side, _kind, state, _before, _taken, total in e.units:
-            d = self.divisions.get(division_of(uid))
-            if d is None or not d.own:
+            found = self.divisions.get(division_of(uid))
+            if found is None or not found.own:
                 continue
             if state == "destroyed" or total >= self.destroyed_at:
-                d.unit_hits.pop(uid, None)
+                found.unit_hits.pop(uid, None)
             else:
-                d.unit_hits[uid] = total
+                found.unit_hits[uid] = total
         for ids in e.divisions.values():
             for division in ids:
                 d = self.divisions[division]
