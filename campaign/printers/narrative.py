@@ -33,6 +33,13 @@ __all__ = ["Entry", "Narrator", "narrate"]
 _SINGLE = {"artillery": "battery"}
 _PLURAL = {"artillery": "batteries"}
 
+
+def _unit_words(kind: str, n: int) -> str:
+    """``infantry``, ``light infantry``, ``1 battery`` / ``2 batteries`` (a unit type's name
+    as a player says it)."""
+    words = _PLURAL.get(kind, kind) if n > 1 else _SINGLE.get(kind, kind)
+    return words.replace("_", " ")
+
 _REASONS = {
     "cards": "{loser} was down to its last movement card",
     "both-cards": "both sides reached their last card together",
@@ -119,10 +126,8 @@ class Narrator:
         tm = self._time(e.t)
         if isinstance(e, DivisionRaised):
             kinds = [k for _, k in e.units]
-            parts = [
-                f"{kinds.count(k)} {_PLURAL.get(k, k) if kinds.count(k) > 1 else _SINGLE.get(k, k)}"
-                for k in ("infantry", "cavalry", "artillery")
-                if kinds.count(k)
+            parts = [  # every unit type, in the order the division lists them
+                f"{kinds.count(k)} {_unit_words(k, kinds.count(k))}" for k in dict.fromkeys(kinds)
             ]
             return Entry(
                 "event",

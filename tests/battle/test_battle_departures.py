@@ -14,7 +14,8 @@ from battle_helpers import rng
 from battle import phases
 from battle.doctrine import CHARGE, RALLY, Order
 from battle.engine import _bound, fight
-from battle.events import CardLost, HitResolved, MeleeResolved, Moved, StateChanged, TestRolled
+from battle.events import CardLost, HitResolved, MeleeResolved, Moved, StateChanged
+from battle.events import TestRolled as Rolled
 from battle.forces import parse_force_flag
 from battle.state import BattleState
 from battle.tables import Tables, compile_rules
@@ -120,7 +121,7 @@ def test_a_unit_with_a_charge_pending_is_not_activated(tables: Tables) -> None:
     # and the engine refuses such a declaration even if a doctrine made it
     rc1 = _unit(st, "R-C1")
     made = phases.declare_charges(st, 0, [Order(rc1, CHARGE, _unit(st, "B-I2"))])
-    assert made == [] and not [e for e in st.events if isinstance(e, TestRolled)]
+    assert made == [] and not [e for e in st.events if isinstance(e, Rolled)]
 
 
 def test_one_charger_per_target(tables: Tables) -> None:
@@ -166,7 +167,7 @@ def test_the_battle_ends_after_the_manoeuvre_phase_before_any_check_is_rolled() 
 
     _bound(st, 0, Rally())  # type: ignore[arg-type]
     assert st.over and st.winner == 1 and st.reason == "cards"
-    kinds = [e.kind for e in st.events if isinstance(e, TestRolled)]
+    kinds = [e.kind for e in st.events if isinstance(e, Rolled)]
     assert kinds == ["rally"]  # no half-strength test after Red was beaten
 
 
@@ -188,7 +189,7 @@ def test_a_failed_changes_retest_adds_nothing_for_the_failure(tables: Tables) ->
     assert u.failed_change and u.disordered
     u.frozen = False
     phases.completion_tests(st, 0)  # d6=3 vs >2: completes
-    totals = [(e.roll, e.target, e.passed) for e in st.events if isinstance(e, TestRolled)]
+    totals = [(e.roll, e.target, e.passed) for e in st.events if isinstance(e, Rolled)]
     assert totals == [(2, 2, False), (3, 2, True)]
     assert not u.disordered
 
@@ -204,7 +205,7 @@ def test_arw_1998_one_unit_force_has_lost_before_the_first_bound() -> None:
         parse_force_flag("1i", "Red", "R"), parse_force_flag("4i1c1a", "Blue", "B"), rules, rng(1)
     )
     assert (result.winner, result.reason, result.bounds) == (1, "cards", 0)
-    assert not [e for e in result.events if isinstance(e, TestRolled)]
+    assert not [e for e in result.events if isinstance(e, Rolled)]
     both = fight(
         parse_force_flag("1i", "Red", "R"), parse_force_flag("1c", "Blue", "B"), rules, rng(1)
     )
@@ -290,7 +291,7 @@ def test_the_issues_example_has_no_late_fire(seed: int) -> None:
     stood = {
         (e.bound, e.unit)
         for e in result.events
-        if isinstance(e, TestRolled) and e.kind == "stand" and e.passed
+        if isinstance(e, Rolled) and e.kind == "stand" and e.passed
     }
     for e in result.events:
         if isinstance(e, HitResolved) and e.how == "defensive-fire":
