@@ -265,7 +265,7 @@ def _print_header(
     out.print(f"seed {seed}  rules {loaded.label} ({loaded.hash})", highlight=False)
     for i, force in enumerate(forces):
         kinds = Counter(u.kind for u in force.units)
-        what = ", ".join(f"{n} {k}" for k, n in kinds.items())
+        what = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in kinds.items())
         role = "attacker" if i == attacker else "defender"
         out.print(f"{force.name}: {what}; doctrine {docs[i]}; {role}", highlight=False)
     out.print()

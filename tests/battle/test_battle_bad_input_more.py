@@ -158,6 +158,7 @@ def test_a_negative_move_is_refused(capsys):
         ("battle.units.infantry.formations.skirmish.move=x", ["infantry.formations.skirmish"]),
         ("battle.units.infantry.range_inches=-4", ["units.infantry.range_inches", "0"]),
         ("battle.units.cavalry.letter=i", ["letter 'i'", "units.infantry"]),
+        ("battle.units.cavalry.formations={}", ["units.cavalry.formations", "at least 1"]),
         ("battle.units.infantry.formations.skirmish.may_not_form=[wedge]", ["'wedge'"]),
         ("battle.doctrines.steady.activation_order=[dragoons]", ["dragoons", "unit type"]),
         ("battle.deploy_inches=30", ["deploy_inches", "half", "§6.1"]),
