@@ -80,8 +80,10 @@ def sensitivity_chart(doc: dict[str, Any], directory: str | Path) -> list[Path]:
 
     out = make_output_dir(directory, "--plot")
     outcomes = doc["outcomes"]
-    fig = Figure(figsize=(4.2 * len(outcomes), 0.5 * len(doc["parameters"]) + 2.2))
-    axes = fig.subplots(1, len(outcomes), squeeze=False)[0]
+    cols = 2 if len(outcomes) > 1 else 1
+    rows_n = -(-len(outcomes) // cols)
+    fig = Figure(figsize=(11, rows_n * (0.42 * len(doc["parameters"]) + 1.6) + 0.6))
+    axes = list(fig.subplots(rows_n, cols, squeeze=False).flat)[: len(outcomes)]
     index = doc["main_index"]
     for ax, outcome in zip(axes, outcomes, strict=True):
         rows = [r for r in doc["indices"] if r["outcome"] == outcome]
@@ -93,7 +95,7 @@ def sensitivity_chart(doc: dict[str, Any], directory: str | Path) -> list[Path]:
             [max(r[f"{index}_high"] - v, 0) for v, r in zip(vals, rows, strict=True)],
         ]
         ax.barh(ys, vals, xerr=err, color="#2c5aa0", capsize=3)
-        ax.set_yticks(ys, [r["parameter"] for r in rows], fontsize=7)
+        ax.set_yticks(ys, [r["parameter"] for r in rows], fontsize=8)
         ax.set_title(outcome, fontsize=9)
         ax.set_xlabel(index, fontsize=8)
     fig.suptitle(f"{doc['method']} sensitivity ({doc['points']} design points)", fontsize=10)
