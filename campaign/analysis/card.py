@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import jinja2
 
@@ -32,11 +33,19 @@ def render_card(sheet: OddsSheet, loaded: LoadedRules) -> str:
     )
     battle = loaded.rules.battle
     morales = sorted({m for h in sheet.hit_filter for m in h.morale_fail})
+    grades: list[str] = []
+    changes: dict[str, dict[str, Any]] = {}
+    for label, grade, cells in sheet.formation_changes:
+        changes.setdefault(label, {})[grade] = cells
+        if grade not in grades:
+            grades.append(grade)
     return env.get_template("odds_card.html.j2").render(
         s=sheet,
         pct=_pct,
         morales=morales,
         situations=list(SITUATIONS),
+        grades=grades,
+        changes=list(changes.items()),
         die=battle.reaction_die,
         fc=battle.formation_change,
         rough_pass=loaded.rules.campaign.rough_road_pass,

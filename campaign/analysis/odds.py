@@ -276,20 +276,62 @@ SITUATIONS: dict[str, dict[str, bool]] = {
 
 
 def _divisor_uses(loaded: LoadedRules) -> dict[tuple[int, int], list[str]]:
-    """(CD, D bonus) -> the unit, formation and action that use it (RULES.md §1.1, §1.6, §6.4).
+    """(CD, D bonus) -> the unit, formation and action that use it (RULES.md §1.1, §1.6,
+    §1.7, §6.4).
 
     Read from the engine's compiled tables, so every formation multiplier is applied exactly
-    as the engine applies it.
+    as the engine applies it. Unit types are data: with per-type tables (``unit_types`` and
+    ``formations``) every type and formation in config is listed, else the fixed infantry,
+    cavalry and artillery tables are read.
     """
-    battle = loaded.rules.battle
-    tables = compile_rules(battle)
+    tables: Any = compile_rules(loaded.rules.battle)
+    if hasattr(tables, "unit_types") and hasattr(tables, "formations"):
+        return _uses_by_type(tables)
+    return _uses_fixed(tables)
+
+
+def _uses_by_type(tables: Any) -> dict[tuple[int, int], list[str]]:
+    """Divisor uses from unit types as data (``Tables.unit_types`` / ``Tables.formations``)."""
     uses: dict[tuple[int, int], list[str]] = {}
+    charge = tables.charge_bonus
+    fired_at = sorted({f.fired_at_x for f in tables.formations.values() if f.fired_at_x > 1})
+    for (kind, formation), f in sorted(tables.formations.items()):
+        t = tables.unit_types[kind]
+        who = f"{kind.replace('_', ' ')} {formation}"
+        if f.fire_cd:
+            uses.setdefault((f.fire_cd, 0), []).append(f"{who} fire")
+            for x in fired_at:  # §1.7 fire at a dispersed target (skirmishers)
+                uses.setdefault((f.fire_cd * x, 0), []).append(f"{who} fire at skirmishers")
+        uses.setdefault((f.melee_cd, 0), []).append(f"{who} melee")
+        if t.vs_square_x > 1:  # §1.6 cavalry against a square
+            sq = f.melee_cd * t.vs_square_x
+            uses.setdefault((sq, 0), []).append(f"{who} melee vs square")
+            if f.may_charge and f.reach > 0:
+                uses.setdefault((sq, charge), []).append(f"{who} charging a square (first melee)")
+        if not (charge and f.may_charge and f.reach > 0):
+            continue
+        if t.charge_vs_foot_x > 1:  # §1.6 doubled bonus on foot not in square
+            uses.setdefault((f.melee_cd, charge * t.charge_vs_foot_x), []).append(
+                f"{who} charging foot not in square (first melee)"
+            )
+            uses.setdefault((f.melee_cd, charge), []).append(
+                f"{who} charging horse or a battery (first melee)"
+            )
+        else:
+            uses.setdefault((f.melee_cd, charge), []).append(f"{who} charging (first melee)")
+    return uses
+
+
+def _uses_fixed(tables: Any) -> dict[tuple[int, int], list[str]]:
+    """Divisor uses from the fixed infantry/cavalry/artillery tables
+    (``Tables.formation_numbers``)."""
+    uses: dict[tuple[int, int], list[str]] = {}
+    charge = tables.charge_bonus
     for (kind, formation), numbers in sorted(tables.formation_numbers.items()):
         fire_cd, melee_cd = numbers[0], numbers[1]
         if fire_cd:
             uses.setdefault((fire_cd, 0), []).append(f"{kind} {formation} fire")
         uses.setdefault((melee_cd, 0), []).append(f"{kind} {formation} melee")
-        charge = tables.charge_bonus
         if kind == "cavalry":
             sq = melee_cd * tables.cavalry_vs_square_cd
             uses.setdefault((sq, 0), []).append(f"{kind} {formation} melee vs square")
@@ -298,10 +340,10 @@ def _divisor_uses(loaded: LoadedRules) -> dict[tuple[int, int], list[str]]:
             )
             bonus = charge * tables.cavalry_charge_multiplier
             uses.setdefault((melee_cd, bonus), []).append(
-                f"{kind} {formation} charging infantry not in square (first melee)"
+                f"{kind} {formation} charging foot not in square (first melee)"
             )
             uses.setdefault((melee_cd, charge), []).append(
-                f"{kind} {formation} charging cavalry or a battery (first melee)"
+                f"{kind} {formation} charging horse or a battery (first melee)"
             )
         elif charge and numbers[4] > 0:  # a unit that can move can charge
             uses.setdefault((melee_cd, charge), []).append(
@@ -350,12 +392,21 @@ def odds_sheet(loaded: LoadedRules) -> OddsSheet:
     changes = []
     for pair, cost in sorted(tables.change_cost.items(), key=lambda kv: sorted(kv[0])):
         a, b = sorted(pair)
-        for grade in ("regular", "raw", "veteran"):
-            cells = {}
-            for name, flags in SITUATIONS.items():
-                total = completion_total(fc, cost, grade=grade, **flags)
-                cells[name] = (total, reaction_pass(total, die))
-            changes.append((f"{a}↔{b}", grade, cells))
+        rows = [(f"{a}↔{b}", cost)]
+        if "skirmish" in pair:  # §5.2 reforming from skirmish order adds to the pair's cost
+            other = b if a == "skirmish" else a
+            rows = [
+                (f"skirmish→{other} (light)", cost + fc.light_from_skirmish),
+                (f"skirmish→{other} (other foot)", cost + fc.other_from_skirmish),
+                (f"{other}→skirmish", cost),
+            ]
+        for label, own in rows:
+            for grade in ("regular", "raw", "veteran"):
+                cells = {}
+                for name, flags in SITUATIONS.items():
+                    total = completion_total(fc, own, grade=grade, **flags)
+                    cells[name] = (total, reaction_pass(total, die))
+                changes.append((label, grade, cells))
     wd = battle.withdrawal_die
     success = battle.withdrawal_success_total
     withdrawal = {f: withdrawal_chance(f, wd, success) for f in range(1, MAX_FACTORS + 1)}
