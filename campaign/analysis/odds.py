@@ -16,7 +16,6 @@ Fraction(1, 3)
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -75,11 +74,11 @@ def sum_distribution(count: int, sides: int) -> dict[int, Fraction]:
     die = parse_dice(f"d{sides}").distribution()
     dist: dict[int, Fraction] = {0: Fraction(1)}
     for _ in range(max(count, 0)):
-        new: Counter[int] = Counter()
+        new: dict[int, Fraction] = {}
         for total, p in dist.items():
             for face, q in die.items():
-                new[total + face] += p * q
-        dist = {k: Fraction(v) for k, v in sorted(new.items())}
+                new[total + face] = new.get(total + face, Fraction(0)) + p * q
+        dist = dict(sorted(new.items()))
     return dist
 
 
@@ -170,10 +169,11 @@ def hit_filter_odds(
     """
     if divisor < 1:
         raise ValueError(f"a combat divisor is 1 or more, not {divisor}")
-    h_dist: Counter[int] = Counter()
+    h_dist: dict[int, Fraction] = {}
     for d, p in d_dist.items():
-        h_dist[-(-(d + bonus) // divisor)] += p
-    h_exact = {h: Fraction(p) for h, p in sorted(h_dist.items())}
+        h = -(-(d + bonus) // divisor)
+        h_dist[h] = h_dist.get(h, Fraction(0)) + p
+    h_exact = dict(sorted(h_dist.items()))
     fail = {
         m: sum(
             (p * (1 - percentage_pass(m - h, percentage_sides)) for h, p in h_exact.items()),

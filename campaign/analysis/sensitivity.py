@@ -238,7 +238,7 @@ def load_sensitivity_spec(
                 )
             integer = isinstance(low, int) and isinstance(high, int)
             param = Parameter(key, float(low), float(high), integer)
-            checks = [low, high]
+            checks: list[Any] = [low, high]
         else:
             values = list(p.values or [])
             if len({json.dumps(v, sort_keys=True) for v in values}) < 2:

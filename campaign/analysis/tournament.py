@@ -212,7 +212,7 @@ def analyse_tournament(
         )
     index = {r: k for k, r in enumerate(runs)}
     scores = np.zeros((len(cells), len(runs)))
-    results: dict[int, list[tuple[int, int, int]]] = {}
+    results: dict[int, list[int]] = {}
     cur = con.execute(
         "SELECT cell, run, winner FROM runs WHERE batch_id = ? ORDER BY cell, run", [batch_id]
     )
@@ -221,7 +221,7 @@ def analyse_tournament(
             continue
         s = 1.0 if winner == "red" else 0.0 if winner == "blue" else 0.5
         scores[cell, index[run]] = s
-        w = results.setdefault(cell, [0, 0, 0])  # type: ignore[arg-type]
+        w = results.setdefault(cell, [0, 0, 0])
         w[0 if winner == "red" else 2 if winner == "blue" else 1] += 1
     players = sorted({c[2] for c in cells} | {c[3] for c in cells})
     maps = sorted({c[1] for c in cells})

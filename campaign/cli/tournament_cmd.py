@@ -143,7 +143,7 @@ def tournament(
         highlight=False,
     )
     order = [name for _, name, _, _, _ in result.ranked()]
-    score = {(h.doctrine, h.opponent): h for h in result.head_to_head if h.map == "*"}
+    h2h = {(h.doctrine, h.opponent): h for h in result.head_to_head if h.map == "*"}
     t = Table(
         title="Head to head: row's score % against column (both sides, all maps)",
         title_justify="left",
@@ -152,7 +152,7 @@ def tournament(
     for name in order:
         t.add_column(name, justify="right")
     for a in order:
-        t.add_row(a, *("—" if a == b else f"{100 * score[(a, b)].score:.1f}" for b in order))
+        t.add_row(a, *("—" if a == b else f"{100 * h2h[(a, b)].score:.1f}" for b in order))
     console.print(t)
     for m, e, lo, hi in zip(r.sides, r.side_elo, r.side_low, r.side_high, strict=True):
         console.print(
