@@ -69,6 +69,7 @@ def sensitivity(
     )
     plan = plan_batch(bspec, str(spec))
     err = Console(stderr=True)
+    err = err if err.is_terminal else Console(stderr=True, width=200)
     if not quiet:
         err.print(
             f"sensitivity {sspec.name}: {sspec.method}, {len(params)} parameters, {len(x)} design "
@@ -111,8 +112,8 @@ def sensitivity(
     second = "sigma" if sspec.method == "morris" else "S1"
     label = {"mu_star": "μ*", "ST": "S_T", "sigma": "σ", "S1": "S_1"}
     t = Table(
-        title=f"{sspec.method} sensitivity — batch {result.batch_id}: {result.points} design "
-        f"points × {sspec.runs} runs, ranked by {label[main]} (95% bootstrap interval)",
+        title=f"{sspec.method}: {result.points} points × {sspec.runs} runs, ranked by "
+        f"{label[main]}",
         title_justify="left",
     )
     for name in ("outcome", "rank", "parameter", label[main], "95% interval", label[second]):
@@ -131,6 +132,7 @@ def sensitivity(
         )
     console.print(t)
     console.print(
+        f"batch {result.batch_id}; 95% bootstrap intervals; "
         "outcomes: red_win (fraction of campaigns), days, battles, losses (actual hits, both "
         "sides), each the mean over a design point's runs; "
         + (

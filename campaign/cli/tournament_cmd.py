@@ -74,6 +74,7 @@ def tournament(
     )
     plan = plan_batch(spec, "flags", {"maps": "--maps", "doctrines": "--doctrines"})
     err = Console(stderr=True)
+    err = err if err.is_terminal else Console(stderr=True, width=200)
     if not quiet:
         err.print(
             f"tournament: {len(names)} doctrines, {len(plan.cells)} pairings × {runs} runs "
@@ -113,7 +114,7 @@ def tournament(
     console = probe if probe.is_terminal else Console(width=160)
     r = result.ratings
     t = Table(
-        title=f"Doctrine ratings — batch {result.batch_id}, {result.runs} seeds per pairing",
+        title=f"Ratings ({result.runs} seeds a pairing)",
         title_justify="left",
     )
     for name, justify in (
@@ -137,17 +138,15 @@ def tournament(
         )
     console.print(t)
     console.print(
-        f"Bradley–Terry with a Red advantage per map; a draw scores ½; 95% percentile "
-        f"intervals from {r.bootstrap} bootstrap resamples of whole seeds",
+        f"batch {result.batch_id}; Bradley–Terry with a Red advantage per map; a draw scores "
+        f"½; 95% percentile intervals from {r.bootstrap} bootstrap resamples of whole seeds; "
+        "head to head over both sides and all maps",
         style="dim",
         highlight=False,
     )
     order = [name for _, name, _, _, _ in result.ranked()]
     h2h = {(h.doctrine, h.opponent): h for h in result.head_to_head if h.map == "*"}
-    t = Table(
-        title="Head to head: row's score % against column (both sides, all maps)",
-        title_justify="left",
-    )
+    t = Table(title="Head to head: row's score %", title_justify="left")
     t.add_column("")
     for name in order:
         t.add_column(name, justify="right")
