@@ -154,8 +154,8 @@ def test_hit_filter_of_real_battles_agrees_with_the_exact_odds() -> None:
                 n_d += 1
     assert n_d > 2_000
     assert abs(observed - expected) <= SE_LIMIT * math.sqrt(variance)
-    for d, p in sheet.d_distribution.items():
-        _within(d_counts.get(d, 0), n_d, p)
+    for d, exact in sheet.d_distribution.items():
+        _within(d_counts.get(d, 0), n_d, exact)
 
 
 def test_cli_json_and_card(tmp_path: Path, cli: Cli) -> None:
