@@ -44,6 +44,7 @@ from campaign.errors import BatchSpecError
 __all__ = [
     "ALPHA",
     "MAX_RUNS_CAP",
+    "MAX_TOTAL_RUNS",
     "CellPrecision",
     "PairPrecision",
     "PrecisionReport",
@@ -58,6 +59,8 @@ __all__ = [
 ALPHA = 0.05
 #: the largest --max-runs accepted (per cell)
 MAX_RUNS_CAP = 1_000_000
+#: at most this many campaigns in a whole batch at its cap (cells × --max-runs)
+MAX_TOTAL_RUNS = 50_000_000
 #: λ never exceeds this (Waudby-Smith & Ramdas suggest 1/2 or 3/4)
 _LAMBDA_MAX = 0.5
 
@@ -326,7 +329,8 @@ def run_to_precision(
     Raises
     ------
     BatchSpecError
-        If ``points``, ``max_runs`` or ``look`` are out of range.
+        If ``points``, ``max_runs`` or ``look`` are out of range, or cells × ``max_runs``
+        exceeds :data:`MAX_TOTAL_RUNS`.
     BatchInterrupted
         On Ctrl-C (every finished run is stored; run again to resume).
     """
@@ -334,6 +338,13 @@ def run_to_precision(
     from campaign.batch.store import open_results
 
     check_precision(points, max_runs, look)
+    if len(plan.cells) * max_runs > MAX_TOTAL_RUNS:
+        raise BatchSpecError(
+            f"{len(plan.cells)} cells × {max_runs:,} runs = {len(plan.cells) * max_runs:,} "
+            f"campaigns at the cap (at most {MAX_TOTAL_RUNS:,})",
+            key="--max-runs",
+            fix="Lower --max-runs or sweep fewer cells.",
+        )
     plan = _with_runs(plan, max_runs)
     n_cells = len(plan.cells)
     target_n = min(planned_runs(points), max_runs)

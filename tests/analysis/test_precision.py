@@ -20,6 +20,7 @@ from campaign.batch.plan import plan_batch
 from campaign.batch.spec import BatchSpec
 
 Cli = Callable[[list[str]], tuple[int, str, str]]
+_LEVELS = ",".join(str(n) for n in range(1, 61))  # 60 cells
 
 
 def _stop(x: np.ndarray, points: float, cap: int, look: int) -> tuple[float, float, int]:
@@ -100,6 +101,10 @@ def test_stopped_resumed_and_extended_batches_hold_the_same_rows(tmp_path: Path)
         (["--precision", "nan"], "--precision"),
         (["--precision", "2", "--max-runs", "0"], "--max-runs"),
         (["--precision", "2", "--max-runs", "99999999"], "--max-runs"),
+        (
+            ["--precision", "2", "--max-runs", "1000000", "--set", f"battle.max_turns=[{_LEVELS}]"],
+            "at most 50,000,000",
+        ),
     ],
 )
 def test_bad_precision_flags_exit_2(
