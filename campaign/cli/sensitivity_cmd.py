@@ -44,8 +44,10 @@ def sensitivity(
     json_: Annotated[bool, typer.Option("--json", help="Print the indices as JSON.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress.")] = False,
 ) -> None:
-    """Global sensitivity (Morris or Sobol') of win rate, days, battles and losses to the rule
-    parameters the spec lists, with 95% bootstrap intervals, ranked."""
+    """Which rule parameters move win rate, days, battles and losses (Morris or Sobol').
+
+    SALib designs and indices with 95% bootstrap intervals, ranked per outcome.
+    """
     from campaign.analysis.charts import sensitivity_chart
     from campaign.analysis.sensitivity import (
         analyse,

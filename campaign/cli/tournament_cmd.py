@@ -45,8 +45,10 @@ def tournament(
     json_: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress.")] = False,
 ) -> None:
-    """Play every ordered pair of doctrines on every map (both sides, common random numbers)
-    and rate the doctrines (Bradley–Terry with a side advantage per map)."""
+    """Rate strategy doctrines: every ordered pair on every map, from both sides.
+
+    Common random numbers; Bradley–Terry ratings with a Red advantage per map.
+    """
     from campaign.analysis.charts import tournament_charts
     from campaign.analysis.tournament import (
         analyse_tournament,
