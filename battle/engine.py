@@ -33,6 +33,10 @@ from battle.units import Force
 
 __all__ = ["fight"]
 
+#: the last pair of forces checked for each compiled rules (id of Tables -> the pair): batch
+#: runs and --odds fight the same frozen forces many times
+_CHECKED: dict[int, tuple[Tables, Force, Force]] = {}
+
 
 def fight(
     force_a: Force,
@@ -78,7 +82,12 @@ def fight(
         If a doctrine name is not in ``rules.doctrines``.
     """
     tables = compile_rules(rules)
-    _check_forces(tables, force_a, force_b)
+    seen = _CHECKED.get(id(tables))
+    if seen is None or seen[0] is not tables or seen[1] is not force_a or seen[2] is not force_b:
+        _check_forces(tables, force_a, force_b)
+        if len(_CHECKED) > 64:
+            _CHECKED.clear()
+        _CHECKED[id(tables)] = (tables, force_a, force_b)  # the same pair again: checked
     docs = []
     for name in doctrines:
         if name not in tables.doctrines:
@@ -95,8 +104,8 @@ def fight(
     limit, cap, from_check = tables.max_turns, tables.max_turns_cap, tables.turns_from_first_check
     while not st.over:
         if from_check:
-            checked = st.first_check_turn
-            ended = st.turn >= cap or (checked is not None and st.turn >= checked + limit)
+            first_check = st.first_check_turn
+            ended = st.turn >= cap or (first_check is not None and st.turn >= first_check + limit)
         else:
             ended = st.turn >= limit or st.turn >= cap
         if ended:

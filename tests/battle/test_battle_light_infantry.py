@@ -72,3 +72,15 @@ def test_fire_at_skirmishers_uses_cd_x2() -> None:
                 seen += 1
                 assert e.divisor in (2 * 4, 2 * 5, 2 * 10), e  # artillery 4, infantry 5 / 10
     assert seen > 20
+
+
+def test_a_unit_of_unknown_type_is_refused_after_a_good_battle() -> None:
+    """The engine remembers the last pair it checked; another pair is still checked."""
+    from campaign.config import load_rules
+
+    rules = load_rules().rules.battle
+    red, blue = parse_force_flag("2i", "Red", "R"), parse_force_flag("2i", "Blue", "B")
+    fight(red, blue, rules, rng(1))
+    bad = Force("Red", (UnitSpec("R-D1", "dragoons"),))
+    with pytest.raises(ForceError, match="unknown type 'dragoons'"):
+        fight(bad, blue, rules, rng(1))
