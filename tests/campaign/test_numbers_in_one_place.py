@@ -54,6 +54,6 @@ def test_withdrawal_success_total_reaches_the_battle_log() -> None:
                 np.random.default_rng(seed),
             )
         )
-        if "withdrawal check" in line
+        if line.startswith("  withdrawal check")
     ]
     assert lines and all(re.findall(r"vs (\d+)\+", line) == ["8"] for line in lines)
