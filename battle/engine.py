@@ -179,8 +179,10 @@ def _bound(st: BattleState, side: int, doc: TacticalDoctrine) -> None:
     )
     for o in orders:
         o.unit.activated = True
-        if o.action == ADVANCE:
-            o.unit.advancing = True
+    if st.t.move_and_fire:  # §6.10: an advancing unit may fire as it moves
+        for o in orders:
+            if o.action == ADVANCE:
+                o.unit.advancing = True
     if record:
         st.bound_started(side, card, orders)
         st.phase(side, "response")

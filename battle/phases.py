@@ -410,7 +410,9 @@ def end_bound(st: BattleState, side: int, orders: list[Order]) -> None:
     and hit by fire or charged since its last bound (used by completion tests, §5.2)."""
     for o in orders:
         u = o.unit
-        u.activated = u.charge_declared = u.advancing = u.half_move = False
+        u.activated = u.charge_declared = False
+        if u.advancing:
+            u.advancing = u.half_move = False
     for u in st.changing[side]:
         u.frozen = False
     flagged = st.flagged[side]

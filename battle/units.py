@@ -160,15 +160,25 @@ class Unit:
         self.half_move = False  # this bound: fired while advancing, moves half (§6.10)
         self.no_charge = False  # variant no-charge-after-fail (RULES.md §6.4)
         self.half_tested = half_tested
-        # the type's flags (RULES.md §1, §1.6, §5.2, §7.2)
-        self.battery = kind.battery
-        self.mounted = kind.mounted
-        self.foot = kind.foot
-        self.light = kind.light
-        self.vs_square_x = kind.vs_square_x
-        self.charge_vs_foot_x = kind.charge_vs_foot_x
-        self.deploys_to = kind.deploys_to  # §6.7 "" if it does not deploy to fire
-        self.square_formation = kind.square_formation  # §1.6 "" if it cannot form square
+        # the type's flags (RULES.md §1, §1.6, §5.2, §6.7, §7.2), unpacked in one step (a
+        # battle makes every unit afresh): battery, mounted, foot, light, CD multiplier against
+        # a square, charge-bonus multiplier against foot, the formation it deploys to fire
+        # ("" if none), its square formation ("" if none)
+        (
+            _name,
+            _letter,
+            _prefix,
+            _default,
+            self.battery,
+            self.mounted,
+            self.foot,
+            self.light,
+            self.vs_square_x,
+            self.charge_vs_foot_x,
+            _formations,
+            self.deploys_to,
+            self.square_formation,
+        ) = kind
         # the formation's numbers, as set_formation sets them (written out: a battle makes
         # a unit per side and type, on the batch runs' hot path)
         (
