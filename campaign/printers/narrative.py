@@ -40,6 +40,7 @@ def _unit_words(kind: str, n: int) -> str:
     words = _PLURAL.get(kind, kind) if n > 1 else _SINGLE.get(kind, kind)
     return words.replace("_", " ")
 
+
 _REASONS = {
     "cards": "{loser} was down to its last movement card",
     "both-cards": "both sides reached their last card together",
