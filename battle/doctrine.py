@@ -211,15 +211,18 @@ class TacticalDoctrine:
         if not chosen:
             return []
         chosen.sort()  # (rank, id) pairs are unique: orders are never compared
-        if charging < 2:
-            return [c[2] for c in chosen[:card]]
-        return self._one_charger_per_target(chosen, card, enemies, front, advancing)
+        orders = [c[2] for c in chosen[:card]]
+        if charging >= 2:  # two chargers may have picked one target (RULES.md §6.4)
+            targets = [o.target for o in orders if o.action == CHARGE]
+            if len(set(map(id, targets))) < len(targets):
+                return self._one_charger_per_target(chosen, card, open_targets, front, advancing)
+        return orders
 
     def _one_charger_per_target(
         self,
         chosen: list[tuple[int, str, Order]],
         card: int,
-        enemies: list[Unit],
+        open_targets: list[Unit],
         front: float,
         advancing: bool,
     ) -> list[Order]:
@@ -227,7 +230,8 @@ class TacticalDoctrine:
 
         Walks the orders in activation order; a unit whose target an earlier charger took
         picks again among the targets left (another target or another order; no order: it
-        is not activated and the next unit is).
+        is not activated and the next unit is). ``open_targets``: the enemies not in melee
+        and not charged already.
         """
         taken: set[str] = set()
         orders: list[Order] = []
@@ -238,11 +242,7 @@ class TacticalDoctrine:
             if order.action == CHARGE and order.target is not None:
                 if order.target.id in taken:
                     u = order.unit
-                    left = [
-                        e
-                        for e in enemies
-                        if e.melee is None and e.charged_by is None and e.id not in taken
-                    ]
+                    left = [e for e in open_targets if e.id not in taken]
                     again = self._order_for(
                         u,
                         self.depth - u.pos - front,

@@ -187,8 +187,8 @@ def fire_phase(st: BattleState, side: int, charges: list[Order]) -> None:
     depth = st.depth
     # Own units cannot leave the field while their side fires, so the live list is safe.
     for u in st.field[side]:
-        stood = u.stood_vs
-        if stood is not None:
+        if u.stood_vs is not None:
+            stood = u.stood_vs
             u.stood_vs = None  # defensive fire happens in this bound or not at all (§6.9)
             if not (u.disordered or u.cd_fire == 0 or stood.out):
                 st.hit_filter(u, stood, "defensive-fire")
@@ -197,10 +197,10 @@ def fire_phase(st: BattleState, side: int, charges: list[Order]) -> None:
             continue
         if u.disordered or u.cd_fire == 0 or u.melee is not None or u.charging is not None:
             continue  # a unit whose charge is pending is charging: it may not fire (§4.6)
-        how = "fire"
+        moving = False
         if u.activated:
             if move_and_fire and u.advancing:
-                how = "move-and-fire"
+                moving = True  # §6.10: fires with CD x2, then moves half
             elif not (fire_and_charge and u.charge_declared):
                 continue
         if target is None or target.out:
@@ -208,11 +208,11 @@ def fire_phase(st: BattleState, side: int, charges: list[Order]) -> None:
             if target is None:
                 continue
         if target.pos >= depth - u.pos - u.fire_range:  # in range
-            if how == "move-and-fire":
-                st.hit_filter(u, target, how, 0, t.move_and_fire_x)
+            if moving:
+                st.hit_filter(u, target, "move-and-fire", 0, t.move_and_fire_x)
                 u.half_move = True
             else:
-                st.hit_filter(u, target, how)
+                st.hit_filter(u, target, "fire")
             target.hit_by_fire = True
             st.flagged[target.side].append(target)
 

@@ -497,19 +497,8 @@ class BattleState:
         roll_die = partial(self.dice.d, t.withdrawal_die)
         made = roll_withdrawals(checks, roll_die, t.withdrawal_success_total, t.withdrawal_die)
         withdrew = []
-        for c in made:
-            ev = WithdrawalChecked(
-                self.turn,
-                self.bounds,
-                c.side,
-                c.casualty_percent,
-                c.factors,
-                c.total,
-                c.rolls,
-                c.withdraws,
-                c.die,
-                c.success_total,
-            )
+        for c in made:  # a Check's fields are the event's, after the turn and bound
+            ev = WithdrawalChecked(self.turn, self.bounds, *c)
             self.withdrawals.append(ev)
             if self.record:
                 self.emit(ev)
