@@ -114,6 +114,7 @@ def fight(
         st.turn += 1
         first = st.first_side()
         for side in (first, 1 - first):
+            # (late arrivals that join a side do so here, at the start of its bound, §8.4)
             if max_bounds is not None and st.bounds >= max_bounds:
                 st.finish(None, "nightfall")
                 break
