@@ -109,6 +109,8 @@ class Referee:
         self.last_withdrew = -1
         self.off_due = ""
         self.stood: set[str] = set()  # units that stood against a charge this bound
+        self.activated: set[str] = set()
+        self.declared: set[str] = set()
         for e in events:
             if self.ended:
                 self.bad(e, "an event after the battle ended")
@@ -141,6 +143,7 @@ class Referee:
                 total=u["hits_before"],
             )
             unit.half_tested = unit.total >= r["half_strength_hits"]
+            unit.pos = u["pos"]
             expected = r["morale"]["base"] if r["morale"]["uniform"] else grades[unit.grade]
             if unit.morale != expected:
                 self.bad(e, f"{unit.id} starts at morale {unit.morale}, not {expected}")
@@ -177,6 +180,8 @@ class Referee:
         if len(e["activated"]) > e["card"]:
             self.bad(e, f"activated {len(e['activated'])} units on a {e['card']}")
         self.side = e["side"]
+        self.activated = set(e["activated"])
+        self.declared: set[str] = set()  # units that passed a charge test this bound
         self.phase = "start"
         self.stood = set()
 
@@ -266,10 +271,14 @@ class Referee:
             self.bad(e, f"{u.id} {kind} test: d100={e['roll']} vs {e['target']} misjudged")
         if kind == "stand" and e["passed"]:
             self.stood.add(u.id)
+        if kind == "charge" and e["passed"]:
+            self.declared.add(u.id)
         if kind == "stand":  # the charge is met: stood, or its charger's bonus is kept only
             charger = self.units.get(self.charges.pop(u.id, ""))  # for a pursuit
             if charger is not None and not e["passed"]:
                 charger.saved_bonus, charger.bonus = charger.bonus, 0
+            elif charger is not None and not u.out:
+                self.engage(u, charger)
         if not e["passed"]:
             self.owed[u.side] += 1
             u.failed_test = True
@@ -346,6 +355,8 @@ class Referee:
         h = -(-(d + e["bonus"]) // e["divisor"])
         if e["morale_hits"] != h:
             self.bad(e, f"{e['morale_hits']} morale hits, ceil(D / CD) gives {h}")
+        if e["how"] in ("fire", "move-and-fire"):
+            self.check_fire(e, a, b)
         if e["how"] == "defensive-fire":
             if a.id not in self.stood or self.phase != "fire":
                 self.bad(e, f"{a.id} gives defensive fire outside the bound it stood (§6.9)")
@@ -353,6 +364,45 @@ class Referee:
         if e["how"] in ("melee", "pursuit"):
             self.melee_hits.append(e)
         self.hit = e
+
+    def engage(self, a: U, b: U) -> None:
+        """``a`` and ``b`` are in melee (a stand, a countercharge or a pursuit)."""
+        a.melee, b.melee = b.id, a.id
+
+    def disengage(self, u: U) -> None:
+        """Contact ends for ``u`` (it fell back or left the field)."""
+        if u.melee:
+            other = self.units[u.melee]
+            if other.melee == u.id:
+                other.melee = ""
+        u.melee = ""
+
+    def check_fire(self, e: dict, a: U, b: U) -> None:
+        """RULES.md §4.6, §6.3 step 3, §6.9: who may fire, and at whom.
+
+        Not an activated unit (unless it moves and fires, §6.10, or charges under
+        ``fire-and-charge``, §4.6), not a disordered one, not one in melee; the target is in
+        range, not in melee, and the nearest enemy: furthest forward, then most actual hits,
+        then lowest id.
+        """
+        r = self.rules
+        moving = e["how"] == "move-and-fire"
+        if self.phase != "fire" or a.side != self.side:
+            self.bad(e, f"{a.id} fires outside its side's fire phase")
+        if moving != (a.id in self.activated) and not (
+            r["charge"].get("fire_and_charge") and a.id in self.declared
+        ):
+            self.bad(e, f"{a.id} fires though {'not ' if moving else ''}activated (§6.3)")
+        if a.disordered or a.melee or b.melee:
+            self.bad(e, f"{a.id} fires though it or {b.id} is disordered or in melee (§6.9)")
+        t, f = r["units"][a.kind], self.ftable(a)
+        reach = f["range_inches"] if f.get("range_inches") is not None else t["range_inches"]
+        if r["ground_depth_inches"] - a.pos - b.pos > reach + 1e-9:
+            self.bad(e, f'{a.id} fires at {b.id} out of its {reach}" range')
+        enemies = [u for u in self.units.values() if u.side == b.side and not u.out]
+        best = min((u for u in enemies if not u.melee), key=lambda u: (-u.pos, -u.total, u.id))
+        if best.id != b.id:
+            self.bad(e, f"{a.id} fires at {b.id}, the nearest enemy is {best.id} (§6.9)")
 
     def on_MeleeResolved(self, e: dict) -> None:
         hits = self.melee_hits[-2:]
@@ -379,6 +429,9 @@ class Referee:
             self.bad(e, f"melee {e['outcome']} {e['loser']!r}; §4.5 gives {want}")
         if want[1]:
             self.owed[self.units[want[1]].side] += 1
+        if want[0] != "tie":
+            self.disengage(a)
+            self.disengage(b)
 
     # ------------------------------------------------------------------ cards and states
     def on_CardLost(self, e: dict) -> None:
@@ -400,6 +453,8 @@ class Referee:
     def on_StateChanged(self, e: dict) -> None:
         u, state = self.units[e["unit"]], e["state"]
         r = self.rules
+        if state in ("routed", "destroyed", "off-table"):
+            self.disengage(u)
         if state in ("routed", "destroyed", "off-table"):  # a charge on it has nothing to hit
             charger = self.units.get(self.charges.pop(u.id, ""))
             if charger is not None:
@@ -430,6 +485,8 @@ class Referee:
 
     def on_FormationChanged(self, e: dict) -> None:
         u = self.units[e["unit"]]
+        if u.id not in self.activated or self.phase != "manoeuvre":
+            self.bad(e, f"{u.id} changes formation though not activated (§5.1)")
         fc = self.rules["formation_change"]
         pair = fc["costs"].get(f"{e['from_formation']}-{e['to_formation']}")
         if pair is None:
@@ -445,6 +502,15 @@ class Referee:
     def on_Moved(self, e: dict) -> None:
         u, r = self.units[e["unit"]], self.rules
         action, moved = e["action"], e["from_inches"] - e["to_inches"]
+        if abs(e["from_inches"] - u.pos) > 1e-9:
+            self.bad(e, f'{u.id} moves from {e["from_inches"]}", but it stood at {u.pos}"')
+        u.pos = e["to_inches"]
+        if action in ("advance", "charge") and (
+            u.id not in self.activated or self.phase != "manoeuvre"
+        ):
+            self.bad(e, f"{u.id} {action}s though not activated (§6.3 step 5)")
+        if action == "fall-back":
+            self.disengage(u)
         if action in ("fall-back", "drop-back") and e["from_inches"] < (
             r["fall_back_inches"]
             if action == "fall-back"
@@ -474,10 +540,12 @@ class Referee:
             self.charges[victim.id] = u.id
         elif action == "countercharge":  # it meets the charge: no stand test (§6.10)
             u.bonus = r["charge"]["bonus"]
+            self.engage(u, self.units[e["target"]])
             u.charge_target = False
             self.charges.pop(u.id, None)
         elif action == "pursue":
             self.pursued = e["target"]
+            self.engage(u, self.units[e["target"]])
             u.bonus, u.saved_bonus = u.saved_bonus, 0
 
     # ------------------------------------------------------------------ withdrawal and end

@@ -97,6 +97,8 @@ class U:
     retired_shaken: bool = False
     hit_by_fire: bool = False
     charge_target: bool = False
+    pos: float = 0.0  # inches from its own baseline
+    melee: str = ""  # the enemy it is in melee with
     bonus: int = 0  # an unspent charge bonus (it charged and has not fought yet)
     saved_bonus: int = 0  # a bonus kept for a pursuit (RULES.md §6.10)
     failed_test: bool = False  # its last morale-type test failed (a state change is due)

@@ -155,6 +155,11 @@ def test_the_clean_battle_passes(clean: list[dict]) -> None:
         ("a wrong end", lambda ev: ev[-1].update(reason="turn-limit", winner=None), "turn-limit"),
         ("a late defensive fire", lambda ev: ev[_first(ev, type="HitResolved", how="fire")]
             .update(how="defensive-fire"), "defensive fire outside"),
+        ("a fire at the wrong target", lambda ev: ev[_first(ev, type="HitResolved", how="fire")]
+            .update(target="B-I4" if ev[_first(ev, type="HitResolved", how="fire")]["target"]
+                    != "B-I4" else "B-I3"), "nearest"),
+        ("a move from nowhere", lambda ev: ev[_first(ev, type="Moved", action="advance")]
+            .update(from_inches=1.0), "moves from"),
         ("a drop back that stays", lambda ev: ev.insert(_first(ev, type="BoundStarted", bound=2),
             dict(type="Moved", turn=1, bound=1, unit="R-I1", action="fall-back",
                  from_inches=4.0, to_inches=0.0, target="")), "stayed"),
