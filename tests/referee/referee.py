@@ -111,6 +111,7 @@ class Referee:
         self.stood: set[str] = set()  # units that stood against a charge this bound
         self.activated: set[str] = set()
         self.declared: set[str] = set()
+        self.targets: set[str] = set()
         for e in events:
             if self.ended:
                 self.bad(e, "an event after the battle ended")
@@ -182,6 +183,7 @@ class Referee:
         self.side = e["side"]
         self.activated = set(e["activated"])
         self.declared: set[str] = set()  # units that passed a charge test this bound
+        self.targets: set[str] = set()  # ... and the units they declared on
         self.phase = "start"
         self.stood = set()
 
@@ -253,6 +255,8 @@ class Referee:
             victim = self.units.get(e["reason"])
             if victim is None:
                 self.bad(e, "a charge test that names no target")
+            elif victim.id in self.charges or victim.id in self.targets or victim.melee:
+                self.bad(e, f"{victim.id} is charged or in melee already (§6.4)")
             elif victim.disordered or victim.shaken:
                 target += r["charge"]["target_disordered_morale_bonus"]
             if u.shaken or u.disordered:
@@ -273,6 +277,7 @@ class Referee:
             self.stood.add(u.id)
         if kind == "charge" and e["passed"]:
             self.declared.add(u.id)
+            self.targets.add(e["reason"])
         if kind == "stand":  # the charge is met: stood, or its charger's bonus is kept only
             charger = self.units.get(self.charges.pop(u.id, ""))  # for a pursuit
             if charger is not None and not e["passed"]:
