@@ -34,6 +34,7 @@ def report(
     from campaign.maps import load_map
     from campaign.maps.loader import resolve_map_path
     from campaign.printers.jsonl import read_jsonl
+    from campaign.printers.odds import odds_for
     from campaign.report import write_report
     from campaign.report.view import check_view
 
@@ -54,5 +55,5 @@ def report(
             fix=f"Give the map the campaign was run on with --map PATH (it was {source}).",
         )
     cmap = load_map(source)
-    written = write_report(stream, cmap, output, view)
+    written = write_report(stream, cmap, output, view, odds=odds_for(header))
     typer.echo(f"wrote {written}")

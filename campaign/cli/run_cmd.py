@@ -9,19 +9,13 @@ from typing import Annotated, TextIO
 
 import typer
 from rich.console import Console
-from rich.text import Text
 
 from campaign.cli import app
 from campaign.cli.common import check_seed, parse_overrides, parse_pairs
 from campaign.errors import write_error
+from campaign.printers.registry import FORMATS
 
 __all__ = ["run"]
-
-
-class Format(StrEnum):
-    text = "text"
-    markdown = "markdown"
-    jsonl = "jsonl"
 
 
 class BattleDetail(StrEnum):
@@ -47,26 +41,6 @@ def _open_output(path: Path) -> TextIO:
         return path.open("w", encoding="utf-8")
     except OSError as exc:
         raise write_error(path, exc, "--output") from None
-
-
-def side_view(events, side: str) -> tuple:
-    """The events one side knew of (RULES.md §8.6); the closing table lists its own divisions
-    and only the enemy divisions whose strength it learned by fighting them."""
-    from dataclasses import replace
-
-    from campaign.events import CampaignEnded, StrengthLearned
-
-    known = {e.enemy for e in events if isinstance(e, StrengthLearned) and e.side == side}
-    out = []
-    for event in events:
-        if side not in event.seen_by:
-            continue
-        if isinstance(event, CampaignEnded):
-            rows = tuple(d for d in event.divisions if d[1] == side or d[0] in known)
-            out.append(replace(event, divisions=rows))
-        else:
-            out.append(event)
-    return tuple(out)
 
 
 @app.command("run")
@@ -97,7 +71,16 @@ def run(
     blue_doctrine: Annotated[
         str, typer.Option(help="aggressive | cautious | balanced")
     ] = "balanced",
-    fmt: Annotated[Format, typer.Option("--format", help="Log format.")] = Format.text,
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            metavar="|".join(FORMATS),
+            help="Log format: "
+            + "; ".join(f"{f.name}: {f.description}" for f in FORMATS.values())
+            + ".",
+        ),
+    ] = "text",
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write the log here.")
     ] = None,
@@ -138,9 +121,8 @@ def run(
     from campaign.config import load_rules
     from campaign.engine import run_campaign
     from campaign.maps import MapOptions, load_map
-    from campaign.printers.jsonl import write_jsonl
-    from campaign.printers.narrative import narrate
-    from campaign.printers.text import markdown_lines, text_lines
+    from campaign.printers.odds import OddsBook
+    from campaign.printers.registry import PrintOptions, output_format
 
     seed = check_seed(seed)
     err = Console(stderr=True, highlight=False)
@@ -166,32 +148,19 @@ def run(
         battle_logs=verbose or report is not None,
     )
     names = {j: d["name"] for j, d in cmap.graph.nodes(data=True)}
+    odds = OddsBook(loaded.rules, seed)
+    printer = output_format(fmt)
     out = _open_output(output) if output else None
     try:
-        if fmt is Format.jsonl:
-            write_jsonl(result.events, out or sys.stdout)
-        else:
-            shown = result.events
-            if view is not View.umpire:  # a side's log: only what that side knew (§8.6)
-                shown = side_view(result.events, view.value)
-            entries = narrate(shown, names, battle_logs=verbose)
-            if fmt is Format.markdown:
-                lines = [(line, "") for line in markdown_lines(entries)]
-            else:
-                lines = list(text_lines(entries))
-            if out is not None:
-                out.write("".join(line + "\n" for line, _ in lines))
-            else:
-                console = Console(highlight=False, soft_wrap=True)
-                for line, style in lines:
-                    console.print(Text(line, style=style or ""))
+        opts = PrintOptions(view.value, names, verbose, odds)
+        printer.write(result.events, out or sys.stdout, opts)
     finally:
         if out is not None:
             out.close()
     if report is not None:
         from campaign.report import write_report
 
-        written = write_report(result.events, cmap, report, view.value)
+        written = write_report(result.events, cmap, report, view.value, odds=odds)
         err.print(f"diary written to {written}")
     if output is not None:
         err.print(f"log written to {output}")
