@@ -242,8 +242,10 @@ def event_types() -> list[type[CampaignEvent]]:
     while todo:
         cls = todo.pop(0)
         todo.extend(cls.__subclasses__())
-        # ``slots=True`` dataclasses replace their class: keep the one the module exports
-        if getattr(sys.modules.get(cls.__module__), cls.__name__, None) is cls:
+        # ``slots=True`` dataclasses replace their class: skip the replaced one (its module
+        # exports another class of that name); a class defined inside a function counts
+        exported = getattr(sys.modules.get(cls.__module__), cls.__name__, cls)
+        if exported is cls:
             found[cls.__name__] = cls
     return [found[name] for name in sorted(found)]
 
@@ -263,7 +265,8 @@ def event_from_dict(data: dict[str, Any]) -> CampaignEvent:
     KeyError
         If the type name is unknown.
     """
-    if not _TYPES:
+    if data.get("type") not in _TYPES:  # first use, or a type defined since
+        _TYPES.clear()
         for cls in event_types():
             _TYPES[cls.__name__] = cls
     cls = _TYPES[data["type"]]

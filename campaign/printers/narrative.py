@@ -418,6 +418,8 @@ class Narrator:
             route = f"from {path[0]} through {', '.join(path[1:-1])} to {path[-1]}"
         elif len(path) == 2:
             route = f"from {path[0]} to {path[1]}"
+        elif path and self.view not in ("umpire", e.side):
+            route = f"from {path[0]}, out of sight"
         else:
             route = f"to {path[0]}" if path else "where it stands"
         onto = ", its base" if e.onto_base else ""
@@ -464,7 +466,7 @@ class Narrator:
         who = self.side(e.side)
         verdict = f"{who} withdraws from the campaign" if e.withdraws else f"{who} fights on"
         if e.casualty_percent is None:  # the enemy's check, as the other side learns of it
-            text = f"{who} makes its evening withdrawal check: {verdict}"
+            text = f"Evening withdrawal check for {who} (only its outcome is known): {verdict}"
         else:
             rows = ", ".join(f"{name} {n:+d}" for name, n in e.factors) or "none"
             if e.total <= 0:

@@ -35,6 +35,7 @@ __all__ = [
     "OutputFormat",
     "PrintOptions",
     "diary_format",
+    "missing_handlers",
     "output_format",
 ]
 
@@ -205,3 +206,29 @@ def diary_format(path: Path) -> DiaryFormat:
         fix=f"Name the report file {known} (.html: one self-contained page; .md: Markdown with "
         "PNG pictures).",
     )
+
+
+def missing_handlers() -> dict[str, list[str]]:
+    """Event types that a printer or the side view has no dedicated handling for.
+
+    Returns
+    -------
+    dict
+        ``{"format text": ["NewEvent"], "side view": [...], ...}``, only entries with
+        something missing; empty when every event type of :mod:`campaign.events` is handled
+        by every format, every diary and the side view.
+    """
+    from campaign.report.view import REDACTORS
+
+    every = event_types()
+    tables: dict[str, Collection[type[CampaignEvent]]] = {
+        "side view": frozenset(REDACTORS),
+        **{f"format {f.name}": f.handled() for f in FORMATS.values()},
+        **{f"diary {d.name}": d.handled() for d in DIARIES.values()},
+    }
+    out = {}
+    for name, handled in tables.items():
+        missing = [cls.__name__ for cls in every if cls not in handled]
+        if missing:
+            out[name] = missing
+    return out

@@ -251,6 +251,16 @@ def _evening_check(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent |
     return replace(e, casualty_percent=None, factors=(), total=0, rolls=(), seen_by=(view,))
 
 
+def _fell_back(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | None:
+    """An enemy falling back is seen leaving the field, not where it goes (§8.5, §8.6)."""
+    assert isinstance(e, FellBack)
+    if view not in e.seen_by:
+        return None
+    if e.side == view:
+        return e
+    return replace(e, path=e.path[:1], onto_base=False, seen_by=(view,))
+
+
 def _nightfall(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | None:
     """The nightfall tally: own strength and positions; the enemy's only as fought (§8.6)."""
     assert isinstance(e, DayEnded)
@@ -302,7 +312,7 @@ REDACTORS: dict[type[CampaignEvent], Redactor] = {
     StrengthLearned: _as_seen,
     MeetingOnRoad: _as_seen,
     BattleFought: _as_seen,
-    FellBack: _as_seen,
+    FellBack: _fell_back,
     Surrendered: _as_seen,
     WithdrawalCheck: _evening_check,
     DayEnded: _nightfall,
