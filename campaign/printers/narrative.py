@@ -36,7 +36,7 @@ from campaign.events import (
 from campaign.printers.commanders import Commanders
 from campaign.printers.odds import Odds, odds_phrase
 
-__all__ = ["Entry", "Narrator", "OddsSource", "narrate", "place_phrase"]
+__all__ = ["Entry", "Narrator", "OddsSource", "narrate", "place_phrase", "possessive"]
 
 _SINGLE = {"artillery": "battery"}
 _PLURAL = {"artillery": "batteries"}
@@ -110,6 +110,15 @@ def _checks_phrase(n: Narrator, checks: Iterable[tuple[str, int, tuple[int, ...]
     if not parts:
         return ""
     return "Withdrawal checks: " + "; ".join(parts) + "."
+
+
+def possessive(name: str) -> str:
+    """``Red's``, ``Allies'``.
+
+    >>> possessive("Red"), possessive("Allies")
+    ("Red's", "Allies'")
+    """
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def place_phrase(names: dict[str, str], place: str) -> str:
@@ -356,7 +365,7 @@ class Narrator:
             ids = e.divisions.get(s, ())
             led = [f"{d} under {self.commanders.surname(d)}" if self.commanders else d for d in ids]
             listed = ", ".join(led[:-1]) + " and " + led[-1] if len(led) > 1 else "".join(led)
-            force[s] = f"{self.side(s)}'s {listed} ({_count(count[s], 'unit')})"
+            force[s] = f"{possessive(self.side(s))} {listed} ({_count(count[s], 'unit')})"
         loser = None if e.winner is None else ("blue" if e.winner == "red" else "red")
         why = _REASONS.get(e.reason, e.reason).format(loser=self.side(loser))
         roll = ""

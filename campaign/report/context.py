@@ -11,9 +11,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from campaign.events import BattleFought, CampaignEnded, DivisionRaised
+from campaign.events import (
+    BattleFought,
+    CampaignEnded,
+    DivisionRaised,
+    Halted,
+    MarchArrived,
+    MarchBegun,
+    Sighted,
+)
 from campaign.maps.model import SIDES, CampaignMap
-from campaign.printers.narrative import Narrator, OddsSource
+from campaign.printers.narrative import Narrator, OddsSource, possessive
 from campaign.report.days import Day, Diary, Mark
 from campaign.report.history import division_histories, losses_table, order_of_battle
 
@@ -116,17 +124,74 @@ def _battle(diary: Diary, narrator: Narrator, number: int, b: BattleFought) -> d
     }
 
 
+#: Events the day's timeline leaves to the movements and scouting paragraphs (or the cover).
+_SUMMED_UP = (DivisionRaised, MarchBegun, MarchArrived, Sighted)
+
+
 def _narrative(narrator: Narrator, day: Day, numbers: dict[int, int]) -> list[dict[str, str]]:
+    """The day's notable events in order: battles, rough roads, holds (each reason once per
+    division), falls back, surrenders, the evening; marches and sightings are summed up."""
     rows = []
+    holds: set[tuple[str, str]] = set()
     for e in day.events:
+        if isinstance(e, _SUMMED_UP):
+            continue
+        if isinstance(e, Halted):
+            if (e.division, e.reason) in holds:
+                continue
+            holds.add((e.division, e.reason))
         entry = narrator.one(e, day.number)
         if entry is None or entry.kind in ("day", "header", "end"):
             continue
-        if isinstance(e, DivisionRaised):
-            continue  # the cover's order of battle lists them
         anchor = f"battle-{numbers[id(e)]}" if isinstance(e, BattleFought) else ""
         rows.append({"time": entry.time, "text": entry.text, "kind": entry.kind, "anchor": anchor})
     return rows
+
+
+def _stops(names: list[str]) -> str:
+    if len(names) > 9:
+        names = [*names[:4], f"… {len(names) - 7} more …", *names[-3:]]
+    return ", ".join(names)
+
+
+def _movements(diary: Diary, narrator: Narrator, day: Day) -> list[str]:
+    """One line per division that marched: its stops in order, with the hours."""
+    legs: dict[str, list[list[str]]] = {}
+    times: dict[str, list[int]] = {}
+    for m in day.marches:
+        chain = legs.setdefault(m.division, [])
+        origin, dest = narrator.j(m.origin), narrator.j(m.destination)
+        if not chain or chain[-1][-1] != origin:
+            chain.append([origin])
+        chain[-1].append(dest)
+        times.setdefault(m.division, []).append(m.t)
+    lines = []
+    for d in sorted(legs, key=lambda x: (times[x][0], x)):
+        route = "; then ".join(_stops(leg) for leg in legs[d])
+        first, last = diary.clock.label(times[d][0])[-5:], diary.clock.label(times[d][-1])[-5:]
+        when = f"from {first}" if first == last else f"{first} to {last}"
+        seen = "" if diary.view in ("umpire", _side(d)) else " (as seen)"
+        lines.append(f"{narrator.div(d)}{seen}: {route} (set out {when})")
+    return lines
+
+
+def _side(division: str) -> str:
+    return "red" if division.startswith("R") else "blue"
+
+
+def _scouting(diary: Diary, narrator: Narrator, day: Day) -> list[str]:
+    """Per side and enemy division: where its scouts saw it during the day."""
+    seen: dict[tuple[str, str], list[str]] = {}
+    for e in day.events:
+        if isinstance(e, Sighted):
+            places = seen.setdefault((e.side, e.enemy), [])
+            spot = f"{narrator.j(e.junction)} ({diary.clock.label(e.t)[-5:]})"
+            if not places or places[-1] != spot:
+                places.append(spot)
+    return [
+        f"{diary.side_name(side)} saw {narrator.div(enemy)} at {_stops(places)}"
+        for (side, enemy), places in sorted(seen.items())
+    ]
 
 
 def _summary(diary: Diary, narrator: Narrator, day: Day, numbers: dict[int, int]) -> str:
@@ -260,7 +325,8 @@ def diary_context(
     view = (
         "the umpire's diary: everything that happened"
         if diary.view == "umpire"
-        else f"{diary.side_name(diary.view)}'s diary: only what {diary.side_name(diary.view)} "
+        else f"{possessive(diary.side_name(diary.view))} diary: only what "
+        f"{diary.side_name(diary.view)} "
         "knew, when it learned it"
     )
     days = []
@@ -271,6 +337,8 @@ def diary_context(
                 "summary": _summary(diary, narrator, day, numbers),
                 "positions": _positions(diary, narrator, day),
                 "narrative": _narrative(narrator, day, numbers),
+                "movements": _movements(diary, narrator, day),
+                "scouting": _scouting(diary, narrator, day),
                 "battles": [_battle(diary, narrator, numbers[id(b)], b) for b in day.battles],
                 "at": diary.clock.label(day.snapshot_t),
             }

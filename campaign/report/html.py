@@ -8,12 +8,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import jinja2
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from campaign.errors import SimulatorError
 from campaign.events import BattleFought, CampaignEvent, DivisionRaised, MarchBegun, Sighted
@@ -36,7 +37,17 @@ def _environment(autoescape: bool) -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["cell"] = lambda v: str(v).replace("|", "\\|").replace("\n", " ")
+    env.filters["keep_ids"] = _keep_ids
     return env
+
+
+_UNIT_ID = re.compile(r"\b[A-Z]\d*-[A-Z]+\d+\b")
+
+
+def _keep_ids(line: str) -> Markup:
+    """A log line, escaped, with every unit id (``R2-I1``) kept on one line in print."""
+    text = str(escape(line))
+    return Markup(_UNIT_ID.sub(lambda m: f'<span class="nw">{m.group(0)}</span>', text))
 
 
 def check_map(events: Sequence[CampaignEvent], cmap: CampaignMap) -> None:
