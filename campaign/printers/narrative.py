@@ -187,8 +187,11 @@ class Narrator:
         return self.sides.get(side or "", "nobody")
 
     def div(self, division: str) -> str:
-        """``R1 (Foy)``: a division id with its commander's name when known."""
-        name = self.commanders.surname(division) if self.commanders else ""
+        """``R1 (Foy)``: a division id with its commander's name when known (a side's view
+        names only its own commanders)."""
+        side = "red" if division.startswith("R") else "blue"
+        known = self.view in ("umpire", side)
+        name = self.commanders.surname(division) if self.commanders and known else ""
         return f"{division} ({name})" if name else division
 
     def divs(self, divisions: Iterable[str]) -> str:
@@ -363,7 +366,8 @@ class Narrator:
         force = {}
         for s in ("red", "blue"):
             ids = e.divisions.get(s, ())
-            led = [f"{d} under {self.commanders.surname(d)}" if self.commanders else d for d in ids]
+            named = self.commanders is not None and self.view in ("umpire", s)
+            led = [f"{d} under {self.commanders.surname(d)}" if named else d for d in ids]
             listed = ", ".join(led[:-1]) + " and " + led[-1] if len(led) > 1 else "".join(led)
             force[s] = f"{possessive(self.side(s))} {listed} ({_count(count[s], 'unit')})"
         loser = None if e.winner is None else ("blue" if e.winner == "red" else "red")

@@ -200,3 +200,24 @@ def test_red_jsonl_from_the_command_line_is_reds_stream(tmp_path):
     cmap = load_map(None)
     events = run_campaign(cmap, load_rules(), 42, None, record_events=True).events
     assert [event_from_dict(r) for r in rows] == side_view(events, "red")
+
+
+def test_a_side_names_only_its_own_commanders(run):
+    from campaign.printers.commanders import Commanders
+
+    cmap, events, names = run
+    header = next(e for e in events if isinstance(e, CampaignStarted))
+    generals = Commanders(header.seed, header.side_names)
+    blue_ids = {
+        e.division for e in events if getattr(e, "side", "") == ENEMY and hasattr(e, "division")
+    }
+    red_ids = {
+        e.division for e in events if getattr(e, "side", "") == VIEW and hasattr(e, "division")
+    }
+    theirs = {generals.surname(d) for d in blue_ids} - {generals.surname(d) for d in red_ids}
+    assert theirs
+    for fmt, text in _red_outputs(events, names, cmap).items():
+        if fmt == "jsonl":
+            continue  # the stream holds ids, not names
+        for name in theirs:
+            assert not re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text), (fmt, name)
