@@ -23,11 +23,21 @@ def report(
         Path, typer.Option("-o", "--output", help="Diary file: .html (self-contained) or .md.")
     ],
     view: Annotated[
-        str, typer.Option("--view", help="Whose diary: red, blue or umpire (everything).")
+        str,
+        typer.Option(
+            "--view",
+            metavar="umpire|red|blue",
+            help="Whose diary: umpire sees all; red or blue only what that side knew "
+            "(RULES.md §8.6).",
+        ),
     ] = "umpire",
     map_path: Annotated[
         str | None,
-        typer.Option("--map", help="The campaign's map file, if not at the path in the stream."),
+        typer.Option(
+            "--map",
+            metavar="MAP",
+            help="The campaign's map file, if not at the path in the stream.",
+        ),
     ] = None,
 ) -> None:
     """Write a printable campaign diary (maps per day, battles, charts) from saved events."""

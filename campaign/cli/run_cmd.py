@@ -57,19 +57,28 @@ def run(
         int | None, typer.Option(help="Seed; a fresh one is drawn and printed when omitted.")
     ] = None,
     variant: Annotated[
-        list[str] | None, typer.Option(help="Named rules variant (config/variants), repeatable.")
+        list[str] | None,
+        typer.Option(metavar="NAME", help="A named rules variant (config/variants; repeatable)."),
     ] = None,
     set_: Annotated[
         list[str] | None,
         typer.Option(
-            "--set", help="Dotted-key override, e.g. campaign.rough_road_pass=60 (repeatable)."
+            "--set",
+            metavar="KEY=VALUE",
+            help="A dotted rules override, e.g. campaign.rough_road_pass=60 (repeatable).",
         ),
     ] = None,
     red_doctrine: Annotated[
-        str, typer.Option(help="aggressive | cautious | balanced")
+        str,
+        typer.Option(
+            metavar="DOCTRINE", help="Red's strategy doctrine: aggressive, cautious, balanced."
+        ),
     ] = "balanced",
     blue_doctrine: Annotated[
-        str, typer.Option(help="aggressive | cautious | balanced")
+        str,
+        typer.Option(
+            metavar="DOCTRINE", help="Blue's strategy doctrine: aggressive, cautious, balanced."
+        ),
     ] = "balanced",
     fmt: Annotated[
         str,
@@ -98,23 +107,33 @@ def run(
             "(RULES.md §8.6)."
         ),
     ] = View.umpire,
-    contract: Annotated[bool, typer.Option(help="Merge pass-through junctions.")] = False,
+    contract: Annotated[
+        bool,
+        typer.Option("--contract", help="Prune dead-end spurs and merge pass-through junctions."),
+    ] = False,
     road_kind: Annotated[
         list[str] | None,
         typer.Option(
-            help="KIND=normal|rough|impassable for a foreign map's road kinds (repeatable)."
+            metavar="KIND=MAPPED",
+            help="Treat a foreign map's road kind as normal|rough|impassable (repeatable).",
         ),
     ] = None,
     hours_per_length: Annotated[
         float | None, typer.Option(help="March hours per unit of a road's length attribute.")
     ] = None,
-    red_base: Annotated[str | None, typer.Option(help="Red's base junction id.")] = None,
-    blue_base: Annotated[str | None, typer.Option(help="Blue's base junction id.")] = None,
+    red_base: Annotated[
+        str | None, typer.Option(metavar="JUNCTION", help="Red's base junction id.")
+    ] = None,
+    blue_base: Annotated[
+        str | None, typer.Option(metavar="JUNCTION", help="Blue's base junction id.")
+    ] = None,
     red_start: Annotated[
-        list[str] | None, typer.Option(help="Red start junction (repeatable).")
+        list[str] | None,
+        typer.Option(metavar="JUNCTION", help="A Red start junction id (repeatable)."),
     ] = None,
     blue_start: Annotated[
-        list[str] | None, typer.Option(help="Blue start junction (repeatable).")
+        list[str] | None,
+        typer.Option(metavar="JUNCTION", help="A Blue start junction id (repeatable)."),
     ] = None,
 ) -> None:
     """Run one whole campaign on MAP and print its log (the seed goes first, on stderr)."""
