@@ -375,8 +375,8 @@ class Narrator:
         roll = ""
         if e.roll_off:
             roll = (
-                f" (they met together; a roll-off of {e.roll_off[0]} to {e.roll_off[1]} made "
-                f"{self.side(e.attacker)} the attacker)"
+                f"; they met together, and a roll-off of {e.roll_off[0]} to {e.roll_off[1]} "
+                f"made {self.side(e.attacker)} the attacker"
             )
         h, m = divmod(e.minutes, 60)
         details = []

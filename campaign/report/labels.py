@@ -26,7 +26,7 @@ Segment = tuple[tuple[float, float], tuple[float, float]]
 #: Candidate directions (unit steps) in order of preference: N, S, E, W, NE, SE, NW, SW.
 _DIRECTIONS = ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1))
 #: Distances (in gaps) of the rings an important label may try, with a leader line beyond 1.
-_RINGS = (1.0, 2.2, 3.6, 5.2)
+_RINGS = (1.0, 2.2, 3.6, 5.2, 7.0, 9.0)
 
 
 @dataclass(frozen=True)
