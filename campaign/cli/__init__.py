@@ -9,8 +9,8 @@ Sub-commands live in their own modules and are registered here:
 from __future__ import annotations
 
 import sys
+from typing import Any
 
-import click
 import typer
 from typer.core import TyperArgument, _TyperParameter
 
@@ -32,7 +32,7 @@ app = typer.Typer(
 _METAVARS = {"int": "N", "float": "NUMBER", "str": "TEXT", "path": "FILE", "bool": ""}
 
 
-def _display_type(self: _TyperParameter, ctx: click.Context) -> str:
+def _display_type(self: _TyperParameter, ctx: Any) -> str:
     """Help metavar of a parameter: ``N``, ``NUMBER``, ``TEXT``, ``FILE`` or the choices
     ``a|b|c`` (lists show their item's type; repeatable options say so in their help)."""
     if isinstance(self, TyperArgument) and self.metavar:

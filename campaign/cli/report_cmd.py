@@ -41,6 +41,7 @@ def report(
     ] = None,
 ) -> None:
     """Write a printable campaign diary (maps per day, battles, charts) from saved events."""
+    from campaign.events import CampaignStarted
     from campaign.maps import load_map
     from campaign.maps.loader import resolve_map_path
     from campaign.printers.jsonl import read_jsonl
@@ -50,7 +51,7 @@ def report(
 
     check_view(view)
     stream = read_jsonl(events)
-    header = next((e for e in stream if type(e).__name__ == "CampaignStarted"), None)
+    header = next((e for e in stream if isinstance(e, CampaignStarted)), None)
     source = map_path or (header.map_source if header is not None else None)
     if source is None:
         raise SimulatorError(

@@ -366,8 +366,8 @@ class Narrator:
         force = {}
         for s in ("red", "blue"):
             ids = e.divisions.get(s, ())
-            named = self.commanders is not None and self.view in ("umpire", s)
-            led = [f"{d} under {self.commanders.surname(d)}" if named else d for d in ids]
+            generals = self.commanders if self.view in ("umpire", s) else None
+            led = [f"{d} under {generals.surname(d)}" if generals else d for d in ids]
             listed = ", ".join(led[:-1]) + " and " + led[-1] if len(led) > 1 else "".join(led)
             force[s] = f"{possessive(self.side(s))} {listed} ({_count(count[s], 'unit')})"
         loser = None if e.winner is None else ("blue" if e.winner == "red" else "red")
@@ -409,7 +409,9 @@ class Narrator:
         checks = _checks_phrase(self, e.withdrawal_checks)
         if checks:
             details.append(checks)
-        table = [("unit", "side", "type", "state", "hits before", "taken", "total")]
+        table: list[tuple[str, ...]] = [
+            ("unit", "side", "type", "state", "hits before", "taken", "total")
+        ]
         table += [
             (u[0], self.side(u[1]), u[2], u[3], str(u[4]), str(u[5]), str(u[6])) for u in e.units
         ]
@@ -506,7 +508,7 @@ class Narrator:
             f"{left('blue')}. Objective value held: {self.side('red')} "
             f"{e.objective_value['red']}, {self.side('blue')} {e.objective_value['blue']}.",
         ]
-        table = [("division", "side", "where", "units", "boxes", "state")]
+        table: list[tuple[str, ...]] = [("division", "side", "where", "units", "boxes", "state")]
         for d in e.divisions:
             where = self.j(d[2]) if d[2] not in ("-", "") else "-"
             if "~" in d[2]:

@@ -40,7 +40,7 @@ def strength_chart(diary: Diary) -> Figure:
         ax = fig.add_axes((0.09, 0.17, 0.88, 0.75))
         last = diary.series[-1][0] if diary.series else 0
         for side in SIDES:
-            pts = [(t, s[side]) for t, s in diary.series if s[side] is not None]
+            pts = [(t, v) for t, s in diary.series if (v := s[side]) is not None]
             if not pts:
                 continue
             style = SIDE_STYLE[side]

@@ -64,7 +64,7 @@ def order_of_battle(diary: Diary, narrator: Narrator) -> list[dict[str, Any]]:
     for e in diary.events:
         for d in _divisions_of(e):
             if d not in raised and d not in first_seen:
-                where = getattr(e, "junction", None) or getattr(e, "place", "")
+                where = str(getattr(e, "junction", None) or getattr(e, "place", ""))
                 first_seen[d] = f"first seen {diary.clock.label(e.t)} at {narrator.j(where)}"
         if isinstance(e, StrengthLearned) and e.enemy not in learned:
             learned[e.enemy] = e

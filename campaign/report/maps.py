@@ -26,6 +26,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import matplotlib as mpl
 from matplotlib.axes import Axes
@@ -54,7 +55,7 @@ SIDE_STYLE: dict[str, dict[str, str]] = {
     "blue": {"color": "#1f4e9c", "marker": "^", "ls": "-", "glyph": "▲", "stale": "△"},
 }
 
-MPL_RC = {
+MPL_RC: dict[Any, Any] = {
     "font.family": "DejaVu Sans",
     "font.size": 8,
     "svg.fonttype": "none",
@@ -376,10 +377,13 @@ def _draw(
         if m.junction is not None:
             spot, xy = m.junction, pos[m.junction]
         else:
-            a, b = m.road  # type: ignore[misc]
+            ra, rb = m.road  # type: ignore[misc]
             f = m.fraction
-            xy = (pos[a][0] + (pos[b][0] - pos[a][0]) * f, pos[a][1] + (pos[b][1] - pos[a][1]) * f)
-            spot = f"{a}~{b}~{f:.2f}"
+            xy = (
+                pos[ra][0] + (pos[rb][0] - pos[ra][0]) * f,
+                pos[ra][1] + (pos[rb][1] - pos[ra][1]) * f,
+            )
+            spot = f"{ra}~{rb}~{f:.2f}"
             style = SIDE_STYLE[m.side]
             ax.plot(
                 [xy[0]],

@@ -214,9 +214,10 @@ class Knowledge:
                 if place[0] == "at" or not d.where or d.where[0] != "road":
                     d.where = place
         for uid, _side, _kind, state, _before, _taken, total in e.units:
-            d = self.divisions.get(division_of(uid))
-            if d is None or not d.own:
+            known = self.divisions.get(division_of(uid))
+            if known is None or not known.own:
                 continue
+            d = known
             if state == "destroyed" or total >= self.destroyed_at:
                 d.unit_hits.pop(uid, None)
             else:
