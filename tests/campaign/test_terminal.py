@@ -22,6 +22,9 @@ COMMANDS = [
     ["batch", "run"],
     ["batch", "report"],
     ["batch", "export"],
+    ["odds"],
+    ["tournament"],
+    ["sensitivity"],
 ]
 
 
