@@ -57,10 +57,20 @@ def _with_reason_codes(columns: dict[str, list], battles: bool) -> dict[str, lis
     return out
 
 
+def _typed_level(key: str, level: str) -> Any:
+    """A factor's level as its value: an override's JSON (``30``, ``true``, ``[1, 2]``),
+    text for the map, variant, doctrines and any level that is not JSON."""
+    if key in ("map", "variant", "doctrines"):
+        return level
+    try:
+        return json.loads(level)
+    except ValueError:
+        return level
+
+
 def _typed_factors(factors: tuple[tuple[str, str], ...]) -> str:
     """The factors as typed JSON: an override's level is the value itself (30, not "30")."""
-    plain = ("map", "variant", "doctrines")
-    return json.dumps({k: v if k in plain else json.loads(v) for k, v in factors})
+    return json.dumps({k: _typed_level(k, v) for k, v in factors})
 
 
 def _columns(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
