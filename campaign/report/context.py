@@ -36,11 +36,11 @@ GLOSSARY: tuple[tuple[str, str], ...] = (
     ),
     (
         "box",
-        "one hit a unit can still take; a fresh unit has 10. A division's strength is the "
+        "one hit a unit can still take before it is destroyed; a division's strength is the "
         "sum of its units' boxes (§1.2).",
     ),
     ("actual hit", "a hit that gets through the morale test and stays on the unit (§4)."),
-    ("bound", "one side's half of a battle turn, 15 minutes of battle time (§6)."),
+    ("bound", "one side's half of a battle turn (§6); the log gives each battle's length."),
     (
         "movement card",
         "a side's deck shrinks with every bad thing that happens to it; a side "
@@ -50,7 +50,7 @@ GLOSSARY: tuple[tuple[str, str], ...] = (
         "withdrawal check",
         "a test made by a side that has suffered: each withdrawal factor "
         "(flags lost, batteries lost, units retiring, losses …) adds or removes a die; rolling "
-        "12 or more on those dice means the side withdraws (§7).",
+        "the withdrawal total or more on those dice means the side withdraws (§7).",
     ),
     (
         "rough road",
@@ -59,7 +59,7 @@ GLOSSARY: tuple[tuple[str, str], ...] = (
     ),
     (
         "fall back",
-        "the loser of a battle retires two junctions towards its base, or "
+        "the loser of a battle retires along the roads towards its base, or "
         "surrenders if it is cut off (§8.5).",
     ),
 )
