@@ -51,6 +51,15 @@ def report(
 
     check_view(view)
     stream = read_jsonl(events)
+    owner = [s for s in ("red", "blue") if stream and all(s in e.seen_by for e in stream)]
+    if len(owner) == 1 and view != owner[0]:  # a side's own stream (run --view red)
+        raise SimulatorError(
+            f"this event stream is {owner[0]}'s view only (written with --view {owner[0]}); "
+            f"it cannot give the {view} diary",
+            source=str(events),
+            fix=f"Give --view {owner[0]}, or the umpire's stream (campaign run --format jsonl "
+            "without --view).",
+        )
     header = next((e for e in stream if isinstance(e, CampaignStarted)), None)
     source = map_path or (header.map_source if header is not None else None)
     if source is None:
