@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+from campaign.clock import Clock
 from campaign.errors import SimulatorError
 from campaign.events import (
     BattleFought,
@@ -131,6 +132,7 @@ class Knowledge:
     def __init__(self, view: str, destroyed_at: int = BOXES_PER_UNIT) -> None:
         self.view = check_view(view)
         self.destroyed_at = destroyed_at
+        self.clock = Clock()  # the campaign's, once its CampaignStarted is applied
         self.divisions: dict[str, DivisionState] = {}
         self.now = 0
 
@@ -170,7 +172,9 @@ class Knowledge:
     def apply(self, e: CampaignEvent) -> None:
         """Update the knowledge with one event of the view (see :func:`visible_events`)."""
         self.now = max(self.now, e.t)
-        if isinstance(e, DivisionRaised):
+        if isinstance(e, CampaignStarted):
+            self.clock = Clock(e.day_start, e.day_end)
+        elif isinstance(e, DivisionRaised):
             d = self._get(e.division, e.side)
             d.where = ("at", e.junction)
             d.unit_hits = {uid: 0 for uid, _ in e.units}
@@ -287,16 +291,10 @@ def _the_end(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | None:
             where = d.where[1]
         elif d.where:
             where = f"{d.where[1]}~{d.where[2]}"
-        status = "known lost" if not d.alive else "last seen " + _clock_label(d.seen_t)
+        status = "known lost" if not d.alive else "last seen " + k.clock.label(d.seen_t).lower()
         rows.append((div, side, where, d.units, d.boxes, status))
     left = {view: e.divisions_left.get(view), enemy_of(view): None}
     return replace(e, divisions=tuple(rows), divisions_left=left, seen_by=(view,))
-
-
-def _clock_label(t: int) -> str:
-    from campaign.clock import Clock
-
-    return Clock().label(t).lower()
 
 
 #: What a side learns of each event type. Every type in :mod:`campaign.events` has an entry
