@@ -35,7 +35,6 @@ from campaign.events import (
 )
 
 __all__ = [
-    "BOXES_PER_UNIT",
     "VIEWS",
     "DivisionState",
     "Knowledge",
@@ -48,9 +47,6 @@ __all__ = [
 
 #: The names ``--view`` accepts.
 VIEWS: tuple[str, ...] = ("umpire", "red", "blue")
-
-#: Hit boxes of a fresh unit (a unit's strength is 10 minus its actual hits, campaign/army.py).
-BOXES_PER_UNIT = 10
 
 
 def check_view(view: str) -> str:
@@ -125,12 +121,15 @@ class Knowledge:
     ----------
     view : str
         ``"umpire"``, ``"red"`` or ``"blue"``.
-    destroyed_at : int
-        Actual hits at which a unit is destroyed (units reported ``destroyed`` are dropped
-        whatever their hits).
+    destroyed_at : int or None
+        Actual hits at which a unit is destroyed, ``battle.destroyed_at_hits`` of the rules
+        the campaign was fought under (RULES.md §1.2): a unit's boxes are that minus its
+        actual hits. None counts no boxes for the viewer's own divisions (the side filter,
+        which needs only positions and what was learned). A unit is dropped when a battle
+        reports it ``destroyed`` (the engine's word, RULES.md §1.2).
     """
 
-    def __init__(self, view: str, destroyed_at: int = BOXES_PER_UNIT) -> None:
+    def __init__(self, view: str, *, destroyed_at: int | None) -> None:
         self.view = check_view(view)
         self.destroyed_at = destroyed_at
         self.clock = Clock()  # the campaign's, once its CampaignStarted is applied
@@ -223,7 +222,7 @@ class Knowledge:
             if known is None or not known.own:
                 continue
             d = known
-            if state == "destroyed" or total >= self.destroyed_at:
+            if state == "destroyed":
                 d.unit_hits.pop(uid, None)
             else:
                 d.unit_hits[uid] = total
@@ -236,7 +235,8 @@ class Knowledge:
 
     def _recount(self, d: DivisionState) -> None:
         d.units = len(d.unit_hits)
-        d.boxes = sum(self.destroyed_at - h for h in d.unit_hits.values())
+        if self.destroyed_at is not None:
+            d.boxes = sum(self.destroyed_at - h for h in d.unit_hits.values())
 
 
 # ---------------------------------------------------------------------- the one side filter
@@ -339,7 +339,7 @@ def side_view(events: Iterable[CampaignEvent], view: str) -> list[CampaignEvent]
     check_view(view)
     if view == "umpire":
         return list(events)
-    k = Knowledge(view)
+    k = Knowledge(view, destroyed_at=None)  # the redactors read no own strength
     out: list[CampaignEvent] = []
     for e in events:
         shown = REDACTORS.get(type(e), _as_seen)(e, view, k)

@@ -36,7 +36,7 @@ def drawn(request):
         pytest.skip(f"{path} is absent (maps by other people live in ../shared/maps)")
     cmap = load_map(path)
     events = run_campaign(cmap, load_rules(), seed, None, record_events=True).events
-    diary = build_diary(events, "umpire")
+    diary = build_diary(events, "umpire", destroyed_at=load_rules().rules.battle.destroyed_at_hits)
     figures = [day_map(cmap, diary, day) for day in diary.days]
     figures.append(campaign_map(cmap, diary))
     return cmap, diary, figures
@@ -126,7 +126,7 @@ def test_the_large_map_shows_the_area_of_operations():
         pytest.skip("../shared/maps/wilderness_war.yaml is absent")
     cmap = load_map(path)
     events = run_campaign(cmap, load_rules(), 3, None, record_events=True).events
-    diary = build_diary(events, "umpire")
+    diary = build_diary(events, "umpire", destroyed_at=load_rules().rules.battle.destroyed_at_hits)
     ax = campaign_map(cmap, diary).axes[0]
     (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
     xs = [float(d["pos"][0]) for _, d in cmap.graph.nodes(data=True)]
