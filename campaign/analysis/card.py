@@ -16,10 +16,10 @@ from campaign.analysis.odds import SITUATIONS, OddsSheet
 from campaign.config import LoadedRules
 from campaign.errors import write_error
 
-__all__ = ["render_card", "write_card"]
+__all__ = ["pct", "render_card", "write_card"]
 
 
-def _pct(p: Fraction) -> str:
+def pct(p: Fraction) -> str:
     """A chance as a percentage with one decimal (``Fraction(1, 3)`` -> ``33.3``)."""
     return f"{100 * float(p):.1f}"
 
@@ -41,7 +41,8 @@ def render_card(sheet: OddsSheet, loaded: LoadedRules) -> str:
             grades.append(grade)
     return env.get_template("odds_card.html.j2").render(
         s=sheet,
-        pct=_pct,
+        pct=pct,
+        b=battle,
         morales=morales,
         situations=list(SITUATIONS),
         grades=grades,
