@@ -40,9 +40,6 @@ __all__ = [
     "withdrawal_chance",
 ]
 
-#: the most withdrawal factors the sheet lists (RULES.md §0.4; more always succeed quickly)
-MAX_FACTORS = 12
-
 
 def percentage_pass(percent: float, *, sides: int) -> Fraction:
     """P(a percentage test at ``percent`` passes) = P(dN <= P) (RULES.md §0.2).
@@ -385,7 +382,9 @@ def odds_sheet(loaded: LoadedRules) -> OddsSheet:
     wd = battle.withdrawal_die
     success = battle.withdrawal_success_total
     withdrawal = {
-        f: withdrawal_chance(f, sides=wd, success_total=success) for f in range(1, MAX_FACTORS + 1)
+        f: withdrawal_chance(f, sides=wd, success_total=success)
+        # every die shows 1 or more: from F = the success total on, a roll always succeeds
+        for f in range(1, max(success, 1) + 1)
     }
     sizes = []
     previous = 0

@@ -72,7 +72,10 @@ def run(
     workers: Annotated[
         int | None, typer.Option(help="Worker processes (default: every CPU; 0 = inline).")
     ] = None,
-    backend: Annotated[str | None, typer.Option(help="local | dask")] = None,
+    backend: Annotated[
+        str | None,
+        typer.Option(metavar="local|dask", help="Local worker processes or a Dask cluster."),
+    ] = None,
     scheduler: Annotated[
         str | None, typer.Option(help="An existing Dask scheduler, tcp://HOST:8786.")
     ] = None,

@@ -19,11 +19,18 @@ __all__ = ["odds"]
 @app.command("odds")
 def odds(
     variant: Annotated[
-        list[str] | None, typer.Option(help="A rules variant (repeatable, applied in order).")
+        list[str] | None,
+        typer.Option(
+            metavar="NAME", help="A named rules variant (config/variants; repeatable, in order)."
+        ),
     ] = None,
     set_: Annotated[
         list[str] | None,
-        typer.Option("--set", metavar="KEY=VALUE", help="Override one rules key."),
+        typer.Option(
+            "--set",
+            metavar="KEY=VALUE",
+            help="A dotted rules override, e.g. battle.hit_dice=3d10 (repeatable).",
+        ),
     ] = None,
     json_: Annotated[bool, typer.Option("--json", help="Print the exact odds as JSON.")] = False,
     card: Annotated[
@@ -32,7 +39,7 @@ def odds(
 ) -> None:
     """Exact odds (by enumeration, not simulation) of every dice mechanic of RULES.md."""
     from campaign.analysis.card import pct as _pct
-    from campaign.analysis.card import write_card
+    from campaign.analysis.card import span, write_card
     from campaign.analysis.odds import SITUATIONS, odds_sheet
     from campaign.config import load_rules
 
@@ -66,7 +73,7 @@ def odds(
         t.add_row(
             str(h.divisor),
             str(h.bonus or ""),
-            f"{min(h.morale_hits)}–{max(h.morale_hits)}",
+            span(h.morale_hits),
             *(_pct(h.morale_fail[m]) for m in morales),
             _pct(h.three_hits),
             f"{float(h.expected_hits):.2f}",
