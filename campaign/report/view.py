@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from campaign.clock import Clock
+from campaign.clock import Clock, default_clock
 from campaign.errors import SimulatorError
 from campaign.events import (
     BattleFought,
@@ -132,7 +132,7 @@ class Knowledge:
     def __init__(self, view: str, *, destroyed_at: int | None) -> None:
         self.view = check_view(view)
         self.destroyed_at = destroyed_at
-        self.clock = Clock()  # the campaign's, once its CampaignStarted is applied
+        self.clock = default_clock()  # the campaign's, once its CampaignStarted is applied
         self.divisions: dict[str, DivisionState] = {}
         self.now = 0
 

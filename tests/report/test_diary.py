@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from campaign.clock import Clock
+from campaign.clock import default_clock
 from campaign.config import load_rules
 from campaign.engine import run_campaign
 from campaign.errors import SimulatorError
@@ -25,7 +25,7 @@ from campaign.maps import load_map
 from campaign.report import build_diary, render_html, write_report
 from campaign.report.html import rules_of_stream
 
-CLOCK = Clock()
+CLOCK = default_clock()
 #: a fresh unit's boxes under the default rules (RULES.md §1.2), read from config
 DESTROYED_AT = load_rules().rules.battle.destroyed_at_hits
 
