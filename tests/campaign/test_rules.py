@@ -154,6 +154,7 @@ def test_cut_off_division_surrenders(tmp_path):
 def test_casualties_carry_into_the_next_battle(default_map, rules):
     """§8.5: actual hits persist — a unit's hits before a battle are its total after the last."""
     carried = 0
+    destroyed_at = rules.rules.battle.destroyed_at_hits  # §1.2, 10 actual hits
     for seed in range(20):
         last_total: dict[str, int] = {}
         for e in run_campaign(default_map, rules, seed).events:
@@ -161,8 +162,8 @@ def test_casualties_carry_into_the_next_battle(default_map, rules):
                 continue
             for uid, _side, _kind, _state, before, taken, total in e.units:
                 assert before == last_total.get(uid, 0)
-                assert total == min(before + taken, 10)
-                assert 0 <= total <= 10
+                assert total == min(before + taken, destroyed_at)
+                assert 0 <= total <= destroyed_at
                 if before:
                     carried += 1
                 last_total[uid] = total
