@@ -179,11 +179,18 @@ def battle(
         typer.Option("--set", metavar="KEY=VALUE", help="A dotted rules override (repeatable)."),
     ] = None,
     doctrine: Annotated[
-        str | None, typer.Option(help="Tactical doctrine of both sides (steady, bold).")
+        str | None,
+        typer.Option(metavar="NAME", help="Tactical doctrine of both sides (steady, bold)."),
     ] = None,
-    red_doctrine: Annotated[str | None, typer.Option(help="Red's doctrine.")] = None,
-    blue_doctrine: Annotated[str | None, typer.Option(help="Blue's doctrine.")] = None,
-    attacker: Annotated[str, typer.Option(help="Who moved in and moves first: red|blue.")] = "red",
+    red_doctrine: Annotated[
+        str | None, typer.Option(metavar="NAME", help="Red's doctrine.")
+    ] = None,
+    blue_doctrine: Annotated[
+        str | None, typer.Option(metavar="NAME", help="Blue's doctrine.")
+    ] = None,
+    attacker: Annotated[
+        str, typer.Option(metavar="red|blue", help="Who moved in and moves first.")
+    ] = "red",
     odds: Annotated[
         int | None, typer.Option(help="Fight the battle N times and print the odds.")
     ] = None,
