@@ -207,18 +207,27 @@ class Campaign:
         elif kind == "wait_until":
             if float(arg) > env.now:
                 yield env.timeout(float(arg) - env.now)
-        elif kind == "march":  # a fall back or a return: no rough-road test (§8.2)
+        elif kind in ("march", "return"):  # a fall back or a return: no rough-road test (§8.2)
             dest = str(arg)
             origin = div.location
             if origin is None or not self.graph.has_edge(origin, dest):
                 return
+            if kind == "return":  # only fall backs march at night (RULES.md §8.3)
+                minutes = self.graph.edges[origin, dest]["hours"] * 60.0
+                nightfall = self.clock.nightfall(env.now)
+                if not self.clock.is_daylight(env.now) or (
+                    env.now + minutes > nightfall and minutes <= self.clock.daylight_minutes
+                ):
+                    div.orders.insert(0, (kind, arg))
+                    yield env.timeout(self.clock.next_dawn(nightfall) - env.now)
+                    return
             yield from self._march(div, origin, dest, test_rough=False)
         elif kind == "arrive":  # finish (or walk back) part of a road after a road battle
             dest, minutes = arg  # type: ignore[misc]
             div.location = None
             yield env.timeout(max(float(minutes), 0.0))
             div.location = dest
-            div.on_road = ""
+            div.on_road = None
             seen = (div.side, *self._enemies_seeing(div.side, dest))
             self.emit(MarchArrived(int(env.now), div.side, div.id, dest, seen_by=seen))
             self.arrived(div, dest)
