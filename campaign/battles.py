@@ -94,6 +94,8 @@ class BattleDesk:
         #: divisions still marching to a battle they have joined: no road meeting stops them
         #: *(house)*: the battle was fought with them in it
         self.committed: set[str] = set()
+        #: distinct places battles were fought at: a junction, or a road whichever way marched
+        self.places: dict[tuple[str, ...], None] = {}
 
     # ------------------------------------------------------------------ meetings
     def watch_road(self, div: Division) -> None:
@@ -236,6 +238,9 @@ class BattleDesk:
             arrivals=arrivals,
         )
         self.count += 1
+        self.places.setdefault(
+            (where.junction,) if where.road is None else tuple(sorted(where.road)), None
+        )
         end = start + result.minutes
         joined = [(d, k) for d, k in joiners if k <= result.bounds]
         self.committed.update(d.id for d, _ in joined)

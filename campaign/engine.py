@@ -89,6 +89,8 @@ class Campaign:
         self.done = self.env.event()
         self.events: list[CampaignEvent] = []
         self.n_events = 0
+        #: campaign character counts (see CampaignResult)
+        self.counts = {"rough_road_tests": 0, "rough_road_failures": 0, "marches": 0, "flank": 0}
         self.divisions: list[Division] = []
         self.winner: str | None = None
         self.reason = ""
@@ -115,6 +117,8 @@ class Campaign:
         if self.over and not isinstance(event, CampaignEnded):
             return  # the campaign has ended: what else happened this minute is not recorded
         self.n_events += 1
+        if _is_flank_march(event):
+            self.counts["flank"] += 1
         if self.record:
             self.events.append(event)
         if self.n_events >= self.cr.max_events and not self.over:
@@ -262,6 +266,8 @@ class Campaign:
         road = self.graph.edges[origin, dest]
         if test_rough and road["kind"] == "rough":
             passed, roll = percentage_test(self.dice, self.cr.rough_road_pass)
+            self.counts["rough_road_tests"] += 1
+            self.counts["rough_road_failures"] += not passed
             self.emit(
                 RoughRoadTest(
                     int(env.now),
@@ -281,6 +287,7 @@ class Campaign:
                 return
         div.halted_reason = ""
         minutes = road["hours"] * 60.0
+        self.counts["marches"] += 1
         div.location = None
         div.came_from = origin
         div.road = (origin, dest, env.now, env.now + minutes)
@@ -398,6 +405,7 @@ class Campaign:
     def _result(self) -> CampaignResult:
         t = int(self.env.now)
         summary = self.endgame.summary()
+        fell = min(self.endgame.base_fell_day.items(), default=None)
         ended = CampaignEnded(
             t,
             self.winner,
@@ -424,7 +432,23 @@ class Campaign:
             objective_value=summary["objective_value"],
             events=tuple(self.events),
             battle_rows=tuple(self.desk.rows),
+            rough_road_tests=self.counts["rough_road_tests"],
+            rough_road_failures=self.counts["rough_road_failures"],
+            battle_places=len(self.desk.places),
+            marches=self.counts["marches"],
+            flank_marches=self.counts["flank"],
+            base_fell=fell[0] if fell else None,
+            base_fell_day=fell[1] if fell else None,
         )
+
+
+def _is_flank_march(event: CampaignEvent) -> bool:
+    """True for a strategy's flank-march decision (RULES.md §8.8): an event type named
+    ``Flank...``, or one whose ``flank`` field is true or whose ``kind``/``decision`` is
+    ``"flank"`` (the strategy doctrines name it so)."""
+    if type(event).__name__.lower().startswith("flank") or getattr(event, "flank", False) is True:
+        return True
+    return "flank" in (getattr(event, "decision", None), getattr(event, "kind", None))
 
 
 def run_campaign(
