@@ -9,6 +9,8 @@ campaign by §8.7, with a hard cap on the number of events.
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 import networkx as nx
 import numpy as np
 import simpy
@@ -442,13 +444,25 @@ class Campaign:
         )
 
 
+#: event type -> None (never a flank march), True (always one) or the fields to read
+_FLANK_FIELDS: dict[type, tuple[str, ...] | bool | None] = {}
+
+
 def _is_flank_march(event: CampaignEvent) -> bool:
     """True for a strategy's flank-march decision (RULES.md §8.8): an event type named
-    ``Flank...``, or one whose ``flank`` field is true or whose ``kind``/``decision`` is
-    ``"flank"`` (the strategy doctrines name it so)."""
-    if type(event).__name__.lower().startswith("flank") or getattr(event, "flank", False) is True:
-        return True
-    return "flank" in (getattr(event, "decision", None), getattr(event, "kind", None))
+    ``Flank...``, or one whose ``flank`` field is true or whose ``code`` or ``decision`` is
+    ``"flank"`` (the strategy's ``Ordered`` events name it so)."""
+    kind = type(event)
+    how = _FLANK_FIELDS.get(kind, False)
+    if how is False:
+        names = {f.name for f in fields(kind)}  # type: ignore[arg-type]
+        how = True if kind.__name__.lower().startswith("flank") else None
+        if how is None and names & {"flank", "code", "decision"}:
+            how = tuple(sorted(names & {"flank", "code", "decision"}))
+        _FLANK_FIELDS[kind] = how
+    if how is None or how is True:
+        return how is True
+    return any(getattr(event, f) in (True, "flank") for f in how)  # type: ignore[union-attr]
 
 
 def run_campaign(
