@@ -86,7 +86,7 @@ def check_battles(events: tuple[CampaignEvent, ...]) -> int:
                 )
                 if arrived is None:  # destroyed in the battle it was marching to
                     states = {u[0]: u[3] for u in e.units}
-                    assert all(states[u] == "destroyed" for u in units_of[div]), (div, e)
+                    assert all(states.get(u, "destroyed") == "destroyed" for u in units_of[div]), e
                     continue
                 assert 1 <= bound <= e.bounds
                 assert bound == arrival_bound(arrived, e.t, BOUND)
