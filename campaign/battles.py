@@ -244,9 +244,9 @@ class BattleDesk:
         assert place is not None
         self.places.setdefault(place, None)
         end = start + result.minutes
-        joined = [(d, k) for d, k in joiners if k <= result.bounds]
-        self.committed.update(d.id for d, _ in joined)
-        everyone = divisions + [d for d, _ in joined]
+        joined = [(d, k, tuple(u.id for u in d.units)) for d, k in joiners if k <= result.bounds]
+        self.committed.update(d.id for d, _, _ in joined)
+        everyone = divisions + [d for d, _, _ in joined]
         by_side = {s: sorted((d for d in everyone if d.side == s), key=_by_id) for s in SIDES}
         winner = None if result.winner is None else SIDES[result.winner]
         totals = {u.id: u.total_hits for u in result.units}
@@ -317,7 +317,7 @@ class BattleDesk:
         start: float,
         roll_off: tuple[int, int] | None,
         battle_ss: np.random.SeedSequence,
-        joined: list[tuple[Division, int]],
+        joined: list[tuple[Division, int, tuple[str, ...]]],
     ) -> None:
         camp = self.camp
         names = camp.graph.nodes
@@ -355,7 +355,7 @@ class BattleDesk:
                 roll_off,
                 log,
                 road=where.road,
-                joined=tuple((d.id, k) for d, k in joined),
+                joined=tuple((d.id, k, ids) for d, k, ids in joined),
             )
         )
         self.rows.append(

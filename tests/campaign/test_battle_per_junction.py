@@ -59,7 +59,7 @@ def check_battles(events: tuple[CampaignEvent, ...]) -> int:
             n += 1
             # §8.3: no battle starts between nightfall and dawn
             assert 0 <= e.t % 1440 < DAYLIGHT, e
-            joined = dict(e.joined)
+            joined = {div: bound for div, bound, _ in e.joined}
             if e.road is not None:
                 assert e.place == "~".join(e.road) and not joined
                 for div in e.divisions["red"] + e.divisions["blue"]:
