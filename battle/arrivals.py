@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from battle.deck import MovementDeck
 from battle.errors import ForceError
 from battle.events import StateChanged
-from battle.units import ID, Unit, UnitSpec
+from battle.units import ID, UnitSpec
 
 if TYPE_CHECKING:
     from battle.state import BattleState
@@ -73,15 +73,7 @@ def _join(st: BattleState, arrival: Arrival) -> None:
     t = st.t
     side = arrival.side
     new = [
-        Unit(
-            spec,
-            side,
-            t.morale[spec.grade],
-            formation := spec.formation or t.default_formation[spec.kind],
-            t.deploy,
-            t.formation_numbers[(spec.kind, formation)],
-            spec.hits >= t.half_strength_at,
-        )
+        t.new_unit(spec, side, t.deploy)  # deployed at its own baseline (RULES.md §6.1)
         for spec in sorted(arrival.units, key=ID)
         if spec.hits < t.destroyed_at  # a destroyed unit does not come (RULES.md §1.2)
     ]

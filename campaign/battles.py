@@ -252,8 +252,9 @@ class BattleDesk:
         totals = {u.id: u.total_hits for u in result.units}
         ledger = camp.ledger
         ledger.fought(everyone)
+        lost_as = {kind: unit.lost_as for kind, unit in br.units.items()}  # flag or battery
         for d in everyone:
-            ledger.apply_losses(d, totals, br.destroyed_at_hits)  # RULES.md §1.2, §7.6
+            ledger.apply_losses(d, totals, br.destroyed_at_hits, lost_as)  # §1.2, §7.6
             d.busy_until = end
         if winner is not None:  # a battle lost (RULES.md §7.6)
             ledger.battle_lost(_enemy(winner), by_side[_enemy(winner)])

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from battle.events import Factor
 from battle.withdrawal import roll_withdrawals, withdrawal_factors
 from campaign.events import DayEnded, WithdrawalCheck
 from campaign.ledger import Ledger
 
 if TYPE_CHECKING:
+    from collections.abc import Generator
+
+    import simpy
+
     from campaign.engine import Campaign
 
 __all__ = ["Endgame"]
@@ -108,7 +113,7 @@ class Endgame:
         """§7.6: hits taken (+25% of surrendered boxes) over the boxes the side began with."""
         return self.ledger.casualty_percent(side)
 
-    def evenings(self):
+    def evenings(self) -> Generator[simpy.Event, Any, None]:
         """Each nightfall: the day's tally, withdrawal checks (§7.6), the time limit (§8.7)."""
         camp = self.camp
         env = camp.env
@@ -154,14 +159,16 @@ class Endgame:
             )
             rows = withdrawal_factors(w, own, enemy, pct)
             if camp.cr.withdrawal_scale == "division":
-                rows = [(DIVISION_ROWS.get(name, name), n) for name, n in rows]
+                rows = [Factor(DIVISION_ROWS.get(name, name), n) for name, n in rows]
             checks.append((side, pct, rows))
         if not checks:
             return
         br = camp.rules.battle
         die = br.withdrawal_die
         withdrew = []
-        for c in roll_withdrawals(checks, lambda: camp.dice.d(die), br.withdrawal_success_total):
+        for c in roll_withdrawals(
+            checks, lambda: camp.dice.d(die), br.withdrawal_success_total, die
+        ):
             camp.emit(
                 WithdrawalCheck(
                     int(camp.env.now),
@@ -171,6 +178,8 @@ class Endgame:
                     c.total,
                     c.rolls,
                     c.withdraws,
+                    c.die,
+                    c.success_total,
                 )
             )
             if c.withdraws:
@@ -198,7 +207,7 @@ class Endgame:
                 f"objective value ({values[winner]} to {values[_enemy(winner)]})",
             )
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         camp = self.camp
         rows = []
         for d in camp.divisions:

@@ -11,6 +11,8 @@ import sys
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from battle.events import Factor
+
 __all__ = [
     "BattleFought",
     "CampaignEnded",
@@ -201,10 +203,12 @@ class WithdrawalCheck(CampaignEvent):
 
     side: str
     casualty_percent: float | None  # None in the enemy's view: it never learns it (§8.6)
-    factors: tuple[tuple[str, int], ...]
+    factors: tuple[Factor, ...]
     total: int
     rolls: tuple[int, ...]
     withdraws: bool
+    die: int  # the dice rolled are d{die} (RULES.md §0.4)
+    success_total: int  # it withdraws on this sum or more (§0.4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,6 +283,10 @@ def event_from_dict(data: dict[str, Any]) -> CampaignEvent:
     for f in fields(cls):
         if f.name in data:
             kwargs[f.name] = _tuples(data[f.name])
+    if cls is WithdrawalCheck and "factors" in kwargs:  # named rows (RULES.md §7.2)
+        kwargs["factors"] = tuple(
+            Factor(**f) if isinstance(f, dict) else Factor(*f) for f in kwargs["factors"]
+        )
     return cls(**kwargs)
 
 

@@ -170,7 +170,11 @@ class Ledger:
         self.sides[side].initial_boxes += boxes
 
     def apply_losses(
-        self, division: Division, totals: Mapping[str, int], destroyed_at: int
+        self,
+        division: Division,
+        totals: Mapping[str, int],
+        destroyed_at: int,
+        lost_as: Mapping[str, str] | None = None,
     ) -> Losses:
         """Set a division's units to their new total actual hits and record the losses.
 
@@ -178,6 +182,9 @@ class Ledger:
         or any future attrition rule, comes through here. ``totals`` maps unit id -> total
         actual hits (units not named keep theirs; hits never go down). Units at
         ``destroyed_at`` or more are removed; a division with no unit left is destroyed.
+        ``lost_as`` maps a unit type to what losing it counts as, ``"flag"`` or
+        ``"battery"`` (``battle.units.TYPE.lost_as``, §7.2); by default artillery is a
+        battery and every other type a flag.
         """
         record = self.sides[division.side]
         taken = 0
@@ -191,7 +198,10 @@ class Ledger:
         destroyed = tuple((uid, kind) for uid, kind in kinds if uid not in kept)
         record.hits += taken
         for _, kind in destroyed:
-            if kind == "artillery":
+            counts_as = lost_as.get(kind) if lost_as is not None else None
+            if counts_as is None:
+                counts_as = "battery" if kind == "artillery" else "flag"
+            if counts_as == "battery":
                 record.batteries_destroyed += 1
             else:
                 record.units_destroyed += 1

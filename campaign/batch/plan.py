@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from battle.errors import SimulatorError
 from campaign.batch.spec import BatchSpec, Cell, expand_cells
@@ -89,7 +90,7 @@ def plan_batch(
     from campaign.maps import MapOptions, load_map, resolve_map_path
 
     maps: dict[str, tuple[str, str, set[str]]] = {}
-    rules: dict[tuple, tuple[str, str, set[str]]] = {}
+    rules: dict[tuple[Any, ...], tuple[str, str, set[str]]] = {}
     planned = []
     flags = flags or {}
     for cell in expand_cells(spec):
@@ -122,8 +123,8 @@ def plan_batch(
                     )
         except SimulatorError as exc:
             raise _wrap(exc, cell, "flags" if part in flags else source) from None
-        path, sha, _ = maps[cell.map]
-        planned.append(CellPlan(cell, path, sha, label, rules_hash))
+        map_file, sha, _ = maps[cell.map]
+        planned.append(CellPlan(cell, map_file, sha, label, rules_hash))
     vers = dict(versions())
     design = {
         "cells": [
@@ -143,7 +144,9 @@ def plan_batch(
     return BatchPlan(spec=spec, cells=tuple(planned), design_hash=digest, versions=vers)
 
 
-def chunk_tasks(plan: BatchPlan, entropy: int, todo: dict[int, list[int]], chunk_size: int):
+def chunk_tasks(
+    plan: BatchPlan, entropy: int, todo: dict[int, list[int]], chunk_size: int
+) -> Iterator[ChunkTask]:
     """Yield :class:`ChunkTask` s covering ``todo`` (cell → missing run indices), lazily.
 
     Chunks never mix cells; the order is run-major across cells so that partial results

@@ -70,6 +70,12 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     return lo, hi
 
 
+def _four(values: tuple[object, ...]) -> tuple[float, float, float, float]:
+    """Four numbers of a result row as floats (mean and quartiles)."""
+    a, b, c, d = (float(v) for v in values)  # type: ignore[arg-type]
+    return a, b, c, d
+
+
 @dataclass(frozen=True)
 class CellSummary:
     """One cell's summary (rates are fractions, lengths in days and minutes)."""
@@ -159,9 +165,9 @@ def cell_summaries(con: duckdb.DuckDBPyConnection, batch_id: str) -> list[CellSu
                 n=n,
                 wins={"red": red, "blue": blue},
                 draws=draws,
-                days=tuple(float(x) for x in row[7:11]),
-                minutes=tuple(float(x) for x in row[11:15]),
-                battles=tuple(float(x) for x in row[15:19]),
+                days=_four(row[7:11]),
+                minutes=_four(row[11:15]),
+                battles=_four(row[15:19]),
                 losses={"red": float(row[19]), "blue": float(row[20])},
             )
         )
@@ -211,6 +217,7 @@ def paired_differences(
             """,
             [batch_id, a.cell, b.cell],
         ).fetchone()
+        assert row is not None  # an aggregate query returns one row
         for k, metric in enumerate(METRICS):
             n, mean, sd = row[3 * k : 3 * k + 3]
             if not n:

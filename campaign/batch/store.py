@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 import pyarrow as pa
@@ -28,6 +29,9 @@ from campaign.batch.reasons import battle_reason_text, run_reason_code
 from campaign.batch.schema import TABLES, comment_sql, create_sql
 from campaign.batch.worker import BATTLE_COLUMNS, RUN_COLUMNS
 from campaign.errors import BatchSpecError, make_output_dir
+
+if TYPE_CHECKING:
+    from campaign.batch.plan import BatchPlan
 
 __all__ = ["RUN_COLUMNS_ADDED", "ResultStore", "export_results", "open_results", "run_columns"]
 
@@ -76,7 +80,7 @@ _BATTLE_TYPES = {
 }
 
 
-def _with_reason_codes(columns: dict[str, list], battles: bool) -> dict[str, list]:
+def _with_reason_codes(columns: dict[str, list[Any]], battles: bool) -> dict[str, list[Any]]:
     """The chunk's columns with ``reason`` as a code and ``reason_text`` beside it."""
     out = dict(columns)
     if battles:
@@ -138,7 +142,13 @@ def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-def _arrow(batch_id: str, cell: int, columns: dict[str, list], names, types) -> pa.Table:
+def _arrow(
+    batch_id: str,
+    cell: int,
+    columns: dict[str, list[Any]],
+    names: Iterable[str],
+    types: Mapping[str, pa.DataType],
+) -> pa.Table:
     n = len(columns["run"])
     arrays = {
         "batch_id": pa.array([batch_id] * n, pa.string()),
@@ -205,7 +215,7 @@ class ResultStore:
         ).fetchone()
         return int(row[0]) if row else None
 
-    def begin_batch(self, batch_id: str, plan, entropy: int) -> None:
+    def begin_batch(self, batch_id: str, plan: BatchPlan, entropy: int) -> None:
         """Record the batch and its cells (or count one more session of an existing one)."""
         con = self.con
         exists = con.execute(
@@ -321,7 +331,7 @@ class ResultStore:
             raise
         finally:
             self._unregister("chunk_runs", "chunk_battles")
-        return runs.num_rows
+        return int(runs.num_rows)
 
     def _rollback(self, began: bool) -> None:
         """Roll back the open chunk transaction (a no-op if it never began or already ended)."""

@@ -243,5 +243,6 @@ def export(
     if (parquet is None) == (csv is None):
         fail("--parquet DIR or --csv DIR: give exactly one")
     fmt, directory = ("parquet", parquet) if parquet is not None else ("csv", csv)
+    assert directory is not None  # exactly one was given
     for file in export_results(results, directory, fmt):
         typer.echo(f"wrote {file}")

@@ -81,7 +81,7 @@ def _options(
         hours_per_length=hours_per_length,
         contract=contract,
         seed=seed,
-        **{k: v or None for k, v in sides.items()},
+        **{k: v or None for k, v in sides.items()},  # type: ignore[arg-type]
     )
 
 

@@ -273,7 +273,8 @@ class Narrator:
     def _raised(self, e: DivisionRaised, day: int, tm: str) -> Entry:
         kinds = [k for _, k in e.units]
         parts = [
-            f"{kinds.count(k)} {_PLURAL.get(k, k) if kinds.count(k) > 1 else _SINGLE.get(k, k)}"
+            f"{kinds.count(k)} "
+            + (_PLURAL.get(k, k) if kinds.count(k) > 1 else _SINGLE.get(k, k)).replace("_", " ")
             for k in dict.fromkeys(kinds)
         ]
         who = self.commanders.full(e.division) if self.commanders else ""
@@ -486,7 +487,7 @@ class Narrator:
         if e.casualty_percent is None:  # the enemy's check, as the other side learns of it
             text = f"Evening withdrawal check for {who} (only its outcome is known): {verdict}"
         else:
-            rows = ", ".join(f"{name} {n:+d}" for name, n in e.factors) or "none"
+            rows = ", ".join(f"{f.row} {f.factors:+d}" for f in e.factors) or "none"
             if e.total <= 0:
                 dice = f"they come to {e.total}, so there is nothing to roll"
             else:

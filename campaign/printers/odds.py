@@ -87,7 +87,7 @@ class OddsBook:
             for u in b.units:
                 if u[1] != side or u[4] >= limit:
                     continue
-                spec = UnitSpec(u[0], u[2], hits=u[4])  # type: ignore[arg-type]
+                spec = UnitSpec(u[0], u[2], hits=u[4])
                 if u[0] in late:
                     arrivals.setdefault(late[u[0]][1], []).append(spec)
                 else:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from campaign.events import CampaignEvent, event_types
 from campaign.printers.jsonl import write_jsonl
-from campaign.printers.narrative import Narrator, OddsSource, narrate
+from campaign.printers.narrative import Entry, Narrator, OddsSource, narrate
 from campaign.printers.text import markdown_lines, text_lines
 from campaign.report.view import side_view
 
@@ -55,7 +55,7 @@ class PrintOptions:
     odds: OddsSource | None = None
 
 
-def _narrated(events: Sequence[CampaignEvent], opts: PrintOptions):
+def _narrated(events: Sequence[CampaignEvent], opts: PrintOptions) -> list[Entry]:
     shown = side_view(events, opts.view)
     return narrate(
         shown, opts.junction_names, battle_logs=opts.battle_logs, view=opts.view, odds=opts.odds
@@ -142,17 +142,29 @@ class DiaryFormat:
     name: str
     suffixes: tuple[str, ...]
     description: str
-    write: Callable[[Sequence[CampaignEvent], CampaignMap, Path, str, Callable | None], str]
+    write: Callable[[Sequence[CampaignEvent], CampaignMap, Path, str, OddsSource | None], str]
     handled: Callable[[], Collection[type[CampaignEvent]]]
 
 
-def _write_html(events, cmap, path, view, odds) -> str:
+def _write_html(
+    events: Sequence[CampaignEvent],
+    cmap: CampaignMap,
+    path: Path,
+    view: str,
+    odds: OddsSource | None,
+) -> str:
     from campaign.report.html import render_html
 
     return render_html(events, cmap, view, odds=odds)
 
 
-def _write_md(events, cmap, path, view, odds) -> str:
+def _write_md(
+    events: Sequence[CampaignEvent],
+    cmap: CampaignMap,
+    path: Path,
+    view: str,
+    odds: OddsSource | None,
+) -> str:
     from campaign.report.html import render_markdown
 
     return render_markdown(events, cmap, path, view, odds=odds)

@@ -8,6 +8,7 @@ by fighting). Sides differ by line style and marker as well as colour.
 from __future__ import annotations
 
 import matplotlib as mpl
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MultipleLocator
 
@@ -18,7 +19,7 @@ from campaign.report.maps import MPL_RC, SIDE_STYLE
 __all__ = ["battle_timeline", "strength_chart"]
 
 
-def _days_axis(ax, diary: Diary, last_t: float) -> None:
+def _days_axis(ax: Axes, diary: Diary, last_t: float) -> None:
     ax.set_xlabel("campaign day")
     ax.xaxis.set_major_locator(MultipleLocator(1.0))
     ax.set_xlim(1.0, max(2.0, 1.0 + (last_t + 60) / 1440.0))
@@ -47,7 +48,7 @@ def strength_chart(diary: Diary) -> Figure:
             known = "" if diary.view in ("umpire", side) else " (known divisions only)"
             ax.step(
                 [_x(t) for t, _ in pts],
-                [v for _, v in pts],
+                [float(v) for _, v in pts if v is not None],
                 where="post",
                 color=style["color"],
                 ls=style["ls"],

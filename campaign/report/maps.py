@@ -39,6 +39,9 @@ from campaign.maps.model import CampaignMap
 from campaign.report.days import Day, Diary, March, Mark
 from campaign.report.labels import Box, Label, place_labels
 
+#: junction id -> (x, y) on the map
+Positions = dict[str, tuple[float, float]]
+
 __all__ = [
     "LARGE_MAP",
     "MPL_RC",
@@ -174,7 +177,7 @@ def _frame(cmap: CampaignMap, diary: Diary, pos: dict[str, tuple[float, float]])
 
 
 # ---------------------------------------------------------------------- drawing
-def _roads(ax: Axes, cmap: CampaignMap, pos, frame: Frame) -> list:
+def _roads(ax: Axes, cmap: CampaignMap, pos: Positions, frame: Frame) -> list[Any]:
     segments = []
     for a, b, data in sorted(cmap.graph.edges(data=True), key=lambda e: (e[0], e[1])):
         (xa, ya), (xb, yb) = pos[a], pos[b]
@@ -198,7 +201,7 @@ def _square(p: tuple[float, float], r: float) -> Box:
     return (p[0] - r, p[1] - r, p[0] + r, p[1] + r)
 
 
-def _marches(ax: Axes, marches: Iterable[March], pos, frame: Frame) -> None:
+def _marches(ax: Axes, marches: Iterable[March], pos: Positions, frame: Frame) -> None:
     drawn: set[tuple[str, str, str]] = set()
     for m in marches:
         key = (m.side, m.origin, m.destination)
@@ -243,7 +246,7 @@ class _Text:
 def _measure(fig: Figure, text: str, size: float, weight: str) -> tuple[float, float]:
     """Width and height of a text in points, as matplotlib draws it (plus a margin for
     browsers that set the same font a little wider)."""
-    renderer = FigureCanvasAgg(fig).get_renderer()
+    renderer = FigureCanvasAgg(fig).get_renderer()  # type: ignore[no-untyped-call]
     t = fig.text(0, 0, text, fontsize=size, fontweight=weight, linespacing=1.15)
     bb = t.get_window_extent(renderer)
     t.remove()
@@ -280,7 +283,17 @@ def _draw(
     for b in battles:
         battle_at[b.place].append(numbers.get(id(b), 0))
 
-    def add(key, anchor, text, pt, color, weight, priority, gap, required):
+    def add(
+        key: str,
+        anchor: tuple[float, float],
+        text: str,
+        pt: float,
+        color: str,
+        weight: str,
+        priority: int,
+        gap: float,
+        required: bool,
+    ) -> None:
         w, h = _measure(fig, text, pt, weight)
         texts.append(
             _Text(Label(key, anchor, (w, h), priority, gap, required), text, pt, color, weight)

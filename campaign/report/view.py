@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from campaign.clock import Clock
 from campaign.errors import SimulatorError
@@ -109,7 +110,7 @@ class DivisionState:
     id: str
     side: str
     own: bool
-    where: tuple = ()
+    where: tuple[Any, ...] = ()
     seen_t: int = 0
     boxes: int | None = None
     units: int | None = None
@@ -208,7 +209,7 @@ class Knowledge:
     def _battle(self, e: BattleFought) -> None:
         if "~" in e.place:
             a, b = e.place.split("~")
-            place: tuple = ("road", a, b, e.t, 0)
+            place: tuple[Any, ...] = ("road", a, b, e.t, 0)
         else:
             place = ("at", e.place)
         for side, ids in e.divisions.items():
@@ -235,7 +236,7 @@ class Knowledge:
 
     def _recount(self, d: DivisionState) -> None:
         d.units = len(d.unit_hits)
-        d.boxes = sum(BOXES_PER_UNIT - h for h in d.unit_hits.values())
+        d.boxes = sum(self.destroyed_at - h for h in d.unit_hits.values())
 
 
 # ---------------------------------------------------------------------- the one side filter

@@ -24,7 +24,7 @@ def _ledger() -> Ledger:
 def _division(side: str = "red", hits: tuple[int, ...] = (0, 0, 0)) -> Division:
     kinds = ("infantry", "cavalry", "artillery")
     units = [UnitSpec(f"R1-{k[0].upper()}1", k, hits=h) for k, h in zip(kinds, hits, strict=True)]  # type: ignore[arg-type]
-    return Division("R1", side, units, "a")
+    return Division("R1", side, units, "a", destroyed_at=10)
 
 
 # ---------------------------------------------------------------- control (§7.2)
@@ -219,7 +219,7 @@ def test_cut_off_on_its_base_it_surrenders(tmp_path):
     # enemies stand on every neighbour of the base but n1, and the enemy came from n1
     for j in ("a", "c", "e"):
         camp.divisions.append(
-            type(blue)(f"B{j}", "blue", list(blue.units), j)  # a stand-in enemy division
+            type(blue)(f"B{j}", "blue", list(blue.units), j, destroyed_at=10)  # a stand-in enemy
         )
     camp.desk._fall_back(red, "rb", ("rb", "n1"), 600.0)
     assert red.surrendered and not red.alive
