@@ -20,6 +20,7 @@ from campaign.clock import Clock
 from campaign.config import LoadedRules
 from campaign.endgame import Endgame
 from campaign.events import (
+    BattleFought,
     CampaignEnded,
     CampaignEvent,
     CampaignStarted,
@@ -27,13 +28,14 @@ from campaign.events import (
     Halted,
     MarchArrived,
     MarchBegun,
+    Ordered,
     RoughRoadTest,
     Sighted,
 )
 from campaign.maps import CampaignMap
 from campaign.paths import display_path
 from campaign.result import CampaignResult
-from campaign.strategy import SideView, choose_goal, next_step
+from campaign.strategy import OwnDivision, SideView, Strategist, expected_division_boxes
 from campaign.versions import versions
 
 __all__ = ["Campaign", "run_campaign"]
@@ -79,7 +81,7 @@ class Campaign:
         self.record = record_events
         self.battle_logs = battle_logs
         root = np.random.SeedSequence(seed)
-        forces_ss, march_ss, battles_ss = root.spawn(3)
+        forces_ss, march_ss, battles_ss, strategy_ss = root.spawn(4)
         self.forces_dice = Dice(np.random.default_rng(forces_ss))
         self.dice = Dice(np.random.default_rng(march_ss))
         self.battles_ss = battles_ss
@@ -107,12 +109,26 @@ class Campaign:
         }
         self.desk = BattleDesk(self)
         self.endgame = Endgame(self)
+        self.estimate_boxes = expected_division_boxes(self.cr, self.rules.battle.destroyed_at_hits)
+        self.strategists = {
+            side: Strategist(
+                side,
+                self.cr.doctrines[self.doctrines[side]],
+                self.graph,
+                self.cr,
+                np.random.default_rng(ss),
+            )
+            for side, ss in zip(SIDES, strategy_ss.spawn(2), strict=True)
+        }
 
     # ------------------------------------------------------------------ events
     def emit(self, event: CampaignEvent) -> None:
         if self.over and not isinstance(event, CampaignEnded):
             return  # the campaign has ended: what else happened this minute is not recorded
         self.n_events += 1
+        if isinstance(event, BattleFought):
+            for strategist in self.strategists.values():
+                strategist.observe_battle(event.t + event.minutes, event.divisions, event.winner)
         if self.record:
             self.events.append(event)
         if self.n_events >= self.cr.max_events and not self.over:
@@ -226,11 +242,17 @@ class Campaign:
         env = self.env
         at = div.location
         assert at is not None
-        doctrine = self.cr.doctrines[self.doctrines[div.side]]
-        goal, why = choose_goal(div.id, at, self.view(div.side), doctrine, self.routes)
-        dest = next_step(self.routes, at, goal)
+        if any(d.alive and d.side != div.side and d.location == at for d in self.divisions):
+            # an enemy reached this junction this minute: the contact check comes first (§8.4)
+            yield env.timeout(1)
+            return
+        order = self.strategists[div.side].decide(div.id, at, self.view(div.side))
+        dest = order.step
         if dest is None:
-            self._halt(div, at, why if goal is None else "waits for the enemy here")
+            key = (order.code, order.goal, order.enemy_at, order.friends)
+            if div.halted_reason != repr(key):
+                div.halted_reason = repr(key)
+                self._order(div, at, order, "")
             yield env.timeout(self.cr.hold_minutes)
             return
         minutes = self.graph.edges[at, dest]["hours"] * 60.0
@@ -239,7 +261,28 @@ class Campaign:
             self._halt(div, at, "too late in the day to set off")
             yield env.timeout(self.clock.next_dawn(nightfall) - env.now)
             return
+        self._order(div, at, order, self.graph.edges[at, dest]["kind"])
         yield from self._march(div, at, dest, test_rough=True)
+
+    def _order(self, div: Division, at: str, order, road_kind: str) -> None:
+        """Log a strategy decision with its reason (RULES.md §8.8)."""
+        self.emit(
+            Ordered(
+                int(self.env.now),
+                div.side,
+                div.id,
+                at,
+                order.code,
+                order.goal,
+                order.step,
+                road_kind,
+                order.enemy_at,
+                order.enemies,
+                order.friends,
+                order.aim,
+                seen_by=(div.side,),
+            )
+        )
 
     def _halt(self, div: Division, at: str, why: str) -> None:
         if div.halted_reason != why:
@@ -368,18 +411,30 @@ class Campaign:
             self.last_seen[side].pop(div.id, None)
 
     def view(self, side: str) -> SideView:
+        """What ``side`` knows now, for its strategy doctrine (RULES.md §8.6, §8.8)."""
         enemy = "blue" if side == "red" else "red"
-        own = [d for d in self.divisions if d.side == side and d.alive and d.location]
+        now = self.env.now
+        own = []
+        for d in self.divisions:
+            if d.side != side or not d.alive:
+                continue
+            heading = d.road[1] if d.road else None
+            marches = [str(arg) for kind, arg in d.orders if kind == "march"]
+            if marches:
+                heading = marches[-1]
+            free = d.location is not None and not d.orders and d.busy_until <= now
+            own.append(OwnDivision(d.id, d.location, heading, d.boxes, free))
         return SideView(
             side=side,
-            own_positions={d.id: d.location for d in own},  # type: ignore[misc]
-            own_boxes={d.id: d.boxes for d in own},
+            now=now,
+            own=tuple(own),
             enemy_positions=dict(self.last_seen[side]),
             enemy_boxes=dict(self.known_boxes[side]),
             own_base=self.map.sides[side].base,
             enemy_base=self.map.sides[enemy].base,
             objectives=self.objectives,
             owner=self.endgame.owner,
+            estimate_boxes=self.estimate_boxes,
         )
 
     # ------------------------------------------------------------------ result

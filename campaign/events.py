@@ -22,6 +22,7 @@ __all__ = [
     "MarchArrived",
     "MarchBegun",
     "MeetingOnRoad",
+    "Ordered",
     "RoughRoadTest",
     "Sighted",
     "StrengthLearned",
@@ -107,6 +108,30 @@ class Halted(CampaignEvent):
     division: str
     junction: str
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ordered(CampaignEvent):
+    """A strategy decision and its reason (RULES.md §8.8), seen by the division's side.
+
+    ``code`` is one of :data:`campaign.strategy.CODES`; ``goal`` the junction made for and
+    ``step`` the next junction (both None when the division holds), ``road_kind`` the kind
+    of the road to ``step`` ('' when holding); ``enemy_at``/``enemies`` the enemy that
+    explains it, ``friends`` the divisions joined or awaited, ``aim`` the final aim of a
+    plan or flank march (or the goal given up by a hold).
+    """
+
+    side: str
+    division: str
+    junction: str
+    code: str
+    goal: str | None
+    step: str | None
+    road_kind: str = ""
+    enemy_at: str | None = None
+    enemies: tuple[str, ...] = ()
+    friends: tuple[str, ...] = ()
+    aim: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

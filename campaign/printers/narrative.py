@@ -22,6 +22,7 @@ from campaign.events import (
     MarchArrived,
     MarchBegun,
     MeetingOnRoad,
+    Ordered,
     RoughRoadTest,
     Sighted,
     Surrendered,
@@ -69,6 +70,8 @@ class Narrator:
         self.names = dict(junction_names or {})
         self.clock = clock or Clock()
         self.sides = {"red": "Red", "blue": "Blue"}
+        self.bases: dict[str, str] = {}
+        self.last_order: dict[str, tuple[object, ...]] = {}
 
     def j(self, junction: str) -> str:
         if "~" in junction:
@@ -86,6 +89,7 @@ class Narrator:
         for e in events:
             if isinstance(e, CampaignStarted):
                 self.sides = dict(e.side_names)
+                self.bases = dict(e.bases)
                 self.clock = Clock(e.day_start, e.day_end)
                 yield self._header(e)
                 continue
@@ -160,6 +164,13 @@ class Narrator:
                 f"{e.division} holds at {self.j(e.junction)}: {e.reason}",
                 style="dim",
             )
+        if isinstance(e, Ordered):
+            key = (e.code, e.goal, e.enemy_at, e.friends, e.aim)
+            repeat = self.last_order.get(e.division) == key
+            self.last_order[e.division] = key
+            if repeat and e.road_kind != "rough":
+                return None  # the same order as before: the march line says the rest
+            return Entry("event", day, tm, self.order(e), style="italic")
         if isinstance(e, Sighted):
             return Entry(
                 "event",
@@ -222,6 +233,54 @@ class Narrator:
         if isinstance(e, CampaignEnded):
             return self._end(e, day)
         return None
+
+    def order(self, e: Ordered) -> str:
+        """A strategy decision as a sentence (RULES.md §8.8), e.g. "R2 takes the rough road
+        to Saint-Fiacre to turn the enemy at La Croisée, making for Steinbrück"."""
+        enemy_side = "blue" if e.side == "red" else "red"
+        j = self.j
+
+        def target(junction: str | None) -> str:
+            if junction is None:
+                return "?"
+            if junction == self.bases.get(enemy_side):
+                return f"{j(junction)} (the {self.side(enemy_side)} base)"
+            if junction == self.bases.get(e.side):
+                return f"{j(junction)} (its base)"
+            return j(junction)
+
+        road = {"rough": "the rough road", "normal": "the road"}.get(e.road_kind, "the road")
+        enemies = ", ".join(e.enemies) or self.side(enemy_side)
+        friends = ", ".join(e.friends)
+        div = e.division
+        texts = {
+            "guard": f"{div} falls back on {j(e.goal or '')} to cover the base "
+            f"({self.side(enemy_side)} seen at {j(e.enemy_at or '')})",
+            "guard_hold": f"{div} holds {j(e.junction)} to cover the base "
+            f"({self.side(enemy_side)} seen at {j(e.enemy_at or '')})",
+            "regroup": f"{div}, beaten, marches to rejoin {friends} at {target(e.goal)}",
+            "pursue": f"{div} pursues the beaten {enemies} to {target(e.goal)}",
+            "attack": f"{div} marches on {enemies} at {target(e.goal)}",
+            "concentrate": f"{div} marches to join {friends or 'the army'} at {target(e.goal)} "
+            f"before attacking the {self.side(enemy_side)} force at {j(e.enemy_at or '')}",
+            "wait": f"{div} waits at {j(e.junction)} for {friends} before attacking the "
+            f"{self.side(enemy_side)} force at {j(e.enemy_at or '')}",
+            "plan": f"{div} opens the campaign by way of {j(e.goal or '')}, "
+            f"making for {target(e.aim)}",
+            "flank": f"{div} takes {road} to {j(e.step or '')} to turn the "
+            f"{self.side(enemy_side)} force at {j(e.enemy_at or '')}, making for "
+            f"{target(e.goal)}",
+            "objective": f"{div} makes for the objective {target(e.goal)}",
+            "advance": f"{div} advances on {target(e.goal)}",
+            "hold": f"{div} holds {j(e.junction)}: nothing to march for",
+            "no_way": f"{div} holds {j(e.junction)}: every road to {target(e.aim)} runs "
+            "through a stronger enemy",
+            "no_turn_back": f"{div} holds {j(e.junction)}: no new reason to turn back",
+        }
+        text = texts.get(e.code, f"{div} at {j(e.junction)}: {e.code}")
+        if e.road_kind == "rough" and e.code != "flank":
+            text += f", taking the rough road to {j(e.step or '')} as a short cut"
+        return text
 
     def _battle(self, e: BattleFought, day: int, tm: str, battle_logs: bool) -> Entry:
         defender = "blue" if e.attacker == "red" else "red"
