@@ -8,8 +8,11 @@ at nightfall (``max_bounds``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
+from battle.arrivals import Arrival, check_arrivals, join_due
 from battle.dice import Dice
 from battle.doctrine import Order, TacticalDoctrine
 from battle.errors import ForceError
@@ -32,6 +35,7 @@ def fight(
     doctrines: tuple[str, str] = ("steady", "steady"),
     max_bounds: int | None = None,
     record_events: bool = True,
+    arrivals: Sequence[Arrival] = (),
 ) -> BattleResult:
     """Fight one abstract battle between two forces (RULES.md §6).
 
@@ -52,6 +56,9 @@ def fight(
         but the ``max_turns`` cap.
     record_events
         Keep every event (dice included); off for speed in batch runs.
+    arrivals
+        Units that join a side at the start of a given bound (RULES.md §8.4; see
+        :mod:`battle.arrivals`). Arrivals due after the battle ends never join.
 
     Returns
     -------
@@ -61,7 +68,7 @@ def fight(
     ------
     ForceError
         If a force has no unit able to fight or more than ``rules.max_units_per_force``
-        units, or unit ids repeat.
+        units, unit ids repeat (arrivals included), or an arrival is malformed.
     ConfigError
         If a doctrine name is not in ``rules.doctrines``.
     """
@@ -78,6 +85,10 @@ def fight(
                 fix=f"Choose one of: {', '.join(sorted(tables.doctrines))}.",
             )
         docs.append(tables.doctrines[name])
+    due = sorted(arrivals, key=lambda a: a.bound)
+    if due:
+        taken = {u.id for f in (force_a, force_b) for u in f.units}
+        check_arrivals(due, taken, tables.max_units_per_force)
     st = BattleState(tables, (force_a, force_b), Dice(rng), attacker, record_events)
     cap = tables.max_turns
     while st.winner is None and not st.over:
@@ -90,6 +101,8 @@ def fight(
             if max_bounds is not None and st.bounds >= max_bounds:
                 st.finish(None, "nightfall")
                 break
+            if due:
+                join_due(st, due)
             _bound(st, side, docs[side])
             if st.over:
                 break

@@ -154,15 +154,11 @@ class BattleDesk:
         end = start + result.minutes
         winner = None if result.winner is None else SIDES[result.winner]
         totals = {u.id: u.total_hits for u in result.units}
+        ledger = camp.ledger
+        ledger.fought(divisions)
         for s in SIDES:
-            camp.endgame.hits[s] += result.hits_taken(SIDES.index(s))
             for d in by_side[s]:
-                kinds = {u.id: u.kind for u in d.units}
-                before = {u.id for u in d.units}
-                d.apply_hits(totals, br.destroyed_at_hits)
-                for uid in sorted(before - {u.id for u in d.units}):
-                    key = "batteries" if kinds[uid] == "artillery" else "flags"
-                    camp.endgame.tally[s][key] += 1
+                ledger.apply_losses(d, totals, br.destroyed_at_hits)
                 d.busy_until = end
         self._record(place, by_side, attacker, winner, result, start, roll_off, battle_ss)
         for s in SIDES:  # each side learns the strength of what it fought (§2.4, §8.6)
@@ -180,8 +176,8 @@ class BattleDesk:
             self._after_junction_battle(place, by_side, winner, attacker, end, result.reason)
         for d in divisions:
             camp.wake(d)
-        if winner is not None:
-            camp.endgame.tally[_enemy(winner)]["retiring_shaken"] += 1  # a battle lost (§7.6)
+        if winner is not None:  # a battle lost (RULES.md §7.6)
+            camp.ledger.battle_lost(_enemy(winner), by_side[_enemy(winner)])
         camp.endgame.check_immediate()
 
     def _record(self, place, by_side, attacker, winner, result, start, roll_off, battle_ss):
@@ -302,12 +298,9 @@ class BattleDesk:
         if path is None:
             d.alive = False
             d.surrendered = True
-            camp.endgame.tally[d.side]["flags"] += 1
-            camp.endgame.tally[d.side]["off_table"] += 1
-            camp.endgame.surrendered_boxes[d.side] += (
-                camp.rules.battle.withdrawal.surrendered_casualty_fraction * d.boxes
-            )
+            camp.ledger.surrendered(d, camp.rules.battle.withdrawal.surrendered_casualty_fraction)
             camp.forget(d)
+            camp.endgame.occupy(start)
             camp.emit(Surrendered(int(camp.env.now), d.side, d.id, start))
             return
         steps = camp.cr.fall_back_junctions
@@ -320,8 +313,7 @@ class BattleDesk:
         orders += [("march", j) for j in route]
         final = route[-1] if route else start
         onto_base = final == base
-        if onto_base:
-            camp.endgame.tally[d.side]["off_table"] += 1
+        camp.ledger.fell_back(d.side, onto_base)
         # logged when the division sets off, once the battle is over
         orders.insert(
             1,

@@ -59,6 +59,8 @@ class CampaignRules(_Strict):
     fall_back_junctions: int = Field(ge=0)
     fog_sight_junctions: int = Field(ge=0)
     withdrawal_threshold_percent: float = Field(ge=0, le=100)
+    withdrawal_scale: Literal["division", "unit"]
+    batteries_per_factor: int = Field(ge=1, le=100)
     max_events: int = Field(ge=100)
     hold_minutes: int = Field(ge=1)
     battle_doctrine: str

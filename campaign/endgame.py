@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from battle.withdrawal import SideTally, roll_withdrawals, withdrawal_factors
+from battle.withdrawal import roll_withdrawals, withdrawal_factors
 from campaign.events import DayEnded, WithdrawalCheck
+from campaign.ledger import Ledger
 
 if TYPE_CHECKING:
     from campaign.engine import Campaign
@@ -20,36 +21,36 @@ def _enemy(side: str) -> str:
 
 
 class Endgame:
-    """Tallies of each army and the campaign's end conditions."""
+    """The campaign's end conditions, read from the ledger (RULES.md §7.6, §8.7)."""
 
     def __init__(self, camp: Campaign) -> None:
         self.camp = camp
-        self.owner: dict[str, str | None] = {}
-        self.start_owner: dict[str, str | None] = {}
-        self.tally = {s: dict(flags=0, batteries=0, retiring_shaken=0, off_table=0) for s in SIDES}
-        self.hits = {s: 0 for s in SIDES}
-        self.surrendered_boxes = {s: 0.0 for s in SIDES}
-        self.initial_boxes = {s: 0 for s in SIDES}
+        self.ledger: Ledger = camp.ledger
+
+    @property
+    def owner(self) -> dict[str, str | None]:
+        """Junction -> the side that controls it (RULES.md §7.2), for the strategy's view."""
+        return self.ledger.owner
 
     # ------------------------------------------------------------------ holding
     def start(self) -> None:
-        """Record who holds what at the start: bases, and junctions one side alone occupies."""
+        """Record the casualty base and who controls what when the campaign begins."""
         camp = self.camp
         for side in SIDES:
-            self.owner[camp.map.sides[side].base] = side
-            self.initial_boxes[side] = sum(d.boxes for d in camp.divisions if d.side == side)
-        for j in sorted({d.location for d in camp.divisions if d.location}):
-            self.occupy(j)
-        self.start_owner = dict(self.owner)
+            self.ledger.begin_army(side, sum(d.boxes for d in camp.divisions if d.side == side))
+        occupied: dict[str, list[str]] = {}
+        for d in camp.divisions:
+            if d.location:
+                occupied.setdefault(d.location, []).append(d.side)
+        self.ledger.begin({s: camp.map.sides[s].base for s in SIDES}, occupied)
 
     def occupy(self, junction: str) -> None:
-        """A junction belongs to the side that last occupied it alone (source 000 h)."""
-        sides = {d.side for d in self.camp.divisions if d.alive and d.location == junction}
-        if len(sides) == 1:
-            self.owner[junction] = sides.pop()
+        """The occupants of ``junction`` changed: update control (RULES.md §7.2)."""
+        sides = [d.side for d in self.camp.divisions if d.alive and d.location == junction]
+        self.ledger.occupy(junction, sides)
 
     def objective_value(self, side: str) -> int:
-        return sum(v for j, v in self.camp.objectives.items() if self.owner.get(j) == side)
+        return self.ledger.objective_value(side)
 
     # ------------------------------------------------------------------ checks
     def check_immediate(self) -> None:
@@ -78,20 +79,7 @@ class Endgame:
 
     def casualty_percent(self, side: str) -> float:
         """§7.6: hits taken (+25% of surrendered boxes) over the boxes the side began with."""
-        total = self.initial_boxes[side]
-        lost = self.hits[side] + self.surrendered_boxes[side]
-        return 100.0 * lost / total if total else 0.0
-
-    def _side_tally(self, side: str) -> SideTally:
-        enemy = _enemy(side)
-        lost = sum(
-            1
-            for j in self.camp.objectives
-            if self.owner.get(j) == enemy and self.start_owner.get(j) != enemy
-        )
-        primary = self.camp.map.sides[side].primary_road
-        road_lost = int(bool(primary) and any(self.owner.get(j) == enemy for j in primary or ()))
-        return SideTally(objectives_lost=lost, primary_roads_lost=road_lost, **self.tally[side])
+        return self.ledger.casualty_percent(side)
 
     def evenings(self):
         """Each nightfall: the day's tally, withdrawal checks (§7.6), the time limit (§8.7)."""
@@ -129,9 +117,10 @@ class Endgame:
             pct = self.casualty_percent(side)
             if pct < camp.cr.withdrawal_threshold_percent:
                 continue
-            rows = withdrawal_factors(
-                w, self._side_tally(side), self._side_tally(_enemy(side)), pct
+            own, enemy = self.ledger.withdrawal_tallies(
+                side, camp.cr.withdrawal_scale, camp.cr.batteries_per_factor
             )
+            rows = withdrawal_factors(w, own, enemy, pct)
             checks.append((side, pct, rows))
         if not checks:
             return
@@ -185,7 +174,7 @@ class Endgame:
             place = d.place or "-"
             rows.append((d.id, d.side, place, len(d.units), d.boxes if d.alive else 0, state))
         return {
-            "losses": dict(self.hits),
+            "losses": {s: self.ledger.sides[s].hits for s in SIDES},
             "divisions_left": {
                 s: sum(1 for d in camp.divisions if d.alive and d.side == s) for s in SIDES
             },

@@ -32,6 +32,7 @@ from campaign.events import (
     RoughRoadTest,
     Sighted,
 )
+from campaign.ledger import Ledger
 from campaign.maps import CampaignMap
 from campaign.paths import display_path
 from campaign.result import CampaignResult
@@ -107,6 +108,7 @@ class Campaign:
             for j, d in sorted(self.graph.nodes(data=True))
             if d.get("objective")
         }
+        self.ledger = Ledger(self.objectives, {s: cmap.sides[s].primary_road for s in SIDES})
         self.desk = BattleDesk(self)
         self.endgame = Endgame(self)
         self.estimate_boxes = expected_division_boxes(self.cr, self.rules.battle.destroyed_at_hits)
@@ -316,6 +318,7 @@ class Campaign:
         div.location = None
         div.came_from = origin
         div.road = (origin, dest, env.now, env.now + minutes)
+        self.endgame.occupy(origin)  # a contested junction left to one side (RULES.md §7.2)
         seen = (div.side, *self._enemies_seeing(div.side, origin))
         self.emit(
             MarchBegun(
