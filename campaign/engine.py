@@ -110,6 +110,7 @@ class Campaign:
         }
         self.ledger = Ledger(self.objectives, {s: cmap.sides[s].primary_road for s in SIDES})
         self.desk = BattleDesk(self)
+        self.holding: set[str] = set()  # divisions holding on a doctrine's order (may be woken)
         self.endgame = Endgame(self)
         self.estimate_boxes = expected_division_boxes(self.cr, self.rules.battle.destroyed_at_hits)
         self.strategists = {
@@ -255,7 +256,11 @@ class Campaign:
             if div.halted_reason != repr(key):
                 div.halted_reason = repr(key)
                 self._order(div, at, order, "")
-            yield env.timeout(self.cr.hold_minutes)
+            self.holding.add(div.id)
+            try:
+                yield env.timeout(self.cr.hold_minutes)
+            finally:
+                self.holding.discard(div.id)
             return
         minutes = self.graph.edges[at, dest]["hours"] * 60.0
         nightfall = self.clock.nightfall(env.now)
@@ -264,6 +269,9 @@ class Campaign:
             yield env.timeout(self.clock.next_dawn(nightfall) - env.now)
             return
         self._order(div, at, order, self.graph.edges[at, dest]["kind"])
+        for other in self.divisions:  # divisions counted in the order march with it (§8.8)
+            if other.id in order.friends and other.id in self.holding:
+                self.wake(other)
         yield from self._march(div, at, dest, test_rough=True)
 
     def _order(self, div: Division, at: str, order, road_kind: str) -> None:

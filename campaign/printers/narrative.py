@@ -72,6 +72,7 @@ class Narrator:
         self.sides = {"red": "Red", "blue": "Blue"}
         self.bases: dict[str, str] = {}
         self.last_order: dict[str, tuple[object, ...]] = {}
+        self.marching_with: set[tuple[int, str]] = set()  # (minute, division) already said
 
     def j(self, junction: str) -> str:
         if "~" in junction:
@@ -168,6 +169,10 @@ class Narrator:
             key = (e.code, e.goal, e.enemy_at, e.friends, e.aim)
             repeat = self.last_order.get(e.division) == key
             self.last_order[e.division] = key
+            if (e.t, e.division) in self.marching_with:
+                return None  # said with the division whose order it follows
+            if e.code in ("attack", "pursue"):
+                self.marching_with.update((e.t, f) for f in e.friends)
             if repeat and e.road_kind != "rough":
                 return None  # the same order as before: the march line says the rest
             return Entry("event", day, tm, self.order(e), style="italic")
@@ -253,14 +258,18 @@ class Narrator:
         enemies = ", ".join(e.enemies) or self.side(enemy_side)
         friends = ", ".join(e.friends)
         div = e.division
+        names = [div, *e.friends]
+        together = ", ".join(names[:-1]) + " and " + names[-1] if e.friends else div
         texts = {
             "guard": f"{div} falls back on {j(e.goal or '')} to cover the base "
             f"({self.side(enemy_side)} seen at {j(e.enemy_at or '')})",
             "guard_hold": f"{div} holds {j(e.junction)} to cover the base "
             f"({self.side(enemy_side)} seen at {j(e.enemy_at or '')})",
             "regroup": f"{div}, beaten, marches to rejoin {friends} at {target(e.goal)}",
-            "pursue": f"{div} pursues the beaten {enemies} to {target(e.goal)}",
-            "attack": f"{div} marches on {enemies} at {target(e.goal)}",
+            "pursue": f"{together} pursue{'s' if not e.friends else ''} the beaten {enemies} "
+            f"to {target(e.goal)}",
+            "attack": f"{together} march{'es' if not e.friends else ''} on {enemies} at "
+            f"{target(e.goal)}",
             "concentrate": f"{div} marches to join {friends or 'the army'} at {target(e.goal)} "
             f"before attacking the {self.side(enemy_side)} force at {j(e.enemy_at or '')}",
             "wait": f"{div} waits at {j(e.junction)} for {friends} before attacking the "

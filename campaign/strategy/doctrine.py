@@ -28,7 +28,7 @@ from for the same reason and goal (it holds instead).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import networkx as nx
 import numpy as np
@@ -59,6 +59,9 @@ CODES = (
 
 #: Codes of a division that is on, or bound for, its own base to cover it.
 GUARD_CODES = ("guard", "guard_hold")
+#: Codes of an order given on the strength of every free division at the junction: those
+#: divisions (the order's ``friends``) march with it.
+GROUP_CODES = ("attack", "pursue")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +92,8 @@ class _Memory:
     pursue: tuple[str, ...] = ()
     pursue_until: float = -1.0
     regroup: bool = False
-    extra: dict[str, float] = field(default_factory=dict)
+    #: (minute, junction, order): an order given with this division counted in, to follow
+    follow: tuple[float, str, Order] | None = None
 
 
 class Strategist:
@@ -163,7 +167,19 @@ class Strategist:
     def decide(self, div: str, at: str, view: SideView) -> Order:
         """The order of division ``div`` at junction ``at``, from ``view`` alone (§8.6)."""
         m = self._mem(div)
-        order = self._choose(div, at, view, m)
+        if m.plan == at:
+            m.plan = None  # the opening waypoint is reached
+        if m.follow is not None and m.follow[:2] == (view.now, at):
+            order = m.follow[2]  # marches with the divisions that counted it in
+        else:
+            order = self._choose(div, at, view, m)
+        m.follow = None
+        if order.code in GROUP_CODES:
+            for friend in order.friends:
+                self._mem(friend).follow = (view.now, at, order)
+        if order.code not in ("plan", "flank"):
+            m.plan = None  # the campaign has begun in earnest: the opening plan is over
+            m.planned = True
         if (
             order.step is not None
             and m.came is not None
@@ -181,7 +197,8 @@ class Strategist:
         doc = self.doctrine
         cost = self.priced.cost
         groups = view.enemy_groups()
-        here = view.strength_at(at)
+        band = tuple(sorted(d.id for d in view.own if d.at == at and d.free and d.id != div))
+        here = view.strength_at(at, free_only=True, also=div)
         stronger = {j for j, g in groups.items() if here < doc.attack_ratio * g.boxes}
         if doc.guard_hours > 0:
             order = self._guard(div, at, view, groups, stronger)
@@ -193,24 +210,40 @@ class Strategist:
                 return order
         if m.pursue and view.now <= m.pursue_until:
             seen = sorted({view.enemy_positions[e] for e in m.pursue if e in view.enemy_positions})
-            for j in sorted(seen, key=lambda j: (cost(at, j), j)):
+            for j in sorted(seen, key=lambda j: (cost(at, j), *self._tie(j, view))):
                 g = groups[j]
                 if j != at and here >= doc.attack_ratio * g.boxes:
-                    return self._go("pursue", at, j, stronger, enemy_at=j, enemies=g.divisions)
+                    return self._go(
+                        "pursue", at, j, stronger, enemy_at=j, enemies=g.divisions, friends=band
+                    )
         m.pursue = ()
-        near = sorted((cost(at, j), j) for j in groups if j != at and cost(at, j) <= doc.seek_hours)
-        for _, j in near:
+        near = sorted(
+            (cost(at, j), *self._tie(j, view))
+            for j in groups
+            if j != at and cost(at, j) <= doc.seek_hours
+        )
+        for *_, j in near:
             g = groups[j]
             if here >= doc.attack_ratio * g.boxes:
-                return self._go("attack", at, j, stronger, enemy_at=j, enemies=g.divisions)
+                return self._go(
+                    "attack", at, j, stronger, enemy_at=j, enemies=g.divisions, friends=band
+                )
         if doc.concentrate:
-            for _, j in near:
+            for *_, j in near:
                 order = self._concentrate(div, at, view, groups[j], stronger)
                 if order is not None:
                     return order
         return self._strategic(div, at, view, stronger, m)
 
     # ------------------------------------------------------------------ parts
+    def _tie(self, junction: str, view: SideView) -> tuple[float, str]:
+        """Tie-break key of equally near junctions: nearer the own base first, then id.
+
+        (house) Nearness to the own base comes before the id so that a mirror-image map
+        breaks ties the same way for both sides; the id settles what is left (§8.8).
+        """
+        return (self.priced.cost(junction, view.own_base), junction)
+
     def _go(self, code: str, at: str, goal: str, stronger: set[str], **why: object) -> Order:
         """March for ``goal`` by the cheapest route that avoids stronger enemies (§8.8)."""
         avoid = (stronger - {goal}) if self.doctrine.flank else set()
@@ -279,7 +312,7 @@ class Strategist:
         if not reachable:
             m.regroup = False
             return None
-        target = min(reachable)[1]
+        target = min(reachable, key=lambda r: (r[0], *self._tie(r[1], view)))[1]
         with_them = tuple(sorted(d.id for d in friends if (d.at or d.heading) == target))
         return self._go("regroup", at, target, stronger, friends=with_them)
 
@@ -290,8 +323,11 @@ class Strategist:
         cost = self.priced.cost
         guards = set(self.guards())
         able = [d for d in view.own if d.id not in guards and (d.at or d.heading)]
-        places = sorted({(d.at or d.heading) for d in able})  # type: ignore[misc]
-        rally = min(places, key=lambda p: (cost(p, enemy.junction), p))
+        enemy_held = set(view.enemy_positions.values())
+        places = sorted({(d.at or d.heading) for d in able} - enemy_held)  # type: ignore[misc]
+        if not places:
+            return None
+        rally = min(places, key=lambda p: (cost(p, enemy.junction), *self._tie(p, view)))
         gather = [
             d
             for d in able
@@ -344,14 +380,14 @@ class Strategist:
                 return order
         if doc.objectives_first:
             open_objectives = sorted(
-                (cost(at, j), j)
+                (cost(at, j), *self._tie(j, view))
                 for j in view.objectives
                 if view.owner.get(j) != view.side
                 and j not in (view.own_base, at)
                 and j not in stronger
                 and math.isfinite(cost(at, j))
             )
-            for _, j in open_objectives:
+            for *_, j in open_objectives:
                 order = self._go("objective", at, j, stronger)
                 if order.step is not None:
                     return order

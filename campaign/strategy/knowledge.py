@@ -89,9 +89,13 @@ class SideView:
             for j, divs in sorted(by_junction.items())
         }
 
-    def strength_at(self, junction: str) -> int:
-        """Own boxes at a junction now."""
-        return sum(d.boxes for d in self.own if d.at == junction)
+    def strength_at(self, junction: str, free_only: bool = False, also: str = "") -> int:
+        """Own boxes at a junction now (only free divisions, and ``also``, if asked)."""
+        return sum(
+            d.boxes
+            for d in self.own
+            if d.at == junction and (not free_only or d.free or d.id == also)
+        )
 
     def division(self, div_id: str) -> OwnDivision | None:
         """The own division of that id (None if gone)."""
