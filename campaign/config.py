@@ -66,6 +66,11 @@ class CampaignRules(_Strict):
     battle_doctrine: str
     doctrines: dict[Literal["aggressive", "cautious", "balanced", "raider"] | str, StrategyDoctrine]
 
+    @property
+    def daylight_hours(self) -> float:
+        """Marching hours in a day (RULES.md §8.3), from ``day_start``/``day_end_minutes``."""
+        return (self.day_end_minutes - self.day_start_minutes) / 60.0
+
 
 class Rules(_Strict):
     """The whole rules document: ``battle`` (RULES.md §0–§7) and ``campaign`` (§8)."""

@@ -19,6 +19,7 @@ from campaign.battles import BattleDesk
 from campaign.clock import Clock
 from campaign.config import LoadedRules
 from campaign.endgame import Endgame
+from campaign.errors import MapError
 from campaign.events import (
     BattleFought,
     CampaignEnded,
@@ -29,11 +30,12 @@ from campaign.events import (
     MarchArrived,
     MarchBegun,
     Ordered,
+    Reinforced,
     RoughRoadTest,
     Sighted,
 )
 from campaign.ledger import Ledger
-from campaign.maps import CampaignMap
+from campaign.maps import CampaignMap, Reinforcement
 from campaign.paths import display_path
 from campaign.result import CampaignResult
 from campaign.strategy import OwnDivision, SideView, Strategist, expected_division_boxes
@@ -79,6 +81,8 @@ class Campaign:
                     key=f"--{side}-doctrine",
                     fix=f"Choose one of: {', '.join(sorted(self.cr.doctrines))}.",
                 )
+        self.time_limit_days = cmap.time_limit(self.cr.time_limit_days)
+        self._check_reinforcements()
         self.record = record_events
         self.battle_logs = battle_logs
         root = np.random.SeedSequence(seed)
@@ -166,6 +170,50 @@ class Campaign:
                 )
         self.endgame.start()
 
+    def _entry_minute(self, r: Reinforcement) -> float:
+        """Campaign minute of a reinforcement's entry (minutes since day 1's dawn)."""
+        return (r.day - 1) * 1440 + r.hour * 60 - self.cr.day_start_minutes
+
+    def _check_reinforcements(self) -> None:
+        """Each reinforcement enters within the campaign (RULES.md §8.9), else MapError."""
+        for r in self.map.reinforcements:
+            t = self._entry_minute(r)
+            if not 0 <= t < self.time_limit_days * 1440:
+                raise MapError(
+                    f"reinforcements enter on day {r.day} at {r.hour:g}h, outside the campaign "
+                    f"(day 1 from {self.cr.day_start_minutes // 60:02d}:00 to the end of day "
+                    f"{self.time_limit_days}, the time limit)",
+                    source=self.map.source,
+                    key=f"{r.key}.day",
+                    fix="Bring them in before the time limit (or raise the map's time_limit_days).",
+                )
+
+    def _reinforce(self, r: Reinforcement):
+        """Raise a reinforcement's divisions at its junction when it enters (RULES.md §8.9)."""
+        env = self.env
+        yield env.timeout(self._entry_minute(r))
+        if self.over:
+            return
+        number = sum(1 for d in self.divisions if d.side == r.side)
+        raised = []
+        for _ in r.divisions:
+            number += 1
+            div, roll = raise_division(r.side, number, r.junction, self.cr, self.forces_dice)
+            raised.append((div, roll))
+        now = int(env.now)
+        self.emit(Reinforced(now, r.side, r.junction, r.divisions, tuple(d.id for d, _ in raised)))
+        for div, roll in raised:
+            self.divisions.append(div)
+            self.ledger.begin_army(r.side, div.boxes)  # their boxes join the casualty base
+            units = tuple((u.id, u.kind) for u in div.units)
+            self.emit(DivisionRaised(now, r.side, div.id, roll, units, r.junction))
+            div.arrived_at = env.now
+            div.process = env.process(self._division(div))
+        self.update_sightings()
+        self.endgame.occupy(r.junction)
+        self._after_this_minute(lambda: self.desk.check_contact(r.junction, arriving=raised[-1][0]))
+        self._after_this_minute(self.endgame.check_immediate)
+
     def run(self) -> CampaignResult:
         """Run the campaign to its end (RULES.md §8.7) and return the result."""
         cmap = self.map
@@ -192,7 +240,9 @@ class Campaign:
             div.process = self.env.process(self._division(div))
         self.env.process(self.endgame.evenings())
         self.env.process(self._initial_contacts())
-        limit = self.cr.time_limit_days * 1440 + 1
+        for reinforcement in self.map.reinforcements:
+            self.env.process(self._reinforce(reinforcement))
+        limit = self.time_limit_days * 1440 + 1
         self.env.run(until=simpy.AnyOf(self.env, [self.done, self.env.timeout(limit)]))
         if not self.over:
             self.end(None, "time limit reached with nothing decided: a draw")

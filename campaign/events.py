@@ -23,6 +23,7 @@ __all__ = [
     "MarchBegun",
     "MeetingOnRoad",
     "Ordered",
+    "Reinforced",
     "RoughRoadTest",
     "Sighted",
     "StrengthLearned",
@@ -68,6 +69,16 @@ class DivisionRaised(CampaignEvent):
     roll: int
     units: tuple[tuple[str, str], ...]  # (unit id, type)
     junction: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reinforced(CampaignEvent):
+    """Reinforcements enter (RULES.md §8.9): their names and division ids, at a junction."""
+
+    side: str
+    junction: str
+    names: tuple[str, ...]
+    divisions: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -155,6 +155,7 @@ def run(
         red_start=red_start,
         blue_start=blue_start,
         seed=seed,
+        daylight_hours=loaded.rules.campaign.daylight_hours,
     )
     cmap = load_map(map_path, options)
     verbose = battles is BattleDetail.verbose

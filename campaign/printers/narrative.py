@@ -23,6 +23,7 @@ from campaign.events import (
     MarchBegun,
     MeetingOnRoad,
     Ordered,
+    Reinforced,
     RoughRoadTest,
     Sighted,
     Surrendered,
@@ -176,6 +177,15 @@ class Narrator:
             if repeat and e.road_kind != "rough":
                 return None  # the same order as before: the march line says the rest
             return Entry("event", day, tm, self.order(e), style="italic")
+        if isinstance(e, Reinforced):
+            return Entry(
+                "event",
+                day,
+                tm,
+                f"Reinforcements for {self.side(e.side)}: {', '.join(e.names)} "
+                f"({', '.join(e.divisions)}) enter at {self.j(e.junction)}",
+                style="bold",
+            )
         if isinstance(e, Sighted):
             return Entry(
                 "event",

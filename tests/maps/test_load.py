@@ -94,13 +94,19 @@ def test_default_map_shape() -> None:
 def test_waterloo_map_is_the_1815_theatre() -> None:
     cmap = load_map("waterloo-1815")
     graph = cmap.graph
-    assert 18 <= graph.number_of_nodes() <= 26
+    assert 18 <= graph.number_of_nodes() <= 28
     for town in ("brussels", "charleroi", "quatre_bras", "ligny", "wavre", "waterloo", "namur"):
         assert graph.nodes[town]["objective"], town
     assert max(graph.nodes[n]["value"] for n in graph) == graph.nodes["brussels"]["value"]
     assert cmap.sides["red"].name == "French" and cmap.sides["red"].base == "charleroi"
     assert cmap.sides["blue"].base == "brussels"
     assert graph.edges["wavre", "chapelle_saint_lambert"]["kind"] == "rough"
+    # primary roads lead off the map to each side's rear, away from the enemy (§8.1)
+    assert cmap.sides["red"].primary_road == ("charleroi", "beaumont")
+    assert cmap.sides["blue"].primary_road == ("brussels", "hal")
+    # the Prussian IV Corps comes in on the evening of 16 June (day 2) at Gembloux (§8.9)
+    (bulow,) = cmap.reinforcements
+    assert (bulow.side, bulow.junction, bulow.day, bulow.hour) == ("blue", "gembloux", 2, 18)
     # The chaussée Charleroi–Brussels is the shortest route between the bases.
     assert cmap.routes.path("charleroi", "brussels") == [
         "charleroi", "gosselies", "frasnes", "quatre_bras", "genappe",
