@@ -321,6 +321,7 @@ class Campaign:
         self._order(div, at, order, self.graph.edges[at, dest]["kind"])
         for other in self.divisions:  # divisions counted in the order march with it (§8.8)
             if other.id in order.friends and other.id in self.holding:
+                self.holding.discard(other.id)  # woken once: never again mid-march
                 self.wake(other)
         yield from self._march(div, at, dest, test_rough=True)
 
