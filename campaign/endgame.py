@@ -15,6 +15,18 @@ __all__ = ["Endgame"]
 
 SIDES = ("red", "blue")
 
+#: the §7.2 row names as they read at division scale (RULES.md §7.6)
+DIVISION_ROWS = {
+    "flags lost": "divisions lost",
+    "flags captured": "enemy divisions lost",
+    "batteries lost": "batteries lost (per 3)",
+    "batteries captured": "enemy batteries lost (per 3)",
+    "units retiring shaken": "divisions beaten",
+    "enemy units retiring shaken": "enemy divisions beaten",
+    "units off the table": "divisions onto base or cut off",
+    "enemy units off the table": "enemy divisions onto base or cut off",
+}
+
 
 def _enemy(side: str) -> str:
     return "blue" if side == "red" else "red"
@@ -26,6 +38,8 @@ class Endgame:
     def __init__(self, camp: Campaign) -> None:
         self.camp = camp
         self.ledger: Ledger = camp.ledger
+        #: side -> the campaign day its base fell (held alone by the enemy at nightfall)
+        self.base_fell_day: dict[str, int] = {}
 
     @property
     def owner(self) -> dict[str, str | None]:
@@ -54,7 +68,7 @@ class Endgame:
 
     # ------------------------------------------------------------------ checks
     def check_immediate(self) -> None:
-        """End at once when a side has no divisions or holds the enemy base (§8.7)."""
+        """End at once when a side has no divisions left (RULES.md §8.7)."""
         camp = self.camp
         if camp.over:
             return
@@ -66,16 +80,29 @@ class Endgame:
             else:
                 camp.end(None, "neither side has a division left: a draw")
             return
+
+    def check_bases(self) -> None:
+        """At nightfall: a side that holds the enemy's base alone wins (RULES.md §8.7; a base
+        taken by day can still be retaken before dark). Both at once: a draw."""
+        camp = self.camp
+        if camp.over:
+            return
+        holders = []
         for side in SIDES:
             base = camp.map.sides[_enemy(side)].base
             there = {d.side for d in camp.divisions if d.alive and d.location == base}
             if there == {side}:
-                camp.end(
-                    side,
-                    f"{camp.map.sides[side].name} holds the enemy base, "
-                    f"{camp.map.graph.nodes[base]['name']}",
-                )
-                return
+                holders.append((side, base))
+        if len(holders) == 2:
+            camp.end(None, "each side holds the other's base at nightfall: a draw")
+        elif holders:
+            side, base = holders[0]
+            self.base_fell_day[_enemy(side)] = camp.clock.day(max(camp.env.now - 1, 0))
+            camp.end(
+                side,
+                f"{camp.map.sides[side].name} holds the enemy base, "
+                f"{camp.map.graph.nodes[base]['name']}, at nightfall",
+            )
 
     def casualty_percent(self, side: str) -> float:
         """§7.6: hits taken (+25% of surrendered boxes) over the boxes the side began with."""
@@ -89,6 +116,8 @@ class Endgame:
             nightfall = (day - 1) * 1440 + camp.clock.daylight_minutes
             if nightfall > env.now:
                 yield env.timeout(nightfall - env.now)
+            # let every battle that ends at nightfall settle its fall backs first (§8.5)
+            yield env.timeout(0)
             if camp.over:
                 return
             camp.emit(
@@ -104,6 +133,9 @@ class Endgame:
                     seen_by=(),
                 )
             )
+            self.check_bases()
+            if camp.over:
+                return
             self._withdrawal_checks()
             if camp.over:
                 return
@@ -121,6 +153,8 @@ class Endgame:
                 side, camp.cr.withdrawal_scale, camp.cr.batteries_per_factor
             )
             rows = withdrawal_factors(w, own, enemy, pct)
+            if camp.cr.withdrawal_scale == "division":
+                rows = [(DIVISION_ROWS.get(name, name), n) for name, n in rows]
             checks.append((side, pct, rows))
         if not checks:
             return

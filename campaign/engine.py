@@ -95,6 +95,8 @@ class Campaign:
         self.done = self.env.event()
         self.events: list[CampaignEvent] = []
         self.n_events = 0
+        #: campaign character counts (see CampaignResult)
+        self.counts = {"rough_road_tests": 0, "rough_road_failures": 0, "marches": 0, "flank": 0}
         self.divisions: list[Division] = []
         self.winner: str | None = None
         self.reason = ""
@@ -114,6 +116,7 @@ class Campaign:
         }
         self.ledger = Ledger(self.objectives, {s: cmap.sides[s].primary_road for s in SIDES})
         self.desk = BattleDesk(self)
+        self._last_order: dict[str, tuple[str, str | None]] = {}
         self.holding: set[str] = set()  # divisions holding on a doctrine's order (may be woken)
         self.endgame = Endgame(self)
         self.estimate_boxes = expected_division_boxes(self.cr, self.rules.battle.destroyed_at_hits)
@@ -274,18 +277,27 @@ class Campaign:
         elif kind == "wait_until":
             if float(arg) > env.now:
                 yield env.timeout(float(arg) - env.now)
-        elif kind == "march":  # a fall back or a return: no rough-road test (§8.2)
+        elif kind in ("march", "return"):  # a fall back or a return: no rough-road test (§8.2)
             dest = str(arg)
             origin = div.location
             if origin is None or not self.graph.has_edge(origin, dest):
                 return
+            if kind == "return":  # only fall backs march at night (RULES.md §8.3)
+                minutes = self.graph.edges[origin, dest]["hours"] * 60.0
+                nightfall = self.clock.nightfall(env.now)
+                if not self.clock.is_daylight(env.now) or (
+                    env.now + minutes > nightfall and minutes <= self.clock.daylight_minutes
+                ):
+                    div.orders.insert(0, (kind, arg))
+                    yield env.timeout(self.clock.next_dawn(nightfall) - env.now)
+                    return
             yield from self._march(div, origin, dest, test_rough=False)
         elif kind == "arrive":  # finish (or walk back) part of a road after a road battle
             dest, minutes = arg  # type: ignore[misc]
             div.location = None
             yield env.timeout(max(float(minutes), 0.0))
             div.location = dest
-            div.on_road = ""
+            div.on_road = None
             seen = (div.side, *self._enemies_seeing(div.side, dest))
             self.emit(MarchArrived(int(env.now), div.side, div.id, dest, seen_by=seen))
             self.arrived(div, dest)
@@ -326,7 +338,11 @@ class Campaign:
         yield from self._march(div, at, dest, test_rough=True)
 
     def _order(self, div: Division, at: str, order, road_kind: str) -> None:
-        """Log a strategy decision with its reason (RULES.md §8.8)."""
+        """Log a strategy decision with its reason (RULES.md §8.8); count flank marches."""
+        key = (order.code, order.goal)
+        if order.code == "flank" and self._last_order.get(div.id) != key:
+            self.counts["flank"] += 1
+        self._last_order[div.id] = key
         self.emit(
             Ordered(
                 int(self.env.now),
@@ -355,6 +371,8 @@ class Campaign:
         road = self.graph.edges[origin, dest]
         if test_rough and road["kind"] == "rough":
             passed, roll = percentage_test(self.dice, self.cr.rough_road_pass)
+            self.counts["rough_road_tests"] += 1
+            self.counts["rough_road_failures"] += not passed
             self.emit(
                 RoughRoadTest(
                     int(env.now),
@@ -374,6 +392,7 @@ class Campaign:
                 return
         div.halted_reason = ""
         minutes = road["hours"] * 60.0
+        self.counts["marches"] += 1
         div.location = None
         div.came_from = origin
         div.road = (origin, dest, env.now, env.now + minutes)
@@ -503,6 +522,7 @@ class Campaign:
     def _result(self) -> CampaignResult:
         t = int(self.env.now)
         summary = self.endgame.summary()
+        fell = min(self.endgame.base_fell_day.items(), default=None)
         ended = CampaignEnded(
             t,
             self.winner,
@@ -529,6 +549,13 @@ class Campaign:
             objective_value=summary["objective_value"],
             events=tuple(self.events),
             battle_rows=tuple(self.desk.rows),
+            rough_road_tests=self.counts["rough_road_tests"],
+            rough_road_failures=self.counts["rough_road_failures"],
+            battle_places=len(self.desk.places),
+            marches=self.counts["marches"],
+            flank_marches=self.counts["flank"],
+            base_fell=fell[0] if fell else None,
+            base_fell_day=fell[1] if fell else None,
         )
 
 

@@ -176,9 +176,12 @@ class MeetingOnRoad(CampaignEvent):
 class BattleFought(CampaignEvent):
     """One battle: where, who, and what came of it (a summary of a BattleResult).
 
-    ``place`` is a junction id, or ``"a~b"`` for a meeting on the road between a and b.
+    ``place`` is a junction id, or ``"a~b"`` for a meeting on the road between a and b (a
+    display key: read ``road``, the two junction ids, rather than splitting it).
     ``units`` rows are (unit id, side, type, state, hits before, hits taken, total hits).
     ``log`` holds the bound-by-bound lines when verbose battles were asked for.
+    ``joined`` lists the divisions that arrived during the battle and the bound each joined
+    at (RULES.md §8.4); they are also in ``divisions``.
     """
 
     place: str
@@ -198,6 +201,8 @@ class BattleFought(CampaignEvent):
     battle_seed: tuple[int, ...]
     roll_off: tuple[int, int] | None = None
     log: tuple[str, ...] = ()
+    road: tuple[str, str] | None = None
+    joined: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

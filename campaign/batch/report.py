@@ -9,6 +9,7 @@ import duckdb
 from rich.console import Console
 from rich.table import Table
 
+from campaign.batch.character import cell_character, character_line
 from campaign.batch.stats import (
     CellSummary,
     PairedDifference,
@@ -99,6 +100,8 @@ def print_summary(
         "win % with 95% Wilson interval; lengths as mean (quartiles); minutes since 06:00 on day 1",
         style="dim",
     )
+    for character in cell_character(con, batch_id):
+        console.print(character_line(character), highlight=False)
     pairs = paired_differences(con, batch_id, cells)
     if pairs:
         console.print(_pairs_table(pairs))
@@ -115,4 +118,10 @@ def summary_document(con: duckdb.DuckDBPyConnection, batch_id: str) -> dict[str,
         d["draw_rate"] = c.draw_rate
         doc_cells.append(d)
     pairs = [asdict(p) for p in paired_differences(con, batch_id, cells)]
-    return {"batch_id": batch_id, "cells": doc_cells, "paired_differences": pairs}
+    character = [asdict(c) for c in cell_character(con, batch_id)]
+    return {
+        "batch_id": batch_id,
+        "cells": doc_cells,
+        "character": character,
+        "paired_differences": pairs,
+    }

@@ -14,7 +14,12 @@ Tables (one file may hold several batches; ``batch_id`` ties the rows together):
     One row per campaign, key ``(batch_id, cell, run)``: ``seed``, ``winner`` (NULL = draw),
     ``reason``, ``end_minutes`` (since 06:00 day 1), ``days``, ``battles``, ``red_losses``,
     ``blue_losses`` (hits), ``red_divisions_left``, ``blue_divisions_left``,
-    ``red_objective_value``, ``blue_objective_value``.
+    ``red_objective_value``, ``blue_objective_value``; the campaign's character:
+    ``rough_road_tests``, ``rough_road_failures`` (RULES.md §8.2), ``battle_places`` (distinct
+    junctions and roads battles were fought at), ``marches`` (begun, fall backs included),
+    ``flank_marches`` (as the strategy reports them, §8.8), ``base_fell`` (the side whose base
+    was held alone by the enemy at nightfall, §8.7; NULL if none) and ``base_fell_day``.
+    A file written before these columns existed gets them added (NULL in its old rows).
 ``battles``
     One row per battle, key ``(batch_id, cell, run, battle)``: the fields of
     :class:`campaign.result.BattleRow`.
@@ -37,7 +42,7 @@ import pyarrow as pa
 from campaign.batch.worker import BATTLE_COLUMNS, RUN_COLUMNS
 from campaign.errors import BatchSpecError, make_output_dir
 
-__all__ = ["ResultStore", "export_results", "open_results"]
+__all__ = ["RUN_COLUMNS_ADDED", "ResultStore", "export_results", "open_results", "run_columns"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS batches (
@@ -55,6 +60,8 @@ CREATE TABLE IF NOT EXISTS runs (
     end_minutes INTEGER, days INTEGER, battles INTEGER, red_losses INTEGER,
     blue_losses INTEGER, red_divisions_left INTEGER, blue_divisions_left INTEGER,
     red_objective_value INTEGER, blue_objective_value INTEGER,
+    rough_road_tests INTEGER, rough_road_failures INTEGER, battle_places INTEGER,
+    marches INTEGER, flank_marches INTEGER, base_fell VARCHAR, base_fell_day INTEGER,
     PRIMARY KEY (batch_id, cell, run));
 CREATE TABLE IF NOT EXISTS battles (
     batch_id VARCHAR, cell INTEGER, run BIGINT, battle INTEGER, t INTEGER, day INTEGER,
@@ -68,7 +75,31 @@ _RUN_TYPES = {
     "seed": pa.int64(),
     "winner": pa.string(),
     "reason": pa.string(),
+    "base_fell": pa.string(),
 }
+
+#: ``runs`` columns added after the first release, in table order, with their SQL types: a
+#: results file written before them gets them added on opening for writing (old rows NULL)
+RUN_COLUMNS_ADDED = (
+    ("rough_road_tests", "INTEGER"),
+    ("rough_road_failures", "INTEGER"),
+    ("battle_places", "INTEGER"),
+    ("marches", "INTEGER"),
+    ("flank_marches", "INTEGER"),
+    ("base_fell", "VARCHAR"),
+    ("base_fell_day", "INTEGER"),
+)
+
+
+def run_columns(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The columns of the ``runs`` table of an open results file, in table order."""
+    rows = con.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = 'runs' "
+        "ORDER BY ordinal_position"
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
 _BATTLE_TYPES = {
     "place": pa.string(),
     "road": pa.bool_(),
@@ -124,6 +155,10 @@ class ResultStore:
             ) from None
         if not read_only:
             self.con.execute(_SCHEMA)
+            have = set(run_columns(self.con))
+            for name, sql_type in RUN_COLUMNS_ADDED:  # an older file: add the new columns
+                if name not in have:
+                    self.con.execute(f"ALTER TABLE runs ADD COLUMN {name} {sql_type}")
 
     def close(self) -> None:
         """Close the connection (checkpointing the write-ahead log)."""

@@ -319,6 +319,11 @@ class Narrator:
             f"{self.side('red')} {e.hits['red']}, {self.side('blue')} {e.hits['blue']}",
             f"{outcome}: {why}.",
         ]
+        if e.joined:
+            details.append(
+                "Joined during the battle: "
+                + ", ".join(f"{div} (bound {bound})" for div, bound in e.joined)
+            )
         lost = [u[0] for u in e.units if u[3] == "destroyed"]
         if lost:
             details.append(f"Destroyed: {', '.join(lost)}")

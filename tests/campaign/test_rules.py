@@ -107,6 +107,8 @@ def test_loser_falls_back_two_junctions(tmp_path):
             hops = nx.shortest_path_length(cmap.graph, e.path[0], base)
             if e.from_road:  # back to the junction it left, then on toward its base
                 assert len(e.path) == min(2, hops + 1)
+            elif hops == 0:  # beaten on its own base: away from the enemy, off its base
+                assert 1 <= len(e.path) - 1 <= 2 and not e.onto_base
             else:
                 assert len(e.path) - 1 == min(2, hops)
             arrivals = []
