@@ -304,7 +304,7 @@ class Strategist:
     ) -> Order | None:
         cost = self.priced.cost
         friends = [d for d in view.own if d.id != div and (d.at or d.heading)]
-        if not friends or any(d.at == at for d in friends):
+        if not friends or any(at in (d.at, d.heading) for d in friends):
             m.regroup = False  # rejoined, or no one left to rejoin
             return None
         places = sorted({(d.at or d.heading) for d in friends})  # type: ignore[misc]
