@@ -80,7 +80,7 @@ class Division:
             if hits >= destroyed_at:
                 lost += 1
             else:
-                kept.append(replace(u, hits=hits))
+                kept.append(u if hits == u.hits else replace(u, hits=hits))
         self.units = kept
         if not kept:
             self.alive = False

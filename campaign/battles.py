@@ -95,7 +95,7 @@ class BattleDesk:
         #: *(house)*: the battle was fought with them in it
         self.committed: set[str] = set()
         #: distinct places battles were fought at: a junction, or a road whichever way marched
-        self.places: dict[tuple[str, ...], None] = {}
+        self.places: dict[str | tuple[str, ...], None] = {}
 
     # ------------------------------------------------------------------ meetings
     def watch_road(self, div: Division) -> None:
@@ -113,7 +113,12 @@ class BattleDesk:
             camp.env.process(self._road_meeting(div, other, div.road, other.road, meet))
 
     def _road_meeting(
-        self, a: Division, b: Division, road_a: Any, road_b: Any, meet: float
+        self,
+        a: Division,
+        b: Division,
+        road_a: tuple[str, str, float, float],
+        road_b: tuple[str, str, float, float],
+        meet: float,
     ) -> Generator[Any, Any, None]:
         camp = self.camp
         yield camp.env.timeout(max(meet - camp.env.now, 0.0))
@@ -123,17 +128,14 @@ class BattleDesk:
             return
         # Divisions marching together (same road, same direction, same hour) meet the enemy
         # together and fight as one force (RULES.md §2.3).
-        together = [
-            d
-            for d in camp.divisions
-            if d.alive
-            and d.road is not None
-            and d.id not in self.committed
-            and (
-                (d.side == a.side and d.road[:3] == road_a[:3])
-                or (d.side == b.side and d.road[:3] == road_b[:3])
-            )
-        ]
+        together = []
+        for d in camp.divisions:
+            if not d.alive or d.id in self.committed or d.road is None:
+                continue
+            if (d.side == a.side and d.road[:3] == road_a[:3]) or (
+                d.side == b.side and d.road[:3] == road_b[:3]
+            ):
+                together.append(d)
         ids = tuple(d.id for d in together)
         camp.emit(MeetingOnRoad(int(camp.env.now), (road_a[0], road_a[1]), ids))
         self.fight(Meeting(road=(road_a[0], road_a[1])), together, arriving=None)
@@ -238,9 +240,9 @@ class BattleDesk:
             arrivals=arrivals,
         )
         self.count += 1
-        self.places.setdefault(
-            (where.junction,) if where.road is None else tuple(sorted(where.road)), None
-        )
+        place = tuple(sorted(where.road)) if where.road is not None else where.junction
+        assert place is not None
+        self.places.setdefault(place, None)
         end = start + result.minutes
         joined = [(d, k) for d, k in joiners if k <= result.bounds]
         self.committed.update(d.id for d, _ in joined)

@@ -275,8 +275,9 @@ class Campaign:
         if kind == "announce":
             self.emit(arg)  # type: ignore[arg-type]
         elif kind == "wait_until":
-            if float(arg) > env.now:
-                yield env.timeout(float(arg) - env.now)
+            until = float(arg)  # type: ignore[arg-type]
+            if until > env.now:
+                yield env.timeout(until - env.now)
         elif kind in ("march", "return"):  # a fall back or a return: no rough-road test (§8.2)
             dest = str(arg)
             origin = div.location

@@ -12,7 +12,7 @@ from campaign.batch.character import cell_character, character_line
 from campaign.batch.store import RUN_COLUMNS_ADDED, ResultStore, run_columns
 from campaign.batch.worker import RUN_COLUMNS, run_seed
 from campaign.config import load_rules
-from campaign.engine import run_campaign
+from campaign.engine import _is_flank_march, run_campaign
 from campaign.events import BattleFought, MarchBegun, RoughRoadTest
 from campaign.maps import load_map
 
@@ -62,7 +62,7 @@ def test_runs_rows_hold_the_character_of_each_campaign(results: tuple[Path, Path
         battles = [e for e in events if isinstance(e, BattleFought)]
         keys = {e.place if e.road is None else tuple(sorted(e.road)) for e in battles}
         assert places == len(keys)
-        assert flanks == 0  # no strategy event reports a flank march on this branch yet
+        assert flanks == sum(_is_flank_march(e) for e in events)
         end = events[-1]
         if "holds the enemy base" in end.reason:
             assert fell == ("blue" if end.winner == "red" else "red") and fell_day == days
@@ -118,3 +118,23 @@ def test_an_older_results_file_is_reported_and_upgraded(tmp_path: Path) -> None:
         assert not c.stored  # the old rows have no character to report
     finally:
         store.close()
+
+
+def test_flank_marches_are_counted_from_the_strategy_s_events() -> None:
+    from dataclasses import dataclass
+
+    from campaign.events import CampaignEvent, Halted, MarchBegun
+
+    @dataclass(frozen=True)
+    class Ordered(CampaignEvent):  # as the strategy doctrines report a decision
+        code: str = ""
+
+    @dataclass(frozen=True)
+    class FlankMarch(CampaignEvent):
+        division: str = ""
+
+    assert _is_flank_march(Ordered(0, code="flank"))
+    assert not _is_flank_march(Ordered(0, code="pursue"))
+    assert _is_flank_march(FlankMarch(0))
+    assert not _is_flank_march(MarchBegun(0, "red", "R1", "a", "b", "rough", 3.0))
+    assert not _is_flank_march(Halted(0, "red", "R1", "a", "waits"))
