@@ -60,6 +60,7 @@ class PricedRoutes:
                 priced.add_edge(a, b, hours=hours)
         self.graph = priced
         self.routes = Routes(priced)
+        self._cost: dict[str, dict[str, float]] = {}
 
     @classmethod
     def of(cls, graph: nx.Graph, pass_percent: float, retry: float, weight: float) -> PricedRoutes:
@@ -71,8 +72,19 @@ class PricedRoutes:
         return per_graph[key]
 
     def cost(self, a: str, b: str) -> float:
-        """Expected hours from ``a`` to ``b`` (``inf`` if unreachable)."""
-        return self.routes.hours(a, b)
+        """Expected hours from ``a`` to ``b`` (``inf`` if unreachable).
+
+        Raises
+        ------
+        networkx.NodeNotFound
+            If ``a`` is not on the map (an unknown ``b`` is unreachable: ``inf``).
+        """
+        found = self._cost.get(a)
+        if found is None:
+            found = self._cost[a] = dict(
+                nx.single_source_dijkstra_path_length(self.graph, a, weight="hours")
+            )
+        return found.get(b, math.inf)
 
     def path(self, a: str, b: str) -> list[str]:
         """Cheapest route, ``a`` and ``b`` included (``[]`` if unreachable)."""
