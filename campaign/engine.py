@@ -340,7 +340,7 @@ class Campaign:
 
     def _order(self, div: Division, at: str, order, road_kind: str) -> None:
         """Log a strategy decision with its reason (RULES.md §8.8); count flank marches."""
-        key = (order.code, order.goal)
+        key = (order.code, order.goal)  # counted as count_flank_marches counts them
         if order.code == "flank" and self._last_order.get(div.id) != key:
             self.counts["flank"] += 1
         self._last_order[div.id] = key

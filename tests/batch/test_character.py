@@ -12,9 +12,10 @@ from campaign.batch.character import cell_character, character_line
 from campaign.batch.store import RUN_COLUMNS_ADDED, ResultStore, run_columns
 from campaign.batch.worker import RUN_COLUMNS, run_seed
 from campaign.config import load_rules
-from campaign.engine import _is_flank_march, run_campaign
-from campaign.events import BattleFought, MarchBegun, RoughRoadTest
+from campaign.engine import run_campaign
+from campaign.events import BattleFought, MarchBegun, Ordered, RoughRoadTest
 from campaign.maps import load_map
+from campaign.strategy import count_flank_marches
 
 from .conftest import run_cli
 
@@ -62,7 +63,8 @@ def test_runs_rows_hold_the_character_of_each_campaign(results: tuple[Path, Path
         battles = [e for e in events if isinstance(e, BattleFought)]
         keys = {e.place if e.road is None else tuple(sorted(e.road)) for e in battles}
         assert places == len(keys)
-        assert flanks == sum(_is_flank_march(e) for e in events)
+        orders = [(e.division, e.code, e.goal) for e in events if isinstance(e, Ordered)]
+        assert flanks == count_flank_marches(orders)
         end = events[-1]
         if "holds the enemy base" in end.reason:
             assert fell == ("blue" if end.winner == "red" else "red") and fell_day == days
@@ -120,21 +122,16 @@ def test_an_older_results_file_is_reported_and_upgraded(tmp_path: Path) -> None:
         store.close()
 
 
-def test_flank_marches_are_counted_from_the_strategy_s_events() -> None:
-    from dataclasses import dataclass
-
-    from campaign.events import CampaignEvent, Halted, MarchBegun
-
-    @dataclass(frozen=True)
-    class Ordered(CampaignEvent):  # as the strategy doctrines report a decision
-        code: str = ""
-
-    @dataclass(frozen=True)
-    class FlankMarch(CampaignEvent):
-        division: str = ""
-
-    assert _is_flank_march(Ordered(0, code="flank"))
-    assert not _is_flank_march(Ordered(0, code="pursue"))
-    assert _is_flank_march(FlankMarch(0))
-    assert not _is_flank_march(MarchBegun(0, "red", "R1", "a", "b", "rough", 3.0))
-    assert not _is_flank_march(Halted(0, "red", "R1", "a", "waits"))
+def test_flank_marches_are_counted_from_the_strategy_s_orders() -> None:
+    """A flank march of several roads is one march; a new goal is a new one (§8.8)."""
+    orders = [
+        ("R1", "flank", "d"),  # 1
+        ("R1", "flank", "d"),  # the next road of the same march
+        ("R1", "advance", "d"),
+        ("R1", "flank", "d"),  # 2: flanking again after a straight stretch
+        ("R2", "flank", "d"),  # 3: another division
+        ("R2", "flank", "e"),  # 4: a new goal
+        ("R2", "pursue", "e"),
+    ]
+    assert count_flank_marches(orders) == 4
+    assert count_flank_marches([]) == 0
