@@ -26,6 +26,7 @@ from campaign.events import (
     CampaignEvent,
     CampaignStarted,
     DivisionRaised,
+    FellBack,
     Halted,
     MarchArrived,
     MarchBegun,
@@ -139,6 +140,9 @@ class Campaign:
         if isinstance(event, BattleFought):
             for strategist in self.strategists.values():
                 strategist.observe_battle(event.t + event.minutes, event.divisions, event.winner)
+        elif isinstance(event, FellBack):  # seen by both sides (RULES.md §8.5)
+            for strategist in self.strategists.values():
+                strategist.observe_fall_back(event.side, event.division, event.path)
         if self.record:
             self.events.append(event)
         if self.n_events >= self.cr.max_events and not self.over:

@@ -129,6 +129,7 @@ class Strategist:
             graph, rules.rough_road_pass, rules.rough_road_retry_minutes, doctrine.rough_risk_weight
         )
         self.memory: dict[str, _Memory] = {}
+        self.fled: dict[str, str] = {}  # enemy division -> where it was seen falling back to
 
     # ------------------------------------------------------------------ memory
     def _mem(self, div: str) -> _Memory:
@@ -159,6 +160,12 @@ class Strategist:
             elif winner == enemy:
                 m.pursue = ()
                 m.regroup = self.doctrine.regroup
+
+    def observe_fall_back(self, side: str, division: str, path: tuple[str, ...]) -> None:
+        """An enemy division was seen falling back along ``path`` (RULES.md §8.5, §8.6):
+        remember where it went, for a pursuit."""
+        if side != self.side and path:
+            self.fled[division] = path[-1]
 
     def guards(self) -> list[str]:
         """Divisions whose last order was to guard the base."""
@@ -210,14 +217,19 @@ class Strategist:
             if order is not None:
                 return order
         if m.pursue and view.now <= m.pursue_until:
-            seen = sorted({view.enemy_positions[e] for e in m.pursue if e in view.enemy_positions})
+            where = {e: view.enemy_positions.get(e, self.fled.get(e)) for e in m.pursue}
+            seen = sorted({j for j in where.values() if j is not None})
             for j in sorted(seen, key=lambda j: (cost(at, j), *self._tie(j, view))):
-                g = groups[j]
+                beaten = tuple(sorted(e for e, w in where.items() if w == j))
+                g = groups.get(j) or EnemyGroup(
+                    j, beaten, sum(view.enemy_boxes.get(e, view.estimate_boxes) for e in beaten)
+                )
                 if j != at and here >= doc.attack_ratio * g.boxes:
                     return self._go(
                         "pursue", at, j, stronger, enemy_at=j, enemies=g.divisions, friends=band
                     )
-        m.pursue = ()
+        if view.now > m.pursue_until:
+            m.pursue = ()
         near = sorted(
             (cost(at, j), *self._tie(j, view))
             for j in groups

@@ -269,3 +269,16 @@ def test_a_doctrine_key_that_does_not_exist_exits_2_with_key_path_and_fix() -> N
     assert "campaign.doctrines.balanced.atack_ratio" in proc.stderr
     assert "attack_ratio" in proc.stderr  # the fix: the key it most likely meant
     assert "Traceback" not in proc.stderr
+
+
+def test_a_victor_pursues_the_beaten_enemy_where_it_fell_back() -> None:
+    g = _graph([("a", "m", 2.0, "normal"), ("m", "n", 2.0, "normal"), ("n", "d", 2.0, "normal")])
+    s = _strategist(g, {"campaign.doctrines.balanced.guard_hours": 0})
+    s.observe_battle(100.0, {"red": ("R1",), "blue": ("B1",)}, "red")
+    s.observe_fall_back("blue", "B1", ("m", "n"))  # seen going back to n, out of sight
+    own = [OwnDivision("R1", "m", None, 60, True)]
+    order = s.decide("R1", "m", _view(own, {}, {"B1": 30}, now=130.0))
+    assert (order.code, order.goal, order.enemies) == ("pursue", "n", ("B1",))
+    # once pursue_hours (6) have passed, no more pursuit
+    later = s.decide("R1", "m", _view(own, {}, {"B1": 30}, now=100.0 + 7 * 60))
+    assert later.code != "pursue"
