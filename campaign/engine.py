@@ -39,7 +39,13 @@ from campaign.ledger import Ledger
 from campaign.maps import CampaignMap, Reinforcement
 from campaign.paths import display_path
 from campaign.result import CampaignResult
-from campaign.strategy import OwnDivision, SideView, Strategist, expected_division_boxes
+from campaign.strategy import (
+    Order,
+    OwnDivision,
+    SideView,
+    Strategist,
+    expected_division_boxes,
+)
 from campaign.versions import versions
 
 __all__ = ["Campaign", "run_campaign"]
@@ -342,7 +348,7 @@ class Campaign:
                 self.wake(other)
         yield from self._march(div, at, dest, test_rough=True)
 
-    def _order(self, div: Division, at: str, order, road_kind: str) -> None:
+    def _order(self, div: Division, at: str, order: Order, road_kind: str) -> None:
         """Log a strategy decision with its reason (RULES.md §8.8); count flank marches."""
         key = (order.code, order.goal)  # counted as count_flank_marches counts them
         if order.code == "flank" and self._last_order.get(div.id) != key:

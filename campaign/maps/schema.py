@@ -204,6 +204,7 @@ def _check_references(doc: _MapFile | _NeutralMapFile) -> list[str]:
                 for key, ident in named
                 if ident not in first
             ]
+    if isinstance(doc, _MapFile):
         for i, r in enumerate(doc.reinforcements):  # RULES.md §8.9
             if r.junction not in first:
                 problems.append(f"reinforcements[{i}].junction: unknown junction {r.junction!r}")

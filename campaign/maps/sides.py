@@ -254,17 +254,18 @@ def resolve_sides(
     primary = _primary_roads(graph, raw, raw.source)
     sides = {}
     for s in SIDES:
-        enemy = bases["blue" if s == "red" else "red"]
+        own, enemy = bases[s], bases["blue" if s == "red" else "red"]
+        assert own is not None and enemy is not None  # chosen above when not given
         starts = getattr(options, f"{s}_start")
         in_file = file_sides.get(s)
         if not starts and in_file is not None and in_file.base == bases[s]:
             starts = in_file.starts
         if not starts:
-            starts = list(_auto_starts(graph, bases[s], enemy))
+            starts = list(_auto_starts(graph, own, enemy))
             notes.append(
                 f"{s.capitalize()} starts at {', '.join(starts)}: its base and the nearest "
                 "junctions on its side of the map."
             )
         name = in_file.name if in_file and in_file.name else s.capitalize()
-        sides[s] = SideSetup(name, bases[s], tuple(starts), primary[s])
+        sides[s] = SideSetup(name, own, tuple(starts), primary[s])
     return sides, origin, notes

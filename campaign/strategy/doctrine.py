@@ -316,17 +316,17 @@ class Strategist:
         self, div: str, at: str, view: SideView, stronger: set[str], m: _Memory
     ) -> Order | None:
         cost = self.priced.cost
-        friends = [d for d in view.own if d.id != div and (d.at or d.heading)]
-        if not friends or any(at in (d.at, d.heading) for d in friends):
+        friends = {d.id: p for d in view.own if d.id != div and (p := d.at or d.heading)}
+        if not friends or any(at in (d.at, d.heading) for d in view.own if d.id in friends):
             m.regroup = False  # rejoined, or no one left to rejoin
             return None
-        places = sorted({(d.at or d.heading) for d in friends})  # type: ignore[misc]
+        places = sorted(set(friends.values()))
         reachable = [(cost(at, p), p) for p in places if math.isfinite(cost(at, p))]
         if not reachable:
             m.regroup = False
             return None
         target = min(reachable, key=lambda r: (r[0], *self._tie(r[1], view)))[1]
-        with_them = tuple(sorted(d.id for d in friends if (d.at or d.heading) == target))
+        with_them = tuple(sorted(d for d, p in friends.items() if p == target))
         return self._go("regroup", at, target, stronger, friends=with_them)
 
     def _concentrate(
@@ -335,25 +335,29 @@ class Strategist:
         doc = self.doctrine
         cost = self.priced.cost
         guards = set(self.guards())
-        able = [d for d in view.own if d.id not in guards and (d.at or d.heading)]
+        able = {
+            d.id: (p, d.boxes, d.at)
+            for d in view.own
+            if d.id not in guards and (p := d.at or d.heading)
+        }
         enemy_held = set(view.enemy_positions.values())
-        places = sorted({(d.at or d.heading) for d in able} - enemy_held)  # type: ignore[misc]
+        places = sorted({p for p, _, _ in able.values()} - enemy_held)
         if not places:
             return None
         rally = min(places, key=lambda p: (cost(p, enemy.junction), *self._tie(p, view)))
-        gather = [
-            d
-            for d in able
-            if d.id == div or cost(d.at or d.heading, rally) <= doc.concentrate_hours  # type: ignore[arg-type]
-        ]
-        if sum(d.boxes for d in gather) < doc.attack_ratio * enemy.boxes:
+        gather = {
+            d: (p, boxes, now_at)
+            for d, (p, boxes, now_at) in able.items()
+            if d == div or cost(p, rally) <= doc.concentrate_hours
+        }
+        if sum(boxes for _, boxes, _ in gather.values()) < doc.attack_ratio * enemy.boxes:
             return None
         if rally != at:
-            with_them = tuple(sorted(d.id for d in gather if (d.at or d.heading) == rally))
+            with_them = tuple(sorted(d for d, (p, _, _) in gather.items() if p == rally))
             return self._go(
                 "concentrate", at, rally, stronger, friends=with_them, enemy_at=enemy.junction
             )
-        coming = tuple(sorted(d.id for d in gather if d.at != at))
+        coming = tuple(sorted(d for d, (_, _, now_at) in gather.items() if now_at != at))
         if not coming:
             return None
         return Order("wait", None, None, enemy_at=enemy.junction, friends=coming)
