@@ -510,6 +510,8 @@ class BattleDesk:
             return b not in blocked and (came_by is None or {a, b} != set(came_by))
 
         paths: list[list[str]] = [[base]]
+        if camp.cr.fall_back_junctions == 0:  # nobody falls back: it stays where it is
+            return [base]
         for _ in range(camp.cr.fall_back_junctions):
             longer = [
                 [*p, n]

@@ -44,10 +44,12 @@ def check_battles(events: tuple[CampaignEvent, ...]) -> int:
     where: dict[str, str | None] = {}  # division -> junction it stands on (None: on a road)
     marching: dict[str, tuple[str, str]] = {}
     fought: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    units_of: dict[str, list[str]] = {}
     n = 0
     for i, e in enumerate(events):
         if isinstance(e, DivisionRaised):
             where[e.division] = e.junction
+            units_of[e.division] = [uid for uid, _ in e.units]
         elif isinstance(e, MarchBegun):
             where[e.division] = None
             marching[e.division] = (e.origin, e.destination)
@@ -73,12 +75,19 @@ def check_battles(events: tuple[CampaignEvent, ...]) -> int:
                     continue
                 # a late arrival was marching there and joins at a bound after it arrives
                 assert marching[div][1] == e.place and where.get(div) is None, (div, e)
-                arrived = next(
-                    x.t
-                    for x in events[i + 1 :]
-                    if isinstance(x, MarchArrived) and x.division == div
-                )
                 bound = joined[div]
+                arrived = next(
+                    (
+                        x.t
+                        for x in events[i + 1 :]
+                        if isinstance(x, MarchArrived) and x.division == div
+                    ),
+                    None,
+                )
+                if arrived is None:  # destroyed in the battle it was marching to
+                    states = {u[0]: u[3] for u in e.units}
+                    assert all(states.get(u, "destroyed") == "destroyed" for u in units_of[div]), e
+                    continue
                 assert 1 <= bound <= e.bounds
                 assert bound == arrival_bound(arrived, e.t, BOUND)
                 if bound == 1:  # arrived in the night before a battle fought at dawn
