@@ -214,12 +214,14 @@ class Campaign:
             div, roll = raise_division(r.side, number, r.junction, self.cr, self.forces_dice)
             raised.append((div, roll))
         now = int(env.now)
-        self.emit(Reinforced(now, r.side, r.junction, r.divisions, tuple(d.id for d, _ in raised)))
+        seen = (r.side, *self._enemies_seeing(r.side, r.junction))  # fog of war (§8.6)
+        ids = tuple(d.id for d, _ in raised)
+        self.emit(Reinforced(now, r.side, r.junction, r.divisions, ids, seen_by=seen))
         for div, roll in raised:
             self.divisions.append(div)
             self.ledger.begin_army(r.side, div.boxes)  # their boxes join the casualty base
             units = tuple((u.id, u.kind) for u in div.units)
-            self.emit(DivisionRaised(now, r.side, div.id, roll, units, r.junction))
+            self.emit(DivisionRaised(now, r.side, div.id, roll, units, r.junction, seen_by=seen))
             div.arrived_at = env.now
             div.process = env.process(self._division(div))
         self.update_sightings()

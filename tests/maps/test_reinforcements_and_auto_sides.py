@@ -59,6 +59,7 @@ def test_reinforcements_enter_on_their_day_and_hour_and_march(tmp_path) -> None:
         ("Guard",),
         ("R2",),
     )
+    assert came.seen_by == ("red",)  # Blue, at bb three roads away, does not see it (§8.6)
     raised = [e for e in result.events if isinstance(e, DivisionRaised) and e.division == "R2"]
     assert raised and raised[0].t == 210 and raised[0].junction == "m1"
     assert any(isinstance(e, Ordered) and e.division == "R2" for e in result.events)
