@@ -29,7 +29,14 @@ from campaign.errors import MapError
 from campaign.maps.model import SIDES, MapOptions, SideSetup
 from campaign.maps.raw import RawMap
 
-__all__ = ["AUTO_DAYS", "AUTO_TRIES", "START_COUNT", "auto_time_limit", "resolve_sides"]
+__all__ = [
+    "AUTO_DAYS",
+    "AUTO_TRIES",
+    "START_COUNT",
+    "auto_time_limit",
+    "double_sweep",
+    "resolve_sides",
+]
 
 #: The automatic bases' distance in days of daylight march (RULES.md §8.7).
 AUTO_DAYS = (1.0, 3.0)
@@ -59,9 +66,16 @@ def _largest_component(graph: nx.Graph) -> set[str]:
     return min(nx.connected_components(graph), key=lambda c: (-len(c), min(c)))
 
 
-def _double_sweep(graph: nx.Graph, nodes: list[str]) -> tuple[str, str, float]:
-    """Two far-apart junctions and their distance (a lower bound of the diameter, at least
-    half of it), by two single-source searches; always ends."""
+def double_sweep(graph: nx.Graph, nodes: list[str]) -> tuple[str, str, float]:
+    """Two far-apart junctions and their distance in march hours: a lower bound of the
+    weighted diameter and at least half of it, by two single-source searches (from
+    ``nodes[0]``, then from the farthest junction found; ties by id). Always ends.
+
+    >>> g = nx.path_graph(["a", "b", "c"])
+    >>> nx.set_edge_attributes(g, 1.5, "hours")
+    >>> double_sweep(g, ["b"])
+    ('a', 'c', 3.0)
+    """
     first = nodes[0]
     out = nx.single_source_dijkstra_path_length(graph, first, weight="hours")
     a = max(sorted(out), key=lambda n: out[n])
@@ -84,7 +98,7 @@ def _auto_bases(
             key="sides",
             fix="Give the bases (--red-base, --blue-base) on a map with roads between them.",
         )
-    far_a, far_b, span = _double_sweep(sub, [fixed] if fixed else nodes)
+    far_a, far_b, span = double_sweep(sub, [fixed] if fixed else nodes)
     cap = options.max_march_hours / 3
     day = options.daylight_hours
     low, high = AUTO_DAYS[0] * day, min(AUTO_DAYS[1] * day, cap)

@@ -170,7 +170,7 @@ def test_automatic_bases_are_one_to_three_days_apart_when_the_map_allows(tmp_pat
         apart = cmap.routes.hours(red, blue)
         graph = cmap.graph
         biggest = max(nx.connected_components(graph), key=len)
-        *_, span = sides_module._double_sweep(graph.subgraph(biggest), sorted(biggest))
+        *_, span = sides_module.double_sweep(graph.subgraph(biggest), sorted(biggest))
         if span >= 14:  # the map spans at least a day's march
             assert 14 <= apart <= 42, (seed, apart, span)
             checked += 1
