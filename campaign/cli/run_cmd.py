@@ -92,10 +92,10 @@ def run(
         ),
     ] = None,
     red_doctrine: Annotated[
-        str, typer.Option(help="aggressive | cautious | balanced")
+        str, typer.Option(help="aggressive | cautious | balanced | raider (RULES.md §8.8)")
     ] = "balanced",
     blue_doctrine: Annotated[
-        str, typer.Option(help="aggressive | cautious | balanced")
+        str, typer.Option(help="aggressive | cautious | balanced | raider (RULES.md §8.8)")
     ] = "balanced",
     fmt: Annotated[Format, typer.Option("--format", help="Log format.")] = Format.text,
     output: Annotated[
