@@ -178,7 +178,8 @@ class Strategist:
         if m.plan == at:
             m.plan = None  # the opening waypoint is reached
         if m.follow is not None and m.follow[:2] == (view.now, at):
-            order = m.follow[2]  # marches with the divisions that counted it in
+            # it marches with the divisions that counted it in, unless the base needs it
+            order = self._guard_first(div, at, view) or m.follow[2]
         else:
             order = self._choose(div, at, view, m)
         m.follow = None
@@ -200,6 +201,15 @@ class Strategist:
             m.came_order = (order.code, order.goal)
         m.order = (order.code, order.goal)
         return order
+
+    def _guard_first(self, div: str, at: str, view: SideView) -> Order | None:
+        """The guard order for ``div`` if the base needs it now (RULES.md §8.8), else None."""
+        if self.doctrine.guard_hours <= 0:
+            return None
+        groups = view.enemy_groups()
+        here = view.strength_at(at, free_only=True, also=div)
+        stronger = {j for j, g in groups.items() if here < self.doctrine.attack_ratio * g.boxes}
+        return self._guard(div, at, view, groups, stronger)
 
     def _choose(self, div: str, at: str, view: SideView, m: _Memory) -> Order:
         doc = self.doctrine

@@ -2,8 +2,7 @@
 
 Fixed seeds, so each figure is exact and repeatable; the tolerances below say how far a
 smaller sample than the README's (300 seeds; ``python -m benchmarks.campaign_character``)
-may stray from the goal before the test fails. The default map's median of five battles is
-not reached (README, "Campaign character"): the test holds the level reached, four.
+may stray from the goal before the test fails.
 """
 
 from __future__ import annotations
@@ -24,10 +23,10 @@ TEMPERS = ("aggressive", "cautious", "balanced", "raider")
 
 @pytest.mark.slow
 def test_default_map_balanced_campaigns_have_character() -> None:
-    """120 seeds. Goals: <= 25% decided on day 1 (binomial SE at 13% is 3 points: a failure
-    means a real regression); no place > 35% of battles; >= 8 places; the commonest
-    opening in <= 50% of seeds; rough roads tested in >= 60%; median battles >= 4 (the
-    level reached; the goal of 5 is not met)."""
+    """120 seeds. Goals: <= 25% decided on day 1 (1% measured on 300 seeds: a failure means
+    a real regression); no place > 35% of battles; >= 8 places; the commonest opening in
+    <= 50% of seeds; rough roads tested in >= 60%; median battles >= 5 (tolerance: 4.5, the
+    median of 120 seeds can fall between two counts)."""
     cmap, loaded = load_map(), load_rules()
     n = 120
     day1 = rough = 0
@@ -47,7 +46,7 @@ def test_default_map_balanced_campaigns_have_character() -> None:
     assert len(places) >= 8
     assert openings.most_common(1)[0][1] / n <= 0.5
     assert rough / n >= 0.6
-    assert statistics.median(battles) >= 4, statistics.median(battles)
+    assert statistics.median(battles) >= 4.5, statistics.median(battles)
 
 
 @pytest.mark.slow
