@@ -29,6 +29,7 @@ from campaign.events import (
     Surrendered,
     WithdrawalCheck,
 )
+from campaign.printers.orders import order_sentence
 
 __all__ = ["Entry", "Narrator", "narrate"]
 
@@ -176,7 +177,7 @@ class Narrator:
                 self.marching_with.update((e.t, f) for f in e.friends)
             if repeat and e.road_kind != "rough":
                 return None  # the same order as before: the march line says the rest
-            return Entry("event", day, tm, self.order(e), style="italic")
+            return Entry("event", day, tm, order_sentence(self, e), style="italic")
         if isinstance(e, Reinforced):
             return Entry(
                 "event",
@@ -249,57 +250,16 @@ class Narrator:
             return self._end(e, day)
         return None
 
-    def order(self, e: Ordered) -> str:
-        """A strategy decision as a sentence (RULES.md §8.8), e.g. "R2 takes the rough road
-        to Saint-Fiacre to turn the enemy at La Croisée, making for Steinbrück"."""
-        enemy_side = "blue" if e.side == "red" else "red"
-        j = self.j
+    def div(self, division: str) -> str:
+        """A division as the diary names it."""
+        return division
 
-        def target(junction: str | None) -> str:
-            if junction is None:
-                return "?"
-            if junction == self.bases.get(enemy_side):
-                return f"{j(junction)} (the {self.side(enemy_side)} base)"
-            if junction == self.bases.get(e.side):
-                return f"{j(junction)} (its base)"
-            return j(junction)
-
-        road = {"rough": "the rough road", "normal": "the road"}.get(e.road_kind, "the road")
-        enemies = ", ".join(e.enemies) or self.side(enemy_side)
-        friends = ", ".join(e.friends)
-        div = e.division
-        names = [div, *e.friends]
-        together = ", ".join(names[:-1]) + " and " + names[-1] if e.friends else div
-        texts = {
-            "guard": f"{div} falls back on {j(e.goal or '')} to cover the base "
-            f"({self.side(enemy_side)} seen at {j(e.enemy_at or '')})",
-            "guard_hold": f"{div} holds {j(e.junction)} to cover the base "
-            f"({self.side(enemy_side)} seen at {j(e.enemy_at or '')})",
-            "regroup": f"{div}, beaten, marches to rejoin {friends} at {target(e.goal)}",
-            "pursue": f"{together} pursue{'s' if not e.friends else ''} the beaten {enemies} "
-            f"to {target(e.goal)}",
-            "attack": f"{together} march{'es' if not e.friends else ''} on {enemies} at "
-            f"{target(e.goal)}",
-            "concentrate": f"{div} marches to join {friends or 'the army'} at {target(e.goal)} "
-            f"before attacking the {self.side(enemy_side)} force at {j(e.enemy_at or '')}",
-            "wait": f"{div} waits at {j(e.junction)} for {friends} before attacking the "
-            f"{self.side(enemy_side)} force at {j(e.enemy_at or '')}",
-            "plan": f"{div} opens the campaign by way of {j(e.goal or '')}, "
-            f"making for {target(e.aim)}",
-            "flank": f"{div} takes {road} to {j(e.step or '')} to turn the "
-            f"{self.side(enemy_side)} force at {j(e.enemy_at or '')}, making for "
-            f"{target(e.goal)}",
-            "objective": f"{div} makes for the objective {target(e.goal)}",
-            "advance": f"{div} advances on {target(e.goal)}",
-            "hold": f"{div} holds {j(e.junction)}: nothing to march for",
-            "no_way": f"{div} holds {j(e.junction)}: every road to {target(e.aim)} runs "
-            "through a stronger enemy",
-            "no_turn_back": f"{div} holds {j(e.junction)}: no new reason to turn back",
-        }
-        text = texts.get(e.code, f"{div} at {j(e.junction)}: {e.code}")
-        if e.road_kind == "rough" and e.code != "flank":
-            text += f", taking the rough road to {j(e.step or '')} as a short cut"
-        return text
+    def divs(self, divisions: Iterable[str]) -> str:
+        """``R1, R2 and R3``."""
+        items = [self.div(d) for d in divisions]
+        if len(items) <= 1:
+            return "".join(items)
+        return ", ".join(items[:-1]) + " and " + items[-1]
 
     def _battle(self, e: BattleFought, day: int, tm: str, battle_logs: bool) -> Entry:
         defender = "blue" if e.attacker == "red" else "red"
