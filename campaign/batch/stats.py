@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import duckdb
 
@@ -126,6 +127,11 @@ def _quartiles(column: str) -> str:
     )
 
 
+def _levels(factors: dict[str, Any]) -> dict[str, str]:
+    """Factor levels as text (typed JSON numbers as their JSON text, ``30``)."""
+    return {k: v if isinstance(v, str) else json.dumps(v) for k, v in factors.items()}
+
+
 def cell_summaries(con: duckdb.DuckDBPyConnection, batch_id: str) -> list[CellSummary]:
     """Summaries of every cell of a batch (cells without runs are left out)."""
     rows = con.execute(
@@ -149,7 +155,7 @@ def cell_summaries(con: duckdb.DuckDBPyConnection, batch_id: str) -> list[CellSu
             CellSummary(
                 cell=cell,
                 label=label,
-                factors=json.loads(factors),
+                factors=_levels(json.loads(factors)),
                 n=n,
                 wins={"red": red, "blue": blue},
                 draws=draws,

@@ -1,28 +1,12 @@
 """The results file: DuckDB tables ``batches``, ``cells``, ``runs`` and ``battles``.
 
-Tables (one file may hold several batches; ``batch_id`` ties the rows together):
-
-``batches``
-    One row per batch: ``batch_id``, ``name``, ``spec_json``, ``design_hash``,
-    ``seed_entropy`` (decimal text), ``runs_per_cell``, ``n_cells``, ``code_version``,
-    ``numpy_version``, ``versions_json``, ``rules_hashes`` (JSON list, per cell),
-    ``started``, ``finished`` (NULL until every run is in), ``sessions`` (runs of the command).
-``cells``
-    One row per cell: ``cell``, ``label``, ``map``, ``map_sha``, ``variants``, ``overrides_json``,
-    ``red_doctrine``, ``blue_doctrine``, ``rules_label``, ``rules_hash``, ``factors_json``.
-``runs``
-    One row per campaign, key ``(batch_id, cell, run)``: ``seed``, ``winner`` (NULL = draw),
-    ``reason``, ``end_minutes`` (since 06:00 day 1), ``days``, ``battles``, ``red_losses``,
-    ``blue_losses`` (hits), ``red_divisions_left``, ``blue_divisions_left``,
-    ``red_objective_value``, ``blue_objective_value``; the campaign's character:
-    ``rough_road_tests``, ``rough_road_failures`` (RULES.md §8.2), ``battle_places`` (distinct
-    junctions and roads battles were fought at), ``marches`` (begun, fall backs included),
-    ``flank_marches`` (as the strategy reports them, §8.8), ``base_fell`` (the side whose base
-    was held alone by the enemy at nightfall, §8.7; NULL if none) and ``base_fell_day``.
-    A file written before these columns existed gets them added (NULL in its old rows).
-``battles``
-    One row per battle, key ``(batch_id, cell, run, battle)``: the fields of
-    :class:`campaign.result.BattleRow`.
+Every table and column, with its type and meaning, is described once in
+:mod:`campaign.batch.schema` (and stored in the file as DuckDB comments: ``SELECT
+table_name, column_name, comment FROM duckdb_columns()``); the README lists them. One file
+may hold several batches; ``batch_id`` ties the rows together. Times are minutes since
+06:00 on day 1, nights included. ``reason`` columns hold codes (:mod:`campaign.batch.reasons`)
+with the words beside them in ``reason_text``. A file written before the codes (schema 1) is
+upgraded in place when a batch is resumed into it.
 
 Each chunk's runs and battles are inserted from Arrow tables in one transaction, so the file
 only ever holds whole runs, whatever interrupts the batch.
@@ -39,47 +23,64 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
+from campaign.batch.reasons import battle_reason_text, run_reason_code
+from campaign.batch.schema import comment_sql, create_sql
 from campaign.batch.worker import BATTLE_COLUMNS, RUN_COLUMNS
 from campaign.errors import BatchSpecError, make_output_dir
 
 __all__ = ["RUN_COLUMNS_ADDED", "ResultStore", "export_results", "open_results", "run_columns"]
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS batches (
-    batch_id VARCHAR PRIMARY KEY, name VARCHAR, spec_json VARCHAR, design_hash VARCHAR,
-    seed_entropy VARCHAR, runs_per_cell BIGINT, n_cells INTEGER, code_version VARCHAR,
-    numpy_version VARCHAR, versions_json VARCHAR, rules_hashes VARCHAR,
-    started TIMESTAMP, finished TIMESTAMP, sessions INTEGER);
-CREATE TABLE IF NOT EXISTS cells (
-    batch_id VARCHAR, cell INTEGER, label VARCHAR, map VARCHAR, map_sha VARCHAR,
-    variants VARCHAR, overrides_json VARCHAR, red_doctrine VARCHAR, blue_doctrine VARCHAR,
-    rules_label VARCHAR, rules_hash VARCHAR, factors_json VARCHAR,
-    PRIMARY KEY (batch_id, cell));
-CREATE TABLE IF NOT EXISTS runs (
-    batch_id VARCHAR, cell INTEGER, run BIGINT, seed BIGINT, winner VARCHAR, reason VARCHAR,
-    end_minutes INTEGER, days INTEGER, battles INTEGER, red_losses INTEGER,
-    blue_losses INTEGER, red_divisions_left INTEGER, blue_divisions_left INTEGER,
-    red_objective_value INTEGER, blue_objective_value INTEGER,
-    rough_road_tests INTEGER, rough_road_failures INTEGER, battle_places INTEGER,
-    marches INTEGER, flank_marches INTEGER, base_fell VARCHAR, base_fell_day INTEGER,
-    PRIMARY KEY (batch_id, cell, run));
-CREATE TABLE IF NOT EXISTS battles (
-    batch_id VARCHAR, cell INTEGER, run BIGINT, battle INTEGER, t INTEGER, day INTEGER,
-    place VARCHAR, road BOOLEAN, attacker VARCHAR, winner VARCHAR, reason VARCHAR,
-    bounds INTEGER, red_divisions INTEGER, blue_divisions INTEGER, red_units INTEGER,
-    blue_units INTEGER, red_hits INTEGER, blue_hits INTEGER, red_cards_lost INTEGER,
-    blue_cards_lost INTEGER, PRIMARY KEY (batch_id, cell, run, battle));
-"""
-
 _RUN_TYPES = {
+    "base_fell": pa.string(),
     "seed": pa.int64(),
     "winner": pa.string(),
     "reason": pa.string(),
-    "base_fell": pa.string(),
+    "reason_text": pa.string(),
+}
+_BATTLE_TYPES = {
+    "place": pa.string(),
+    "road": pa.bool_(),
+    "attacker": pa.string(),
+    "winner": pa.string(),
+    "reason": pa.string(),
+    "reason_text": pa.string(),
 }
 
-#: ``runs`` columns added after the first release, in table order, with their SQL types: a
-#: results file written before them gets them added on opening for writing (old rows NULL)
+
+def _with_reason_codes(columns: dict[str, list], battles: bool) -> dict[str, list]:
+    """The chunk's columns with ``reason`` as a code and ``reason_text`` beside it."""
+    out = dict(columns)
+    if battles:
+        out["reason_text"] = [battle_reason_text(r) for r in columns["reason"]]
+    else:
+        out["reason_text"] = list(columns["reason"])
+        out["reason"] = [run_reason_code(r) for r in columns["reason"]]
+    return out
+
+
+def _typed_level(key: str, level: str) -> Any:
+    """A factor's level as its value: an override's JSON (``30``, ``true``, ``[1, 2]``),
+    text for the map, variant, doctrines and any level that is not JSON."""
+    if key in ("map", "variant", "doctrines"):
+        return level
+    try:
+        return json.loads(level)
+    except ValueError:
+        return level
+
+
+def _typed_factors(factors: tuple[tuple[str, str], ...]) -> str:
+    """The factors as typed JSON: an override's level is the value itself (30, not "30")."""
+    return json.dumps({k: _typed_level(k, v) for k, v in factors})
+
+
+def _columns(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
+    return [r[0] for r in con.execute(f"SELECT * FROM {table} LIMIT 0").description]
+
+
+#: ``runs`` columns added after the first release (the campaign's character, issue 10), in
+#: table order, with their SQL types: a file written before them gets them added (old rows
+#: NULL) when it is opened for writing.
 RUN_COLUMNS_ADDED = (
     ("rough_road_tests", "INTEGER"),
     ("rough_road_failures", "INTEGER"),
@@ -93,20 +94,33 @@ RUN_COLUMNS_ADDED = (
 
 def run_columns(con: duckdb.DuckDBPyConnection) -> list[str]:
     """The columns of the ``runs`` table of an open results file, in table order."""
-    rows = con.execute(
-        "SELECT column_name FROM information_schema.columns WHERE table_name = 'runs' "
-        "ORDER BY ordinal_position"
-    ).fetchall()
-    return [r[0] for r in rows]
+    return _columns(con, "runs")
 
 
-_BATTLE_TYPES = {
-    "place": pa.string(),
-    "road": pa.bool_(),
-    "attacker": pa.string(),
-    "winner": pa.string(),
-    "reason": pa.string(),
-}
+def _upgrade(con: duckdb.DuckDBPyConnection) -> None:
+    """Bring a file of schema 1 (before reason codes) to the current layout, in place.
+
+    Schema 1 stored ``runs.reason`` as the log's sentence and had no ``reason_text``
+    columns: the sentence moves to ``reason_text`` and ``reason`` becomes its code, so a
+    batch started before can be resumed and reported alike.
+    """
+    have = set(_columns(con, "runs"))
+    for name, sql_type in RUN_COLUMNS_ADDED:  # a file from before the character columns
+        if name not in have:
+            con.execute(f"ALTER TABLE runs ADD COLUMN {name} {sql_type}")
+    for table, battles in (("runs", False), ("battles", True)):
+        if "reason_text" in _columns(con, table):
+            continue
+        con.execute(f"ALTER TABLE {table} ADD COLUMN reason_text VARCHAR")
+        for (reason,) in con.execute(f"SELECT DISTINCT reason FROM {table}").fetchall():
+            if battles:
+                code, text = reason, battle_reason_text(reason)
+            else:
+                code, text = run_reason_code(reason), reason
+            con.execute(
+                f"UPDATE {table} SET reason = ?, reason_text = ? WHERE reason = ?",
+                [code, text, reason],
+            )
 
 
 def _now() -> datetime:
@@ -154,11 +168,18 @@ class ResultStore:
                 fix="Use a DuckDB file that no other batch is writing.",
             ) from None
         if not read_only:
-            self.con.execute(_SCHEMA)
-            have = set(run_columns(self.con))
-            for name, sql_type in RUN_COLUMNS_ADDED:  # an older file: add the new columns
-                if name not in have:
-                    self.con.execute(f"ALTER TABLE runs ADD COLUMN {name} {sql_type}")
+            try:
+                self.con.execute(create_sql())
+                _upgrade(self.con)
+                self.con.execute(comment_sql())
+            except duckdb.Error as exc:
+                self.con.close()
+                raise BatchSpecError(
+                    f"the results file has tables of another layout ({exc})",
+                    source=str(path),
+                    fix="Write this batch to a new --output file (the old one stays readable "
+                    "with 'campaign batch report').",
+                ) from None
 
     def close(self) -> None:
         """Close the connection (checkpointing the write-ahead log)."""
@@ -223,7 +244,7 @@ class ResultStore:
                     c.cell.doctrines[1],
                     c.rules_label,
                     c.rules_hash,
-                    json.dumps(dict(c.cell.factors)),
+                    _typed_factors(c.cell.factors),
                 ],
             )
         con.commit()
@@ -256,8 +277,20 @@ class ResultStore:
             the chunk is rolled back, every earlier chunk stays committed.
         """
         cell = int(result["cell"])
-        runs = _arrow(batch_id, cell, result["runs"], RUN_COLUMNS, _RUN_TYPES)
-        battles = _arrow(batch_id, cell, result["battles"], BATTLE_COLUMNS, _BATTLE_TYPES)
+        runs = _arrow(
+            batch_id,
+            cell,
+            _with_reason_codes(result["runs"], battles=False),
+            (*RUN_COLUMNS, "reason_text"),
+            _RUN_TYPES,
+        )
+        battles = _arrow(
+            batch_id,
+            cell,
+            _with_reason_codes(result["battles"], battles=True),
+            (*BATTLE_COLUMNS, "reason_text"),
+            _BATTLE_TYPES,
+        )
         con = self.con
         began = False
         try:
@@ -265,8 +298,8 @@ class ResultStore:
             began = True
             con.register("chunk_runs", runs)
             con.register("chunk_battles", battles)
-            con.execute("INSERT OR IGNORE INTO runs SELECT * FROM chunk_runs")
-            con.execute("INSERT OR IGNORE INTO battles SELECT * FROM chunk_battles")
+            con.execute("INSERT OR IGNORE INTO runs BY NAME SELECT * FROM chunk_runs")
+            con.execute("INSERT OR IGNORE INTO battles BY NAME SELECT * FROM chunk_battles")
             con.commit()
         except duckdb.InterruptException:
             # Ctrl-C reached DuckDB mid-query: drop the partial chunk, stop like Ctrl-C

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -78,7 +79,10 @@ def test_report_prints_a_character_line_per_cell(
     _, out = results
     code, text, _ = run_cli(["batch", "report", str(out)], capsys)
     assert code == 0
-    line = next(x for x in text.splitlines() if x.startswith("cell 0 character:"))
+    lines = text.splitlines()
+    first = next(i for i, x in enumerate(lines) if x.startswith("cell 0 character:"))
+    rest = itertools.takewhile(lambda x: x.startswith("  "), lines[first + 1 :])
+    line = " ".join([lines[first], *(x.strip() for x in rest)])  # wrapped at narrow widths
     for word in ("days", "battles", "distinct places", "rough-road tests"):
         assert word in line
     code, text, _ = run_cli(["batch", "report", str(out), "--json"], capsys)
@@ -115,7 +119,8 @@ def test_an_older_results_file_is_reported_and_upgraded(tmp_path: Path) -> None:
     assert "not stored" in character_line(c)
     store = ResultStore(path)  # opened for writing (a resumed batch): columns are added
     try:
-        assert run_columns(store.con) == ["batch_id", "cell", "run", *RUN_COLUMNS]
+        columns = ["batch_id", "cell", "run", *RUN_COLUMNS, "reason_text"]
+        assert run_columns(store.con) == columns
         (c,) = cell_character(store.con, "b")
         assert not c.stored  # the old rows have no character to report
     finally:
