@@ -117,7 +117,7 @@ class Endgame:
         """Each nightfall: the day's tally, withdrawal checks (§7.6), the time limit (§8.7)."""
         camp = self.camp
         env = camp.env
-        for day in range(1, camp.cr.time_limit_days + 1):
+        for day in range(1, camp.time_limit_days + 1):
             nightfall = (day - 1) * 1440 + camp.clock.daylight_minutes
             if nightfall > env.now:
                 yield env.timeout(nightfall - env.now)

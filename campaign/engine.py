@@ -10,7 +10,6 @@ campaign by §8.7, with a hard cap on the number of events.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from dataclasses import fields
 from typing import Any
 
 import networkx as nx
@@ -23,22 +22,32 @@ from campaign.battles import BattleDesk
 from campaign.clock import Clock
 from campaign.config import LoadedRules
 from campaign.endgame import Endgame
+from campaign.errors import MapError
 from campaign.events import (
+    BattleFought,
     CampaignEnded,
     CampaignEvent,
     CampaignStarted,
     DivisionRaised,
+    FellBack,
     Halted,
     MarchArrived,
     MarchBegun,
+    Ordered,
+    Reinforced,
     RoughRoadTest,
     Sighted,
 )
 from campaign.ledger import Ledger
-from campaign.maps import CampaignMap
+from campaign.maps import CampaignMap, Reinforcement
 from campaign.paths import display_path
 from campaign.result import CampaignResult
-from campaign.strategy import SideView, choose_goal, next_step
+from campaign.strategy import (
+    Order,
+    OwnDivision,
+    SideView,
+    Strategist,
+)
 from campaign.versions import versions
 
 #: a SimPy process: yields events, returns nothing
@@ -85,10 +94,12 @@ class Campaign:
                     key=f"--{side}-doctrine",
                     fix=f"Choose one of: {', '.join(sorted(self.cr.doctrines))}.",
                 )
+        self.time_limit_days = cmap.time_limit(self.cr.time_limit_days)
+        self._check_reinforcements()
         self.record = record_events
         self.battle_logs = battle_logs
         root = np.random.SeedSequence(seed)
-        forces_ss, march_ss, battles_ss = root.spawn(3)
+        forces_ss, march_ss, battles_ss, strategy_ss = root.spawn(4)
         self.forces_dice = Dice(np.random.default_rng(forces_ss))
         self.dice = Dice(np.random.default_rng(march_ss))
         self.battles_ss = battles_ss
@@ -118,15 +129,31 @@ class Campaign:
         }
         self.ledger = Ledger(self.objectives, {s: cmap.sides[s].primary_road for s in SIDES})
         self.desk = BattleDesk(self)
+        self._last_order: dict[str, tuple[str, str | None]] = {}
+        self.holding: set[str] = set()  # divisions holding on a doctrine's order (may be woken)
         self.endgame = Endgame(self)
+        self.strategists = {
+            side: Strategist(
+                side,
+                self.cr.doctrines[self.doctrines[side]],
+                self.graph,
+                self.cr,
+                np.random.default_rng(ss),
+            )
+            for side, ss in zip(SIDES, strategy_ss.spawn(2), strict=True)
+        }
 
     # ------------------------------------------------------------------ events
     def emit(self, event: CampaignEvent) -> None:
         if self.over and not isinstance(event, CampaignEnded):
             return  # the campaign has ended: what else happened this minute is not recorded
         self.n_events += 1
-        if _is_flank_march(event):
-            self.counts["flank"] += 1
+        if isinstance(event, BattleFought):
+            for strategist in self.strategists.values():
+                strategist.observe_battle(event.t + event.minutes, event.divisions, event.winner)
+        elif isinstance(event, FellBack):  # seen by both sides (RULES.md §8.5)
+            for strategist in self.strategists.values():
+                strategist.observe_fall_back(event.side, event.division, event.path)
         if self.record:
             self.events.append(event)
         if self.n_events >= self.cr.max_events and not self.over:
@@ -161,6 +188,52 @@ class Campaign:
                 )
         self.endgame.start()
 
+    def _entry_minute(self, r: Reinforcement) -> float:
+        """Campaign minute of a reinforcement's entry (minutes since day 1's dawn)."""
+        return (r.day - 1) * 1440 + r.hour * 60 - self.cr.day_start_minutes
+
+    def _check_reinforcements(self) -> None:
+        """Each reinforcement enters within the campaign (RULES.md §8.9), else MapError."""
+        for r in self.map.reinforcements:
+            t = self._entry_minute(r)
+            if not 0 <= t < self.time_limit_days * 1440:
+                raise MapError(
+                    f"reinforcements enter on day {r.day} at {r.hour:g}h, outside the campaign "
+                    f"(day 1 from {self.cr.day_start_minutes // 60:02d}:00 to the end of day "
+                    f"{self.time_limit_days}, the time limit)",
+                    source=self.map.source,
+                    key=f"{r.key}.day",
+                    fix="Bring them in before the time limit (or raise the map's time_limit_days).",
+                )
+
+    def _reinforce(self, r: Reinforcement) -> Process:
+        """Raise a reinforcement's divisions at its junction when it enters (RULES.md §8.9)."""
+        env = self.env
+        yield env.timeout(self._entry_minute(r))
+        if self.over:
+            return
+        number = sum(1 for d in self.divisions if d.side == r.side)
+        raised = []
+        for _ in r.divisions:
+            number += 1
+            div, roll = raise_division(r.side, number, r.junction, self.rules, self.forces_dice)
+            raised.append((div, roll))
+        now = int(env.now)
+        seen = (r.side, *self._enemies_seeing(r.side, r.junction))  # fog of war (§8.6)
+        ids = tuple(d.id for d, _ in raised)
+        self.emit(Reinforced(now, r.side, r.junction, r.divisions, ids, seen_by=seen))
+        for div, roll in raised:
+            self.divisions.append(div)
+            self.ledger.begin_army(r.side, div.boxes)  # their boxes join the casualty base
+            units = tuple((u.id, u.kind) for u in div.units)
+            self.emit(DivisionRaised(now, r.side, div.id, roll, units, r.junction, seen_by=seen))
+            div.arrived_at = env.now
+            div.process = env.process(self._division(div))
+        self.update_sightings()
+        self.endgame.occupy(r.junction)
+        self._after_this_minute(lambda: self.desk.check_contact(r.junction, arriving=raised[-1][0]))
+        self._after_this_minute(self.endgame.check_immediate)
+
     def run(self) -> CampaignResult:
         """Run the campaign to its end (RULES.md §8.7) and return the result."""
         cmap = self.map
@@ -187,7 +260,9 @@ class Campaign:
             div.process = self.env.process(self._division(div))
         self.env.process(self.endgame.evenings())
         self.env.process(self._initial_contacts())
-        limit = self.cr.time_limit_days * 1440 + 1
+        for reinforcement in self.map.reinforcements:
+            self.env.process(self._reinforce(reinforcement))
+        limit = self.time_limit_days * 1440 + 1
         self.env.run(until=simpy.AnyOf(self.env, [self.done, self.env.timeout(limit)]))
         if not self.over:
             self.end(None, "time limit reached with nothing decided: a draw")
@@ -251,12 +326,22 @@ class Campaign:
         env = self.env
         at = div.location
         assert at is not None
-        doctrine = self.cr.doctrines[self.doctrines[div.side]]
-        goal, why = choose_goal(div.id, at, self.view(div.side), doctrine, self.routes)
-        dest = next_step(self.routes, at, goal)
+        if any(d.alive and d.side != div.side and d.location == at for d in self.divisions):
+            # an enemy reached this junction this minute: the contact check comes first (§8.4)
+            yield env.timeout(1)
+            return
+        order = self.strategists[div.side].decide(div.id, at, self.view(div.side))
+        dest = order.step
         if dest is None:
-            self._halt(div, at, why if goal is None else "waits for the enemy here")
-            yield env.timeout(self.cr.hold_minutes)
+            key = (order.code, order.goal, order.enemy_at, order.friends)
+            if div.halted_reason != repr(key):
+                div.halted_reason = repr(key)
+                self._order(div, at, order, "")
+            self.holding.add(div.id)
+            try:
+                yield env.timeout(self.cr.hold_minutes)
+            finally:
+                self.holding.discard(div.id)
             return
         minutes = self.graph.edges[at, dest]["hours"] * 60.0
         nightfall = self.clock.nightfall(env.now)
@@ -264,7 +349,36 @@ class Campaign:
             self._halt(div, at, "too late in the day to set off")
             yield env.timeout(self.clock.next_dawn(nightfall) - env.now)
             return
+        self._order(div, at, order, self.graph.edges[at, dest]["kind"])
+        for other in self.divisions:  # divisions counted in the order march with it (§8.8)
+            if other.id in order.friends and other.id in self.holding:
+                self.holding.discard(other.id)  # woken once: never again mid-march
+                self.wake(other)
         yield from self._march(div, at, dest, test_rough=True)
+
+    def _order(self, div: Division, at: str, order: Order, road_kind: str) -> None:
+        """Log a strategy decision with its reason (RULES.md §8.8); count flank marches."""
+        key = (order.code, order.goal)  # counted as count_flank_marches counts them
+        if order.code == "flank" and self._last_order.get(div.id) != key:
+            self.counts["flank"] += 1
+        self._last_order[div.id] = key
+        self.emit(
+            Ordered(
+                int(self.env.now),
+                div.side,
+                div.id,
+                at,
+                order.code,
+                order.goal,
+                order.step,
+                road_kind,
+                order.enemy_at,
+                order.enemies,
+                order.friends,
+                order.aim,
+                seen_by=(div.side,),
+            )
+        )
 
     def _halt(self, div: Division, at: str, why: str) -> None:
         if div.halted_reason != why:
@@ -402,19 +516,30 @@ class Campaign:
             self.last_seen[side].pop(div.id, None)
 
     def view(self, side: str) -> SideView:
+        """What ``side`` knows now, for its strategy doctrine (RULES.md §8.6, §8.8)."""
         enemy = "blue" if side == "red" else "red"
-        own = [d for d in self.divisions if d.side == side and d.alive and d.location]
+        now = self.env.now
+        own = []
+        for d in self.divisions:
+            if d.side != side or not d.alive:
+                continue
+            heading = d.road[1] if d.road else None
+            marches = [str(arg) for kind, arg in d.orders if kind == "march"]
+            if marches:
+                heading = marches[-1]
+            free = d.location is not None and not d.orders and d.busy_until <= now
+            own.append(OwnDivision(d.id, d.location, heading, d.boxes, free))
         return SideView(
             side=side,
-            own_positions={d.id: d.location for d in own},  # type: ignore[misc]
-            own_boxes={d.id: d.boxes for d in own},
+            now=now,
+            own=tuple(own),
             enemy_positions=dict(self.last_seen[side]),
             enemy_boxes=dict(self.known_boxes[side]),
             own_base=self.map.sides[side].base,
             enemy_base=self.map.sides[enemy].base,
             objectives=self.objectives,
             owner=self.endgame.owner,
-            unknown_boxes=self.unknown_boxes,
+            estimate_boxes=self.unknown_boxes,
         )
 
     # ------------------------------------------------------------------ result
@@ -456,27 +581,6 @@ class Campaign:
             base_fell=fell[0] if fell else None,
             base_fell_day=fell[1] if fell else None,
         )
-
-
-#: event type -> None (never a flank march), True (always one) or the fields to read
-_FLANK_FIELDS: dict[type, tuple[str, ...] | bool | None] = {}
-
-
-def _is_flank_march(event: CampaignEvent) -> bool:
-    """True for a strategy's flank-march decision (RULES.md §8.8): an event type named
-    ``Flank...``, or one whose ``flank`` field is true or whose ``code`` or ``decision`` is
-    ``"flank"`` (the strategy's ``Ordered`` events name it so)."""
-    kind = type(event)
-    how = _FLANK_FIELDS.get(kind, False)
-    if how is False:
-        names = {f.name for f in fields(kind)}
-        how = True if kind.__name__.lower().startswith("flank") else None
-        if how is None and names & {"flank", "code", "decision"}:
-            how = tuple(sorted(names & {"flank", "code", "decision"}))
-        _FLANK_FIELDS[kind] = how
-    if how is None or how is True:
-        return how is True
-    return any(getattr(event, f) in (True, "flank") for f in how)  # type: ignore[union-attr]
 
 
 def run_campaign(

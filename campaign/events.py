@@ -25,6 +25,8 @@ __all__ = [
     "MarchArrived",
     "MarchBegun",
     "MeetingOnRoad",
+    "Ordered",
+    "Reinforced",
     "RoughRoadTest",
     "Sighted",
     "StrengthLearned",
@@ -74,6 +76,16 @@ class DivisionRaised(CampaignEvent):
 
 
 @dataclass(frozen=True, slots=True)
+class Reinforced(CampaignEvent):
+    """Reinforcements enter (RULES.md §8.9): their names and division ids, at a junction."""
+
+    side: str
+    junction: str
+    names: tuple[str, ...]
+    divisions: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class RoughRoadTest(CampaignEvent):
     """The percentage test before a rough road (RULES.md §8.2)."""
 
@@ -111,6 +123,30 @@ class Halted(CampaignEvent):
     division: str
     junction: str
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ordered(CampaignEvent):
+    """A strategy decision and its reason (RULES.md §8.8), seen by the division's side.
+
+    ``code`` is one of :data:`campaign.strategy.CODES`; ``goal`` the junction made for and
+    ``step`` the next junction (both None when the division holds), ``road_kind`` the kind
+    of the road to ``step`` ('' when holding); ``enemy_at``/``enemies`` the enemy that
+    explains it, ``friends`` the divisions joined or awaited, ``aim`` the final aim of a
+    plan or flank march (or the goal given up by a hold).
+    """
+
+    side: str
+    division: str
+    junction: str
+    code: str
+    goal: str | None
+    step: str | None
+    road_kind: str = ""
+    enemy_at: str | None = None
+    enemies: tuple[str, ...] = ()
+    friends: tuple[str, ...] = ()
+    aim: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import asdict
 from typing import Any
 
@@ -152,7 +153,10 @@ def print_summary(
         note = "win % with 95% Wilson interval; days and battles as means (quartiles: --json)"
     console.print(f"{note}; minutes since 06:00 on day 1, nights included", style="dim")
     for character in cell_character(con, batch_id):
-        console.print(character_line(character), highlight=False)
+        line = character_line(character)
+        if console.width < WIDE:  # wrapped, its continuation lines indented
+            line = textwrap.fill(line, width=console.width, subsequent_indent="  ")
+        console.print(line, highlight=False, soft_wrap=True)
     pairs = paired_differences(con, batch_id, cells)
     if pairs:
         console.print(_pairs_table(pairs, console.width >= WIDE))

@@ -14,8 +14,9 @@ from campaign.batch.store import RUN_COLUMNS_ADDED, ResultStore, run_columns
 from campaign.batch.worker import run_seed
 from campaign.config import load_rules
 from campaign.engine import run_campaign
-from campaign.events import BattleFought, MarchBegun, RoughRoadTest
+from campaign.events import BattleFought, MarchBegun, Ordered, RoughRoadTest
 from campaign.maps import load_map
+from campaign.strategy import count_flank_marches
 
 from .conftest import run_cli
 
@@ -56,15 +57,15 @@ def test_runs_rows_hold_the_character_of_each_campaign(results: tuple[Path, Path
     cmap, rules = load_map(), load_rules(overrides={"campaign.rough_road_pass": 70})
     for run, seed, days, tests, fails, places, marches, flanks, fell, fell_day in rows:
         assert seed == run_seed(entropy, run)
-        result = run_campaign(cmap, rules, seed, {"red": "aggressive", "blue": "cautious"})
-        events = result.events
+        events = run_campaign(cmap, rules, seed, {"red": "aggressive", "blue": "cautious"}).events
         rough = [e for e in events if isinstance(e, RoughRoadTest)]
         assert tests == len(rough) and fails == sum(not e.passed for e in rough)
         assert marches == sum(isinstance(e, MarchBegun) for e in events)
         battles = [e for e in events if isinstance(e, BattleFought)]
         keys = {e.place if e.road is None else tuple(sorted(e.road)) for e in battles}
         assert places == len(keys)
-        assert flanks == result.flank_marches  # as the strategy counts its flank marches
+        orders = [(e.division, e.code, e.goal) for e in events if isinstance(e, Ordered)]
+        assert flanks == count_flank_marches(orders)
         end = events[-1]
         if "holds the enemy base" in end.reason:
             assert fell == ("blue" if end.winner == "red" else "red") and fell_day == days
@@ -121,3 +122,18 @@ def test_an_older_results_file_is_reported_and_upgraded(tmp_path: Path) -> None:
         assert not c.stored  # the old rows have no character to report
     finally:
         store.close()
+
+
+def test_flank_marches_are_counted_from_the_strategy_s_orders() -> None:
+    """A flank march of several roads is one march; a new goal is a new one (§8.8)."""
+    orders = [
+        ("R1", "flank", "d"),  # 1
+        ("R1", "flank", "d"),  # the next road of the same march
+        ("R1", "advance", "d"),
+        ("R1", "flank", "d"),  # 2: flanking again after a straight stretch
+        ("R2", "flank", "d"),  # 3: another division
+        ("R2", "flank", "e"),  # 4: a new goal
+        ("R2", "pursue", "e"),
+    ]
+    assert count_flank_marches(orders) == 4
+    assert count_flank_marches([]) == 0
