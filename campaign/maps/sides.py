@@ -20,6 +20,7 @@ import numpy as np
 from campaign.errors import MapError
 from campaign.maps.model import SIDES, MapOptions, SideSetup
 from campaign.maps.raw import RawMap
+from campaign.maps.routes import weighted_diameter
 
 __all__ = ["AUTO_WINDOW", "START_COUNT", "resolve_sides"]
 
@@ -71,8 +72,9 @@ def _auto_bases(
     component = nx.node_connected_component(graph, fixed) if fixed else _largest_component(graph)
     sub = graph if len(component) == len(graph) else graph.subgraph(component).copy()
     dist = _Distances(sub)
-    # Exact weighted diameter by eccentricity bounds: a few searches instead of all pairs.
-    diameter = nx.diameter(sub, usebounds=True, weight="hours") if len(sub) > 1 else 0
+    # Exact weighted diameter by eccentricity bounds: a few searches instead of all pairs,
+    # and always ending (networkx's usebounds loop can hang on decimal hours).
+    diameter = weighted_diameter(sub, weight="hours")
     cap = options.max_march_hours / 3
     low, high = (f * diameter for f in AUTO_WINDOW)
     objectives = sorted(n for n in component if graph.nodes[n]["objective"])
