@@ -28,7 +28,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from battle.yamlfile import read_yaml_file
+from battle.yamlfile import read_yaml_file, safe_load_text
 from campaign.errors import BatchSpecError
 
 __all__ = [
@@ -289,7 +289,7 @@ def parse_set_flag(text: str) -> tuple[str, Any]:
             fix="Write e.g. --set campaign.rough_road_pass=[60,70,80].",
         )
     try:
-        parsed = yaml.safe_load(value)
+        parsed = safe_load_text(value)
     except yaml.YAMLError:
         raise BatchSpecError(
             f"the value of {text!r} is not valid YAML",
