@@ -29,14 +29,18 @@ from battle.errors import ForceError
 from battle.units import GRADES, Force, UnitSpec
 from battle.yamlfile import read_yaml_file
 
-__all__ = ["load_forces_yaml", "make_force", "parse_force_flag"]
+__all__ = ["UNIT_CEILING", "load_forces_yaml", "make_force", "parse_force_flag"]
+
+#: Most units a force may have when the caller gives no rules (``battle.max_units_per_force``
+#: is the real cap); checked before any unit is built, so ``99999999999i`` costs nothing.
+UNIT_CEILING = 10_000
 
 _LETTER = {"i": "infantry", "c": "cavalry", "a": "artillery"}
 _PREFIX = {"infantry": "I", "cavalry": "C", "artillery": "A"}
 _GROUP = re.compile(r"(\d+)([a-z])")
 
 
-def parse_force_flag(text: str, name: str, prefix: str) -> Force:
+def parse_force_flag(text: str, name: str, prefix: str, max_units: int = UNIT_CEILING) -> Force:
     """Parse a compact force flag such as ``6i1c1a`` or ``4i1c1a:veteran``.
 
     Parameters
@@ -47,17 +51,20 @@ def parse_force_flag(text: str, name: str, prefix: str) -> Force:
         The force's name (e.g. ``Red``).
     prefix
         Prefix of unit ids (``R`` → ``R-I1``, ``R-C1``, ``R-A1``).
+    max_units
+        Most units allowed (``battle.max_units_per_force``; never more than
+        :data:`UNIT_CEILING`), checked before building.
 
     Raises
     ------
     ForceError
-        On an unknown unit letter, a negative or missing count, an unknown grade, or a force
-        with no units.
+        On an unknown unit letter, a negative or missing count, an unknown grade, a force
+        with no units or more than ``max_units``.
     """
     raw = text.strip().lower()
     body, _, grade = raw.partition(":")
     grade = grade or "regular"
-    where = f"--{name.lower()} {text!r}"
+    where = f"--{name.lower()} {text if len(text) <= 40 else text[:37] + '...'!r}"
     if grade not in GRADES:
         raise ForceError(
             f"unknown training grade {grade!r}",
@@ -82,7 +89,9 @@ def parse_force_flag(text: str, name: str, prefix: str) -> Force:
                 key=where,
                 fix="Use i (infantry), c (cavalry) or a (artillery), e.g. 6i1c1a.",
             )
-        counts[_LETTER[letter]] = counts.get(_LETTER[letter], 0) + int(m.group(1))
+        digits = m.group(1).lstrip("0") or "0"
+        count = int(digits) if len(digits) <= 12 else 10**12  # past any cap, cheap to hold
+        counts[_LETTER[letter]] = counts.get(_LETTER[letter], 0) + count
         pos = m.end()
     if pos != len(body) or not body:
         raise ForceError(
@@ -90,11 +99,16 @@ def parse_force_flag(text: str, name: str, prefix: str) -> Force:
             key=where,
             fix="Write counts followed by i, c or a, e.g. 6i1c1a or 4i1c1a:veteran.",
         )
-    return make_force(name, prefix, [(k, counts.get(k, 0), grade, 0) for k in _PREFIX], where)
+    groups = [(k, counts.get(k, 0), grade, 0) for k in _PREFIX]
+    return make_force(name, prefix, groups, where, max_units)
 
 
 def make_force(
-    name: str, prefix: str, groups: list[tuple[str, int, str, int]], where: str
+    name: str,
+    prefix: str,
+    groups: list[tuple[str, int, str, int]],
+    where: str,
+    max_units: int = UNIT_CEILING,
 ) -> Force:
     """A force from ``(type, count, grade, hits)`` groups, with ids ``{prefix}-I1`` etc.
 
@@ -103,8 +117,18 @@ def make_force(
     Raises
     ------
     ForceError
-        If the force has no units.
+        If the force has no units, or more than ``max_units`` (checked before building).
     """
+    total = sum(count for _, count, _, _ in groups)
+    max_units = min(max_units, UNIT_CEILING)
+    if total > max_units:
+        shown = str(total) if total < 10**12 else "more than 10^12"
+        raise ForceError(
+            f"the force has {shown} units, more than the limit of {max_units}",
+            key=where,
+            fix=f"Give it at most {max_units:,} units, or raise battle.max_units_per_force "
+            f"(e.g. --set battle.max_units_per_force=500; at most {UNIT_CEILING:,}).",
+        )
     units: list[UnitSpec] = []
     numbers = {k: 0 for k in _PREFIX}
     # numbers padded to the same width (I01..I12), so that ids sort as a player counts them:
@@ -161,15 +185,15 @@ def _problems(exc: ValidationError) -> list[str]:
     return out
 
 
-def load_forces_yaml(path: str | Path) -> tuple[Force, Force]:
+def load_forces_yaml(path: str | Path, max_units: int = UNIT_CEILING) -> tuple[Force, Force]:
     """Read both sides' forces from a YAML file (see the module docstring).
 
     Raises
     ------
     ForceError
         If the file is missing or not YAML, a key is unknown, a unit type or grade is
-        unknown, a count is negative, or a side has no units; the message names the file and
-        the key path.
+        unknown, a count is negative, or a side has no units or more than ``max_units``;
+        the message names the file and the key path.
     """
     path = Path(path)
     data: Any = read_yaml_file(path, ForceError)
@@ -188,12 +212,12 @@ def load_forces_yaml(path: str | Path) -> tuple[Force, Force]:
         name = side.name or key.capitalize()
         if isinstance(side.units, str):
             try:
-                forces.append(parse_force_flag(side.units, name, prefix))
+                forces.append(parse_force_flag(side.units, name, prefix, max_units))
             except ForceError as exc:
                 raise ForceError(
                     exc.what, source=str(path), key=f"{key}.units", fix=exc.fix
                 ) from None
         else:
             groups = [(g.type, g.count, g.grade, g.hits) for g in side.units]
-            forces.append(make_force(name, prefix, groups, f"{path}: {key}.units"))
+            forces.append(make_force(name, prefix, groups, f"{path}: {key}.units", max_units))
     return forces[0], forces[1]

@@ -82,7 +82,13 @@ def wilson_interval(successes: int, n: int, z: float = _Z95) -> tuple[float, flo
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _forces(forces_file: Path | None, red: str | None, blue: str | None) -> tuple[Force, Force]:
+#: Most battles ``--odds`` fights in one command (its result rows are kept in memory).
+ODDS_LIMIT = 1_000_000
+
+
+def _forces(
+    forces_file: Path | None, red: str | None, blue: str | None, max_units: int
+) -> tuple[Force, Force]:
     if forces_file is not None:
         if red is not None or blue is not None:
             raise ConfigError(
@@ -90,10 +96,13 @@ def _forces(forces_file: Path | None, red: str | None, blue: str | None) -> tupl
                 key="--forces",
                 fix="Use the file, or the flags, not both.",
             )
-        return load_forces_yaml(forces_file)
+        return load_forces_yaml(forces_file, max_units)
     red = "6i1c1a" if red is None else red
     blue = "4i1c1a" if blue is None else blue
-    return parse_force_flag(red, "Red", "R"), parse_force_flag(blue, "Blue", "B")
+    return (
+        parse_force_flag(red, "Red", "R", max_units),
+        parse_force_flag(blue, "Blue", "B", max_units),
+    )
 
 
 def _check_doctrine(name: str, flag: str, rules: BattleRules) -> str:
@@ -160,7 +169,14 @@ def battle(
     """Fight a quick battle (RULES.md §6) and print its log and result, or its odds."""
     loaded = load_rules(variant or [], parse_overrides(set_))
     rules = loaded.rules.battle
-    force_pair = _forces(forces, red, blue)
+    if odds is not None and odds > ODDS_LIMIT:
+        raise ConfigError(
+            f"{odds:,} battles is more than the limit of {ODDS_LIMIT:,}",
+            key="--odds",
+            fix=f"Give at most --odds {ODDS_LIMIT}; 10,000 battles already give the odds "
+            "within about 1 percentage point.",
+        )
+    force_pair = _forces(forces, red, blue, rules.max_units_per_force)
     if doctrine is not None:
         _check_doctrine(doctrine, "--doctrine", rules)
     docs = (
