@@ -217,7 +217,7 @@ def run_batch(
         batch_id = _batch_id(plan.design_hash, entropy)
         store.begin_batch(batch_id, plan, entropy)
         todo = store.done_runs(batch_id, len(plan.cells), spec.runs)
-        missing = sum(len(v) for v in todo.values())
+        missing = todo.count
         size = chunk_size or max(1, min(100, math.ceil(missing / max(1, n_workers * 8))))
         tasks = chunk_tasks(plan, entropy, todo, size)
         if backend == "dask":

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,8 +34,10 @@ from campaign.errors import BatchSpecError
 
 __all__ = [
     "FLAG_OF_FIELD",
+    "MAX_CELLS",
     "BatchSpec",
     "Cell",
+    "count_cells",
     "expand_cells",
     "load_spec",
     "parse_doctrines",
@@ -152,6 +155,35 @@ class Cell:
         return json.dumps(dict(self.overrides), sort_keys=True)
 
 
+#: Most cells one batch grid may have (each is validated, and summarised pairwise).
+MAX_CELLS = 10_000
+
+
+def count_cells(spec: BatchSpec, source: str = "batch spec") -> int:
+    """The number of cells of ``spec``'s grid, without building it.
+
+    Raises
+    ------
+    BatchSpecError
+        If it is more than :data:`MAX_CELLS` (the message gives each factor's levels).
+    """
+    sizes = {
+        "maps": len(spec.maps),
+        "variants": len(spec.variants),
+        **{f"set {k}": len(v) if isinstance(v, list) else 1 for k, v in sorted(spec.set.items())},
+        "doctrines": len(spec.doctrines),
+    }
+    total = math.prod(sizes.values())
+    if total > MAX_CELLS:
+        factors = " × ".join(f"{n:,} {k}" for k, n in sizes.items() if n > 1)
+        raise BatchSpecError(
+            f"the grid has {total:,} cells ({factors}), more than the limit of {MAX_CELLS:,}",
+            source=source,
+            fix="Sweep fewer levels per factor, or split the study into several batches.",
+        )
+    return total
+
+
 def expand_cells(spec: BatchSpec) -> list[Cell]:
     """The grid of cells: maps × variants × swept overrides × doctrine pairs, in that order.
 
@@ -159,7 +191,13 @@ def expand_cells(spec: BatchSpec) -> list[Cell]:
     -------
     list of Cell
         Numbered from 0; labels name only the factors with more than one level.
+
+    Raises
+    ------
+    BatchSpecError
+        If the grid has more than :data:`MAX_CELLS` cells (before any cell is built).
     """
+    count_cells(spec)
     keys = sorted(spec.set)
     levels = [v if isinstance(v, list) else [v] for v in (spec.set[k] for k in keys)]
     variants = [_variant_tuple(v) for v in spec.variants]

@@ -34,6 +34,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
+from campaign.batch.todo import MissingRuns
 from campaign.batch.worker import BATTLE_COLUMNS, RUN_COLUMNS
 from campaign.errors import BatchSpecError, make_output_dir
 
@@ -193,16 +194,17 @@ class ResultStore:
             )
         con.commit()
 
-    def done_runs(self, batch_id: str, n_cells: int, runs: int) -> dict[int, list[int]]:
-        """Cell → run indices (below ``runs``) still missing for this batch."""
+    def done_runs(self, batch_id: str, n_cells: int, runs: int) -> MissingRuns:
+        """The runs (below ``runs``) still missing for this batch, held as those done."""
         done: dict[int, set[int]] = {c: set() for c in range(n_cells)}
         cur = self.con.execute(
             "SELECT cell, run FROM runs WHERE batch_id = ? AND run < ?", [batch_id, runs]
         )
         while rows := cur.fetchmany(50_000):
             for cell, run in rows:
-                done[cell].add(run)
-        return {c: [r for r in range(runs) if r not in d] for c, d in done.items()}
+                if cell in done:
+                    done[cell].add(run)
+        return MissingRuns(runs, done)
 
     def finish_batch(self, batch_id: str) -> None:
         """Mark the batch finished (every requested run is in)."""
