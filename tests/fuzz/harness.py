@@ -16,6 +16,8 @@ import json
 import os
 import resource
 import signal
+import subprocess
+import sys
 import traceback
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
@@ -86,11 +88,43 @@ def _alarm(limit: float) -> Iterator[None]:
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
+def _limit_memory() -> None:  # in the child, before exec
+    resource.setrlimit(resource.RLIMIT_AS, (_address_space() + 4 * CASE_MEMORY, -1))
+
+
+def run_cli_isolated(argv: list[str], limit: float = CASE_LIMIT) -> Outcome:
+    """Run ``python -m campaign ARGV`` in a child process with the same time limit.
+
+    Its address space is capped at 4 × ``CASE_MEMORY`` (the interpreter and its libraries
+    take some); a child that dies of it, or of the time limit, is killed and counted.
+    """
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "campaign", *argv],
+            capture_output=True,
+            text=True,
+            timeout=limit,
+            preexec_fn=_limit_memory,
+            check=False,
+        )
+    except subprocess.TimeoutExpired as exc:
+        err = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else ""
+        return Outcome(argv, None, "", err, hung=True)
+    raised = None
+    if done.returncode < 0 or "MemoryError" in done.stderr:
+        raised = f"killed by signal {-done.returncode}" if done.returncode < 0 else "MemoryError"
+    return Outcome(argv, done.returncode, done.stdout, done.stderr, raised=raised)
+
+
 def run_cli_timed(argv: list[str], limit: float = CASE_LIMIT) -> Outcome:
     """Run ``campaign ARGV`` in this process; stop it after ``limit`` seconds.
 
-    The case may also add at most ``CASE_MEMORY`` bytes of address space (Linux).
+    The case may also add at most ``CASE_MEMORY`` bytes of address space (Linux). With
+    ``FUZZ_ISOLATE=1`` each case runs in a child process instead (:func:`run_cli_isolated`:
+    slower, but a case that eats memory cannot hurt the test process).
     """
+    if os.environ.get("FUZZ_ISOLATE") == "1":
+        return run_cli_isolated(argv, limit)
     out, err = io.StringIO(), io.StringIO()
     code: int | None = None
     hung = False
