@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, TextIO
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -13,7 +14,7 @@ from rich.text import Text
 
 from campaign.cli import app
 from campaign.cli.common import check_seed, parse_overrides, parse_pairs
-from campaign.errors import write_error
+from campaign.cli.outfile import atomic_text_file
 
 __all__ = ["run"]
 
@@ -33,20 +34,6 @@ class View(StrEnum):
     umpire = "umpire"
     red = "red"
     blue = "blue"
-
-
-def _open_output(path: Path) -> TextIO:
-    """Open the ``--output`` log file for writing.
-
-    Raises
-    ------
-    SimulatorError
-        If it cannot be opened (a folder, a missing folder, no permission).
-    """
-    try:
-        return path.open("w", encoding="utf-8")
-    except OSError as exc:
-        raise write_error(path, exc, "--output") from None
 
 
 def side_view(events, side: str) -> tuple:
@@ -166,8 +153,9 @@ def run(
         battle_logs=verbose or report is not None,
     )
     names = {j: d["name"] for j, d in cmap.graph.nodes(data=True)}
-    out = _open_output(output) if output else None
-    try:
+    with contextlib.ExitStack() as stack:
+        # the log file appears whole or not at all (a full disk leaves no partial log)
+        out = stack.enter_context(atomic_text_file(output, "--output")) if output else None
         if fmt is Format.jsonl:
             write_jsonl(result.events, out or sys.stdout)
         else:
@@ -185,9 +173,6 @@ def run(
                 console = Console(highlight=False, soft_wrap=True)
                 for line, style in lines:
                     console.print(Text(line, style=style or ""))
-    finally:
-        if out is not None:
-            out.close()
     if report is not None:
         from campaign.report import write_report
 
