@@ -115,6 +115,16 @@ def main(argv: list[str] | None = None) -> None:
         if _is_interrupt(exc):
             typer.echo("interrupted", err=True)
             code = 130
+        elif type(exc).__module__.lstrip("_").startswith("duckdb") and type(exc).__name__ in (
+            "IOException",
+            "OutOfMemoryException",
+        ):  # the results file's disk is full or gone: an environment failure
+            typer.echo(
+                f"error: the results file cannot be written ({_one_line(str(exc))[:300]}). "
+                "Every finished chunk is kept: free space, then run the same command again.",
+                err=True,
+            )
+            code = 1
         elif hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
             code = _click_error(exc)
         elif type(exc).__name__ == "Exit" and hasattr(exc, "exit_code"):
