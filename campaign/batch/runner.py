@@ -51,6 +51,7 @@ from campaign.batch.plan import BatchPlan, chunk_tasks
 from campaign.batch.progress import BatchProgress
 from campaign.batch.store import ResultStore
 from campaign.batch.worker import ChunkTask, init_worker, run_chunk
+from campaign.errors import EnvironmentFailure
 
 __all__ = ["BatchInterrupted", "BatchOutcome", "default_workers", "run_batch"]
 
@@ -122,7 +123,16 @@ def _dask(
 
     cluster = None
     if scheduler:
-        client = Client(scheduler, timeout="20s")
+        try:
+            client = Client(scheduler, timeout="10s")
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise EnvironmentFailure(
+                f"cannot reach the Dask scheduler at {scheduler} "
+                f"({' '.join(str(exc).split())[:200] or type(exc).__name__})",
+                key="--scheduler",
+                fix="Start it (dask scheduler --port 8786) or check the address and the network, "
+                "then run the same command again.",
+            ) from None
     else:
         cluster = LocalCluster(
             n_workers=workers,

@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,6 +109,16 @@ class BatchSpec(BaseModel):
     chunk_size: int | None = Field(default=None, ge=1, le=100_000)
     output: str | None = None
 
+    @field_validator("scheduler")
+    @classmethod
+    def _address(cls, value: str | None) -> str | None:
+        if value is not None and not _SCHEDULER.fullmatch(value.strip()):
+            raise ValueError(
+                f"{value!r} is not a Dask scheduler address; write it as a URL like "
+                "tcp://HOST:8786 (schemes: tcp, tls, ws, wss, ucx, inproc)"
+            )
+        return value.strip() if value is not None else None
+
     @field_validator("doctrines")
     @classmethod
     def _pairs(cls, value: list[str]) -> list[str]:
@@ -154,6 +165,8 @@ class Cell:
         """The overrides as canonical JSON (sorted keys)."""
         return json.dumps(dict(self.overrides), sort_keys=True)
 
+
+_SCHEDULER = re.compile(r"(tcp|tls|ws|wss|ucx|inproc)://[^\s/:]+(:[0-9]{1,5})?/?")
 
 #: Most cells one batch grid may have (each is validated, and summarised pairwise).
 MAX_CELLS = 10_000
