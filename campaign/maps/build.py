@@ -156,8 +156,37 @@ def build_graph(raw: RawMap, table: RoadKindTable, seed: int) -> tuple[nx.Graph,
     return graph, notes
 
 
+#: Junctions from which a map without positions is laid out by road steps, not by springs:
+#: networkx's spring layout needs scipy from 500 nodes on (and takes 20 s at 1,500).
+LARGE_LAYOUT = 500
+
+
+def _layered_layout(graph: nx.Graph) -> dict[str, tuple[float, float]]:
+    """Every junction placed by ``networkx.bfs_layout`` (layers of road steps), no scipy.
+
+    Each connected part is laid out from its smallest junction id, scaled to a 2 × 2 box,
+    and the parts are set in a square grid, largest first. Linear in junctions and roads.
+    """
+    parts = sorted(nx.connected_components(graph), key=lambda c: (-len(c), min(c)))
+    columns = max(1, math.ceil(math.sqrt(len(parts))))
+    out: dict[str, tuple[float, float]] = {}
+    for k, part in enumerate(parts):
+        ox, oy = 2.5 * (k % columns), -2.5 * (k // columns)
+        if len(part) == 1:
+            out[next(iter(part))] = (ox, oy)
+            continue
+        sub = graph.subgraph(sorted(part))
+        for n, (x, y) in nx.bfs_layout(sub, min(part)).items():
+            out[n] = (ox + float(x), oy + float(y))
+    return out
+
+
 def _place(graph: nx.Graph, seed: int, notes: list[str]) -> None:
-    """Give junctions without a position one from a seeded spring layout."""
+    """Give junctions without a position one from a seeded spring layout.
+
+    Maps of :data:`LARGE_LAYOUT` junctions or more are laid out by road steps instead
+    (:func:`_layered_layout`), with installed libraries only.
+    """
     missing = sorted(n for n in graph if graph.nodes[n]["pos"] is None)
     if not missing:
         return
@@ -165,6 +194,25 @@ def _place(graph: nx.Graph, seed: int, notes: list[str]) -> None:
     ordered = nx.Graph()
     ordered.add_nodes_from(sorted(graph))
     ordered.add_edges_from(sorted(tuple(sorted(e)) for e in graph.edges))
+    if len(ordered) >= LARGE_LAYOUT:
+        layout = _layered_layout(ordered)
+        xs = [p[0] for p in known.values()] or [0.0, 100.0]
+        ys = [p[1] for p in known.values()] or [0.0, 100.0]
+        lx = [p[0] for p in layout.values()]
+        ly = [p[1] for p in layout.values()]
+        sx = (max(xs) - min(xs) or 100.0) / (max(lx) - min(lx) or 1.0)
+        sy = (max(ys) - min(ys) or 100.0) / (max(ly) - min(ly) or 1.0)
+        for n in missing:
+            x, y = layout[n]
+            graph.nodes[n]["pos"] = (
+                round(min(xs) + (x - min(lx)) * sx, 3),
+                round(min(ys) + (y - min(ly)) * sy, 3),
+            )
+        notes.append(
+            f"{len(missing)} junctions have no position: placed in layers of road steps by "
+            "networkx.bfs_layout (a large map)."
+        )
+        return
     layout = nx.spring_layout(ordered, pos=known or None, fixed=sorted(known) or None, seed=seed)
     scale = 1.0 if known else 100.0
     for n in missing:
