@@ -22,7 +22,12 @@ from campaign.errors import MapError
 from campaign.maps.raw import RawJunction, RawMap
 from campaign.maps.road_kinds import RoadKindTable
 
-__all__ = ["OBJECTIVE_FLAGS", "OBJECTIVE_NUMBERS", "build_graph"]
+__all__ = ["MIN_MARCH_HOURS", "OBJECTIVE_FLAGS", "OBJECTIVE_NUMBERS", "build_graph"]
+
+#: (house) The shortest march a road can take: one minute, the campaign clock's resolution
+#: (RULES.md §8.3 counts time in minutes). A 0.000001-hour road would let divisions march
+#: back and forth thousands of times a minute until the event cap stops the campaign.
+MIN_MARCH_HOURS = 1 / 60
 
 OBJECTIVE_NUMBERS = ("value", "vp", "victory_value", "rating")
 OBJECTIVE_FLAGS = ("town", "city", "fortress", "capital")
@@ -84,7 +89,7 @@ def build_graph(raw: RawMap, table: RoadKindTable, seed: int) -> tuple[nx.Graph,
         )
     problems: list[str] = []
     dropped: Counter[str] = Counter()
-    merged = loops = 0
+    merged = loops = short = 0
     for road in raw.roads:
         source_kind = str(road.attrs.get("kind", "normal"))
         kind = table.classify(source_kind)
@@ -95,6 +100,9 @@ def build_graph(raw: RawMap, table: RoadKindTable, seed: int) -> tuple[nx.Graph,
                 f"(from {how}: {road.attrs.get(how, hours)!r})"
             )
             continue
+        if hours < MIN_MARCH_HOURS:
+            short += 1
+            hours = MIN_MARCH_HOURS
         if kind == "impassable":
             dropped[source_kind] += 1
             continue
@@ -126,6 +134,11 @@ def build_graph(raw: RawMap, table: RoadKindTable, seed: int) -> tuple[nx.Graph,
         notes.append(f"Left out {sum(dropped.values())} impassable roads ({kinds}).")
     if loops:
         notes.append(f"Left out {loops} roads from a junction to itself.")
+    if short:
+        notes.append(
+            f"{short} roads are shorter than a minute's march: each takes one minute "
+            "(the clock's resolution)."
+        )
     if merged:
         notes.append(
             f"Merged {merged} parallel road(s) into the road they run beside, keeping the best "

@@ -328,5 +328,5 @@ FORCE_FLAGS = st.one_of(
         st.sampled_from([201, 10**6, 99999999999, 10**30, 10**400]),
         st.sampled_from(["i", "c", "a"]),
     ),
-    st.text(max_size=8),
+    st.text(alphabet=st.characters(exclude_characters="\x00"), max_size=8),  # argv has no NUL
 )

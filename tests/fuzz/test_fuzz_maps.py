@@ -8,6 +8,8 @@ stopped after ``CASE_LIMIT`` seconds (tests/fuzz/harness.py).
 
 from __future__ import annotations
 
+import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -33,6 +35,12 @@ def test_fuzzed_maps_end_cleanly(case: MapCase, command: str, seed: int) -> None
         else:
             argv = ["map", "convert", str(path), "-o", str(Path(folder) / "out.yaml")]
         outcome = run_cli_timed(argv)
+        keep = os.environ.get("FUZZ_KEEP")  # a folder: keep the maps that crash or hang
+        if keep and outcome.verdict in ("crash", "hang"):
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            shutil.copy(
+                path, Path(keep) / f"{outcome.verdict}-{len(os.listdir(keep))}{path.suffix}"
+            )
         check("map", outcome)
         if command == "convert" and outcome.code == 0:
             # a converted map reads back: the same command on it also ends cleanly
