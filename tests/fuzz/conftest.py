@@ -16,7 +16,7 @@ _COMMON = {
     "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
     "print_blob": True,
 }
-settings.register_profile("fuzz-small", max_examples=40, derandomize=True, **_COMMON)
+settings.register_profile("fuzz-small", max_examples=100, derandomize=True, **_COMMON)
 settings.register_profile("fuzz-large", max_examples=600, derandomize=True, **_COMMON)
 settings.register_profile("fuzz-random", max_examples=300, derandomize=False, **_COMMON)
 
