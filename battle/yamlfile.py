@@ -116,6 +116,10 @@ def safe_load_text(text: str) -> Any:
     return yaml.load(text, Loader=BoundedSafeLoader)
 
 
+def _size(n: int) -> str:
+    return f"{n / 2**20:.1f} MiB" if n >= 2**20 else f"{n:,} bytes"
+
+
 def check_file_size(
     path: Path, error: type[SimulatorError], limit: int = MAX_YAML_BYTES, what: str = "file"
 ) -> None:
@@ -132,7 +136,7 @@ def check_file_size(
         return  # missing or unreadable: the read that follows says so
     if size > limit:
         raise error(
-            f"the {what} is {size / 2**20:.1f} MiB, more than the {limit / 2**20:g} MiB limit",
+            f"the {what} is {_size(size)}, more than the limit of {_size(limit)}",
             source=str(path),
             fix="Give a smaller file (split it, or drop what the simulator does not use).",
         )
