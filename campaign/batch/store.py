@@ -38,7 +38,7 @@ from campaign.batch.todo import MissingRuns
 from campaign.batch.worker import BATTLE_COLUMNS, RUN_COLUMNS
 from campaign.errors import BatchSpecError, make_output_dir
 
-__all__ = ["ResultStore", "export_results", "open_results"]
+__all__ = ["ResultStore", "export_results", "open_results", "query_interrupted"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS batches (
@@ -239,6 +239,11 @@ class ResultStore:
             # Ctrl-C reached DuckDB mid-query: drop the partial chunk, stop like Ctrl-C
             self._rollback(began)
             raise KeyboardInterrupt from None
+        except RuntimeError as exc:
+            self._rollback(began)
+            if query_interrupted(exc):  # the same, raised while scanning the Arrow chunk
+                raise KeyboardInterrupt from None
+            raise
         except BaseException:
             self._rollback(began)
             raise
@@ -257,6 +262,17 @@ class ResultStore:
         for name in names:
             with contextlib.suppress(duckdb.InterruptException):  # a second Ctrl-C
                 self.con.unregister(name)
+
+
+def query_interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` is DuckDB stopping a query for Ctrl-C.
+
+    DuckDB raises ``duckdb.InterruptException``, or a plain ``RuntimeError("Query
+    interrupted")`` when the signal lands while it scans a registered Arrow table.
+    """
+    if isinstance(exc, duckdb.InterruptException):
+        return True
+    return isinstance(exc, RuntimeError) and str(exc).strip() == "Query interrupted"
 
 
 def open_results(path: str | Path) -> ResultStore:

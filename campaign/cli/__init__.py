@@ -66,10 +66,12 @@ def _click_error(exc: Exception) -> int:
 
 def _is_interrupt(exc: BaseException) -> bool:
     """Ctrl-C, or DuckDB's ``InterruptException`` ("Query interrupted") that Ctrl-C causes."""
-    return isinstance(exc, KeyboardInterrupt) or (
-        (type(exc).__module__.startswith("_duckdb") or type(exc).__module__.startswith("duckdb"))
-        and "Interrupt" in type(exc).__name__
-    )
+    if isinstance(exc, KeyboardInterrupt):
+        return True
+    if isinstance(exc, RuntimeError) and str(exc).strip() == "Query interrupted":
+        return True  # DuckDB, interrupted while scanning an Arrow table
+    module = type(exc).__module__.lstrip("_")
+    return module.startswith("duckdb") and "Interrupt" in type(exc).__name__
 
 
 def _silence_stdout() -> None:

@@ -324,3 +324,11 @@ def test_a_scheduler_nobody_listens_at(tmp_path: Path, capsys: pytest.CaptureFix
     argv = ["batch", "--runs", "1", "-q", "--scheduler", "tcp://127.0.0.1:9", "-o"]
     code, _, err = run_cli([*argv, str(tmp_path / "r.db")], capsys)
     assert code == 1 and "cannot reach the Dask scheduler" in one_error_line(err)
+
+
+def test_duckdb_runtime_query_interrupted_is_ctrl_c() -> None:
+    from campaign.batch.store import query_interrupted
+
+    assert _is_interrupt(RuntimeError("Query interrupted"))
+    assert query_interrupted(RuntimeError("Query interrupted"))
+    assert not query_interrupted(RuntimeError("something else"))
