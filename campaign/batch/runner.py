@@ -39,7 +39,7 @@ import math
 import multiprocessing
 import os
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -175,6 +175,7 @@ def run_batch(
     progress: bool = True,
     progress_every: float = 5.0,
     dask_processes: bool = True,
+    runs_per_cell: Mapping[int, int] | None = None,
 ) -> BatchOutcome:
     """Run (or resume) a batch and store every run in ``output``.
 
@@ -199,6 +200,9 @@ def run_batch(
         Seconds between plain progress lines when stderr is not a terminal.
     dask_processes : bool
         LocalCluster workers as processes (True) or threads of this process (tests).
+    runs_per_cell : mapping of int to int, optional
+        Run only the first N runs (seed order) of each cell, N at most ``spec.runs``
+        (``campaign batch run --precision`` grows these between looks).
 
     Returns
     -------
@@ -227,6 +231,13 @@ def run_batch(
         batch_id = _batch_id(plan.design_hash, entropy)
         store.begin_batch(batch_id, plan, entropy)
         todo = store.done_runs(batch_id, len(plan.cells), spec.runs)
+        if runs_per_cell is not None:  # the first N runs of each cell, in seed order
+            todo = todo.first(runs_per_cell)
+        total_runs = (
+            plan.total_runs
+            if runs_per_cell is None
+            else sum(min(n, spec.runs) for n in runs_per_cell.values())
+        )
         missing = todo.count
         size = chunk_size or max(1, min(100, math.ceil(missing / max(1, n_workers * 8))))
         tasks = chunk_tasks(plan, entropy, todo, size)
@@ -244,8 +255,8 @@ def run_batch(
                 batch_id=batch_id,
                 output=Path(output),
                 entropy=entropy,
-                total_runs=plan.total_runs,
-                already_done=plan.total_runs - missing,
+                total_runs=total_runs,
+                already_done=total_runs - missing,
                 done_now=bar.done,
                 seconds=time.perf_counter() - start,
                 complete=bar.done == missing,

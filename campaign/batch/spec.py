@@ -108,6 +108,9 @@ class BatchSpec(BaseModel):
     scheduler: str | None = None
     chunk_size: int | None = Field(default=None, ge=1, le=100_000)
     output: str | None = None
+    #: explicit design points (``campaign sensitivity``): each a mapping of dotted keys to
+    #: values, one cell per point instead of the grid of ``set``'s lists
+    points: list[dict[str, Any]] = Field(default_factory=list, max_length=100_000)
 
     @field_validator("scheduler")
     @classmethod
@@ -180,10 +183,11 @@ def count_cells(spec: BatchSpec, source: str = "batch spec") -> int:
     BatchSpecError
         If it is more than :data:`MAX_CELLS` (the message gives each factor's levels).
     """
+    swept = {f"set {k}": len(v) if isinstance(v, list) else 1 for k, v in sorted(spec.set.items())}
     sizes = {
         "maps": len(spec.maps),
         "variants": len(spec.variants),
-        **{f"set {k}": len(v) if isinstance(v, list) else 1 for k, v in sorted(spec.set.items())},
+        **({"points": len(spec.points)} if spec.points else swept),
         "doctrines": len(spec.doctrines),
     }
     total = math.prod(sizes.values())
@@ -203,7 +207,10 @@ def expand_cells(spec: BatchSpec) -> list[Cell]:
     Returns
     -------
     list of Cell
-        Numbered from 0; labels name only the factors with more than one level.
+        Numbered from 0; labels name only the factors with more than one level. With
+        ``spec.points`` the points replace the swept overrides: each cell's factors are its
+        ``point`` number and its ``values``, two factors that differ between any two points,
+        so the summary does not pair design points.
 
     Raises
     ------
@@ -211,6 +218,8 @@ def expand_cells(spec: BatchSpec) -> list[Cell]:
         If the grid has more than :data:`MAX_CELLS` cells (before any cell is built).
     """
     count_cells(spec)
+    if spec.points:
+        return _point_cells(spec)
     keys = sorted(spec.set)
     levels = [v if isinstance(v, list) else [v] for v in (spec.set[k] for k in keys)]
     variants = [_variant_tuple(v) for v in spec.variants]
@@ -236,6 +245,36 @@ def expand_cells(spec: BatchSpec) -> list[Cell]:
                 overrides=overrides,
                 doctrines=pair,
                 factors=tuple((k, v) for k, v in factors if varying[k]),
+            )
+        )
+    return cells
+
+
+def _point_cells(spec: BatchSpec) -> list[Cell]:
+    """Cells of an explicit design: maps × variants × points × doctrine pairs."""
+    variants = [_variant_tuple(v) for v in spec.variants]
+    pairs = [parse_doctrines(d) for d in spec.doctrines]
+    width = len(str(len(spec.points) - 1))
+    cells = []
+    grid = itertools.product(spec.maps, variants, enumerate(spec.points), pairs)
+    for index, (map_name, variant, (k, point), pair) in enumerate(grid):
+        merged = {**spec.set, **point}
+        factors = []
+        if len(spec.maps) > 1:
+            factors.append(("map", map_name))
+        if len(variants) > 1:
+            factors.append(("variant", "+".join(variant) or "default"))
+        factors += [("point", f"{k:0{width}d}"), ("values", json.dumps(point, sort_keys=True))]
+        if len(pairs) > 1:
+            factors.append(("doctrines", f"{pair[0]}:{pair[1]}"))
+        cells.append(
+            Cell(
+                index=index,
+                map=map_name,
+                variants=variant,
+                overrides=tuple(sorted(merged.items())),
+                doctrines=pair,
+                factors=tuple(factors),
             )
         )
     return cells

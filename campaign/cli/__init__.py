@@ -31,7 +31,16 @@ def _register() -> None:
     """Import the sub-command modules (each adds itself to ``app``)."""
     import importlib
 
-    for name in ("battle_cmd", "run_cmd", "map_cmd", "batch_cmd", "report_cmd"):
+    for name in (
+        "battle_cmd",
+        "run_cmd",
+        "map_cmd",
+        "batch_cmd",
+        "report_cmd",
+        "odds_cmd",
+        "tournament_cmd",
+        "sensitivity_cmd",
+    ):
         try:
             importlib.import_module(f"campaign.cli.{name}")
         except ModuleNotFoundError as exc:  # a sub-command not built yet

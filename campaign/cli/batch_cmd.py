@@ -81,12 +81,24 @@ def run(
     progress_every: Annotated[
         float, typer.Option(hidden=True, help="Seconds between plain progress lines.")
     ] = 5.0,
+    precision: Annotated[
+        float | None,
+        typer.Option(help="Run each cell until its 95% intervals are within ±PTS points."),
+    ] = None,
+    max_runs: Annotated[
+        int, typer.Option(help="With --precision: at most this many runs per cell.")
+    ] = 10_000,
+    look: Annotated[int, typer.Option(help="With --precision: runs before the first look.")] = 100,
 ) -> None:
     """Run (or resume) a batch; print the summary at the end."""
     from campaign.batch.plan import plan_batch
     from campaign.batch.runner import BatchInterrupted, run_batch
     from campaign.batch.spec import FLAG_OF_FIELD, load_spec, spec_from_flags
 
+    if precision is not None:  # bounded before any work
+        from campaign.analysis.precision import check_precision
+
+        check_precision(precision, max_runs, min(look, max_runs))
     base = load_spec(spec) if spec is not None else None
     source = str(spec) if spec is not None else "flags"
     flags = {
@@ -108,21 +120,37 @@ def run(
     out = Path(batch.output or "results.duckdb")
     console = _console()
     if not quiet:
+        runs_text = f"up to {max_runs} runs" if precision is not None else f"{batch.runs} runs"
         console.print(
-            f"batch {batch.name}: {len(plan.cells)} cell(s) × {batch.runs} runs → {out}",
+            f"batch {batch.name}: {len(plan.cells)} cell(s) × {runs_text} → {out}",
             highlight=False,
         )
     try:
-        outcome = run_batch(
-            plan,
-            out,
-            workers=batch.workers,
-            backend=batch.backend,
-            scheduler=batch.scheduler,
-            chunk_size=batch.chunk_size,
-            progress=not quiet,
-            progress_every=progress_every,
-        )
+        if precision is not None:
+            from campaign.cli.precision_cmd import run_with_precision
+
+            outcome = run_with_precision(
+                plan,
+                out,
+                batch,
+                precision,
+                max_runs,
+                min(look, max_runs),
+                progress=not quiet,
+                progress_every=progress_every,
+                console=None if quiet else console,
+            )
+        else:
+            outcome = run_batch(
+                plan,
+                out,
+                workers=batch.workers,
+                backend=batch.backend,
+                scheduler=batch.scheduler,
+                chunk_size=batch.chunk_size,
+                progress=not quiet,
+                progress_every=progress_every,
+            )
     except BatchInterrupted as stop:
         o = stop.outcome
         typer.echo(

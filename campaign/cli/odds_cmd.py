@@ -1,0 +1,114 @@
+"""``campaign odds``: exact probabilities of every dice mechanic, and the reference card."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from campaign.cli import app
+from campaign.cli.common import parse_overrides
+
+__all__ = ["odds"]
+
+
+def _pct(p: object) -> str:
+    return f"{100 * float(p):.1f}"  # type: ignore[arg-type]
+
+
+@app.command("odds")
+def odds(
+    variant: Annotated[
+        list[str] | None, typer.Option(help="A rules variant (repeatable, applied in order).")
+    ] = None,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option("--set", metavar="KEY=VALUE", help="Override one rules key."),
+    ] = None,
+    json_: Annotated[bool, typer.Option("--json", help="Print the exact odds as JSON.")] = False,
+    card: Annotated[
+        Path | None, typer.Option(help="Write the printable reference card (HTML) here.")
+    ] = None,
+) -> None:
+    """Exact odds (by enumeration, not simulation) of every dice mechanic of RULES.md."""
+    from campaign.analysis.card import write_card
+    from campaign.analysis.odds import SITUATIONS, odds_sheet
+    from campaign.config import load_rules
+
+    loaded = load_rules(list(variant or []), parse_overrides(set_))
+    sheet = odds_sheet(loaded)
+    if card is not None:
+        write_card(sheet, loaded, card)
+    if json_:
+        typer.echo(json.dumps(sheet.document(), indent=2))
+        if card is not None:
+            typer.echo(f"wrote {card}", err=True)
+        return
+    probe = Console()
+    console = probe if probe.is_terminal else Console(width=160)
+    console.print(
+        f"Exact odds — rules {sheet.rules_label} ({sheet.rules_hash}); percentages",
+        highlight=False,
+    )
+    d = sheet.d_distribution
+    console.print(
+        f"D = {sheet.hit_dice}: {min(d)}..{max(d)} over {len(d)} values (RULES.md §4.1)",
+        highlight=False,
+    )
+    morales = sorted({m for h in sheet.hit_filter for m in h.morale_fail})
+    t = Table(title="Hit filter (§4.2–§4.4)", title_justify="left")
+    for name in ("CD", "+D", "h", *(f"fail@{m}" for m in morales), "3 hits", "E hits", "used by"):
+        t.add_column(name, justify="left" if name == "used by" else "right")
+    for h in sheet.hit_filter:
+        t.add_row(
+            str(h.divisor),
+            str(h.bonus or ""),
+            f"{min(h.morale_hits)}–{max(h.morale_hits)}",
+            *(_pct(h.morale_fail[m]) for m in morales),
+            _pct(h.three_hits),
+            f"{float(h.expected_hits):.2f}",
+            "; ".join(h.uses),
+        )
+    console.print(t)
+    t = Table(title="Reaction test passes (§0.3)", title_justify="left")
+    for total in sheet.reaction:
+        t.add_column(f"T={total}", justify="right")
+    t.add_row(*(_pct(p) for p in sheet.reaction.values()))
+    console.print(t)
+    t = Table(title="Formation completion (§5.2): T and chance", title_justify="left")
+    t.add_column("change")
+    t.add_column("grade")
+    for name in SITUATIONS:
+        t.add_column(name, justify="right")
+    for change, grade, cells in sheet.formation_changes:
+        t.add_row(change, grade, *(f"T{c[0]} {_pct(c[1])}" for c in cells.values()))
+    console.print(t)
+    t = Table(
+        title=f"Withdrawal roll succeeds (§0.4): {sheet.withdrawal_dice}", title_justify="left"
+    )
+    for f in sheet.withdrawal:
+        t.add_column(f"F={f}", justify="right")
+    t.add_row(*(_pct(p) for p in sheet.withdrawal.values()))
+    console.print(t)
+    doc = sheet.document()
+    wait = doc["rough_road"]["expected_wait_minutes"]
+    console.print(
+        f"Rough road (§8.2): passes {_pct(sheet.rough_road_pass)}%; expected wait "
+        + (f"{wait:.0f} minutes" if wait is not None else "for ever"),
+        highlight=False,
+    )
+    console.print(
+        "Division sizes (§2.1): "
+        + ", ".join(
+            f"{n} infantry ({units} units) {_pct(p)}%" for n, p, units in sheet.division_sizes
+        ),
+        highlight=False,
+    )
+    for note in sheet.notes:
+        console.print(f"note: {note}", style="dim", highlight=False)
+    if card is not None:
+        console.print(f"wrote {card}", highlight=False)

@@ -1,0 +1,151 @@
+"""``campaign sensitivity SPEC``: which rule parameters move campaign outcomes (SALib)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from campaign.cli import app
+
+__all__ = ["sensitivity"]
+
+
+@app.command("sensitivity")
+def sensitivity(
+    spec: Annotated[
+        Path,
+        typer.Argument(metavar="SPEC", help="A sensitivity spec YAML (config/sensitivity/)."),
+    ],
+    method: Annotated[
+        str | None, typer.Option(help="morris | sobol (default: the spec's).")
+    ] = None,
+    runs: Annotated[int | None, typer.Option(help="Campaigns per design point.")] = None,
+    samples: Annotated[
+        int | None,
+        typer.Option(help="Morris trajectories or Sobol' base samples (a power of 2)."),
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Root seed of the design and the runs.")] = None,
+    workers: Annotated[
+        int | None, typer.Option(help="Worker processes (default: every CPU; 0 = inline).")
+    ] = None,
+    backend: Annotated[str | None, typer.Option(help="local | dask")] = None,
+    scheduler: Annotated[
+        str | None, typer.Option(help="An existing Dask scheduler, tcp://HOST:8786.")
+    ] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="DuckDB results file.")
+    ] = None,
+    plot: Annotated[Path | None, typer.Option(help="Write the chart to this folder.")] = None,
+    json_: Annotated[bool, typer.Option("--json", help="Print the indices as JSON.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress.")] = False,
+) -> None:
+    """Which rule parameters move win rate, days, battles and losses (Morris or Sobol').
+
+    SALib designs and indices with 95% bootstrap intervals, ranked per outcome.
+    """
+    from campaign.analysis.charts import sensitivity_chart
+    from campaign.analysis.sensitivity import (
+        analyse,
+        batch_spec,
+        design,
+        load_sensitivity_spec,
+        write_table,
+    )
+    from campaign.batch.plan import plan_batch
+    from campaign.batch.runner import BatchInterrupted, run_batch
+    from campaign.batch.store import open_results
+    from campaign.cli import fail
+
+    if method is not None and method not in ("morris", "sobol"):
+        fail(f"--method: {method!r} is not a method. Choose morris or sobol.")
+    sspec, params = load_sensitivity_spec(spec, method, runs=runs, seed=seed, samples=samples)
+    problem, x = design(sspec, params)
+    out = Path(output or sspec.output or "sensitivity.duckdb")
+    bspec = batch_spec(
+        sspec, params, x, workers=workers, backend=backend, scheduler=scheduler, output=str(out)
+    )
+    plan = plan_batch(bspec, str(spec))
+    err = Console(stderr=True)
+    err = err if err.is_terminal else Console(stderr=True, width=200)
+    if not quiet:
+        err.print(
+            f"sensitivity {sspec.name}: {sspec.method}, {len(params)} parameters, {len(x)} design "
+            f"points × {len(plan.cells) // len(x)} cell(s) × {sspec.runs} runs → {out}",
+            highlight=False,
+        )
+    try:
+        outcome = run_batch(
+            plan,
+            out,
+            workers=bspec.workers,
+            backend=bspec.backend,
+            scheduler=bspec.scheduler,
+            progress=not quiet,
+        )
+    except BatchInterrupted as stop:
+        o = stop.outcome
+        typer.echo(
+            f"interrupted: {o.already_done + o.done_now} of {o.total_runs} runs are stored in "
+            f"{out}; run the same command again to resume",
+            err=True,
+        )
+        raise typer.Exit(130) from None
+    store = open_results(out)
+    try:
+        result = analyse(store.con, outcome.batch_id, sspec, params, problem, x)
+    finally:
+        store.close()
+    write_table(out, result)
+    doc = result.document()
+    files = sensitivity_chart(doc, plot) if plot is not None else []
+    if json_:
+        typer.echo(json.dumps(doc, indent=2))
+        for f in files:
+            typer.echo(f"wrote {f}", err=True)
+        return
+    probe = Console()
+    console = probe if probe.is_terminal else Console(width=160)
+    main = result.main_index
+    second = "sigma" if sspec.method == "morris" else "S1"
+    label = {"mu_star": "μ*", "ST": "S_T", "sigma": "σ", "S1": "S_1"}
+    t = Table(
+        title=f"{sspec.method}: {result.points} points × {sspec.runs} runs, ranked by "
+        f"{label[main]}",
+        title_justify="left",
+    )
+    for name in ("outcome", "rank", "parameter", label[main], "95% interval", label[second]):
+        t.add_column(name, justify="left" if name in ("outcome", "parameter") else "right")
+    for r in result.rows:
+        sec = f"{r[second]:.3g}"
+        if second == "S1":
+            sec += f" [{r['S1_low']:.3g}, {r['S1_high']:.3g}]"
+        t.add_row(
+            r["outcome"] if r["rank"] == 1 else "",
+            str(r["rank"]),
+            r["parameter"],
+            f"{r[main]:.3g}",
+            f"[{r[f'{main}_low']:.3g}, {r[f'{main}_high']:.3g}]",
+            sec,
+        )
+    console.print(t)
+    console.print(
+        f"batch {result.batch_id}; 95% bootstrap intervals; "
+        "outcomes: red_win (fraction of campaigns), days, battles, losses (actual hits, both "
+        "sides), each the mean over a design point's runs; "
+        + (
+            "μ* in outcome units per full range of the parameter"
+            if main == "mu_star"
+            else "S_T: share of the outcome's variance the parameter takes part in"
+        ),
+        style="dim",
+        highlight=False,
+    )
+    for p in params:
+        console.print(f"  {p.key}: {p.describe()}", highlight=False)
+    for f in files:
+        console.print(f"wrote {f}", highlight=False)

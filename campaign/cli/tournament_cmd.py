@@ -1,0 +1,163 @@
+"""``campaign tournament``: every ordered pair of strategy doctrines on every map, rated."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from campaign.cli import app
+
+__all__ = ["tournament"]
+
+
+def _split(text: str | None) -> list[str]:
+    return [t.strip() for t in (text or "").split(",") if t.strip()]
+
+
+@app.command("tournament")
+def tournament(
+    doctrines: Annotated[
+        str, typer.Option(help="Strategy doctrines, comma-separated: aggressive,cautious,...")
+    ],
+    maps: Annotated[
+        str, typer.Option(help="Maps, comma-separated (files or shipped names).")
+    ] = "default",
+    runs: Annotated[int, typer.Option(help="Campaigns per ordered pairing and map.")] = 200,
+    seed: Annotated[
+        int | None, typer.Option(help="Root seed (default: resume the same design or fresh).")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(help="Worker processes (default: every CPU; 0 = inline).")
+    ] = None,
+    backend: Annotated[str | None, typer.Option(help="local | dask")] = None,
+    scheduler: Annotated[
+        str | None, typer.Option(help="An existing Dask scheduler, tcp://HOST:8786.")
+    ] = None,
+    output: Annotated[Path, typer.Option("--output", "-o", help="DuckDB results file.")] = Path(
+        "tournament.duckdb"
+    ),
+    plot: Annotated[Path | None, typer.Option(help="Write the charts to this folder.")] = None,
+    json_: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress.")] = False,
+) -> None:
+    """Rate strategy doctrines: every ordered pair on every map, from both sides.
+
+    Common random numbers; Bradley–Terry ratings with a Red advantage per map.
+    """
+    from campaign.analysis.charts import tournament_charts
+    from campaign.analysis.tournament import (
+        analyse_tournament,
+        check_doctrines,
+        tournament_spec,
+        write_tables,
+    )
+    from campaign.batch.plan import plan_batch
+    from campaign.batch.runner import BatchInterrupted, run_batch
+    from campaign.batch.store import open_results
+    from campaign.config import load_rules
+
+    known = list(load_rules().rules.campaign.doctrines)
+    names = check_doctrines(_split(doctrines), known)
+    map_names = _split(maps) or ["default"]
+    spec = tournament_spec(
+        names,
+        map_names,
+        runs,
+        seed,
+        workers=workers,
+        backend=backend,
+        scheduler=scheduler,
+        output=str(output),
+    )
+    plan = plan_batch(spec, "flags", {"maps": "--maps", "doctrines": "--doctrines"})
+    err = Console(stderr=True)
+    err = err if err.is_terminal else Console(stderr=True, width=200)
+    if not quiet:
+        err.print(
+            f"tournament: {len(names)} doctrines, {len(plan.cells)} pairings × {runs} runs "
+            f"→ {output}",
+            highlight=False,
+        )
+    try:
+        outcome = run_batch(
+            plan,
+            output,
+            workers=spec.workers,
+            backend=spec.backend,
+            scheduler=spec.scheduler,
+            progress=not quiet,
+        )
+    except BatchInterrupted as stop:
+        o = stop.outcome
+        typer.echo(
+            f"interrupted: {o.already_done + o.done_now} of {o.total_runs} runs are stored in "
+            f"{output}; run the same command again to resume",
+            err=True,
+        )
+        raise typer.Exit(130) from None
+    store = open_results(output)
+    try:
+        result = analyse_tournament(store.con, outcome.batch_id, outcome.entropy)
+    finally:
+        store.close()
+    write_tables(output, result)
+    files = tournament_charts(result, plot) if plot is not None else []
+    if json_:
+        typer.echo(json.dumps(result.document(), indent=2))
+        for f in files:
+            typer.echo(f"wrote {f}", err=True)
+        return
+    probe = Console()
+    console = probe if probe.is_terminal else Console(width=160)
+    r = result.ratings
+    t = Table(
+        title=f"Ratings ({result.runs} seeds a pairing)",
+        title_justify="left",
+    )
+    for name, justify in (
+        ("rank", "right"),
+        ("doctrine", "left"),
+        ("Elo", "right"),
+        ("95% interval", "right"),
+        ("score %", "right"),
+        ("games", "right"),
+    ):
+        t.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for rank, name, elo, lo, hi in result.ranked():
+        score, games = result.scores[name]
+        t.add_row(
+            str(rank),
+            name,
+            f"{elo:+.0f}",
+            f"[{lo:+.0f}, {hi:+.0f}]",
+            f"{100 * score:.1f}",
+            str(games),
+        )
+    console.print(t)
+    console.print(
+        f"batch {result.batch_id}; Bradley–Terry with a Red advantage per map; a draw scores "
+        f"½; 95% percentile intervals from {r.bootstrap} bootstrap resamples of whole seeds; "
+        "head to head over both sides and all maps",
+        style="dim",
+        highlight=False,
+    )
+    order = [name for _, name, _, _, _ in result.ranked()]
+    h2h = {(h.doctrine, h.opponent): h for h in result.head_to_head if h.map == "*"}
+    t = Table(title="Head to head: row's score %", title_justify="left")
+    t.add_column("")
+    for name in order:
+        t.add_column(name, justify="right")
+    for a in order:
+        t.add_row(a, *("—" if a == b else f"{100 * h2h[(a, b)].score:.1f}" for b in order))
+    console.print(t)
+    for m, e, lo, hi in zip(r.sides, r.side_elo, r.side_low, r.side_high, strict=True):
+        console.print(
+            f"Red's advantage on {m}: {e:+.0f} Elo [{lo:+.0f}, {hi:+.0f}]", highlight=False
+        )
+    for f in files:
+        console.print(f"wrote {f}", highlight=False)
