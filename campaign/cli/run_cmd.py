@@ -14,7 +14,7 @@ from rich.text import Text
 
 from campaign.cli import app
 from campaign.cli.common import check_seed, parse_overrides, parse_pairs
-from campaign.cli.outfile import atomic_text_file
+from campaign.outfile import atomic_text_file
 
 __all__ = ["run"]
 

@@ -18,6 +18,7 @@ from markupsafe import Markup
 from campaign.errors import SimulatorError
 from campaign.events import BattleFought, CampaignEvent, DivisionRaised, MarchBegun, Sighted
 from campaign.maps.model import CampaignMap
+from campaign.outfile import write_text_whole
 from campaign.report.charts import battle_timeline, strength_chart
 from campaign.report.context import diary_context
 from campaign.report.days import Diary, build_diary
@@ -141,7 +142,7 @@ def write_report(
             text = render_html(events, cmap, view)
         else:
             text = render_markdown(events, cmap, path, view)
-        path.write_text(text, encoding="utf-8")
+        write_text_whole(path, text)  # whole or not at all; a full disk is exit 1
     except OSError as exc:
         raise SimulatorError(
             f"cannot write the diary ({exc.strerror})",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import subprocess
@@ -332,3 +333,21 @@ def test_duckdb_runtime_query_interrupted_is_ctrl_c() -> None:
     assert _is_interrupt(RuntimeError("Query interrupted"))
     assert query_interrupted(RuntimeError("Query interrupted"))
     assert not query_interrupted(RuntimeError("something else"))
+
+
+def test_a_diary_on_a_full_disk_is_exit_1_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from campaign import outfile
+    from campaign.errors import EnvironmentFailure
+
+    @contextlib.contextmanager
+    def full(path, flag=None):  # type: ignore[no-untyped-def]
+        raise OSError(errno.ENOSPC, "No space left on device")
+        yield
+
+    monkeypatch.setattr(outfile, "atomic_text_file", full)
+    with pytest.raises(EnvironmentFailure) as caught:
+        outfile.write_text_whole(tmp_path / "d.html", "<html>")
+    assert caught.value.exit_code == 1 and "nothing was written" in caught.value.message
+    assert list(tmp_path.iterdir()) == []

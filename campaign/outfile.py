@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
 
-from campaign.errors import write_error
+from campaign.errors import EnvironmentFailure, write_error
 
-__all__ = ["atomic_text_file"]
+#: Errors of a full, over-quota or failing disk: the machine's fault, not the input's.
+DISK_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EROFS})
+
+__all__ = ["DISK_ERRNOS", "atomic_text_file", "write_text_whole"]
 
 
 @contextlib.contextmanager
@@ -45,3 +49,27 @@ def atomic_text_file(path: Path, flag: str | None = None) -> Iterator[TextIO]:
         with contextlib.suppress(OSError):
             temp.unlink()
         raise
+
+
+def write_text_whole(path: Path, text: str, flag: str | None = None) -> None:
+    """Write ``text`` to ``path`` whole or not at all (:func:`atomic_text_file`).
+
+    Raises
+    ------
+    SimulatorError
+        If the place cannot be written (exit code 2).
+    EnvironmentFailure
+        If the disk is full or failing (exit code 1); ``path`` is left as it was.
+    """
+    try:
+        with atomic_text_file(path, flag) as handle:
+            handle.write(text)
+    except OSError as exc:
+        if exc.errno in DISK_ERRNOS:
+            raise EnvironmentFailure(
+                f"cannot write the file ({exc.strerror}); nothing was written",
+                source=str(path),
+                key=flag,
+                fix="Free space or choose another place, then run the same command again.",
+            ) from None
+        raise write_error(path, exc, flag) from None
