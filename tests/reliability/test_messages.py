@@ -253,7 +253,7 @@ def test_stdout_on_a_full_disk_is_one_line_and_exit_1() -> None:
 def test_a_log_file_on_a_full_disk_leaves_nothing_behind(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from campaign.cli import outfile
+    from campaign import outfile
 
     real_open = Path.open
 
