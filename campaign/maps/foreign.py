@@ -38,10 +38,12 @@ def _node_link_shape(data: Any, source: str) -> None:
     elif not isinstance(data.get("nodes"), list):
         problem = "'nodes' must be a list of objects with an 'id'"
     else:
-        edges = data.get("edges", data.get("links", []))
+        edges: Any = data.get("edges", data.get("links", []))
         if not isinstance(edges, list):
             problem = "'links' (or 'edges') must be a list of objects"
-        for key, items in (("nodes", data["nodes"]), ("links", edges if problem is None else [])):
+            edges = []
+        groups: tuple[tuple[str, list[Any]], ...] = (("nodes", data["nodes"]), ("links", edges))
+        for key, items in groups:
             for k, item in enumerate(items):
                 need = ("id",) if key == "nodes" else ("source", "target")
                 if not isinstance(item, dict) or any(n not in item for n in need):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import fields
-from functools import cache
 from pathlib import Path
 from typing import Any, TextIO, get_type_hints
 
@@ -33,10 +32,15 @@ MAX_STREAM_BYTES = 256 * 2**20
 _STREAM_FIX = "Give the JSON-lines file written by 'campaign run --format jsonl'."
 
 
-@cache
+_ADAPTERS: dict[str, dict[str, TypeAdapter[Any]]] = {}
+
+
 def _field_adapters(cls: type[CampaignEvent]) -> dict[str, TypeAdapter[Any]]:
-    hints = get_type_hints(cls)
-    return {f.name: TypeAdapter(hints[f.name]) for f in fields(cls)}
+    """A pydantic adapter per field of an event class (built once per class)."""
+    if cls.__name__ not in _ADAPTERS:
+        hints = get_type_hints(cls)
+        _ADAPTERS[cls.__name__] = {f.name: TypeAdapter(hints[f.name]) for f in fields(cls)}
+    return _ADAPTERS[cls.__name__]
 
 
 def _checked_event(data: Any) -> CampaignEvent:

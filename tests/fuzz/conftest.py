@@ -11,14 +11,14 @@ import os
 
 from hypothesis import HealthCheck, settings
 
-_COMMON = {
-    "deadline": None,  # each case has its own time limit (tests/fuzz/harness.py)
-    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
-    "print_blob": True,
-}
-settings.register_profile("fuzz-small", max_examples=100, derandomize=True, **_COMMON)
-settings.register_profile("fuzz-large", max_examples=600, derandomize=True, **_COMMON)
-settings.register_profile("fuzz-random", max_examples=300, derandomize=False, **_COMMON)
+_BASE = settings(
+    deadline=None,  # each case has its own time limit (tests/fuzz/harness.py)
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    print_blob=True,
+)
+settings.register_profile("fuzz-small", _BASE, max_examples=100, derandomize=True)
+settings.register_profile("fuzz-large", _BASE, max_examples=600, derandomize=True)
+settings.register_profile("fuzz-random", _BASE, max_examples=300, derandomize=False)
 
 PROFILE = "fuzz-" + os.environ.get("FUZZ_PROFILE", "small")
 
