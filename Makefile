@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint clean install
+.PHONY: run test bench lint typecheck clean install
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ bench: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check battle campaign tests benchmarks
 	$(BIN)/ruff format --check battle campaign tests benchmarks
+	$(BIN)/mypy
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

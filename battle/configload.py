@@ -76,8 +76,9 @@ def variant_overrides(name: str) -> tuple[dict[str, Any], str]:
         If no such variant exists (the message lists those that do) or its file is not a
         mapping of dotted keys.
     """
-    path: Path | None = Path(name)
-    if not (path.suffix in (".yaml", ".yml") and path.is_file()):
+    given = Path(name)
+    path: Path | None = given
+    if not (given.suffix in (".yaml", ".yml") and given.is_file()):
         # a shipped variant by its bare name only: '../rules' must not reach config/rules.yaml
         path = VARIANTS_DIR / f"{name}.yaml" if _VARIANT_NAME.fullmatch(name) else None
     if path is None or not path.is_file():
@@ -192,9 +193,16 @@ def validate(
     except ValidationError as exc:
         lines = []
         files = set()
+        missing: dict[str, list[str]] = {}  # parent key -> its missing fields, in order
         for err in exc.errors():
             key = ".".join([*([prefix] if prefix else []), *(str(p) for p in err["loc"])])
             files.update(_origin_of(key, origins or {}) or [source])
+            if err["type"] == "missing":
+                parent, _, name = key.rpartition(".")
+                if parent not in missing:
+                    lines.append(parent)  # replaced below by the one line for this parent
+                missing.setdefault(parent, []).append(name)
+                continue
             if err["type"] == "extra_forbidden":
                 close = _close_field(model, err["loc"])
                 if close:
@@ -204,6 +212,13 @@ def validate(
                     lines.append(f"unknown config key {key!r} (a typo?)")
             else:
                 lines.append(f"{key}: {describe_error(err)}")
+        lines = [
+            f"{line}: missing {', '.join(missing[line])} (every key of this entry is "
+            "required; see config/rules.yaml for an example)"
+            if line in missing
+            else line
+            for line in lines
+        ]
         raise ConfigError(
             "; ".join(lines),
             source=", ".join(sorted(files)),

@@ -23,6 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import floor
+from typing import NoReturn
 
 import numpy as np
 
@@ -212,7 +213,7 @@ def parse_dice(text: str) -> DiceExpression:
     return DiceExpression(text=text, terms=tuple(terms))
 
 
-def _bad(text: str, what: str) -> None:
+def _bad(text: str, what: str) -> NoReturn:
     raise DiceExpressionError(
         f"bad dice expression {text!r}: {what}",
         fix="Use terms like 20, d10, 3d10 or 2*d10 joined by + or - (RULES.md §0.5).",

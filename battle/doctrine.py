@@ -11,11 +11,15 @@ hot loop reads no pydantic model.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from battle.rules import DoctrineRules
 from battle.units import Unit
+
+if TYPE_CHECKING:
+    from battle.tables import TypeNumbers
 
 __all__ = ["ADVANCE", "CHARGE", "FORM", "RALLY", "Order", "TacticalDoctrine"]
 
@@ -56,6 +60,8 @@ class TacticalDoctrine:
         Inches an ordinary advance stops short of contact (§6.4).
     full_strength
         Hits that destroy a unit (10, §1.2): a unit's strength is this minus its actual hits.
+    unit_types
+        The compiled unit types (RULES.md §1): the doctrine reads their flags, never names.
     """
 
     __slots__ = (
@@ -67,7 +73,9 @@ class TacticalDoctrine:
         "charge_shaken",
         "charge_steady",
         "depth",
+        "fire_formation",
         "form_line_within",
+        "forms_fire",
         "full_strength",
         "hold_in_range",
         "rally_shaken",
@@ -76,11 +84,18 @@ class TacticalDoctrine:
         "rules",
         "square_vs_cavalry",
         "stop_short",
+        "types",
         "unlimber_within",
     )
 
     def __init__(
-        self, rules: DoctrineRules, *, depth: float, stop_short: float, full_strength: int
+        self,
+        rules: DoctrineRules,
+        *,
+        depth: float,
+        stop_short: float,
+        full_strength: int,
+        unit_types: Mapping[str, TypeNumbers],
     ) -> None:
         self.rules = rules
         self.depth = depth
@@ -90,8 +105,12 @@ class TacticalDoctrine:
         given = {name: i for i, name in enumerate(rules.activation_order)}
         self.rank = {
             name: given.get(name, len(given))  # categories not listed come last
-            for name in ("shaken", "infantry", "cavalry", "artillery")
+            for name in ("shaken", *unit_types)
         }
+        self.types = dict(unit_types)
+        self.fire_formation = rules.fire_formation
+        #: unit type -> whether it has the fire formation (foot forms it near the enemy)
+        self.forms_fire = {k: rules.fire_formation in t.formations for k, t in unit_types.items()}
         self.charge_disordered = "disordered" in rules.charge_when
         self.charge_shaken = "shaken" in rules.charge_when
         self.charge_steady = "steady" in rules.charge_when
@@ -146,7 +165,7 @@ class TacticalDoctrine:
             if e.melee is None:
                 if e.charged_by is None:
                     open_targets.append(e)
-                if e.kind == "cavalry" and not e.shaken:
+                if e.mounted and not e.shaken:
                     cavalry.append(e)
         threatened: Collection[str] = _NO_IDS
         if cavalry and self.square_vs_cavalry:
@@ -163,9 +182,12 @@ class TacticalDoctrine:
         # charge targets picked this bound: units alike (type, position, reach, hits) pick
         # alike, and units often move up side by side
         picked: dict[tuple[str, float, float, int], Unit | None] = {}
+        charging = 0  # charge orders made (two may pick one target, RULES.md §6.4)
         for u in own:
-            if u.melee is not None or u.charged_by is not None:
-                continue  # in melee, or charged last bound: not activated
+            if u.melee is not None or u.charged_by is not None or u.charging is not None:
+                # in melee, charged last bound, or its charge not yet met (RULES.md §6.4: one
+                # charge at a time): not activated
+                continue
             if u.shaken:
                 if self.rally_shaken:
                     chosen.append((shaken_rank, u.id, Order(u, RALLY)))
@@ -174,7 +196,7 @@ class TacticalDoctrine:
                 continue  # still completing a formation change
             nearest = depth - u.pos - front
             may_charge = None
-            if open_targets and u.reach > 0.0 and nearest <= u.reach:
+            if open_targets and u.may_charge and not u.no_charge and 0.0 < u.reach >= nearest:
                 if odds is None:
                     odds = self._charge_odds(open_targets)
                 # a unit too weak for the strength ratio may still charge a target in a
@@ -184,10 +206,58 @@ class TacticalDoctrine:
             order = self._order_for(u, nearest, may_charge, u.id in threatened, advancing, picked)
             if order is not None:
                 chosen.append((rank[u.kind], u.id, order))
+                if order.action == CHARGE:
+                    charging += 1
         if not chosen:
             return []
         chosen.sort()  # (rank, id) pairs are unique: orders are never compared
-        return [c[2] for c in chosen[:card]]
+        orders = [c[2] for c in chosen[:card]]
+        if charging >= 2:  # two chargers may have picked one target (RULES.md §6.4)
+            targets = [o.target for o in orders if o.action == CHARGE]
+            if len(set(map(id, targets))) < len(targets):
+                return self._one_charger_per_target(chosen, card, open_targets, front, advancing)
+        return orders
+
+    def _one_charger_per_target(
+        self,
+        chosen: list[tuple[int, str, Order]],
+        card: int,
+        open_targets: list[Unit],
+        front: float,
+        advancing: bool,
+    ) -> list[Order]:
+        """The first ``card`` orders with at most one charger per target (RULES.md §6.4).
+
+        Walks the orders in activation order; a unit whose target an earlier charger took
+        picks again among the targets left (another target or another order; no order: it
+        is not activated and the next unit is). ``open_targets``: the enemies not in melee
+        and not charged already.
+        """
+        taken: set[str] = set()
+        orders: list[Order] = []
+        for _, _, first_choice in chosen:
+            order = first_choice
+            if len(orders) >= card:
+                break
+            if order.action == CHARGE and order.target is not None:
+                if order.target.id in taken:
+                    u = order.unit
+                    left = [e for e in open_targets if e.id not in taken]
+                    again = self._order_for(
+                        u,
+                        self.depth - u.pos - front,
+                        left or None,
+                        False,
+                        advancing,
+                        {},
+                    )
+                    if again is None:
+                        continue
+                    order = again
+                if order.action == CHARGE and order.target is not None:
+                    taken.add(order.target.id)
+            orders.append(order)
+        return orders
 
     def _order_for(
         self,
@@ -204,22 +274,23 @@ class TacticalDoctrine:
         it may not charge this bound); ``picked``: charge targets already worked out this
         bound, by (type, position, reach, actual hits), which is all the choice depends on.
         """
-        kind = u.kind
-        if kind == "artillery":
-            if u.formation == "limbered":
+        deploys_to = u.deploys_to
+        if deploys_to:  # e.g. artillery: unlimber within reach of the enemy (RULES.md §6.7)
+            if u.formation != deploys_to:
                 if nearest <= self.unlimber_within:
-                    return Order(u, FORM, None, "unlimbered")
+                    return Order(u, FORM, None, deploys_to)
                 if advancing:
                     return Order(u, ADVANCE, None, "", self.unlimber_within)
             return None
-        if kind == "infantry":
+        square = u.square_formation
+        if square:
             if threatened:
-                if u.formation != "square":
-                    return Order(u, FORM, None, "square")
-            elif u.formation == "square":
+                if u.formation != square and square not in u.may_not_form:
+                    return Order(u, FORM, None, square)
+            elif u.square:
                 return Order(u, FORM, None, self.advance_formation)
         if targets is not None:
-            key = (kind, u.pos, u.reach, u.total_hits)
+            key = (u.kind, u.pos, u.reach, u.total_hits)
             if key in picked:
                 target = picked[key]
             else:
@@ -229,11 +300,16 @@ class TacticalDoctrine:
         in_range = u.fire_range > 0.0 and nearest <= u.fire_range
         if in_range and self.hold_in_range:
             return None  # stays to fire
-        if kind == "infantry" and u.formation == "column" and nearest <= self.form_line_within:
-            return Order(u, FORM, None, "line")
+        if (
+            u.foot
+            and u.formation == self.advance_formation
+            and nearest <= self.form_line_within
+            and self.forms_fire[u.kind]
+        ):
+            return Order(u, FORM, None, self.fire_formation)
         if not advancing or u.move <= 0.0:
             return None
-        if kind == "cavalry":
+        if u.mounted:
             stop = self.cavalry_stop
         elif self.hold_in_range and u.fire_range > 0.0:
             stop = u.fire_range
@@ -246,21 +322,22 @@ class TacticalDoctrine:
     def charge_target(self, u: Unit, targets: list[Unit]) -> Unit | None:
         """The enemy ``u`` would charge now, or None (RULES.md §6.4, §6.9).
 
-        Only an infantry or cavalry unit that is not shaken, disordered or in melee may
-        charge, and only an enemy within its move + 3 inches. It charges a target in a state
+        Only a unit whose type and formation may charge (RULES.md §1, §1.7: not artillery,
+        not skirmishers) and that is not shaken, disordered or in melee may charge, and only
+        an enemy within its move + 3 inches. It charges a target in a state
         listed in ``charge_when``, or one with at most 1/ratio of its strength. Preference:
         disordered or shaken first, then most hits, then nearest, then lowest id.
 
         ``targets`` are the enemies not in melee and not already charged.
         """
-        if u.kind == "artillery" or u.shaken or u.disordered or u.melee is not None:
+        if not u.may_charge or u.no_charge or u.shaken or u.disordered or u.melee is not None:
             return None
         reach = u.reach
         if reach <= 0.0:  # a square, or a unit that cannot move
             return None
         full, ratio = self.full_strength, self.ratio
         mine = full - u.total_hits
-        no_squares = u.kind == "cavalry" and not self.cavalry_charges_square
+        no_squares = u.mounted and not self.cavalry_charges_square
         base = self.depth - u.pos  # the gap to an enemy is base - enemy.pos
         disordered, shaken, steady = self.charge_disordered, self.charge_shaken, self.charge_steady
         best = best_key = None
@@ -268,7 +345,7 @@ class TacticalDoctrine:
             gap = base - e.pos
             if gap > reach:
                 continue
-            if no_squares and e.kind == "infantry" and e.formation == "square":
+            if no_squares and e.square:
                 continue
             in_state = disordered if e.disordered else shaken if e.shaken else steady
             if not (in_state or mine >= ratio * (full - e.total_hits)):
@@ -305,7 +382,8 @@ class TacticalDoctrine:
             reach = e.reach
             best = best_key = None
             for u in own:
-                if u.kind != "infantry" or u.melee is not None:
+                square = u.square_formation
+                if not square or square in u.may_not_form or u.melee is not None:
                     continue
                 gap = depth - u.pos - e.pos
                 if gap > reach:

@@ -2,8 +2,10 @@
 
 A battle is a sequence of turns of two bounds each (§6.2). Each bound runs the phases of
 RULES.md §6.3 for the active side; the battle ends at once when a side is down to its last
-card, has no unit left, or withdraws; or as a draw after ``max_turns`` turns (the hard cap) or
-at nightfall (``max_bounds``).
+card, has no unit left, or withdraws — checked after every phase (§6.8) — or as a draw after
+``max_turns`` turns (from the start, or from the first withdrawal check under
+``fifteen-after-check``; ``max_turns_cap`` bounds every battle) or at nightfall
+(``max_bounds``).
 """
 
 from __future__ import annotations
@@ -11,8 +13,18 @@ from __future__ import annotations
 import numpy as np
 
 from battle.dice import Dice
-from battle.doctrine import Order, TacticalDoctrine
-from battle.errors import ForceError
+from battle.doctrine import ADVANCE, Order, TacticalDoctrine
+from battle.errors import ConfigError, ForceError
+from battle.phases import (
+    completion_tests,
+    declare_charges,
+    end_bound,
+    fire_phase,
+    half_strength_checks,
+    manoeuvre_phase,
+    melee_phase,
+    stand_tests,
+)
 from battle.result import BattleResult
 from battle.rules import BattleRules
 from battle.state import BattleState
@@ -20,6 +32,10 @@ from battle.tables import Tables, compile_rules
 from battle.units import Force
 
 __all__ = ["fight"]
+
+#: the last pair of forces checked for each compiled rules (id of Tables -> the pair): batch
+#: runs and --odds fight the same frozen forces many times
+_CHECKED: dict[int, tuple[Tables, Force, Force]] = {}
 
 
 def fight(
@@ -61,17 +77,20 @@ def fight(
     ------
     ForceError
         If a force has no unit able to fight or more than ``rules.max_units_per_force``
-        units, or unit ids repeat.
+        units, unit ids repeat, or a unit's type or formation is not in ``rules.units``.
     ConfigError
         If a doctrine name is not in ``rules.doctrines``.
     """
     tables = compile_rules(rules)
-    _check_forces(tables, force_a, force_b)
+    seen = _CHECKED.get(id(tables))
+    if seen is None or seen[0] is not tables or seen[1] is not force_a or seen[2] is not force_b:
+        _check_forces(tables, force_a, force_b)
+        if len(_CHECKED) > 64:
+            _CHECKED.clear()
+        _CHECKED[id(tables)] = (tables, force_a, force_b)  # the same pair again: checked
     docs = []
     for name in doctrines:
         if name not in tables.doctrines:
-            from battle.errors import ConfigError
-
             raise ConfigError(
                 f"no tactical doctrine named {name!r}",
                 key="--doctrine",
@@ -79,14 +98,23 @@ def fight(
             )
         docs.append(tables.doctrines[name])
     st = BattleState(tables, (force_a, force_b), Dice(rng), attacker, record_events)
-    cap = tables.max_turns
-    while st.winner is None and not st.over:
-        if st.turn >= cap:
+    st.changed = True
+    if st.check_end():  # a side may start at its losing card count (arw-1998, one unit)
+        return st.result()
+    limit, cap, from_check = tables.max_turns, tables.max_turns_cap, tables.turns_from_first_check
+    while not st.over:
+        if from_check:
+            first_check = st.first_check_turn
+            ended = st.turn >= cap or (first_check is not None and st.turn >= first_check + limit)
+        else:
+            ended = st.turn >= limit or st.turn >= cap
+        if ended:
             st.finish(None, "turn-limit")
             break
         st.turn += 1
         first = st.first_side()
         for side in (first, 1 - first):
+            # (late arrivals that join a side do so here, at the start of its bound, §8.4)
             if max_bounds is not None and st.bounds >= max_bounds:
                 st.finish(None, "nightfall")
                 break
@@ -102,6 +130,21 @@ def _check_forces(t: Tables, force_a: Force, force_b: Force) -> None:
     """Refuse forces the battle cannot fight (see :func:`fight`); raises ForceError."""
     limit, destroyed_at = t.max_units_per_force, t.destroyed_at
     for force in (force_a, force_b):
+        for u in force.units:
+            kind = t.unit_types.get(u.kind)
+            if kind is None:
+                raise ForceError(
+                    f"unit {u.id} is of unknown type {u.kind!r}",
+                    key="battle.units",
+                    fix=f"Use one of: {', '.join(t.unit_types)}, or add the type to "
+                    "battle.units in config/rules.yaml.",
+                )
+            if u.formation is not None and (u.kind, u.formation) not in t.formations:
+                raise ForceError(
+                    f"unit {u.id} ({u.kind}) has no formation {u.formation!r}",
+                    key=f"battle.units.{u.kind}.formations",
+                    fix=f"Use one of: {', '.join(kind.formations)}.",
+                )
         if len(force.units) > limit:
             raise ForceError(
                 f"force {force.name!r} has {len(force.units)} units, more than the "
@@ -124,38 +167,54 @@ def _check_forces(t: Tables, force_a: Force, force_b: Force) -> None:
 
 
 def _bound(st: BattleState, side: int, doc: TacticalDoctrine) -> None:
-    """One bound of ``side`` (RULES.md §6.3).
+    """One bound of ``side`` (RULES.md §6.3), with the end check after every phase (§6.8).
 
     ``st.changed`` says whether a card was lost or a unit left since the last end check:
     only then can the battle have ended (RULES.md §6.8 a, c).
     """
     st.bounds += 1
+    record = st.record
     card = st.decks[side].draw(st.dice)
     orders: list[Order] = doc.choose_orders(
         st.field[side], st.field[1 - side], card, attacking=(side == st.attacker)
     )
     for o in orders:
         o.unit.activated = True
-    if st.record:
+    if st.t.move_and_fire:  # §6.10: an advancing unit may fire as it moves
+        for o in orders:
+            if o.action == ADVANCE:
+                o.unit.advancing = True
+    if record:
         st.bound_started(side, card, orders)
+        st.phase(side, "response")
     # 2. response: stand tests, formation completion, charge declarations
-    st.stand_tests(side)
-    st.completion_tests(side)
-    charges = st.declare_charges(side, orders)
+    stand_tests(st, side)
+    completion_tests(st, side)
+    charges = declare_charges(st, side, orders)
     if st.changed and st.check_end():
         return
     # 3. fire
-    st.fire_phase(side, charges)
+    if record:
+        st.phase(side, "fire")
+    fire_phase(st, side, charges)
     if st.changed and st.check_end():
         return
     # 4. melee
-    st.melee_phase()
+    if record:
+        st.phase(side, "melee")
+    melee_phase(st)
     if st.changed and st.check_end():
         return
     # 5. manoeuvre
-    st.manoeuvre_phase(side, orders, charges)
+    if record:
+        st.phase(side, "manoeuvre")
+    manoeuvre_phase(st, side, orders, charges)
+    if st.changed and st.check_end():
+        return
     # 6. checks
-    st.half_strength_checks()
-    st.end_bound(side, orders)
+    if record:
+        st.phase(side, "checks")
+    half_strength_checks(st)
+    end_bound(st, side, orders)
     if st.changed:
         st.check_end()

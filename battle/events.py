@@ -7,28 +7,75 @@ the force in :func:`battle.engine.fight`).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
+from typing import NamedTuple
 
 __all__ = [
+    "PHASES",
     "BattleEnded",
     "BattleEvent",
+    "BattleStarted",
     "BoundStarted",
     "CardLost",
+    "Factor",
     "FormationChanged",
     "HitResolved",
     "MeleeResolved",
     "Moved",
+    "PhaseStarted",
     "StateChanged",
     "TestRolled",
+    "UnitStart",
     "WithdrawalChecked",
     "event_to_dict",
 ]
+
+#: the phases of a bound in order (RULES.md §6.3 steps 2–6), then the turn's withdrawal phase
+PHASES = ("response", "fire", "melee", "manoeuvre", "checks", "withdrawal")
+
+
+class Factor(NamedTuple):
+    """One row of a withdrawal check (RULES.md §7.2): its name and its factors (+ or −)."""
+
+    row: str
+    factors: int
+
+
+class UnitStart(NamedTuple):
+    """One unit as it comes to the battle (RULES.md §1): what a referee needs to follow it."""
+
+    id: str
+    side: int
+    kind: str
+    grade: str
+    irregular: bool
+    formation: str
+    pos: float
+    hits_before: int
+    morale: int
 
 
 @dataclass(frozen=True, slots=True)
 class BattleEvent:
     turn: int
     bound: int
+
+
+@dataclass(frozen=True, slots=True)
+class BattleStarted(BattleEvent):
+    """The battle began (bound 0): the attacker, each unit, each side's deck (RULES.md §3.1)."""
+
+    attacker: int
+    units: tuple[UnitStart, ...]
+    decks: tuple[tuple[int, ...], tuple[int, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseStarted(BattleEvent):
+    """A phase of the active side's bound began (RULES.md §6.3; ``withdrawal``: §7, side -1)."""
+
+    side: int
+    phase: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +106,13 @@ class TestRolled(BattleEvent):
 
 @dataclass(frozen=True, slots=True)
 class HitResolved(BattleEvent):
-    """The 4-step hit filter (RULES.md §4): D rolled, divided by the combat divisor."""
+    """The 4-step hit filter (RULES.md §4): D rolled, divided by the combat divisor.
 
+    ``how`` is ``fire``, ``defensive-fire`` (§6.3 step 3), ``melee``, ``move-and-fire``,
+    ``free-attack`` or ``pursuit`` (§6.10 variants).
+    """
+
+    how: str
     attacker: str
     target: str
     melee: bool
@@ -74,8 +126,9 @@ class HitResolved(BattleEvent):
 
 @dataclass(frozen=True, slots=True)
 class MeleeResolved(BattleEvent):
-    """A melee pair fought (RULES.md §4.5). ``outcome`` is ``decided`` (``loser`` set),
-    ``tie`` (the melee goes on) or ``ended`` (one of them routed or was destroyed)."""
+    """A melee pair fought (RULES.md §4.5). ``outcome`` is ``decided`` (fewer hits inflicted:
+    ``loser`` set, it falls back), ``broken`` (``loser`` routed or was destroyed by the melee:
+    it lost, whatever the hits), ``tie`` (the melee goes on) or ``ended`` (both went)."""
 
     unit_a: str
     unit_b: str
@@ -127,14 +180,17 @@ class FormationChanged(BattleEvent):
 
 @dataclass(frozen=True, slots=True)
 class WithdrawalChecked(BattleEvent):
-    """A withdrawal check (RULES.md §7.2–§7.4): factors summed, that many d6 rolled."""
+    """A withdrawal check (RULES.md §7.2–§7.4): factors summed, that many dice rolled; the
+    army withdraws when they sum to ``success_total`` or more (§0.4)."""
 
     side: int
     casualty_percent: float
-    factors: tuple[tuple[str, int], ...]
+    factors: tuple[Factor, ...]
     total: int
     rolls: tuple[int, ...]
     withdraws: bool
+    die: int
+    success_total: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,8 +204,18 @@ class BattleEnded(BattleEvent):
 def event_to_dict(event: BattleEvent) -> dict[str, object]:
     """A JSON-ready dict with the event's type name first."""
     data: dict[str, object] = {"type": type(event).__name__}
-    data.update(asdict(event))
     for f in fields(event):
-        if isinstance(data[f.name], tuple):
-            data[f.name] = [list(x) if isinstance(x, tuple) else x for x in data[f.name]]
+        value = getattr(event, f.name)
+        if isinstance(value, tuple):
+            value = [_plain(x) for x in value]
+        data[f.name] = value
     return data
+
+
+def _plain(x: object) -> object:
+    """A named tuple as a dict of its fields, a tuple as a list (JSON-ready)."""
+    if isinstance(x, tuple) and hasattr(x, "_asdict"):
+        return dict(x._asdict())
+    if isinstance(x, tuple):
+        return [_plain(y) for y in x]
+    return x

@@ -5,20 +5,50 @@ Examples
 The worked check of RULES.md §5.5, with the default §5.2 costs:
 
 >>> from battle.rules import FormationChangeRules
->>> fc = FormationChangeRules(line_column=2, line_square=2, column_square=1,
-...     limber_unlimber=0, hit_by_fire=2, raw_irregular_or_shaken=2, charge_target=1,
-...     light_from_skirmish=1, other_from_skirmish=2, veteran_or_elite=-1)
+>>> fc = FormationChangeRules(costs={"line-column": 2}, hit_by_fire=2,
+...     raw_irregular_or_shaken=2, charge_target=1, light_from_skirmish=1,
+...     other_from_skirmish=2, veteran_or_elite=-1)
 >>> completion_total(fc, 2, grade="veteran", hit_by_fire=True, charge_target=True)
 4
 >>> completion_total(fc, 2, grade="raw", hit_by_fire=True, charge_target=True)
 7
+
+Light infantry reforming from skirmish order to line (pair cost 0, house) adds +1 (§5.2):
+
+>>> completion_total(fc, change_cost(fc, "skirmish", "line", {"skirmish-line": 0}, light=True))
+1
 """
 
 from __future__ import annotations
 
 from battle.rules import FormationChangeRules
 
-__all__ = ["completion_total"]
+__all__ = ["change_cost", "completion_total"]
+
+
+def change_cost(
+    fc: FormationChangeRules,
+    old: str,
+    new: str,
+    costs: dict[str, int] | None = None,
+    *,
+    from_skirmish: bool | None = None,
+    light: bool = False,
+) -> int:
+    """The change's own part of the §5.2 total: the pair's cost (``fc.costs``, either way
+    round), plus the reforming row when ``old`` is skirmish order (light infantry
+    ``light_from_skirmish`` +1, other infantry ``other_from_skirmish`` +2; RULES.md §1.7).
+
+    ``from_skirmish`` defaults to ``old == "skirmish"``; the engine passes its formation
+    flag. Raises KeyError if the pair has no cost (the change cannot be made).
+    """
+    table = fc.costs if costs is None else costs
+    cost = table.get(f"{old}-{new}", table.get(f"{new}-{old}"))
+    if cost is None:
+        raise KeyError(f"no formation change between {old} and {new}")
+    if old == "skirmish" if from_skirmish is None else from_skirmish:
+        cost += fc.light_from_skirmish if light else fc.other_from_skirmish
+    return cost
 
 
 def completion_total(
@@ -41,13 +71,12 @@ def completion_total(
         The §5.2 table (``battle.formation_change`` in config/rules.yaml).
     change_cost
         The change's own cost: line↔column 2, line↔square 2, column↔square 1,
-        limber↔unlimber 0 (from ``fc``, looked up by the caller).
+        limber↔unlimber 0, plus the reforming-from-skirmish row (:func:`change_cost`).
     grade
         Training grade (§1.4): ``raw`` adds ``raw_irregular_or_shaken`` (+2), ``veteran`` or
         ``elite`` add ``veteran_or_elite`` (−1).
     irregular, shaken
-        Either adds ``raw_irregular_or_shaken`` (+2) — once, however many apply. A unit
-        that failed its last completion test counts as shaken (§5.3).
+        Either adds ``raw_irregular_or_shaken`` (+2) — once, however many apply.
     hit_by_fire
         Hit by enemy fire last bound: ``hit_by_fire`` (+2).
     charge_target
@@ -66,8 +95,9 @@ def completion_total(
     Notes
     -----
     RULES.md §5.5: veteran line→column, hit by fire, charge target: 2 + 2 + 1 − 1 = 4,
-    passes only on 5 or 6; the same unit raw: 2 + 2 + 1 + 2 = 7, cannot pass. Skirmish
-    order (light +1, other +2) is not modelled by the quick battle.
+    passes only on 5 or 6; the same unit raw: 2 + 2 + 1 + 2 = 7, cannot pass. A unit that
+    failed its last completion test adds nothing for that failure (§5.3): pass ``shaken``
+    only for a unit that is shaken.
     """
     total = change_cost
     if hit_by_fire:

@@ -36,6 +36,16 @@ _REASONS = {
 }
 
 
+_HOW = {
+    "fire": "fires at",
+    "defensive-fire": "fires at its charger",
+    "move-and-fire": "moves and fires at",
+    "melee": "melee",
+    "free-attack": "free attack on",
+    "pursuit": "pursues and fights",
+}
+
+
 def a_number(n: int) -> str:
     """``n`` with its indefinite article as spoken: "a 7", "an 8", "an 11", "an 18", "a 100".
 
@@ -97,7 +107,7 @@ def format_event(
     if isinstance(e, TestRolled):
         return "  " + _test(e)
     if isinstance(e, HitResolved):
-        how = "melee" if e.melee else "fires at"
+        how = _HOW.get(e.how, e.how)
         bonus = f"+{e.bonus}" if e.bonus else ""
         return (
             f"  {e.attacker} {how} {e.target}: D={e.d_roll}{bonus} / CD {e.divisor} = "
@@ -107,8 +117,9 @@ def format_event(
     if isinstance(e, MeleeResolved):
         who = {
             "decided": f"{e.loser} loses",
+            "broken": f"{e.loser} loses (routed or destroyed)",
             "tie": "tie, the melee goes on",
-            "ended": "the melee ends",
+            "ended": "both are gone, nobody loses",
         }[e.outcome]
         return f"  melee {e.unit_a} {e.hits_by_a} - {e.hits_by_b} {e.unit_b}: {who}"
     if isinstance(e, CardLost):
@@ -125,12 +136,13 @@ def format_event(
     if isinstance(e, FormationChanged):
         return f"  {e.unit} changes {e.from_formation} -> {e.to_formation} (disordered)"
     if isinstance(e, WithdrawalChecked):
-        rows = ", ".join(f"{name} {n:+d}" for name, n in e.factors) or "no factors"
+        rows = ", ".join(f"{f.row} {f.factors:+d}" for f in e.factors) or "no factors"
         dice = "+".join(map(str, e.rolls)) or "no dice"
         verdict = "WITHDRAWS" if e.withdraws else "holds"
         return (
             f"  withdrawal check {names[e.side]} at {e.casualty_percent:.0f}% losses: "
-            f"{rows} = {e.total}d6: {dice} = {sum(e.rolls)} vs 12+: {verdict}"
+            f"{rows} = {e.total}d{e.die}: {dice} = {sum(e.rolls)} vs {e.success_total}+: "
+            f"{verdict}"
         )
     if isinstance(e, BattleEnded):
         who = names[e.winner] + " wins" if e.winner is not None else "Draw"

@@ -24,42 +24,63 @@ __all__ = [
 ]
 
 
-#: the formations the quick battle models, by unit type (RULES.md §1, §1.6)
-_FORMATIONS = {
-    "infantry": ("line", "column", "square"),
-    "cavalry": ("line", "column"),
-    "artillery": ("limbered", "unlimbered"),
-}
-
-
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class UnitTypeRules(_Strict):
-    """RULES.md §1: a unit type's stands and formations (the battle models a fixed set)."""
+class FormationRules(_Strict):
+    """One formation of a unit type (RULES.md §1.1, §1.6, §1.7, §6.6): a table row.
 
+    ``move`` in inches per bound; multipliers apply to the type's combat divisor (CD);
+    ``combat_divisor`` and ``range_inches`` (inches) override the type's when given.
+    """
+
+    move: float = Field(ge=0)
+    fire_cd_multiplier: int = Field(default=1, ge=1)
+    melee_cd_multiplier: int = Field(default=1, ge=1)
+    fired_at_cd_multiplier: int = Field(default=1, ge=1)
+    combat_divisor: int | None = Field(default=None, ge=1)
+    range_inches: float | None = Field(default=None, ge=0)
+    fires: bool = True
+    can_charge: bool = True
+    square: bool = False
+    skirmish: bool = False
+    may_not_form: list[str] = Field(default_factory=list)
+
+
+class UnitTypeRules(_Strict):
+    """RULES.md §1: one unit type as data — its numbers, flags and one table per formation."""
+
+    letter: str = Field(pattern=r"^[a-z]$")
+    id_prefix: str = Field(pattern=r"^[A-Z]+$")
     stands: int = Field(ge=1)
-    formations: list[str]
+    combat_divisor: int = Field(ge=1)
+    range_inches: float = Field(ge=0)
     default_formation: str
+    lost_as: Literal["flag", "battery"]
+    mounted: bool = False
+    foot: bool = False
+    light: bool = False
+    can_charge: bool = True
+    deploys_to: str | None = None
+    vs_square_melee_cd_multiplier: int = Field(default=1, ge=1)
+    charge_bonus_vs_foot_multiplier: int = Field(default=1, ge=1)
+    formations: dict[str, FormationRules] = Field(min_length=1)
 
     @model_validator(mode="after")
     def _default_is_a_formation(self) -> UnitTypeRules:
         if self.default_formation not in self.formations:
             raise ValueError(
                 f"default_formation {self.default_formation!r} is not one of its formations "
+                f"({', '.join(self.formations)}); add a table for it under formations or "
+                "choose one of those"
+            )
+        if self.deploys_to is not None and self.deploys_to not in self.formations:
+            raise ValueError(
+                f"deploys_to {self.deploys_to!r} is not one of its formations "
                 f"({', '.join(self.formations)})"
             )
         return self
-
-
-class CombatDivisors(_Strict):
-    """RULES.md §1.1 combat divisors (the smaller, the more potent)."""
-
-    infantry: int = Field(ge=1)
-    cavalry: int = Field(ge=1)
-    artillery_unlimbered: int = Field(ge=1)
-    artillery_limbered: int = Field(ge=1)
 
 
 class MoraleRules(_Strict):
@@ -83,15 +104,6 @@ class MoraleRules(_Strict):
                 "percent (RULES.md §1.3), e.g. {raw: 70, regular: 80, veteran: 85, elite: 90}"
             )
         return value
-
-
-class FormationEffects(_Strict):
-    """RULES.md §1.6 (house) formation multipliers."""
-
-    column_fire_cd_multiplier: int = Field(ge=1)
-    square_fire_cd_multiplier: int = Field(ge=1)
-    cavalry_vs_square_cd_multiplier: int = Field(ge=1)
-    cavalry_charge_bonus_multiplier: int = Field(ge=1)
 
 
 class DeckRules(_Strict):
@@ -120,10 +132,8 @@ class DeckRules(_Strict):
 class FormationChangeRules(_Strict):
     """RULES.md §5.2 reaction-test totals for completing a formation change."""
 
-    line_column: int
-    line_square: int
-    column_square: int
-    limber_unlimber: int
+    #: the change's own total by pair of formations, ``"line-column"`` (either way)
+    costs: dict[str, int]
     hit_by_fire: int
     raw_irregular_or_shaken: int
     charge_target: int
@@ -140,6 +150,20 @@ class ChargeRules(_Strict):
     failed_drop_back_inches: float = Field(ge=0)
     target_disordered_morale_bonus: int
     fire_and_charge: bool = False
+    no_charge_after_fail: bool = False
+
+
+class OptionRules(_Strict):
+    """RULES.md §6.10 source 002's options, each a named variant (off by default)."""
+
+    countercharge: bool = False
+    pursuit: bool = False
+    pursuit_target_cd_multiplier: int = Field(ge=1)
+    free_attack: bool = False
+    free_attack_cd_multiplier: int = Field(ge=1)
+    move_and_fire: bool = False
+    move_and_fire_cd_multiplier: int = Field(ge=1)
+    move_and_fire_move_fraction: float = Field(gt=0, le=1)
 
 
 class LossStep(_Strict):
@@ -166,9 +190,11 @@ class WithdrawalRules(_Strict):
 class DoctrineRules(_Strict):
     """RULES.md §6.7 a tactical doctrine as data (read by battle/doctrine.py)."""
 
-    activation_order: list[Literal["shaken", "artillery", "infantry", "cavalry"]]
+    #: "shaken" or unit type names (battle.units); types not listed come last
+    activation_order: list[str]
     advance_formation: Literal["column", "line"] = "column"
     form_line_within_inches: float = Field(ge=0)
+    fire_formation: str = "line"
     square_vs_cavalry: bool = True
     unlimber_within_inches: float = Field(ge=0)
     hold_in_range: bool = True
@@ -188,12 +214,10 @@ class BattleRules(_Strict):
     reaction_die: int = Field(ge=2)
     withdrawal_die: int = Field(ge=2)
     withdrawal_success_total: int = Field(ge=1)
-    units: dict[Literal["infantry", "cavalry", "artillery"], UnitTypeRules]
-    combat_divisor: CombatDivisors
+    units: dict[str, UnitTypeRules] = Field(min_length=1)
     destroyed_at_hits: int = Field(ge=1)
     half_strength_hits: int = Field(ge=1)
     morale: MoraleRules
-    formation_effects: FormationEffects
     deck: DeckRules
     casualty_test_per_morale_hit: int = Field(ge=0)
     hits_on_casualty_pass: int = Field(ge=0)
@@ -203,12 +227,12 @@ class BattleRules(_Strict):
     deploy_inches: float = Field(ge=0)
     bound_minutes: int = Field(ge=1)
     max_turns: int = Field(ge=1, le=1000)
+    turn_limit_from: Literal["start", "first-check"] = "start"
+    max_turns_cap: int = Field(ge=1, le=1000)
     initiative: Literal["attacker", "roll"] = "attacker"
-    moves_inches: dict[str, dict[str, float]]
-    ranges_inches: dict[
-        Literal["infantry", "cavalry", "artillery_unlimbered"], Annotated[float, Field(ge=0)]
-    ]
+    initiative_die: int = Field(ge=2)
     charge: ChargeRules
+    options: OptionRules
     advance_stop_short_inches: float = Field(ge=0)
     fall_back_inches: float = Field(ge=0)
     withdrawal: WithdrawalRules
@@ -239,50 +263,10 @@ class BattleRules(_Strict):
             )
         return value
 
-    @field_validator("moves_inches")
-    @classmethod
-    def _every_formation_moves(
-        cls, value: dict[str, dict[str, float]]
-    ) -> dict[str, dict[str, float]]:
-        """Every formation of every unit type needs a move, 0 or more (RULES.md §6.6)."""
-        unknown = [k for k in value if k not in _FORMATIONS] + [
-            f"{k}.{f}"
-            for k, fs in value.items()
-            if k in _FORMATIONS
-            for f in fs
-            if f not in _FORMATIONS[k]
-        ]
-        if unknown:
-            raise ValueError(
-                f"{', '.join(unknown)}: the quick battle models only "
-                + "; ".join(f"{k}: {', '.join(fs)}" for k, fs in _FORMATIONS.items())
-            )
-        for kind, formations in _FORMATIONS.items():
-            given = value.get(kind, {})
-            missing = [f for f in formations if f not in given]
-            if missing:
-                raise ValueError(
-                    f"{kind} has no move for {', '.join(missing)}; give inches per "
-                    f"bound for each of {', '.join(formations)}, e.g. "
-                    f"{{{', '.join(f'{f}: 6' for f in formations)}}}"
-                )
-            negative = [f for f in formations if given[f] < 0]
-            if negative:
-                raise ValueError(f"{kind}.{negative[0]} must be 0 or more inches")
-        return value
-
     @model_validator(mode="after")
     def _consistent(self) -> BattleRules:
         """Numbers that only make sense together (RULES.md §1, §6.1, §6.3)."""
-        for kind, formations in _FORMATIONS.items():
-            unit = self.units.get(kind)  # type: ignore[call-overload]
-            if unit is None:
-                raise ValueError(f"units.{kind} is missing; every unit type needs its entry")
-            if sorted(unit.formations) != sorted(formations):
-                raise ValueError(
-                    f"units.{kind}.formations must be {', '.join(formations)}: the quick "
-                    "battle models exactly these"
-                )
+        self._check_unit_types()
         if self.half_strength_hits > self.destroyed_at_hits:
             raise ValueError(
                 f"half_strength_hits ({self.half_strength_hits}) must not exceed "
@@ -295,6 +279,45 @@ class BattleRules(_Strict):
                 "contact (RULES.md §6.1)"
             )
         return self
+
+    def _check_unit_types(self) -> None:
+        """Letters and id prefixes unique; every formation named by a change or
+        ``may_not_form`` known; doctrines name known types (RULES.md §1, §5.2, §6.7)."""
+        letters: dict[str, str] = {}
+        prefixes: dict[str, str] = {}
+        known = {f for t in self.units.values() for f in t.formations}
+        for name, t in self.units.items():
+            for seen, value, what in (
+                (letters, t.letter, "letter"),
+                (prefixes, t.id_prefix, "id_prefix"),
+            ):
+                if value in seen:
+                    raise ValueError(
+                        f"units.{name}.{what} {value!r} is already used by "
+                        f"units.{seen[value]}; give every unit type its own {what}"
+                    )
+                seen[value] = name
+            for fname, f in t.formations.items():
+                bad = [g for g in f.may_not_form if g not in known]
+                if bad:
+                    raise ValueError(
+                        f"units.{name}.formations.{fname}.may_not_form names unknown "
+                        f"formation {bad[0]!r}; use one of {', '.join(sorted(known))}"
+                    )
+        for pair in self.formation_change.costs:
+            parts = pair.split("-")
+            if len(parts) != 2 or not all(p in known for p in parts):
+                raise ValueError(
+                    f"formation_change.costs.{pair}: write two known formations joined by "
+                    f"'-', e.g. line-column (known: {', '.join(sorted(known))})"
+                )
+        for dname, doc in self.doctrines.items():
+            bad = [c for c in doc.activation_order if c != "shaken" and c not in self.units]
+            if bad:
+                raise ValueError(
+                    f"doctrines.{dname}.activation_order names {bad[0]!r}, which is not a "
+                    f"unit type; use shaken or one of {', '.join(self.units)}"
+                )
 
     def hit_dice_expression(self) -> DiceExpression:
         """The parsed §4.1 hit-dice expression."""

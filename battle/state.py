@@ -14,15 +14,18 @@ from battle.doctrine import Order
 from battle.events import (
     BattleEnded,
     BattleEvent,
+    BattleStarted,
     BoundStarted,
     CardLost,
     HitResolved,
     Moved,
+    PhaseStarted,
     StateChanged,
     TestRolled,
+    UnitStart,
     WithdrawalChecked,
 )
-from battle.phases import BoundPhases
+from battle.fire import morale_hits
 from battle.result import BattleResult, UnitOutcome
 from battle.tables import Tables
 from battle.units import ID, Force, Unit
@@ -32,9 +35,11 @@ __all__ = ["BattleState"]
 
 
 _new_tuple = tuple.__new__
+#: the ways of hitting that use the fire combat divisor (RULES.md §4, §6.10); others are melee
+_FIRE = frozenset(("fire", "defensive-fire", "move-and-fire"))
 
 
-class BattleState(BoundPhases):
+class BattleState:
     """Units, decks and bookkeeping of one battle (internal to the engine).
 
     Slotted: the hot loop reads its attributes thousands of times per battle, and a plain
@@ -57,6 +62,7 @@ class BattleState(BoundPhases):
         "dice",
         "events",
         "field",
+        "first_check_turn",
         "flagged",
         "forces",
         "half_at",
@@ -68,6 +74,8 @@ class BattleState(BoundPhases):
         "lost",
         "on_field",
         "over",
+        "pct_die",
+        "pct_name",
         "r",
         "reason",
         "record",
@@ -106,15 +114,19 @@ class BattleState(BoundPhases):
         self.hits_pass = t.hits_on_pass
         self.hits_fail = t.hits_on_fail
         self.hit_single = t.hit_dice.single
+        self.pct_die = r.percentage_dice  # §0.1 percentage tests roll a d100
+        self.pct_name = f"d{r.percentage_dice}"
         self.sides: tuple[list[Unit], list[Unit]] = ([], [])
-        numbers, default_formation, morale = t.formation_numbers, t.default_formation, t.morale
-        deploy, half_at = t.deploy, t.half_strength_at
+        deploy, half_at, morale = t.deploy, t.half_strength_at, t.morale
+        unit_types, formations = t.unit_types, t.formations
         for side, force in enumerate(forces):
             units = self.sides[side]
             for spec in sorted(force.units, key=ID):
                 if spec.hits >= destroyed_at:
                     continue  # a destroyed unit does not come to the battle (RULES.md §1.2)
-                formation = spec.formation or default_formation[spec.kind]
+                # Tables.new_unit, written out: this is on the batch runs' hot path
+                kind = unit_types[spec.kind]
+                formation = spec.formation or kind.default_formation
                 units.append(
                     Unit(
                         spec,
@@ -122,7 +134,8 @@ class BattleState(BoundPhases):
                         morale[spec.grade],
                         formation,
                         deploy,
-                        numbers[(spec.kind, formation)],
+                        kind,
+                        formations[(spec.kind, formation)],
                         spec.hits >= half_at,  # already tested (§6.3 step 6)
                     )
                 )
@@ -148,16 +161,38 @@ class BattleState(BoundPhases):
         self.changed = False  # a card lost or a unit gone since the last end check
         self.tally = (SideTally(), SideTally())  # §7.2 counts per side
         self.withdrawals: list[WithdrawalChecked] = []
+        self.first_check_turn: int | None = None  # variant fifteen-after-check (§6.8)
+        if record:
+            self.emit(
+                BattleStarted(
+                    0,
+                    0,
+                    attacker,
+                    tuple(
+                        UnitStart(
+                            u.id,
+                            u.side,
+                            u.kind,
+                            u.grade,
+                            u.irregular,
+                            u.formation,
+                            u.pos,
+                            u.hits_before,
+                            u.morale,
+                        )
+                        for u in self.sides[0] + self.sides[1]
+                    ),
+                    (tuple(self.decks[0].cards), tuple(self.decks[1].cards)),
+                )
+            )
 
     # ------------------------------------------------------------------ helpers
     def emit(self, event: BattleEvent) -> None:
         self.events.append(event)
 
-    def _set_formation_numbers(self, u: Unit) -> None:
-        """Divisors, range, move and reach of the unit's formation (RULES.md §1.1, §1.6, §6.6)."""
-        u.cd_fire, u.cd_melee, u.fire_range, u.move, u.reach = self.t.formation_numbers[
-            (u.kind, u.formation)
-        ]
+    def phase(self, side: int, name: str) -> None:
+        """Record the start of a phase (RULES.md §6.3; called only when recording)."""
+        self.emit(PhaseStarted(self.turn, self.bounds, side, name))
 
     def active_units(self, side: int) -> list[Unit]:
         """The side's units still on the field, in id order (a live list: do not keep it)."""
@@ -167,7 +202,8 @@ class BattleState(BoundPhases):
         """Who has the first bound this turn (RULES.md §6.2; variant roll-initiative)."""
         if not self.t.initiative_roll:
             return self.attacker
-        a, b = self.dice.d(6), self.dice.d(6)
+        die = self.t.initiative_die
+        a, b = self.dice.d(die), self.dice.d(die)
         first = self.attacker if a == b else (0 if a > b else 1)
         if self.record:
             self.emit(
@@ -176,7 +212,7 @@ class BattleState(BoundPhases):
                     self.bounds + 1,
                     "initiative",
                     "",
-                    "d6 vs d6",
+                    f"d{die} vs d{die}",
                     a,
                     b,
                     first == 0,
@@ -207,18 +243,39 @@ class BattleState(BoundPhases):
         if self.record:
             self.emit(CardLost(self.turn, self.bounds, side, card, len(self.decks[side]), cause))
 
-    def morale_test(self, u: Unit, minus: int, kind: str, bonus: int = 0) -> bool:
-        """A morale test (RULES.md §4.3, §0.2); a failure is a bad thing and shakes or routs."""
+    def morale_test(
+        self,
+        u: Unit,
+        minus: int,
+        kind: str,
+        bonus: int = 0,
+        in_melee: bool = False,
+        reason: str = "",
+    ) -> bool:
+        """A morale test (RULES.md §4.3, §0.2); a failure is a bad thing and shakes or routs.
+
+        ``minus``: morale hits (§4.3); ``bonus``: the §6.4 charge bonus to the test (house);
+        ``reason``: kept in the event (a charge test names its target).
+        A shaken unit tests at −10 (§1.5); so does, in melee, a unit that failed to complete
+        a formation change (§5.3: it counts as shaken in melee).
+        """
         if self.cumulative and minus:
             u.morale -= minus
             minus = 0
         target = u.morale - minus + bonus
-        if u.shaken or u.failed_change:
+        if u.shaken or (in_melee and u.failed_change):
             target -= self.shaken_penalty
-        roll = self.dice.d(100)
+        # the percentage test of RULES.md §0.2 (battle.dice.percentage_test), written out
+        # here and for the casualty test below: calling it costs 2% of the battle's speed
+        # (callgrind, 300 battles), more than a rule's one comparison is worth
+        roll = self.dice.d(self.pct_die)
         passed = roll <= target
         if self.record:
-            self.emit(TestRolled(self.turn, self.bounds, kind, u.id, "d100", roll, target, passed))
+            self.emit(
+                TestRolled(
+                    self.turn, self.bounds, kind, u.id, self.pct_name, roll, target, passed, reason
+                )
+            )
         if not passed:
             self.fail_morale(u, kind)
         return passed
@@ -243,6 +300,10 @@ class BattleState(BoundPhases):
         target = u.charging  # the enemy u charged: no longer charged by it
         if target is not None and target.charged_by is u:
             target.charged_by = None
+        charger = u.charged_by  # the enemy charging u: its charge has nothing left to hit
+        if charger is not None and charger.charging is u:
+            charger.charging = None
+            charger.charge_bonus = 0
         stood = u.stood_by  # the enemy that stood against u's charge: nothing to fire at
         if stood is not None and stood.stood_vs is u:
             stood.stood_vs = None
@@ -278,15 +339,25 @@ class BattleState(BoundPhases):
         if self.record:
             self.emit(Moved(self.turn, self.bounds, u.id, action, before, max(u.pos, 0.0)))
         if u.pos < 0.0:
-            u.off_table = True
-            self._gone(u)
-            self.tally[u.side].off_table += 1
-            if self.record:
-                self.emit(
-                    StateChanged(
-                        self.turn, self.bounds, u.id, "off-table", "fell back past its baseline"
-                    )
-                )
+            self._off_table(u, "fell back past its baseline")
+
+    def drop_back(self, u: Unit) -> None:
+        """A charger that failed its test drops back (RULES.md §6.4); past its baseline it
+        leaves the table (§6.5), a unit retreating off the table for §7.2."""
+        before = u.pos
+        u.pos -= self.t.failed_charge_drop_back
+        if self.record:
+            self.emit(Moved(self.turn, self.bounds, u.id, "drop-back", before, max(u.pos, 0.0)))
+        if u.pos < 0.0:
+            self._off_table(u, "dropped back past its baseline")
+
+    def _off_table(self, u: Unit, reason: str) -> None:
+        u.off_table = True
+        self._gone(u)
+        self._leave_contact(u)
+        self.tally[u.side].off_table += 1
+        if self.record:
+            self.emit(StateChanged(self.turn, self.bounds, u.id, "off-table", reason))
 
     def take_hits(self, u: Unit, hits: int) -> int:
         total = u.total_hits
@@ -307,7 +378,7 @@ class BattleState(BoundPhases):
             else:
                 self._gone(u)
             u.destroyed = True
-            if u.kind == "artillery":
+            if u.battery:
                 self.tally[u.side].batteries += 1
             else:
                 self.tally[u.side].flags += 1
@@ -319,30 +390,44 @@ class BattleState(BoundPhases):
                         self.bounds,
                         u.id,
                         "destroyed",
-                        f"{self.r.destroyed_at_hits} actual hits",
+                        f"{self.destroyed_at} actual hits",
                     )
                 )
         return hits
 
-    def hit_filter(self, a: Unit, b: Unit, melee: bool, bonus: int = 0) -> int:
-        """The 4-step hit filter of ``a`` on ``b`` (RULES.md §4.1–§4.4); returns actual hits."""
+    def hit_filter(self, a: Unit, b: Unit, how: str, bonus: int = 0, cd_x: int = 1) -> int:
+        """The 4-step hit filter of ``a`` on ``b`` (RULES.md §4.1–§4.4); returns actual hits.
+
+        ``how``: ``fire``, ``defensive-fire`` or ``move-and-fire`` use ``a``'s fire CD times
+        ``b``'s fired-at multiplier (§1.7 skirmishers); ``melee``, ``free-attack`` and
+        ``pursuit`` its melee CD (×3 for a mounted unit against a square, §1.6). ``bonus`` is
+        added to D (§6.4); ``cd_x`` multiplies the CD (§6.10 options).
+        """
         mark = len(self.events)
         single = self.hit_single
         if single is None:
             d_roll = self.t.hit_dice.roll(self.dice)
         else:  # the usual one-die expression, rolled without a call per term
             d_roll = single[0] + single[1] * self.dice.d(single[2])
-        cd = a.cd_melee if melee else a.cd_fire
-        if melee and a.kind == "cavalry" and b.kind == "infantry" and b.formation == "square":
-            cd *= self.t.cavalry_vs_square_cd
-        h = -(-(d_roll + bonus) // cd)  # morale_hits(): D / CD rounded up (RULES.md §4.2)
-        self.morale_test(b, h, "morale")
-        roll = self.dice.d(100)
+        melee = how not in _FIRE
+        if melee:
+            cd = a.cd_melee
+            if b.square:
+                cd *= a.vs_square_x
+        else:
+            cd = a.cd_fire * b.fired_at_x
+        if cd_x != 1:
+            cd *= cd_x
+        h = morale_hits(d_roll + bonus, cd)
+        self.morale_test(b, h, "morale", 0, melee)
+        roll = self.dice.d(self.pct_die)
         target = self.casualty_per_h * h
         passed = roll <= target
         if self.record:
             self.emit(
-                TestRolled(self.turn, self.bounds, "casualty", b.id, "d100", roll, target, passed)
+                TestRolled(
+                    self.turn, self.bounds, "casualty", b.id, self.pct_name, roll, target, passed
+                )
             )
         hits = self.take_hits(b, self.hits_pass if passed else self.hits_fail)
         if self.record:  # the hit line goes before the tests it caused
@@ -351,6 +436,7 @@ class BattleState(BoundPhases):
                 HitResolved(
                     self.turn,
                     self.bounds,
+                    how,
                     a.id,
                     b.id,
                     melee,
@@ -399,6 +485,8 @@ class BattleState(BoundPhases):
     def withdrawal_phase(self) -> None:
         """End-of-turn withdrawal checks (RULES.md §7.2–§7.4)."""
         t = self.t
+        if self.record:
+            self.phase(-1, "withdrawal")
         checks = []
         for s in (0, 1):
             pct = 100.0 * self.lost[s] / self.boxes[s] if self.boxes[s] else 0.0  # §7.1
@@ -407,18 +495,18 @@ class BattleState(BoundPhases):
                 checks.append((s, pct, rows))
         if not checks:
             return
+        if self.first_check_turn is None:
+            self.first_check_turn = self.turn
         roll_die = partial(self.dice.d, t.withdrawal_die)
-        made = roll_withdrawals(checks, roll_die, t.withdrawal_success_total)
+        made = roll_withdrawals(checks, roll_die, t.withdrawal_success_total, t.withdrawal_die)
         withdrew = []
-        for side, pct, factors, total, rolls, withdraws in made:  # each a Check
-            ev = WithdrawalChecked(
-                self.turn, self.bounds, side, pct, factors, total, rolls, withdraws
-            )
+        for c in made:  # a Check's fields are the event's, after the turn and bound
+            ev = WithdrawalChecked(self.turn, self.bounds, *c)
             self.withdrawals.append(ev)
             if self.record:
                 self.emit(ev)
-            if withdraws:
-                withdrew.append(side)
+            if c.withdraws:
+                withdrew.append(c.side)
         if len(withdrew) == 2:
             self.finish(None, "both-withdrew")
         elif withdrew:

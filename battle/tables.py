@@ -7,16 +7,55 @@ per rules object; the engine then does dictionary look-ups instead of walking py
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from battle.deck import deck_composition
 from battle.dice import DiceExpression, parse_dice
 from battle.doctrine import TacticalDoctrine
+from battle.formation import change_cost as total_of_change
 from battle.rules import BattleRules
+from battle.units import Unit, UnitSpec
 from battle.withdrawal import WithdrawalTable, withdrawal_table
 
-__all__ = ["Tables", "compile_rules"]
+__all__ = ["FormationNumbers", "Tables", "TypeNumbers", "compile_rules"]
 
 _CACHE: dict[int, tuple[BattleRules, Tables]] = {}
+
+
+class TypeNumbers(NamedTuple):
+    """A unit type's flags, compiled from ``battle.units.<type>`` (RULES.md §1, §1.6, §7.2)."""
+
+    name: str
+    letter: str  # force-flag letter (6i1c1a)
+    id_prefix: str  # unit ids R-I1
+    default_formation: str
+    battery: bool  # §7.2 counts as a battery, not a flag, when eliminated
+    mounted: bool  # §1.6 cavalry rules; the threat squares form against (§6.7)
+    foot: bool  # §1.6 a mounted charger doubles its bonus on it unless it is in square
+    light: bool  # §5.2 reforming from skirmish: light +1, other +2
+    vs_square_x: int  # §1.6 CD multiplier in melee against a square
+    charge_vs_foot_x: int  # §1.6 charge-bonus multiplier against foot not in square
+    formations: tuple[str, ...]
+    deploys_to: str  # §6.7 the formation a doctrine deploys it into ("" if none)
+    square_formation: str  # §1.6 its square formation ("" if it has none)
+
+
+class FormationNumbers(NamedTuple):
+    """One formation of one type, compiled (RULES.md §1.1, §1.6, §1.7, §6.4, §6.6).
+
+    ``fire_cd`` is 0 for a formation that cannot fire; ``reach`` (move + the §6.4 charge
+    reach bonus, inches) is 0 for one that cannot move.
+    """
+
+    fire_cd: int
+    melee_cd: int
+    fire_range: float
+    move: float
+    reach: float
+    fired_at_x: int  # §1.7 CD multiplier of fire at a unit in this formation
+    may_charge: bool  # §6.4 the type charges and this formation may
+    square: bool  # §1.6
+    may_not_form: frozenset[str]  # §1.7 formations it may not change to directly
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +67,9 @@ class Tables:
     morale: dict[str, int]
     #: frozenset({from, to}) -> §5.2 formation cost
     change_cost: dict[frozenset[str], int]
+    #: (type, from, to) -> the change's own §5.2 total, with the reforming-from-skirmish row
+    #: (battle.formation.change_cost, compiled once); a change not listed cannot be made
+    change_totals: dict[tuple[str, str, str], int]
     default_formation: dict[str, str]
     #: name -> the tactical doctrine, compiled (RULES.md §6.7)
     doctrines: dict[str, TacticalDoctrine]
@@ -37,10 +79,14 @@ class Tables:
     stop_short: float
     #: §6.1 depth of the ground in inches
     depth: float
-    #: (kind, formation) -> (fire CD (0: cannot fire), melee CD, fire range in inches (0:
-    #: cannot fire), move per bound in inches, charge reach in inches (move + reach_bonus;
-    #: 0 for a unit that cannot move, e.g. a square)) (RULES.md §1.1, §1.6, §6.4, §6.6)
-    formation_numbers: dict[tuple[str, str], tuple[int, int, float, float, float]]
+    #: unit type name -> its compiled flags (RULES.md §1)
+    unit_types: dict[str, TypeNumbers]
+    #: (type, formation) -> its numbers (RULES.md §1.1, §1.6, §1.7, §6.4, §6.6)
+    formations: dict[tuple[str, str], FormationNumbers]
+    #: force-flag letter -> unit type name
+    letters: dict[str, str]
+    #: (type, formation) pairs in skirmish order (RULES.md §1.7, §5.2)
+    skirmish: frozenset[tuple[str, str]]
     #: the numbers a bound reads, copied out of the pydantic model once: reading a model's
     #: attribute is several times slower than a plain one (see config/rules.yaml for each)
     initiative_roll: bool  # §6.2 variant roll-initiative
@@ -57,20 +103,51 @@ class Tables:
     deploy: float  # §6.1 (house)
     fall_back: float  # §6.5
     reaction_die: int  # §0.3
+    initiative_die: int  # §6.2 (house)
     charge_bonus: int  # §6.4
     charge_weak_target_bonus: int  # §6.4 (house)
     failed_charge_drop_back: float  # §6.4
     fire_and_charge: bool  # §4.6 variant
-    cavalry_vs_square_cd: int  # §1.6 (house)
-    cavalry_charge_multiplier: int  # §1.6 (house)
     withdrawal_threshold: float  # §7.2
     withdrawal: WithdrawalTable  # §7.2
     withdrawal_die: int  # §0.4
     withdrawal_success_total: int  # §0.4
     bound_minutes: int  # §6.2
-    max_turns: int  # §6.8 (d) the hard cap
+    max_turns: int  # §6.8 (d)
+    turns_from_first_check: bool  # §6.8 variant fifteen-after-check
+    max_turns_cap: int  # (house) the hard cap of every battle
+    light_from_skirmish: int  # §5.2
+    other_from_skirmish: int  # §5.2
+    no_charge_after_fail: bool  # §6.4 variant
+    countercharge: bool  # §6.10 variants ...
+    pursuit: bool
+    pursuit_x: int
+    free_attack: bool
+    free_attack_x: int
+    move_and_fire: bool
+    move_and_fire_x: int
+    move_and_fire_fraction: float
     max_units_per_force: int  # (house)
     _decks: dict[int, tuple[int, ...]] = field(default_factory=dict, repr=False, compare=False)
+
+    def new_unit(self, spec: UnitSpec, side: int, pos: float, formation: str | None = None) -> Unit:
+        """A fresh :class:`~battle.units.Unit` for ``spec`` at ``pos`` inches from its
+        baseline, in ``formation`` (default: its type's), with its grade's morale (§1.3).
+
+        Raises KeyError if the type or formation is not in the rules.
+        """
+        kind = self.unit_types[spec.kind]
+        formation = spec.formation or formation or kind.default_formation
+        return Unit(
+            spec,
+            side,
+            self.morale[spec.grade],
+            formation,
+            pos,
+            kind,
+            self.formations[(spec.kind, formation)],
+            spec.hits >= self.half_strength_at,  # already tested (§6.3 step 6)
+        )
 
     def deck_for(self, units: int) -> tuple[int, ...]:
         """The §3.1 deck of a force of ``units`` units (>= 1), highest card first (cached).
@@ -92,80 +169,87 @@ def compile_rules(rules: BattleRules) -> Tables:
     hit = _CACHE.get(id(rules))
     if hit is not None and hit[0] is rules:
         return hit[1]
-    cd = rules.combat_divisor
-    fx = rules.formation_effects
-    cd_fire: dict[tuple[str, str], int | None] = {
-        ("infantry", "line"): cd.infantry,
-        ("infantry", "column"): cd.infantry * fx.column_fire_cd_multiplier,
-        ("infantry", "square"): cd.infantry * fx.square_fire_cd_multiplier,
-        ("cavalry", "line"): cd.cavalry,
-        ("cavalry", "column"): cd.cavalry * fx.column_fire_cd_multiplier,
-        ("artillery", "unlimbered"): cd.artillery_unlimbered,
-        ("artillery", "limbered"): None,  # §1.6 limbered artillery cannot fire
-    }
-    cd_melee = {
-        ("infantry", "line"): cd.infantry,
-        ("infantry", "column"): cd.infantry,
-        ("infantry", "square"): cd.infantry,
-        ("cavalry", "line"): cd.cavalry,
-        ("cavalry", "column"): cd.cavalry,
-        ("artillery", "unlimbered"): cd.artillery_unlimbered,
-        ("artillery", "limbered"): cd.artillery_limbered,
-    }
-    ranges = rules.ranges_inches
-    fire_range = {("infantry", f): ranges["infantry"] for f in ("line", "column", "square")} | {
-        ("cavalry", "line"): ranges["cavalry"],
-        ("cavalry", "column"): ranges["cavalry"],
-        ("artillery", "unlimbered"): ranges["artillery_unlimbered"],
-        ("artillery", "limbered"): 0.0,
-    }
-    move = {
-        (kind, formation): inches
-        for kind, by_formation in rules.moves_inches.items()
-        for formation, inches in by_formation.items()
-    }
+    reach_bonus = rules.charge.reach_bonus_inches
+    unit_types: dict[str, TypeNumbers] = {}
+    formations: dict[tuple[str, str], FormationNumbers] = {}
+    for name, ut in rules.units.items():
+        unit_types[name] = TypeNumbers(
+            name,
+            ut.letter,
+            ut.id_prefix,
+            ut.default_formation,
+            ut.lost_as == "battery",
+            ut.mounted,
+            ut.foot,
+            ut.light,
+            ut.vs_square_melee_cd_multiplier,
+            ut.charge_bonus_vs_foot_multiplier,
+            tuple(ut.formations),
+            ut.deploys_to or "",
+            next((f for f, fr in ut.formations.items() if fr.square), ""),
+        )
+        for fname, f in ut.formations.items():
+            cd = f.combat_divisor if f.combat_divisor is not None else ut.combat_divisor
+            fire_range = f.range_inches if f.range_inches is not None else ut.range_inches
+            fires = f.fires and fire_range > 0
+            formations[(name, fname)] = FormationNumbers(
+                cd * f.fire_cd_multiplier if fires else 0,
+                cd * f.melee_cd_multiplier,
+                fire_range if fires else 0.0,
+                f.move,
+                f.move + reach_bonus if f.move > 0 else 0.0,
+                f.fired_at_cd_multiplier,
+                ut.can_charge and f.can_charge,
+                f.square,
+                frozenset(f.may_not_form),
+            )
     morale = (
         {g: rules.morale.base for g in ("raw", "regular", "veteran", "elite")}
         if rules.morale.uniform
         else dict(rules.morale.by_grade)
     )
     fc = rules.formation_change
-    change_cost = {
-        frozenset(("line", "column")): fc.line_column,
-        frozenset(("line", "square")): fc.line_square,
-        frozenset(("column", "square")): fc.column_square,
-        frozenset(("limbered", "unlimbered")): fc.limber_unlimber,
-    }
-    reach_bonus = rules.charge.reach_bonus_inches
-    numbers = {
-        key: (
-            (cd_fire[key] or 0) if fire_range[key] > 0 else 0,
-            cd_melee[key],
-            fire_range[key],
-            move[key],
-            move[key] + reach_bonus if move[key] > 0 else 0.0,
+    pair_costs = {frozenset(pair.split("-")): cost for pair, cost in fc.costs.items()}
+    change_totals = {
+        (name, old, new): total_of_change(
+            fc, old, new, from_skirmish=ut.formations[old].skirmish, light=ut.light
         )
-        for key in cd_melee
+        for name, ut in rules.units.items()
+        for old in ut.formations
+        for new in ut.formations
+        if old != new
+        and new not in ut.formations[old].may_not_form
+        and frozenset((old, new)) in pair_costs
     }
     tables = Tables(
         rules=rules,
         hit_dice=parse_dice(rules.hit_dice),
         morale=morale,
-        change_cost=change_cost,
+        change_cost=pair_costs,
+        change_totals=change_totals,
         default_formation={k: v.default_formation for k, v in rules.units.items()},
+        unit_types=unit_types,
+        formations=formations,
+        letters={t.letter: name for name, t in unit_types.items()},
+        skirmish=frozenset(
+            (name, fname)
+            for name, ut in rules.units.items()
+            for fname, f in ut.formations.items()
+            if f.skirmish
+        ),
         doctrines={
             name: TacticalDoctrine(
                 doc,
                 depth=rules.ground_depth_inches,
                 stop_short=rules.advance_stop_short_inches,
                 full_strength=rules.destroyed_at_hits,
+                unit_types=unit_types,
             )
             for name, doc in rules.doctrines.items()
         },
         reach_bonus=reach_bonus,
         stop_short=rules.advance_stop_short_inches,
         depth=rules.ground_depth_inches,
-        formation_numbers=numbers,
         initiative_roll=rules.initiative == "roll",
         cumulative_morale=rules.morale.model == "cumulative",
         shaken_penalty=rules.morale.shaken_penalty,
@@ -180,18 +264,30 @@ def compile_rules(rules: BattleRules) -> Tables:
         deploy=rules.deploy_inches,
         fall_back=rules.fall_back_inches,
         reaction_die=rules.reaction_die,
+        initiative_die=rules.initiative_die,
         charge_bonus=rules.charge.bonus,
         charge_weak_target_bonus=rules.charge.target_disordered_morale_bonus,
         failed_charge_drop_back=rules.charge.failed_drop_back_inches,
         fire_and_charge=rules.charge.fire_and_charge,
-        cavalry_vs_square_cd=fx.cavalry_vs_square_cd_multiplier,
-        cavalry_charge_multiplier=fx.cavalry_charge_bonus_multiplier,
         withdrawal_threshold=rules.withdrawal.threshold_percent,
         withdrawal=withdrawal_table(rules.withdrawal),
         withdrawal_die=rules.withdrawal_die,
         withdrawal_success_total=rules.withdrawal_success_total,
         bound_minutes=rules.bound_minutes,
         max_turns=rules.max_turns,
+        turns_from_first_check=rules.turn_limit_from == "first-check",
+        max_turns_cap=rules.max_turns_cap,
+        light_from_skirmish=fc.light_from_skirmish,
+        other_from_skirmish=fc.other_from_skirmish,
+        no_charge_after_fail=rules.charge.no_charge_after_fail,
+        countercharge=rules.options.countercharge,
+        pursuit=rules.options.pursuit,
+        pursuit_x=rules.options.pursuit_target_cd_multiplier,
+        free_attack=rules.options.free_attack,
+        free_attack_x=rules.options.free_attack_cd_multiplier,
+        move_and_fire=rules.options.move_and_fire,
+        move_and_fire_x=rules.options.move_and_fire_cd_multiplier,
+        move_and_fire_fraction=rules.options.move_and_fire_move_fraction,
         max_units_per_force=rules.max_units_per_force,
     )
     if len(_CACHE) > 64:

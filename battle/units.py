@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-__all__ = ["GRADES", "ID", "UNIT_TYPES", "Force", "UnitSpec"]
+if TYPE_CHECKING:
+    from battle.tables import FormationNumbers, TypeNumbers
 
-UNIT_TYPES = ("infantry", "cavalry", "artillery")
+__all__ = ["GRADES", "ID", "Force", "Unit", "UnitSpec"]
+
 GRADES = ("raw", "regular", "veteran", "elite")
 #: sort key: a unit's or unit spec's id (RULES.md §6.9 ties go to the lowest id)
 ID = attrgetter("id")
-UnitType = Literal["infantry", "cavalry", "artillery"]
 Grade = Literal["raw", "regular", "veteran", "elite"]
 
 
@@ -30,7 +31,8 @@ class UnitSpec:
     id
         Unique within the battle, e.g. ``"R-I1"``; orders ties (RULES.md §6.9).
     kind
-        ``infantry``, ``cavalry`` or ``artillery`` (a battery) (RULES.md §1).
+        A unit type of ``battle.units`` in config/rules.yaml: ``infantry``, ``cavalry``,
+        ``artillery`` (a battery), ``light_infantry`` ... (RULES.md §1).
     grade
         Training grade (RULES.md §1.4); sets morale (§1.3) and the §5.2 test.
     hits
@@ -38,7 +40,7 @@ class UnitSpec:
     """
 
     id: str
-    kind: UnitType
+    kind: str
     grade: Grade = "regular"
     irregular: bool = False
     light: bool = False
@@ -53,10 +55,10 @@ class Force:
     name: str
     units: tuple[UnitSpec, ...] = field(default_factory=tuple)
 
-    @property
-    def boxes(self) -> int:
-        """Boxes (hits it can still take) of all its units: sum of 10 - hits."""
-        return sum(10 - u.hits for u in self.units)
+    def boxes(self, destroyed_at: int) -> int:
+        """Boxes (hits it can still take) of all its units: the sum of ``destroyed_at``
+        (``battle.destroyed_at_hits``, 10 by RULES.md §1.2) minus each unit's hits."""
+        return sum(destroyed_at - u.hits for u in self.units)
 
 
 class Unit:
@@ -64,21 +66,29 @@ class Unit:
 
     __slots__ = (
         "activated",
+        "advancing",
+        "battery",
         "cd_fire",
         "cd_melee",
         "change_cost",
         "charge_bonus",
         "charge_declared",
+        "charge_from",
         "charge_target_flag",
+        "charge_vs_foot_x",
         "charged_by",
         "charging",
+        "deploys_to",
         "destroyed",
         "disordered",
         "failed_change",
         "fire_range",
+        "fired_at_x",
+        "foot",
         "formation",
         "frozen",
         "grade",
+        "half_move",
         "half_tested",
         "hit_by_fire",
         "hits",
@@ -86,9 +96,14 @@ class Unit:
         "id",
         "irregular",
         "kind",
+        "light",
+        "may_charge",
+        "may_not_form",
         "melee",
         "morale",
+        "mounted",
         "move",
+        "no_charge",
         "off_table",
         "out",
         "pos",
@@ -97,9 +112,12 @@ class Unit:
         "routed",
         "shaken",
         "side",
+        "square",
+        "square_formation",
         "stood_by",
         "stood_vs",
         "total_hits",
+        "vs_square_x",
     )
 
     def __init__(
@@ -109,12 +127,13 @@ class Unit:
         morale: int,
         formation: str,
         pos: float,
-        numbers: tuple[int, int, float, float, float],
+        kind: TypeNumbers,
+        numbers: FormationNumbers,
         half_tested: bool,
     ):
-        """``numbers``: the formation's fire CD, melee CD, fire range, move and charge reach
-        (``Tables.formation_numbers``); ``half_tested``: already took its half-strength
-        test (carries 6+ hits, RULES.md §6.3 step 6)."""
+        """``kind``: the type's compiled flags; ``numbers``: its formation's numbers
+        (``Tables.unit_types``, ``Tables.formations``); ``half_tested``: already took its
+        half-strength test (carries 6+ hits, RULES.md §6.3 step 6)."""
         self.id = spec.id
         self.kind = spec.kind
         self.grade = spec.grade
@@ -130,16 +149,65 @@ class Unit:
         self.out = False  # routed, destroyed or off the table: no longer on the field
         self.melee: Unit | None = None
         self.charged_by: Unit | None = None
-        self.charging: Unit | None = None  # the unit it charged this bound
-        self.stood_vs: Unit | None = None  # the charger it stood against, to fire at
+        self.charging: Unit | None = None  # the unit it charged, until that one tests to stand
+        self.stood_vs: Unit | None = None  # the charger it stood against this bound, to fire at
         self.stood_by: Unit | None = None  # the unit that stood against its charge
         self.charge_bonus = self.change_cost = 0
+        self.charge_from = 0.0  # where its charge move began (pursuit, RULES.md §6.10)
         self.charge_target_flag = self.hit_by_fire = self.retired_shaken = False
         self.activated = self.charge_declared = False  # this bound: has an order / charges
+        self.advancing = False  # this bound: ordered to advance (move-and-fire, §6.10)
+        self.half_move = False  # this bound: fired while advancing, moves half (§6.10)
+        self.no_charge = False  # variant no-charge-after-fail (RULES.md §6.4)
         self.half_tested = half_tested
-        # numbers of the unit's current formation (kept up to date by the engine, RULES.md
-        # §1.1, §6.6): combat divisors, fire range and move in inches, charge reach
-        self.cd_fire, self.cd_melee, self.fire_range, self.move, self.reach = numbers
+        # the type's flags (RULES.md §1, §1.6, §5.2, §6.7, §7.2), unpacked in one step (a
+        # battle makes every unit afresh): battery, mounted, foot, light, CD multiplier against
+        # a square, charge-bonus multiplier against foot, the formation it deploys to fire
+        # ("" if none), its square formation ("" if none)
+        (
+            _name,
+            _letter,
+            _prefix,
+            _default,
+            self.battery,
+            self.mounted,
+            self.foot,
+            self.light,
+            self.vs_square_x,
+            self.charge_vs_foot_x,
+            _formations,
+            self.deploys_to,
+            self.square_formation,
+        ) = kind
+        # the formation's numbers, as set_formation sets them (written out: a battle makes
+        # a unit per side and type, on the batch runs' hot path)
+        (
+            self.cd_fire,
+            self.cd_melee,
+            self.fire_range,
+            self.move,
+            self.reach,
+            self.fired_at_x,
+            self.may_charge,
+            self.square,
+            self.may_not_form,
+        ) = numbers
+
+    def set_formation(self, formation: str, n: FormationNumbers) -> None:
+        """Take up ``formation`` with its numbers (RULES.md §1.1, §1.6, §1.7, §6.6):
+        combat divisors, fire range and move in inches, charge reach, and flags."""
+        self.formation = formation
+        (
+            self.cd_fire,
+            self.cd_melee,
+            self.fire_range,
+            self.move,
+            self.reach,
+            self.fired_at_x,
+            self.may_charge,
+            self.square,
+            self.may_not_form,
+        ) = n
 
     @property
     def state(self) -> str:

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, NamedTuple, TypeVar
 
+from battle.events import Factor
 from battle.rules import WithdrawalRules
 
 __all__ = [
@@ -70,21 +71,20 @@ class WithdrawalTable:
                 best = factors
         return best
 
-    def factors(
-        self, own: SideTally, enemy: SideTally, casualty_percent: float
-    ) -> list[tuple[str, int]]:
-        """The non-zero factors of one army, as ``(row, factors)`` (see withdrawal_factors)."""
+    def factors(self, own: SideTally, enemy: SideTally, casualty_percent: float) -> list[Factor]:
+        """The non-zero factors of one army, as :class:`Factor` rows (see
+        withdrawal_factors)."""
         rows = []
         for weight, count, lost, captured in self.rows:
             n = getattr(own, count)
             if n:
-                rows.append((lost, weight * n))
+                rows.append(Factor(lost, weight * n))
             n = getattr(enemy, count)
             if n:
-                rows.append((captured, -weight * n))
+                rows.append(Factor(captured, -weight * n))
         losses = self.loss_factors(casualty_percent)
         if losses:
-            rows.append((f"losses {casualty_percent:.0f}%", losses))
+            rows.append(Factor(f"losses {casualty_percent:.0f}%", losses))
         return rows
 
 
@@ -110,7 +110,7 @@ def loss_factors(w: WithdrawalRules, casualty_percent: float) -> int:
 
 def withdrawal_factors(
     w: WithdrawalRules, own: SideTally, enemy: SideTally, casualty_percent: float
-) -> list[tuple[str, int]]:
+) -> list[Factor]:
     """The non-zero withdrawal factors of one army (RULES.md §7.2), as ``(row, factors)``.
 
     Own losses add factors; the same things suffered by the enemy subtract them. The sum is
@@ -123,20 +123,25 @@ S = TypeVar("S")
 
 
 class Check(NamedTuple, Generic[S]):
-    """One army's withdrawal check: its factors, the d6 rolled and whether it withdraws."""
+    """One army's withdrawal check (RULES.md §7.2–§7.4), the record shared by the battle and
+    the campaign (§7.6): its factors, the dice rolled (``d{die}``), the sum that makes it
+    withdraw (``success_total``, §0.4) and whether it withdraws."""
 
     side: S
     casualty_percent: float
-    factors: tuple[tuple[str, int], ...]
+    factors: tuple[Factor, ...]
     total: int
     rolls: tuple[int, ...]
     withdraws: bool
+    die: int
+    success_total: int
 
 
 def roll_withdrawals(
-    armies: Sequence[tuple[S, float, list[tuple[str, int]]]],
+    armies: Sequence[tuple[S, float, list[Factor]]],
     roll_die: Callable[[], int],
     success_total: int,
+    die: int,
 ) -> list[Check[S]]:
     """Roll the withdrawal checks of the armies that must check (RULES.md §7.3–§7.4).
 
@@ -149,6 +154,8 @@ def roll_withdrawals(
         Rolls one d6 (from the battle's or campaign's own generator).
     success_total
         The sum that makes an army withdraw (12, RULES.md §0.4).
+    die
+        The sides of the die ``roll_die`` rolls (6, §0.4), kept in the record.
 
     Returns
     -------
@@ -166,7 +173,9 @@ def roll_withdrawals(
     for total, (side, pct, rows) in zip(totals, order, strict=True):
         rolls = tuple([roll_die() for _ in range(total)])  # none when total <= 0
         withdraws = sum(rolls) >= success_total
-        checks.append(Check(side, round(pct, 3), tuple(rows), total, rolls, withdraws))
+        checks.append(
+            Check(side, round(pct, 3), tuple(rows), total, rolls, withdraws, die, success_total)
+        )
         if withdraws and not equal:
             break
     return checks

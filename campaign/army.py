@@ -11,11 +11,9 @@ from battle.units import Force, UnitSpec
 if TYPE_CHECKING:
     import simpy
 
-    from campaign.config import CampaignRules
+    from campaign.config import CampaignRules, Rules
 
-__all__ = ["Division", "raise_division"]
-
-_LETTER = {"infantry": "I", "cavalry": "C", "artillery": "A"}
+__all__ = ["Division", "raise_division", "unknown_division_boxes"]
 
 
 @dataclass(eq=False)
@@ -42,11 +40,14 @@ class Division:
     #: "a~b" while held on a road after a battle there (neither at a junction nor marching)
     on_road: str = ""
     process: simpy.Process | None = None
+    #: actual hits that destroy a unit (``battle.destroyed_at_hits``, RULES.md §1.2)
+    destroyed_at: int = field(kw_only=True)
 
     @property
     def boxes(self) -> int:
-        """Hits it can still take: sum of 10 - actual hits over its units."""
-        return sum(10 - u.hits for u in self.units)
+        """Hits it can still take: ``destroyed_at`` (10, RULES.md §1.2) minus the actual hits
+        of each of its units, summed."""
+        return sum(self.destroyed_at - u.hits for u in self.units)
 
     @property
     def last_junction(self) -> str | None:
@@ -84,25 +85,49 @@ class Division:
         return lost
 
 
+def _division_counts(rules: CampaignRules, infantry: int) -> list[tuple[str, int]]:
+    """``(unit type, count)`` of a division with ``infantry`` line infantry (RULES.md §2.1;
+    light infantry only where ``campaign.division_light_infantry`` asks for it)."""
+    counts = [("infantry", infantry)]
+    if rules.division_light_infantry:
+        counts.append(("light_infantry", rules.division_light_infantry))
+    counts += [("cavalry", rules.division_cavalry), ("artillery", rules.division_artillery)]
+    return counts
+
+
 def raise_division(
-    side: str, number: int, junction: str, rules: CampaignRules, dice: Dice
+    side: str, number: int, junction: str, rules: Rules, dice: Dice
 ) -> tuple[Division, int]:
     """Raise one division by the d100 table (RULES.md §2.1): N infantry + cavalry + battery.
 
     Returns ``(division, roll)``. Unit ids are ``R1-I1`` (side letter, division number,
-    unit type letter and number).
+    the type's ``id_prefix`` in ``battle.units`` and number).
     """
-    roll = dice.d(100)
-    infantry = next(row.infantry for row in rules.division_infantry_table if roll <= row.max_roll)
+    cr = rules.campaign
+    roll = dice.d(rules.battle.percentage_dice)
+    infantry = next(row.infantry for row in cr.division_infantry_table if roll <= row.max_roll)
     div_id = f"{side[0].upper()}{number}"
-    counts = (
-        ("infantry", infantry),
-        ("cavalry", rules.division_cavalry),
-        ("artillery", rules.division_artillery),
-    )
+    types = rules.battle.units
     units = [
-        UnitSpec(f"{div_id}-{_LETTER[kind]}{i}", kind)  # type: ignore[arg-type]
-        for kind, n in counts
+        UnitSpec(f"{div_id}-{types[kind].id_prefix}{i}", kind)
+        for kind, n in _division_counts(cr, infantry)
         for i in range(1, n + 1)
     ]
-    return Division(div_id, side, units, junction), roll
+    division = Division(div_id, side, units, junction, destroyed_at=rules.battle.destroyed_at_hits)
+    return division, roll
+
+
+def unknown_division_boxes(rules: Rules) -> int:
+    """A doctrine's estimate of an unfought division's boxes (RULES.md §2.1, §8.8): the
+    expected units of a division raised by the d100 table, rounded, times the boxes of a
+    unit (``battle.destroyed_at_hits``). With the default tables: (4.99 → 5 infantry + 1 + 1)
+    x 10 = 70.
+    """
+    cr = rules.campaign
+    die = rules.battle.percentage_dice
+    expected, low = 0.0, 0
+    for row in cr.division_infantry_table:
+        expected += row.infantry * (min(row.max_roll, die) - low) / die
+        low = row.max_roll
+    units = sum(n for _, n in _division_counts(cr, round(expected)))
+    return units * rules.battle.destroyed_at_hits

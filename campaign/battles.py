@@ -22,7 +22,16 @@ from campaign.maps import retreat_path
 from campaign.result import BattleRow
 
 if TYPE_CHECKING:
+    from collections.abc import Generator
+
+    import simpy
+
+    from battle.result import BattleResult
     from campaign.engine import Campaign
+
+    #: a SimPy process: yields events, returns nothing
+    Process = Generator[simpy.Event, object, None]
+    Road = tuple[str, str, float, float]
 
 __all__ = ["BattleDesk"]
 
@@ -33,7 +42,7 @@ def _enemy(side: str) -> str:
     return "blue" if side == "red" else "red"
 
 
-def _clear(path: list[str], blocked: set[str], road: tuple[str, str] | None) -> bool:
+def _clear(path: list[str] | None, blocked: set[str], road: tuple[str, str] | None) -> bool:
     """True if a precomputed route avoids the blocked junctions and the enemy's road."""
     if not path or any(j in blocked for j in path[1:]):
         return False
@@ -60,9 +69,12 @@ class BattleDesk:
             if (o_origin, o_dest) != (dest, origin) or s1 <= t0:
                 continue
             meet = (t0 + s0 + (t1 - t0)) / 2.0  # both march the road in the same time
+            assert div.road is not None and other.road is not None  # both on the road
             camp.env.process(self._road_meeting(div, other, div.road, other.road, meet))
 
-    def _road_meeting(self, a: Division, b: Division, road_a, road_b, meet: float):
+    def _road_meeting(
+        self, a: Division, b: Division, road_a: Road, road_b: Road, meet: float
+    ) -> Process:
         camp = self.camp
         yield camp.env.timeout(max(meet - camp.env.now, 0.0))
         if camp.over or a.road is not road_a or b.road is not road_b:
@@ -103,7 +115,7 @@ class BattleDesk:
                 arriving = None  # arrived together: a roll-off decides the attacker (§6.9)
             self.fight(junction, here, arriving)
 
-    def _recheck(self, junction: str, at: float):
+    def _recheck(self, junction: str, at: float) -> Process:
         camp = self.camp
         yield camp.env.timeout(max(at - camp.env.now, 0.0))
         if not camp.over:
@@ -161,7 +173,8 @@ class BattleDesk:
                 before = {u.id for u in d.units}
                 d.apply_hits(totals, br.destroyed_at_hits)
                 for uid in sorted(before - {u.id for u in d.units}):
-                    key = "batteries" if kinds[uid] == "artillery" else "flags"
+                    lost_as = br.units[kinds[uid]].lost_as  # RULES.md §7.2 flag or battery
+                    key = "batteries" if lost_as == "battery" else "flags"
                     camp.endgame.tally[s][key] += 1
                 d.busy_until = end
         self._record(place, by_side, attacker, winner, result, start, roll_off, battle_ss)
@@ -184,7 +197,17 @@ class BattleDesk:
             camp.endgame.tally[_enemy(winner)]["retiring_shaken"] += 1  # a battle lost (§7.6)
         camp.endgame.check_immediate()
 
-    def _record(self, place, by_side, attacker, winner, result, start, roll_off, battle_ss):
+    def _record(
+        self,
+        place: str,
+        by_side: dict[str, list[Division]],
+        attacker: str,
+        winner: str | None,
+        result: BattleResult,
+        start: float,
+        roll_off: tuple[int, int] | None,
+        battle_ss: np.random.SeedSequence,
+    ) -> None:
         camp = self.camp
         names = camp.graph.nodes
         if "~" in place:
@@ -245,7 +268,15 @@ class BattleDesk:
         )
 
     # ------------------------------------------------------------------ consequences
-    def _after_junction_battle(self, junction, by_side, winner, attacker, end, reason) -> None:
+    def _after_junction_battle(
+        self,
+        junction: str,
+        by_side: dict[str, list[Division]],
+        winner: str | None,
+        attacker: str,
+        end: float,
+        reason: str,
+    ) -> None:
         camp = self.camp
         if winner is None:
             # §8.5: on a draw the attacker returns whence it came (at dawn after nightfall).
@@ -265,14 +296,17 @@ class BattleDesk:
                 self._fall_back(d, junction, came_by, end)
         camp.env.process(self._recheck(junction, end))
 
-    def _after_road_battle(self, by_side, winner, end, reason) -> None:
+    def _after_road_battle(
+        self, by_side: dict[str, list[Division]], winner: str | None, end: float, reason: str
+    ) -> None:
         camp = self.camp
         for s in SIDES:
             for d in by_side[s]:
                 if not d.alive:
                     d.road = None
                     continue
-                origin, dest, t0, t1 = d.road  # type: ignore[misc]
+                assert d.road is not None  # it was marching when the battle began
+                origin, dest, t0, t1 = d.road
                 walked = camp.env.now - t0
                 d.road = None
                 d.on_road = f"{origin}~{dest}"
@@ -285,7 +319,14 @@ class BattleDesk:
                     d.location = None
                     self._fall_back(d, origin, (origin, dest), end, from_road=walked)
 
-    def _fall_back(self, d: Division, start: str, came_by, end: float, from_road: float = 0.0):
+    def _fall_back(
+        self,
+        d: Division,
+        start: str,
+        came_by: tuple[str, str] | None,
+        end: float,
+        from_road: float = 0.0,
+    ) -> None:
         """Fall back 2 junctions toward the base, or surrender if cut off (§8.5)."""
         camp = self.camp
         base = camp.map.sides[d.side].base

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 __all__ = ["Clock", "clock_of"]
@@ -52,7 +53,7 @@ class Clock:
         return f"Day {self.day(t)} {minutes // 60:02d}:{minutes % 60:02d}"
 
 
-def clock_of(events) -> Clock:
+def clock_of(events: Iterable[object]) -> Clock:
     """The clock a recorded campaign ran on (from its CampaignStarted header)."""
     for e in events:
         if hasattr(e, "day_start") and hasattr(e, "day_end"):

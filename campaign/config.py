@@ -44,6 +44,7 @@ class CampaignRules(_Strict):
     division_infantry_table: list[InfantryRoll]
     division_cavalry: int = Field(ge=0, le=UNIT_CEILING)
     division_artillery: int = Field(ge=0, le=UNIT_CEILING)
+    division_light_infantry: int = Field(default=0, ge=0, le=UNIT_CEILING)
     rough_road_pass: float = Field(ge=0, le=100)
     rough_road_retry_minutes: int = Field(ge=1)
     day_start_minutes: int = Field(ge=0, le=1440)

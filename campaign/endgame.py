@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from battle.withdrawal import SideTally, roll_withdrawals, withdrawal_factors
 from campaign.events import DayEnded, WithdrawalCheck
 
 if TYPE_CHECKING:
+    from collections.abc import Generator
+
+    import simpy
+
     from campaign.engine import Campaign
 
 __all__ = ["Endgame"]
@@ -93,7 +97,7 @@ class Endgame:
         road_lost = int(bool(primary) and any(self.owner.get(j) == enemy for j in primary or ()))
         return SideTally(objectives_lost=lost, primary_roads_lost=road_lost, **self.tally[side])
 
-    def evenings(self):
+    def evenings(self) -> Generator[simpy.Event, Any, None]:
         """Each nightfall: the day's tally, withdrawal checks (§7.6), the time limit (§8.7)."""
         camp = self.camp
         env = camp.env
@@ -138,7 +142,9 @@ class Endgame:
         br = camp.rules.battle
         die = br.withdrawal_die
         withdrew = []
-        for c in roll_withdrawals(checks, lambda: camp.dice.d(die), br.withdrawal_success_total):
+        for c in roll_withdrawals(
+            checks, lambda: camp.dice.d(die), br.withdrawal_success_total, die
+        ):
             camp.emit(
                 WithdrawalCheck(
                     int(camp.env.now),
@@ -148,6 +154,8 @@ class Endgame:
                     c.total,
                     c.rolls,
                     c.withdraws,
+                    c.die,
+                    c.success_total,
                 )
             )
             if c.withdraws:
@@ -175,7 +183,7 @@ class Endgame:
                 f"objective value ({values[winner]} to {values[_enemy(winner)]})",
             )
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         camp = self.camp
         rows = []
         for d in camp.divisions:

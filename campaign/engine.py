@@ -9,12 +9,15 @@ campaign by §8.7, with a hard cap on the number of events.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Generator
+from typing import Any
+
 import networkx as nx
 import numpy as np
 import simpy
 
 from battle.dice import Dice, percentage_test
-from campaign.army import Division, raise_division
+from campaign.army import Division, raise_division, unknown_division_boxes
 from campaign.battles import BattleDesk
 from campaign.clock import Clock
 from campaign.config import LoadedRules
@@ -35,6 +38,9 @@ from campaign.paths import display_path
 from campaign.result import CampaignResult
 from campaign.strategy import SideView, choose_goal, next_step
 from campaign.versions import versions
+
+#: a SimPy process: yields events, returns nothing
+Process = Generator[simpy.Event, Any, None]
 
 __all__ = ["Campaign", "run_campaign"]
 
@@ -64,6 +70,7 @@ class Campaign:
         self.loaded = loaded
         self.rules = loaded.rules
         self.cr = loaded.rules.campaign
+        self.unknown_boxes = unknown_division_boxes(self.rules)  # §8.8 estimate
         self.seed = seed
         self.doctrines = doctrines or {"red": "balanced", "blue": "balanced"}
         for side in SIDES:
@@ -132,7 +139,7 @@ class Campaign:
             setup = self.map.sides[side]
             for i in range(self.cr.divisions_per_side):
                 junction = setup.starts[i % len(setup.starts)]
-                div, roll = raise_division(side, i + 1, junction, self.cr, self.forces_dice)
+                div, roll = raise_division(side, i + 1, junction, self.rules, self.forces_dice)
                 self.divisions.append(div)
                 self.emit(
                     DivisionRaised(
@@ -180,7 +187,7 @@ class Campaign:
         return self._result()
 
     # ------------------------------------------------------------------ processes
-    def _division(self, div: Division):
+    def _division(self, div: Division) -> Process:
         env = self.env
         while not self.over and div.alive:
             try:
@@ -197,14 +204,15 @@ class Campaign:
             except simpy.Interrupt:
                 continue
 
-    def _follow_orders(self, div: Division):
+    def _follow_orders(self, div: Division) -> Process:
         kind, arg = div.orders.pop(0)
         env = self.env
         if kind == "announce":
             self.emit(arg)  # type: ignore[arg-type]
         elif kind == "wait_until":
-            if float(arg) > env.now:
-                yield env.timeout(float(arg) - env.now)
+            until = float(arg)  # type: ignore[arg-type]
+            if until > env.now:
+                yield env.timeout(until - env.now)
         elif kind == "march":  # a fall back or a return: no rough-road test (§8.2)
             dest = str(arg)
             origin = div.location
@@ -214,7 +222,7 @@ class Campaign:
         elif kind == "arrive":  # finish (or walk back) part of a road after a road battle
             dest, minutes = arg  # type: ignore[misc]
             div.location = None
-            yield env.timeout(max(float(minutes), 0.0))
+            yield env.timeout(max(float(minutes), 0.0))  # type: ignore[has-type]
             div.location = dest
             div.on_road = ""
             seen = (div.side, *self._enemies_seeing(div.side, dest))
@@ -222,7 +230,7 @@ class Campaign:
             self.arrived(div, dest)
             yield env.timeout(0)
 
-    def _decide_and_march(self, div: Division):
+    def _decide_and_march(self, div: Division) -> Process:
         env = self.env
         at = div.location
         assert at is not None
@@ -246,7 +254,7 @@ class Campaign:
             div.halted_reason = why
             self.emit(Halted(int(self.env.now), div.side, div.id, at, why, seen_by=(div.side,)))
 
-    def _march(self, div: Division, origin: str, dest: str, test_rough: bool):
+    def _march(self, div: Division, origin: str, dest: str, test_rough: bool) -> Process:
         env = self.env
         road = self.graph.edges[origin, dest]
         if test_rough and road["kind"] == "rough":
@@ -310,16 +318,21 @@ class Campaign:
         self._after_this_minute(lambda: self.desk.check_contact(junction, arriving=div))
         self._after_this_minute(self.endgame.check_immediate)
 
-    def _after_this_minute(self, action) -> None:
+    def _after_this_minute(self, action: Callable[[], object]) -> None:
         """Run ``action`` after everything already scheduled for this minute.
 
         A zero-delay event created now is queued behind every event scheduled earlier for
         this minute (arrivals included) and ahead of anything the running process does next.
         """
         event = self.env.timeout(0)
-        event.callbacks.append(lambda _: None if self.over else action())
 
-    def _initial_contacts(self):
+        def run(_: object) -> None:
+            if not self.over:
+                action()
+
+        event.callbacks.append(run)
+
+    def _initial_contacts(self) -> Process:
         """Opposing divisions that start at one junction fight there at once (§8.4)."""
         yield self.env.timeout(0)
         for junction in sorted({d.location for d in self.divisions if d.location}):
@@ -380,6 +393,7 @@ class Campaign:
             enemy_base=self.map.sides[enemy].base,
             objectives=self.objectives,
             owner=self.endgame.owner,
+            unknown_boxes=self.unknown_boxes,
         )
 
     # ------------------------------------------------------------------ result

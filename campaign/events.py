@@ -7,8 +7,11 @@ enemy only where sighted (RULES.md §8.6). Printers format these; the engine nev
 
 from __future__ import annotations
 
+import sys
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
+
+from battle.events import Factor
 
 __all__ = [
     "BattleFought",
@@ -29,6 +32,7 @@ __all__ = [
     "WithdrawalCheck",
     "event_from_dict",
     "event_to_dict",
+    "event_types",
 ]
 
 BOTH = ("red", "blue")
@@ -193,11 +197,13 @@ class WithdrawalCheck(CampaignEvent):
     """The evening withdrawal check of an army (RULES.md §7.6)."""
 
     side: str
-    casualty_percent: float
-    factors: tuple[tuple[str, int], ...]
+    casualty_percent: float | None  # None in the enemy's view: it never learns it (§8.6)
+    factors: tuple[Factor, ...]
     total: int
     rolls: tuple[int, ...]
     withdraws: bool
+    die: int  # the dice rolled are d{die} (RULES.md §0.4)
+    success_total: int  # it withdraws on this sum or more (§0.4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +211,7 @@ class DayEnded(CampaignEvent):
     """Nightfall: the day's tally (strength per side in boxes, objectives held)."""
 
     day: int
-    strength: dict[str, int]
+    strength: dict[str, int | None]  # None in a side's view for an enemy it never fought
     objectives: dict[str, int]
     positions: dict[str, str]
 
@@ -219,14 +225,33 @@ class CampaignEnded(CampaignEvent):
     days: int
     battles: int
     losses: dict[str, int]
-    divisions_left: dict[str, int]
+    divisions_left: dict[str, int | None]  # None in a side's view for the enemy
     objective_value: dict[str, int]
-    divisions: tuple[
-        tuple[str, str, str, int, int, str], ...
-    ]  # id, side, place, units, boxes, state
+    #: id, side, place, units, boxes, state; in a side's view an enemy division shows where
+    #: it was last seen ("" if never) and its last learned strength (None if never fought)
+    divisions: tuple[tuple[str, str, str, int | None, int | None, str], ...]
 
 
 _TYPES: dict[str, type[CampaignEvent]] = {}
+
+
+def event_types() -> list[type[CampaignEvent]]:
+    """Every concrete event class (subclasses of subclasses too), sorted by name.
+
+    Printers and the side view keep a handler table keyed by these classes; a test checks
+    that each table covers every one, so a new event type fails until it is handled.
+    """
+    found: dict[str, type[CampaignEvent]] = {}
+    todo = list(CampaignEvent.__subclasses__())
+    while todo:
+        cls = todo.pop(0)
+        todo.extend(cls.__subclasses__())
+        # ``slots=True`` dataclasses replace their class: skip the replaced one (its module
+        # exports another class of that name); a class defined inside a function counts
+        exported = getattr(sys.modules.get(cls.__module__), cls.__name__, cls)
+        if exported is cls:
+            found[cls.__name__] = cls
+    return [found[name] for name in sorted(found)]
 
 
 def event_to_dict(event: CampaignEvent) -> dict[str, Any]:
@@ -244,14 +269,19 @@ def event_from_dict(data: dict[str, Any]) -> CampaignEvent:
     KeyError
         If the type name is unknown.
     """
-    if not _TYPES:
-        for cls in CampaignEvent.__subclasses__():
+    if data.get("type") not in _TYPES:  # first use, or a type defined since
+        _TYPES.clear()
+        for cls in event_types():
             _TYPES[cls.__name__] = cls
     cls = _TYPES[data["type"]]
     kwargs = {}
     for f in fields(cls):
         if f.name in data:
             kwargs[f.name] = _tuples(data[f.name])
+    if cls is WithdrawalCheck and "factors" in kwargs:  # named rows (RULES.md §7.2)
+        kwargs["factors"] = tuple(
+            Factor(**f) if isinstance(f, dict) else Factor(*f) for f in kwargs["factors"]
+        )
     return cls(**kwargs)
 
 

@@ -15,9 +15,6 @@ from campaign.maps import Routes
 
 __all__ = ["SideView", "choose_goal", "next_step"]
 
-#: Estimated boxes of an unfought division: 5 infantry + cavalry + battery, 10 boxes each.
-UNKNOWN_DIVISION_BOXES = 70
-
 
 @dataclass
 class SideView:
@@ -32,12 +29,14 @@ class SideView:
     enemy_base: str
     objectives: dict[str, int]  # junction -> value
     owner: dict[str, str | None]  # objective junction -> side holding it
+    #: estimated boxes of an unfought division (campaign.army.unknown_division_boxes)
+    unknown_boxes: int
 
     def enemy_strength_at(self) -> dict[str, int]:
         """Estimated enemy boxes at each junction where enemy divisions were last seen."""
         out: dict[str, int] = {}
         for div, junction in sorted(self.enemy_positions.items()):
-            out[junction] = out.get(junction, 0) + self.enemy_boxes.get(div, UNKNOWN_DIVISION_BOXES)
+            out[junction] = out.get(junction, 0) + self.enemy_boxes.get(div, self.unknown_boxes)
         return out
 
     def own_strength_at(self, junction: str) -> int:

@@ -13,6 +13,7 @@ import itertools
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from battle.errors import SimulatorError
 from campaign.batch.spec import BatchSpec, Cell, count_cells, expand_cells
@@ -105,7 +106,7 @@ def plan_batch(
             fix="Lower runs or sweep fewer levels; split a very large study into batches.",
         )
     maps: dict[str, tuple[str, str, set[str]]] = {}
-    rules: dict[tuple, tuple[str, str, set[str]]] = {}
+    rules: dict[tuple[Any, ...], tuple[str, str, set[str]]] = {}
     planned = []
     flags = flags or {}
     for cell in expand_cells(spec):
@@ -138,8 +139,8 @@ def plan_batch(
                     )
         except SimulatorError as exc:
             raise _wrap(exc, cell, "flags" if part in flags else source) from None
-        path, sha, _ = maps[cell.map]
-        planned.append(CellPlan(cell, path, sha, label, rules_hash))
+        map_file, sha, _ = maps[cell.map]
+        planned.append(CellPlan(cell, map_file, sha, label, rules_hash))
     vers = dict(versions())
     design = {
         "cells": [

@@ -6,6 +6,7 @@ from dataclasses import asdict
 from typing import Any
 
 import duckdb
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -29,17 +30,20 @@ def _spread(values: tuple[float, float, float, float], digits: int = 1) -> str:
 
 
 def _cells_table(title: str, cells: list[CellSummary]) -> Table:
-    table = Table(title=title, title_justify="left", show_lines=False)
-    table.add_column("cell", justify="right")
-    table.add_column("levels")
-    table.add_column("runs", justify="right")
-    table.add_column("red win % [95% CI]", justify="right", style="red")
-    table.add_column("blue win % [95% CI]", justify="right", style="blue")
-    table.add_column("draw %", justify="right")
-    table.add_column("days mean (q1/med/q3)", justify="right")
-    table.add_column("minutes mean (q1/med/q3)", justify="right")
-    table.add_column("battles mean (q1/med/q3)", justify="right")
-    table.add_column("losses red/blue", justify="right")
+    """Per cell: the levels and the results. On a narrow terminal Rich wraps every column
+    (``overflow="fold"``): a cell's levels and figures wrap onto more lines, never cut."""
+    table = Table(title=title, title_justify="left", show_lines=len(cells) > 1)
+    fold = {"overflow": "fold"}
+    table.add_column("cell", justify="right", no_wrap=True)
+    table.add_column("levels", min_width=12, **fold)  # type: ignore[arg-type]
+    table.add_column("runs", justify="right", no_wrap=True)
+    table.add_column("red win % [95% CI]", justify="right", style="red", **fold)  # type: ignore[arg-type]
+    table.add_column("blue win % [95% CI]", justify="right", style="blue", **fold)  # type: ignore[arg-type]
+    table.add_column("draw %", justify="right", **fold)  # type: ignore[arg-type]
+    table.add_column("days mean (q1/med/q3)", justify="right", **fold)  # type: ignore[arg-type]
+    table.add_column("minutes mean (q1/med/q3)", justify="right", **fold)  # type: ignore[arg-type]
+    table.add_column("battles mean (q1/med/q3)", justify="right", **fold)  # type: ignore[arg-type]
+    table.add_column("losses red/blue", justify="right", **fold)  # type: ignore[arg-type]
     for c in cells:
         wins = []
         for side in ("red", "blue"):
@@ -59,29 +63,73 @@ def _cells_table(title: str, cells: list[CellSummary]) -> Table:
     return table
 
 
-def _pairs_table(pairs: list[PairedDifference]) -> Table:
+#: Below this console width the summary is printed as two narrow tables (house).
+WIDE = 170
+
+
+def _narrow_tables(title: str, cells: list[CellSummary]) -> list[Table]:
+    """The summary for a narrow terminal (80 columns): a key of each cell's levels, then its
+    results with means only (the quartiles are in the wide table and in ``--json``). Ids and
+    numbers are never cut; long levels wrap."""
+    key = Table(
+        title=title,
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    key.add_column("cell", justify="right", no_wrap=True)
+    key.add_column("levels", overflow="fold")
+    res = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    for name in ("cell", "runs", "red win %", "blue win %", "draw %", "days", "battles"):
+        res.add_column(name, justify="right", no_wrap=True)
+    res.add_column("losses", justify="right", no_wrap=True)
+    for c in cells:
+        key.add_row(str(c.cell), c.label)
+        wins = []
+        for side in ("red", "blue"):
+            lo, hi = c.win_interval(side)
+            wins.append(f"{_pct(c.win_rate(side))} ({100 * lo:.0f}–{100 * hi:.0f})")
+        res.add_row(
+            str(c.cell),
+            str(c.n),
+            *wins,
+            _pct(c.draw_rate),
+            f"{c.days[0]:.2f}",
+            f"{c.battles[0]:.2f}",
+            f"{c.losses['red']:.1f}/{c.losses['blue']:.1f}",
+        )
+    return [key, res]
+
+
+def _pairs_table(pairs: list[PairedDifference], wide: bool = True) -> Table:
+    """Paired differences between cells (numbers as in the cells table); narrow (80
+    columns): no levels or runs columns (the cells tables show them), one decimal, no
+    borders."""
     table = Table(
         title="Paired differences (b − a, same seeds; 95% normal interval)",
         title_justify="left",
+        box=box.HEAVY_HEAD if wide else box.SIMPLE_HEAD,
+        pad_edge=wide,
+        collapse_padding=not wide,
     )
-    for name, justify in (
-        ("factor", "left"),
-        ("a → b", "left"),
-        ("metric", "left"),
-        ("runs", "right"),
-        ("mean diff", "right"),
-        ("95% interval", "right"),
-    ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    columns = [("factor", "left"), ("cells", "right")]
+    columns += [("a → b", "left"), ("metric", "left"), ("runs", "right")] if wide else []
+    columns += [] if wide else [("metric", "left")]
+    columns += [("mean diff", "right"), ("95% interval", "right")]
+    for name, justify in columns:
+        table.add_column(name, justify=justify, no_wrap=name == "factor", overflow="fold")  # type: ignore[arg-type]
+    digits = 2 if wide else 1
     for p in pairs:
         scale, unit = (100.0, " pts") if p.metric.endswith("win") else (1.0, "")
         table.add_row(
             p.factor,
-            f"{p.level_a} → {p.level_b}",
+            f"{p.a}→{p.b}",
+            *([f"{p.level_a} → {p.level_b}"] if wide else []),
             p.metric + (" %" if unit else ""),
-            str(p.n),
-            f"{scale * p.mean:+.2f}{unit}",
-            f"[{scale * p.low:+.2f}, {scale * p.high:+.2f}]",
+            *([str(p.n)] if wide else []),
+            f"{scale * p.mean:+.{digits}f}{unit}",
+            f"[{scale * p.low:+.{digits}f}, {scale * p.high:+.{digits}f}]",
         )
     return table
 
@@ -94,14 +142,17 @@ def print_summary(
     if not cells:
         console.print(f"batch {batch_id}: no runs stored yet")
         return
-    console.print(_cells_table(title or f"batch {batch_id}", cells))
-    console.print(
-        "win % with 95% Wilson interval; lengths as mean (quartiles); minutes since 06:00 on day 1",
-        style="dim",
-    )
+    if console.width >= WIDE:
+        console.print(_cells_table(title or f"batch {batch_id}", cells))
+        note = "win % with 95% Wilson interval; lengths as mean (quartiles)"
+    else:
+        for table in _narrow_tables(title or f"batch {batch_id}", cells):
+            console.print(table)
+        note = "win % with 95% Wilson interval; days and battles as means (quartiles: --json)"
+    console.print(f"{note}; minutes since 06:00 on day 1, nights included", style="dim")
     pairs = paired_differences(con, batch_id, cells)
     if pairs:
-        console.print(_pairs_table(pairs))
+        console.print(_pairs_table(pairs, console.width >= WIDE))
 
 
 def summary_document(con: duckdb.DuckDBPyConnection, batch_id: str) -> dict[str, Any]:

@@ -39,7 +39,7 @@ import math
 import multiprocessing
 import os
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Mapping
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,6 +52,9 @@ from campaign.batch.progress import BatchProgress
 from campaign.batch.store import ResultStore
 from campaign.batch.worker import ChunkTask, init_worker, run_chunk
 from campaign.errors import EnvironmentFailure
+
+#: chunk results as the backends yield them (closed when the batch stops)
+Results = Generator[dict[str, Any], None, None]
 
 __all__ = ["BatchInterrupted", "BatchOutcome", "default_workers", "run_batch"]
 
@@ -91,12 +94,12 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _inline(tasks: Iterable[ChunkTask]) -> Iterator[dict[str, Any]]:
+def _inline(tasks: Iterable[ChunkTask]) -> Results:
     for task in tasks:
         yield run_chunk(task)
 
 
-def _local(tasks: Iterable[ChunkTask], workers: int) -> Iterator[dict[str, Any]]:
+def _local(tasks: Iterable[ChunkTask], workers: int) -> Results:
     ctx = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=init_worker)
     it = iter(tasks)
@@ -118,7 +121,7 @@ def _local(tasks: Iterable[ChunkTask], workers: int) -> Iterator[dict[str, Any]]
 
 def _dask(
     tasks: Iterable[ChunkTask], workers: int, scheduler: str | None, processes: bool
-) -> Iterator[dict[str, Any]]:
+) -> Results:
     from distributed import Client, LocalCluster, as_completed
 
     cluster = None
@@ -227,7 +230,7 @@ def run_batch(
         if entropy is None:
             entropy = store.find_entropy(plan.design_hash)
         if entropy is None:
-            entropy = int(np.random.SeedSequence().entropy)
+            entropy = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
         batch_id = _batch_id(plan.design_hash, entropy)
         store.begin_batch(batch_id, plan, entropy)
         todo = store.done_runs(batch_id, len(plan.cells), spec.runs)

@@ -98,7 +98,7 @@ class BatchSpec(BaseModel):
 
     name: str = "batch"
     maps: list[str] = Field(default_factory=lambda: ["default"], min_length=1)
-    variants: list[str | list[str]] = Field(default_factory=lambda: ["default"], min_length=1)
+    variants: list[str | list[str]] = Field(default_factory=lambda: ["default"], min_length=1)  # type: ignore[arg-type]
     set: dict[str, Any] = Field(default_factory=dict)
     doctrines: list[str] = Field(default_factory=lambda: ["balanced:cautious"], min_length=1)
     runs: int = Field(default=100, ge=1, le=10_000_000)

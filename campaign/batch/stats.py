@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import duckdb
 
@@ -67,6 +68,12 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     lo = 0.0 if successes == 0 else max(0.0, centre - half)
     hi = 1.0 if successes == n else min(1.0, centre + half)
     return lo, hi
+
+
+def _four(values: tuple[object, ...]) -> tuple[float, float, float, float]:
+    """Four numbers of a result row as floats (mean and quartiles)."""
+    a, b, c, d = (float(v) for v in values)  # type: ignore[arg-type]
+    return a, b, c, d
 
 
 @dataclass(frozen=True)
@@ -126,6 +133,11 @@ def _quartiles(column: str) -> str:
     )
 
 
+def _levels(factors: dict[str, Any]) -> dict[str, str]:
+    """Factor levels as text (typed JSON numbers as their JSON text, ``30``)."""
+    return {k: v if isinstance(v, str) else json.dumps(v) for k, v in factors.items()}
+
+
 def cell_summaries(con: duckdb.DuckDBPyConnection, batch_id: str) -> list[CellSummary]:
     """Summaries of every cell of a batch (cells without runs are left out)."""
     rows = con.execute(
@@ -149,13 +161,13 @@ def cell_summaries(con: duckdb.DuckDBPyConnection, batch_id: str) -> list[CellSu
             CellSummary(
                 cell=cell,
                 label=label,
-                factors=json.loads(factors),
+                factors=_levels(json.loads(factors)),
                 n=n,
                 wins={"red": red, "blue": blue},
                 draws=draws,
-                days=tuple(float(x) for x in row[7:11]),
-                minutes=tuple(float(x) for x in row[11:15]),
-                battles=tuple(float(x) for x in row[15:19]),
+                days=_four(row[7:11]),
+                minutes=_four(row[11:15]),
+                battles=_four(row[15:19]),
                 losses={"red": float(row[19]), "blue": float(row[20])},
             )
         )
@@ -205,6 +217,7 @@ def paired_differences(
             """,
             [batch_id, a.cell, b.cell],
         ).fetchone()
+        assert row is not None  # an aggregate query returns one row
         for k, metric in enumerate(METRICS):
             n, mean, sd = row[3 * k : 3 * k + 3]
             if not n:

@@ -1,23 +1,12 @@
 """The results file: DuckDB tables ``batches``, ``cells``, ``runs`` and ``battles``.
 
-Tables (one file may hold several batches; ``batch_id`` ties the rows together):
-
-``batches``
-    One row per batch: ``batch_id``, ``name``, ``spec_json``, ``design_hash``,
-    ``seed_entropy`` (decimal text), ``runs_per_cell``, ``n_cells``, ``code_version``,
-    ``numpy_version``, ``versions_json``, ``rules_hashes`` (JSON list, per cell),
-    ``started``, ``finished`` (NULL until every run is in), ``sessions`` (runs of the command).
-``cells``
-    One row per cell: ``cell``, ``label``, ``map``, ``map_sha``, ``variants``, ``overrides_json``,
-    ``red_doctrine``, ``blue_doctrine``, ``rules_label``, ``rules_hash``, ``factors_json``.
-``runs``
-    One row per campaign, key ``(batch_id, cell, run)``: ``seed``, ``winner`` (NULL = draw),
-    ``reason``, ``end_minutes`` (since 06:00 day 1), ``days``, ``battles``, ``red_losses``,
-    ``blue_losses`` (hits), ``red_divisions_left``, ``blue_divisions_left``,
-    ``red_objective_value``, ``blue_objective_value``.
-``battles``
-    One row per battle, key ``(batch_id, cell, run, battle)``: the fields of
-    :class:`campaign.result.BattleRow`.
+Every table and column, with its type and meaning, is described once in
+:mod:`campaign.batch.schema` (and stored in the file as DuckDB comments: ``SELECT
+table_name, column_name, comment FROM duckdb_columns()``); the README lists them. One file
+may hold several batches; ``batch_id`` ties the rows together. Times are minutes since
+06:00 on day 1, nights included. ``reason`` columns hold codes (:mod:`campaign.batch.reasons`)
+with the words beside them in ``reason_text``. A file written before the codes (schema 1) is
+upgraded in place when a batch is resumed into it.
 
 Each chunk's runs and battles are inserted from Arrow tables in one transaction, so the file
 only ever holds whole runs, whatever interrupts the batch.
@@ -27,48 +16,30 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 import pyarrow as pa
 
+from campaign.batch.reasons import battle_reason_text, run_reason_code
+from campaign.batch.schema import comment_sql, create_sql
 from campaign.batch.todo import MissingRuns
 from campaign.batch.worker import BATTLE_COLUMNS, RUN_COLUMNS
 from campaign.errors import BatchSpecError, make_output_dir
 
-__all__ = ["ResultStore", "export_results", "open_results", "query_interrupted"]
+if TYPE_CHECKING:
+    from campaign.batch.plan import BatchPlan
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS batches (
-    batch_id VARCHAR PRIMARY KEY, name VARCHAR, spec_json VARCHAR, design_hash VARCHAR,
-    seed_entropy VARCHAR, runs_per_cell BIGINT, n_cells INTEGER, code_version VARCHAR,
-    numpy_version VARCHAR, versions_json VARCHAR, rules_hashes VARCHAR,
-    started TIMESTAMP, finished TIMESTAMP, sessions INTEGER);
-CREATE TABLE IF NOT EXISTS cells (
-    batch_id VARCHAR, cell INTEGER, label VARCHAR, map VARCHAR, map_sha VARCHAR,
-    variants VARCHAR, overrides_json VARCHAR, red_doctrine VARCHAR, blue_doctrine VARCHAR,
-    rules_label VARCHAR, rules_hash VARCHAR, factors_json VARCHAR,
-    PRIMARY KEY (batch_id, cell));
-CREATE TABLE IF NOT EXISTS runs (
-    batch_id VARCHAR, cell INTEGER, run BIGINT, seed BIGINT, winner VARCHAR, reason VARCHAR,
-    end_minutes INTEGER, days INTEGER, battles INTEGER, red_losses INTEGER,
-    blue_losses INTEGER, red_divisions_left INTEGER, blue_divisions_left INTEGER,
-    red_objective_value INTEGER, blue_objective_value INTEGER,
-    PRIMARY KEY (batch_id, cell, run));
-CREATE TABLE IF NOT EXISTS battles (
-    batch_id VARCHAR, cell INTEGER, run BIGINT, battle INTEGER, t INTEGER, day INTEGER,
-    place VARCHAR, road BOOLEAN, attacker VARCHAR, winner VARCHAR, reason VARCHAR,
-    bounds INTEGER, red_divisions INTEGER, blue_divisions INTEGER, red_units INTEGER,
-    blue_units INTEGER, red_hits INTEGER, blue_hits INTEGER, red_cards_lost INTEGER,
-    blue_cards_lost INTEGER, PRIMARY KEY (batch_id, cell, run, battle));
-"""
+__all__ = ["ResultStore", "export_results", "open_results", "query_interrupted"]
 
 _RUN_TYPES = {
     "seed": pa.int64(),
     "winner": pa.string(),
     "reason": pa.string(),
+    "reason_text": pa.string(),
 }
 _BATTLE_TYPES = {
     "place": pa.string(),
@@ -76,14 +47,74 @@ _BATTLE_TYPES = {
     "attacker": pa.string(),
     "winner": pa.string(),
     "reason": pa.string(),
+    "reason_text": pa.string(),
 }
+
+
+def _with_reason_codes(columns: dict[str, list[Any]], battles: bool) -> dict[str, list[Any]]:
+    """The chunk's columns with ``reason`` as a code and ``reason_text`` beside it."""
+    out = dict(columns)
+    if battles:
+        out["reason_text"] = [battle_reason_text(r) for r in columns["reason"]]
+    else:
+        out["reason_text"] = list(columns["reason"])
+        out["reason"] = [run_reason_code(r) for r in columns["reason"]]
+    return out
+
+
+def _typed_level(key: str, level: str) -> Any:
+    """A factor's level as its value: an override's JSON (``30``, ``true``, ``[1, 2]``),
+    text for the map, variant, doctrines and any level that is not JSON."""
+    if key in ("map", "variant", "doctrines"):
+        return level
+    try:
+        return json.loads(level)
+    except ValueError:
+        return level
+
+
+def _typed_factors(factors: tuple[tuple[str, str], ...]) -> str:
+    """The factors as typed JSON: an override's level is the value itself (30, not "30")."""
+    return json.dumps({k: _typed_level(k, v) for k, v in factors})
+
+
+def _columns(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
+    return [r[0] for r in con.execute(f"SELECT * FROM {table} LIMIT 0").description]
+
+
+def _upgrade(con: duckdb.DuckDBPyConnection) -> None:
+    """Bring a file of schema 1 (before reason codes) to the current layout, in place.
+
+    Schema 1 stored ``runs.reason`` as the log's sentence and had no ``reason_text``
+    columns: the sentence moves to ``reason_text`` and ``reason`` becomes its code, so a
+    batch started before can be resumed and reported alike.
+    """
+    for table, battles in (("runs", False), ("battles", True)):
+        if "reason_text" in _columns(con, table):
+            continue
+        con.execute(f"ALTER TABLE {table} ADD COLUMN reason_text VARCHAR")
+        for (reason,) in con.execute(f"SELECT DISTINCT reason FROM {table}").fetchall():
+            if battles:
+                code, text = reason, battle_reason_text(reason)
+            else:
+                code, text = run_reason_code(reason), reason
+            con.execute(
+                f"UPDATE {table} SET reason = ?, reason_text = ? WHERE reason = ?",
+                [code, text, reason],
+            )
 
 
 def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-def _arrow(batch_id: str, cell: int, columns: dict[str, list], names, types) -> pa.Table:
+def _arrow(
+    batch_id: str,
+    cell: int,
+    columns: dict[str, list[Any]],
+    names: Iterable[str],
+    types: Mapping[str, pa.DataType],
+) -> pa.Table:
     n = len(columns["run"])
     arrays = {
         "batch_id": pa.array([batch_id] * n, pa.string()),
@@ -124,7 +155,18 @@ class ResultStore:
                 fix="Use a DuckDB file that no other batch is writing.",
             ) from None
         if not read_only:
-            self.con.execute(_SCHEMA)
+            try:
+                self.con.execute(create_sql())
+                _upgrade(self.con)
+                self.con.execute(comment_sql())
+            except duckdb.Error as exc:
+                self.con.close()
+                raise BatchSpecError(
+                    f"the results file has tables of another layout ({exc})",
+                    source=str(path),
+                    fix="Write this batch to a new --output file (the old one stays readable "
+                    "with 'campaign batch report').",
+                ) from None
 
     def close(self) -> None:
         """Close the connection (checkpointing the write-ahead log)."""
@@ -139,7 +181,7 @@ class ResultStore:
         ).fetchone()
         return int(row[0]) if row else None
 
-    def begin_batch(self, batch_id: str, plan, entropy: int) -> None:
+    def begin_batch(self, batch_id: str, plan: BatchPlan, entropy: int) -> None:
         """Record the batch and its cells (or count one more session of an existing one)."""
         con = self.con
         exists = con.execute(
@@ -189,7 +231,7 @@ class ResultStore:
                     c.cell.doctrines[1],
                     c.rules_label,
                     c.rules_hash,
-                    json.dumps(dict(c.cell.factors)),
+                    _typed_factors(c.cell.factors),
                 ],
             )
         con.commit()
@@ -223,8 +265,20 @@ class ResultStore:
             the chunk is rolled back, every earlier chunk stays committed.
         """
         cell = int(result["cell"])
-        runs = _arrow(batch_id, cell, result["runs"], RUN_COLUMNS, _RUN_TYPES)
-        battles = _arrow(batch_id, cell, result["battles"], BATTLE_COLUMNS, _BATTLE_TYPES)
+        runs = _arrow(
+            batch_id,
+            cell,
+            _with_reason_codes(result["runs"], battles=False),
+            (*RUN_COLUMNS, "reason_text"),
+            _RUN_TYPES,
+        )
+        battles = _arrow(
+            batch_id,
+            cell,
+            _with_reason_codes(result["battles"], battles=True),
+            (*BATTLE_COLUMNS, "reason_text"),
+            _BATTLE_TYPES,
+        )
         con = self.con
         began = False
         try:
@@ -232,8 +286,8 @@ class ResultStore:
             began = True
             con.register("chunk_runs", runs)
             con.register("chunk_battles", battles)
-            con.execute("INSERT OR IGNORE INTO runs SELECT * FROM chunk_runs")
-            con.execute("INSERT OR IGNORE INTO battles SELECT * FROM chunk_battles")
+            con.execute("INSERT OR IGNORE INTO runs BY NAME SELECT * FROM chunk_runs")
+            con.execute("INSERT OR IGNORE INTO battles BY NAME SELECT * FROM chunk_battles")
             con.commit()
         except duckdb.InterruptException:
             # Ctrl-C reached DuckDB mid-query: drop the partial chunk, stop like Ctrl-C
@@ -249,7 +303,7 @@ class ResultStore:
             raise
         finally:
             self._unregister("chunk_runs", "chunk_battles")
-        return runs.num_rows
+        return int(runs.num_rows)
 
     def _rollback(self, began: bool) -> None:
         """Roll back the open chunk transaction (a no-op if it never began or already ended)."""

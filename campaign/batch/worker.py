@@ -17,9 +17,13 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from campaign.config import LoadedRules
+    from campaign.maps import CampaignMap
 
 __all__ = [
     "BATTLE_COLUMNS",
@@ -125,7 +129,7 @@ class ChunkTask:
 
 
 @lru_cache(maxsize=16)
-def _cached_map(path: str, sha: str):
+def _cached_map(path: str, sha: str) -> CampaignMap:
     from campaign.errors import MapError
     from campaign.maps import MapOptions, load_map
 
@@ -141,7 +145,7 @@ def _cached_map(path: str, sha: str):
 
 
 @lru_cache(maxsize=64)
-def _cached_rules(variants: tuple[str, ...], overrides_json: str):
+def _cached_rules(variants: tuple[str, ...], overrides_json: str) -> LoadedRules:
     from campaign.config import load_rules
 
     return load_rules(list(variants), json.loads(overrides_json))
@@ -168,8 +172,8 @@ def run_chunk(task: ChunkTask) -> dict[str, Any]:
     cmap = _cached_map(task.map_path, task.map_sha)
     loaded = _cached_rules(task.variants, task.overrides_json)
     doctrines = {"red": task.doctrines[0], "blue": task.doctrines[1]}
-    runs: dict[str, list] = {c: [] for c in ("run", *RUN_COLUMNS)}
-    battles: dict[str, list] = {c: [] for c in ("run", *BATTLE_COLUMNS)}
+    runs: dict[str, list[Any]] = {c: [] for c in ("run", *RUN_COLUMNS)}
+    battles: dict[str, list[Any]] = {c: [] for c in ("run", *BATTLE_COLUMNS)}
     for run in task.runs:
         seed = run_seed(task.entropy, run)
         res = run_campaign(cmap, loaded, seed, doctrines, record_events=False)

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 import typer
 import typer.main
+from typer.core import TyperArgument, _TyperParameter
 
 from battle.errors import SimulatorError
 
@@ -24,7 +26,26 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: flags without metavars, fits 80 columns
 )
+
+
+#: How help shows a value's type: upper-case names, one style for every command.
+_METAVARS = {"int": "N", "float": "NUMBER", "str": "TEXT", "path": "FILE", "bool": ""}
+
+
+def _display_type(self: _TyperParameter, ctx: Any) -> str:
+    """Help metavar of a parameter: ``N``, ``NUMBER``, ``TEXT``, ``FILE`` or the choices
+    ``a|b|c`` (lists show their item's type; repeatable options say so in their help)."""
+    if isinstance(self, TyperArgument) and self.metavar:
+        return ""  # the argument's own name (MAP, SPEC.yaml) says it
+    label = _typer_display_type(self, ctx).strip("<>")
+    inner = label[5:-1] if label.startswith("list[") else label
+    return _METAVARS.get(inner, inner)
+
+
+_typer_display_type = _TyperParameter.display_type
+_TyperParameter.display_type = _display_type  # type: ignore[method-assign]
 
 
 def _register() -> None:
@@ -46,6 +67,23 @@ def _register() -> None:
         except ModuleNotFoundError as exc:  # a sub-command not built yet
             if exc.name != f"campaign.cli.{name}":
                 raise
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"campaign (solo-campaign) {version('solo-campaign')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    show_version: bool = typer.Option(
+        False, "--version", is_eager=True, callback=_version, help="Print the version and exit."
+    ),
+) -> None:
+    """Automated solo wargame campaigns: march two armies across a map, fight every meeting."""
 
 
 def fail(message: str) -> None:

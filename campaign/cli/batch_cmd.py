@@ -8,6 +8,7 @@ results.duckdb --parquet DIR | --csv DIR`` writes every table out.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -34,13 +35,16 @@ batch_app = typer.Typer(
     help="Run many campaigns over a grid of maps × variants × overrides × doctrines × seeds "
     "(`campaign batch SPEC.yaml`), report them and export them.",
     no_args_is_help=True,
+    rich_markup_mode=None,
 )
 app.add_typer(batch_app, name="batch")
 
 
 def _console(json_out: bool = False) -> Console:
     probe = Console(stderr=json_out)
-    return probe if probe.is_terminal else Console(width=200, stderr=json_out)
+    if probe.is_terminal or "COLUMNS" in os.environ:  # a terminal, or a width asked for
+        return probe
+    return Console(width=200, stderr=json_out)
 
 
 @batch_app.command("run")
@@ -57,7 +61,7 @@ def run(
     ] = None,
     set_: Annotated[
         list[str] | None,
-        typer.Option("--set", metavar="KEY=VALUE", help="Override; a \\[list] sweeps its values."),
+        typer.Option("--set", metavar="KEY=VALUE", help="Override; a [list] sweeps its values."),
     ] = None,
     doctrines: Annotated[
         list[str] | None,
@@ -76,7 +80,9 @@ def run(
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="DuckDB results file.")
     ] = None,
-    plot: Annotated[Path | None, typer.Option(help="Write PNG/SVG charts to this folder.")] = None,
+    plot: Annotated[
+        Path | None, typer.Option(metavar="DIR", help="Write PNG/SVG charts to this folder.")
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary.")] = False,
     progress_every: Annotated[
         float, typer.Option(hidden=True, help="Seconds between plain progress lines.")
@@ -191,7 +197,9 @@ def report(
     batch: Annotated[
         str | None, typer.Option(help="Batch id (default: every batch in the file).")
     ] = None,
-    plot: Annotated[Path | None, typer.Option(help="Write PNG/SVG charts to this folder.")] = None,
+    plot: Annotated[
+        Path | None, typer.Option(metavar="DIR", help="Write PNG/SVG charts to this folder.")
+    ] = None,
     json_: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
     """Print the summary of a results file: per-cell rates and paired differences."""
@@ -235,5 +243,6 @@ def export(
     if (parquet is None) == (csv is None):
         fail("--parquet DIR or --csv DIR: give exactly one")
     fmt, directory = ("parquet", parquet) if parquet is not None else ("csv", csv)
+    assert directory is not None  # exactly one was given
     for file in export_results(results, directory, fmt):
         typer.echo(f"wrote {file}")

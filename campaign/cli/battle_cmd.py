@@ -14,7 +14,7 @@ import json
 import math
 from collections import Counter
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TextIO
 
 import numpy as np
 import typer
@@ -25,6 +25,7 @@ from rich.table import Table
 
 from battle.engine import fight
 from battle.errors import ConfigError
+from battle.events import event_to_dict
 from battle.forces import load_forces_yaml, parse_force_flag
 from battle.log import format_events, plural, reason_text
 from battle.result import BattleResult
@@ -87,7 +88,7 @@ ODDS_LIMIT = 1_000_000
 
 
 def _forces(
-    forces_file: Path | None, red: str | None, blue: str | None, max_units: int
+    forces_file: Path | None, red: str | None, blue: str | None, rules: BattleRules
 ) -> tuple[Force, Force]:
     if forces_file is not None:
         if red is not None or blue is not None:
@@ -96,13 +97,39 @@ def _forces(
                 key="--forces",
                 fix="Use the file, or the flags, not both.",
             )
-        return load_forces_yaml(forces_file, max_units)
+        return load_forces_yaml(forces_file, rules.units, rules.max_units_per_force)
     red = "6i1c1a" if red is None else red
     blue = "4i1c1a" if blue is None else blue
     return (
-        parse_force_flag(red, "Red", "R", max_units),
-        parse_force_flag(blue, "Blue", "B", max_units),
+        parse_force_flag(red, "Red", "R", rules.units, rules.max_units_per_force),
+        parse_force_flag(blue, "Blue", "B", rules.units, rules.max_units_per_force),
     )
+
+
+def _open_events(path: Path | None) -> TextIO | None:
+    """The ``--events`` file, opened for writing (None without the option).
+
+    Raises ConfigError (exit 2) when it cannot be written.
+    """
+    if path is None:
+        return None
+    try:
+        return path.open("w", encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot write the events file ({exc.strerror})",
+            source=str(path),
+            key="--events",
+            fix="Give a path in a directory that exists and that you may write to.",
+        ) from None
+
+
+def write_events(out: TextIO, index: int, result: BattleResult) -> None:
+    """Write every event of battle ``index`` as one JSON line each, ``{"battle": index,
+    "type": ..., <the event's fields>}`` (what ``tests/referee`` audits)."""
+    for e in result.events:
+        out.write(json.dumps({"battle": index} | event_to_dict(e), separators=(",", ":")))
+        out.write("\n")
 
 
 def _check_doctrine(name: str, flag: str, rules: BattleRules) -> str:
@@ -133,7 +160,10 @@ def _attacker(name: str) -> int:
 def battle(
     red: Annotated[
         str | None,
-        typer.Option(help="Red's force: counts of i/c/a[:grade]. [default: 6i1c1a]"),
+        typer.Option(
+            help="Red's force: counts of unit letters i/l/c/a[:grade] (l: light infantry). "
+            "[default: 6i1c1a]"
+        ),
     ] = None,
     blue: Annotated[
         str | None, typer.Option(help="Blue's force, e.g. 4i1c1a:veteran. [default: 4i1c1a]")
@@ -161,6 +191,14 @@ def battle(
     odds: Annotated[
         int | None, typer.Option(help="Fight the battle N times and print the odds.")
     ] = None,
+    events: Annotated[
+        Path | None,
+        typer.Option(
+            "--events",
+            metavar="FILE",
+            help="Write every battle's events to FILE as JSON lines with the battle's index.",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead.")] = False,
     quiet: Annotated[
         bool, typer.Option("--quiet", help="Only the result table, not the log.")
@@ -176,7 +214,7 @@ def battle(
             fix=f"Give at most --odds {ODDS_LIMIT}; 10,000 battles already give the odds "
             "within about 1 percentage point.",
         )
-    force_pair = _forces(forces, red, blue, rules.max_units_per_force)
+    force_pair = _forces(forces, red, blue, rules)
     if doctrine is not None:
         _check_doctrine(doctrine, "--doctrine", rules)
     docs = (
@@ -190,8 +228,15 @@ def battle(
         )
     seed = check_seed(seed)
     out = Console(soft_wrap=True)  # log lines are never folded; tables still fit
+    events_out = _open_events(events)
     if odds is not None:
-        summary = run_odds(force_pair, rules, seed, odds, side, docs, progress=not as_json)
+        try:
+            summary = run_odds(
+                force_pair, rules, seed, odds, side, docs, progress=not as_json, events=events_out
+            )
+        finally:
+            if events_out is not None:
+                events_out.close()
         head = {"seed": seed, "rules": loaded.label, "rules_hash": loaded.hash}
         if as_json:
             typer.echo(json.dumps(head | summary, sort_keys=False, indent=2))
@@ -205,6 +250,9 @@ def battle(
         attacker=side,
         doctrines=docs,
     )
+    if events_out is not None:
+        with events_out:
+            write_events(events_out, 0, result)
     if as_json:
         data = {"seed": seed, "rules": loaded.label, "rules_hash": loaded.hash}
         typer.echo(json.dumps(data | result.to_dict(), sort_keys=False, indent=2))
@@ -228,7 +276,7 @@ def _print_header(
     out.print(f"seed {seed}  rules {loaded.label} ({loaded.hash})", highlight=False)
     for i, force in enumerate(forces):
         kinds = Counter(u.kind for u in force.units)
-        what = ", ".join(f"{n} {k}" for k, n in kinds.items())
+        what = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in kinds.items())
         role = "attacker" if i == attacker else "defender"
         out.print(f"{force.name}: {what}; doctrine {docs[i]}; {role}", highlight=False)
     out.print()
@@ -277,9 +325,9 @@ def _print_result(out: Console, result: BattleResult) -> None:
     if not result.withdrawal_checks:
         out.print("withdrawal checks: none made (a side checks at the end of a turn, §7.2)")
     for w in result.withdrawal_checks:
-        rows = ", ".join(f"{row} {n:+d}" for row, n in w.factors) or "no factors"
+        rows = ", ".join(f"{f.row} {f.factors:+d}" for f in w.factors) or "no factors"
         verdict = "withdraws" if w.withdraws else "holds"
-        dice = f"{w.total}d6: {'+'.join(map(str, w.rolls))} = {sum(w.rolls)}"
+        dice = f"{w.total}d{w.die}: {'+'.join(map(str, w.rolls))} = {sum(w.rolls)}"
         out.print(
             f"withdrawal check turn {w.turn}: {names[w.side]} at {w.casualty_percent:.0f}%: "
             f"{rows}; {dice if w.total > 0 else 'no dice'}: {verdict}",
@@ -296,8 +344,12 @@ def run_odds(
     doctrines: tuple[str, str],
     *,
     progress: bool = True,
+    events: TextIO | None = None,
 ) -> dict[str, Any]:
     """Fight the battle ``n`` times (battle *i* on :func:`battle_seed`) and summarise.
+
+    ``events``: write every battle's events there as JSON lines (:func:`write_events`);
+    recording them costs time, so it is off without it.
 
     Returns the JSON-ready summary of :func:`odds_summary`.
     """
@@ -320,8 +372,10 @@ def run_odds(
                 np.random.default_rng(battle_seed(seed, i)),
                 attacker=attacker,
                 doctrines=doctrines,
-                record_events=False,
+                record_events=events is not None,
             )
+            if events is not None:
+                write_events(events, i, r)
             results.append((r.winner, r.reason, r.bounds, r.hits_taken(0), r.hits_taken(1)))
             if i % 100 == 99 or i == n - 1:
                 bar.update(task, completed=i + 1)
@@ -371,7 +425,7 @@ def odds_summary(
                 "wins": pct(winners[s]),
                 "draws": pct(winners[None]),
                 "losses": pct(winners[1 - s]),
-                "mean_hits_taken": round(sum(r[3 + s] for r in results) / n, 3),
+                "mean_hits_taken": round(sum(r[4] if s else r[3] for r in results) / n, 3),
             }
         )
     reasons = Counter(r[1] for r in results)

@@ -15,7 +15,9 @@ __all__ = ["check_seed", "fresh_seed", "parse_overrides", "parse_pairs"]
 
 def fresh_seed() -> int:
     """A new seed from the operating system's entropy, short enough to type back."""
-    return int(np.random.SeedSequence().entropy % 1_000_000_000)
+    entropy = np.random.SeedSequence().entropy  # an int when no entropy is given
+    assert isinstance(entropy, int)
+    return entropy % 1_000_000_000
 
 
 def check_seed(seed: int | None) -> int:

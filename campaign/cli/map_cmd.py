@@ -22,6 +22,7 @@ map_app = typer.Typer(
     help="Inspect campaign maps (project YAML, neutral YAML, GraphML, node-link JSON) and "
     "convert them to the project's format.",
     no_args_is_help=True,
+    rich_markup_mode=None,
 )
 app.add_typer(map_app, name="map")
 
@@ -45,8 +46,13 @@ HoursOpt = Annotated[
     typer.Option("--hours-per-length", help="March hours per unit of a road's length."),
 ]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of automatic bases and layout.")]
-BaseOpt = Annotated[str | None, typer.Option(help="Base junction id (overrides the map).")]
-StartOpt = Annotated[list[str] | None, typer.Option(help="A start junction id (repeatable).")]
+BaseOpt = Annotated[
+    str | None, typer.Option(metavar="JUNCTION", help="Base junction id (overrides the map).")
+]
+StartOpt = Annotated[
+    list[str] | None,
+    typer.Option(metavar="JUNCTION", help="A start junction id (repeatable)."),
+]
 
 
 def _road_kinds(pairs: list[str] | None) -> dict[str, str]:
@@ -75,7 +81,7 @@ def _options(
         hours_per_length=hours_per_length,
         contract=contract,
         seed=seed,
-        **{k: v or None for k, v in sides.items()},
+        **{k: v or None for k, v in sides.items()},  # type: ignore[arg-type]
     )
 
 

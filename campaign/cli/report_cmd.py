@@ -23,23 +23,44 @@ def report(
         Path, typer.Option("-o", "--output", help="Diary file: .html (self-contained) or .md.")
     ],
     view: Annotated[
-        str, typer.Option("--view", help="Whose diary: red, blue or umpire (everything).")
+        str,
+        typer.Option(
+            "--view",
+            metavar="umpire|red|blue",
+            help="Whose diary: umpire sees all; red or blue only what that side knew "
+            "(RULES.md §8.6).",
+        ),
     ] = "umpire",
     map_path: Annotated[
         str | None,
-        typer.Option("--map", help="The campaign's map file, if not at the path in the stream."),
+        typer.Option(
+            "--map",
+            metavar="MAP",
+            help="The campaign's map file, if not at the path in the stream.",
+        ),
     ] = None,
 ) -> None:
     """Write a printable campaign diary (maps per day, battles, charts) from saved events."""
+    from campaign.events import CampaignStarted
     from campaign.maps import load_map
     from campaign.maps.loader import resolve_map_path
     from campaign.printers.jsonl import read_jsonl
+    from campaign.printers.odds import odds_for
     from campaign.report import write_report
     from campaign.report.view import check_view
 
     check_view(view)
     stream = read_jsonl(events)
-    header = next((e for e in stream if type(e).__name__ == "CampaignStarted"), None)
+    owner = [s for s in ("red", "blue") if stream and all(s in e.seen_by for e in stream)]
+    if len(owner) == 1 and view != owner[0]:  # a side's own stream (run --view red)
+        raise SimulatorError(
+            f"this event stream is {owner[0]}'s view only (written with --view {owner[0]}); "
+            f"it cannot give the {view} diary",
+            source=str(events),
+            fix=f"Give --view {owner[0]}, or the umpire's stream (campaign run --format jsonl "
+            "without --view).",
+        )
+    header = next((e for e in stream if isinstance(e, CampaignStarted)), None)
     source = map_path or (header.map_source if header is not None else None)
     if source is None:
         raise SimulatorError(
@@ -54,5 +75,5 @@ def report(
             fix=f"Give the map the campaign was run on with --map PATH (it was {source}).",
         )
     cmap = load_map(source)
-    written = write_report(stream, cmap, output, view)
+    written = write_report(stream, cmap, output, view, odds=odds_for(header))
     typer.echo(f"wrote {written}")

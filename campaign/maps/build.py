@@ -109,7 +109,7 @@ def build_graph(raw: RawMap, table: RoadKindTable, seed: int) -> tuple[nx.Graph,
         if road.a == road.b:
             loops += 1
             continue
-        attrs = {
+        attrs: dict[str, Any] = {
             "kind": kind,
             "hours": float(hours),
             "primary_of": road.attrs.get("primary"),
@@ -118,7 +118,9 @@ def build_graph(raw: RawMap, table: RoadKindTable, seed: int) -> tuple[nx.Graph,
         if graph.has_edge(road.a, road.b):
             merged += 1
             old = graph.edges[road.a, road.b]
-            best = dict(min(old, attrs, key=_road_rank))
+            old_attrs: dict[str, Any] = dict(old)
+            chosen = min(old_attrs, attrs, key=_road_rank)
+            best = dict(chosen)
             best["primary_of"] = old["primary_of"] or attrs["primary_of"]
             graph.add_edge(road.a, road.b, **best)
         else:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import networkx as nx
 
@@ -66,7 +67,7 @@ class ContractionStats:
         )
 
 
-def _joined(first: dict, second: dict) -> dict:
+def _joined(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
     kinds = sorted({*first["source_kind"].split("+"), *second["source_kind"].split("+")})
     rough = "rough" in (first["kind"], second["kind"])
     return {
@@ -77,7 +78,7 @@ def _joined(first: dict, second: dict) -> dict:
     }
 
 
-def _rank(road: dict) -> tuple[float, bool]:
+def _rank(road: dict[str, Any]) -> tuple[float, bool]:
     return (road["hours"], road["kind"] != "normal")
 
 

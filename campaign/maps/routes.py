@@ -145,7 +145,8 @@ def retreat_path(
     if base not in view:
         return None
     try:
-        return nx.shortest_path(view, start, base, weight="hours")
+        path: list[str] = nx.shortest_path(view, start, base, weight="hours")
+        return path
     except nx.NetworkXNoPath:
         return None
 

@@ -207,7 +207,7 @@ def _check_references(doc: _MapFile | _NeutralMapFile) -> list[str]:
         seen.setdefault(pair, i)
     if strict:
         for side in ("red", "blue"):
-            setup: _Side = getattr(doc.sides, side)
+            setup: _Side = getattr(getattr(doc, "sides"), side)  # noqa: B009 - a union
             named = [("base", setup.base)]
             named += [(f"start[{k}]", s) for k, s in enumerate(setup.start)]
             named += [(f"primary_road[{k}]", s) for k, s in enumerate(setup.primary_road or ())]

@@ -44,7 +44,7 @@ def _check_ids(graph: nx.Graph, options: MapOptions, source: str) -> None:
                 )
 
 
-class _Distances(dict):
+class _Distances(dict[str, dict[str, float]]):
     """March hours from each junction, searched (single-source Dijkstra) when first needed.
 
     ``dist[u][v]`` equals ``dict(nx.all_pairs_dijkstra_path_length(graph, weight="hours"))
@@ -56,7 +56,9 @@ class _Distances(dict):
         self._graph = graph
 
     def __missing__(self, source: str) -> dict[str, float]:
-        found = nx.single_source_dijkstra_path_length(self._graph, source, weight="hours")
+        found: dict[str, float] = nx.single_source_dijkstra_path_length(
+            self._graph, source, weight="hours"
+        )
         self[source] = found
         return found
 
@@ -220,17 +222,18 @@ def resolve_sides(
     primary = _primary_roads(graph, raw, raw.source)
     sides = {}
     for s in SIDES:
-        enemy = bases["blue" if s == "red" else "red"]
+        base, enemy = bases[s], bases["blue" if s == "red" else "red"]
+        assert base is not None and enemy is not None  # both were checked above
         starts = getattr(options, f"{s}_start")
         in_file = file_sides.get(s)
-        if not starts and in_file is not None and in_file.base == bases[s]:
+        if not starts and in_file is not None and in_file.base == base:
             starts = in_file.starts
         if not starts:
-            starts = list(_auto_starts(graph, bases[s], enemy))
+            starts = list(_auto_starts(graph, base, enemy))
             notes.append(
                 f"{s.capitalize()} starts at {', '.join(starts)}: its base and the nearest "
                 "junctions on its side of the map."
             )
         name = in_file.name if in_file and in_file.name else s.capitalize()
-        sides[s] = SideSetup(name, bases[s], tuple(starts), primary[s])
+        sides[s] = SideSetup(name, base, tuple(starts), primary[s])
     return sides, origin, notes

@@ -1,13 +1,18 @@
-"""Campaign events as diary sentences, shared by the text and Markdown printers.
+"""Campaign events as plain-English diary sentences, shared by every printer.
 
-:func:`narrate` turns the event stream into :class:`Entry` rows (time, sentence, detail
-lines, style); printers lay them out. Nothing here changes or re-runs a campaign.
+:func:`narrate` turns an event stream (already filtered for a view by
+:func:`campaign.report.view.side_view`) into :class:`Entry` rows (time, sentence, detail
+lines, style); the text, Markdown and HTML printers lay them out. Each event type has a
+handler in :attr:`Narrator.HANDLERS`; a type without one is written by a generic fallback
+(its name and fields) and counted in :attr:`Narrator.unhandled`, and a test fails until the
+type has a handler. Nothing here changes or re-runs a campaign.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar
 
 from campaign.clock import Clock
 from campaign.events import (
@@ -24,29 +29,40 @@ from campaign.events import (
     MeetingOnRoad,
     RoughRoadTest,
     Sighted,
+    StrengthLearned,
     Surrendered,
     WithdrawalCheck,
 )
+from campaign.printers.commanders import Commanders
+from campaign.printers.odds import Odds, odds_phrase
 
-__all__ = ["Entry", "Narrator", "narrate"]
+__all__ = ["Entry", "Narrator", "OddsSource", "narrate", "place_phrase", "possessive"]
 
 _SINGLE = {"artillery": "battery"}
 _PLURAL = {"artillery": "batteries"}
+_NUMBERS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 
 _REASONS = {
     "cards": "{loser} was down to its last movement card",
-    "both-cards": "both sides reached their last card together",
+    "both-cards": "both sides reached their last movement card together",
     "withdrawal": "{loser} withdrew after a withdrawal check",
     "both-withdrew": "both sides withdrew",
     "no-units": "{loser} had no unit left on the field",
-    "turn-limit": "the 15-turn limit was reached",
+    "turn-limit": "the turn limit was reached",
     "nightfall": "nightfall ended it",
 }
+
+#: ``battle -> Odds or None``: the odds of a battle before it was fought (printers/odds.py).
+OddsSource = Callable[[BattleFought], Odds | None]
 
 
 @dataclass
 class Entry:
-    """One diary row: ``kind`` is header, day, event, battle, night or end."""
+    """One diary row: ``kind`` is header, day, event, battle, night or end.
+
+    ``log`` is the battle's bound-by-bound engine log (verbose only); ``table`` rows are the
+    battle's units or the end's divisions, header row first; ``event`` is the source event.
+    """
 
     kind: str
     day: int
@@ -56,199 +72,347 @@ class Entry:
     style: str = ""
     log: tuple[str, ...] = ()
     table: list[tuple[str, ...]] = field(default_factory=list)
+    event: CampaignEvent | None = None
 
 
-def _units(n: int) -> str:
-    return f"{n} unit" if n == 1 else f"{n} units"
+def _count(n: int, one: str, many: str | None = None) -> str:
+    word = _NUMBERS[n] if 0 <= n < len(_NUMBERS) else str(n)
+    return f"{word} {one if n == 1 else (many or one + 's')}"
+
+
+def _dice(n: int) -> str:
+    return _count(n, "die", "dice")
+
+
+def _one_check(total: int, rolls: tuple[int, ...], withdraws: bool) -> str:
+    if total <= 0:
+        return "had nothing to roll and held"
+    return f"rolled {_dice(total)} for {sum(rolls)} and {'withdrew' if withdraws else 'held'}"
+
+
+def _checks_phrase(n: Narrator, checks: Iterable[tuple[str, int, tuple[int, ...], bool]]) -> str:
+    """The battle's withdrawal checks (RULES.md §7) in a sentence, per side; a side with
+    more than three is summed up: how many it held, and how the last one went."""
+    by_side: dict[str, list[tuple[int, tuple[int, ...], bool]]] = {}
+    for side, total, rolls, withdraws in checks:
+        by_side.setdefault(side, []).append((total, rolls, withdraws))
+    parts = []
+    for side, rows in by_side.items():
+        who = n.side(side)
+        if len(rows) <= 3:
+            parts.append("; ".join(f"{who} {_one_check(*r)}" for r in rows))
+        else:
+            last = rows[-1]
+            held = sum(1 for r in rows[:-1] if not r[2])
+            parts.append(
+                f"{who} held {_count(held, 'check')}, then {_one_check(*last)} at the last"
+            )
+    if not parts:
+        return ""
+    return "Withdrawal checks: " + "; ".join(parts) + "."
+
+
+def possessive(name: str) -> str:
+    """``Red's``, ``Allies'``.
+
+    >>> possessive("Red"), possessive("Allies")
+    ("Red's", "Allies'")
+    """
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def place_phrase(names: dict[str, str], place: str) -> str:
+    """A junction's name, or ``the road between A and B`` for a ``"a~b"`` place."""
+    if "~" in place:
+        a, b = place.split("~", 1)
+        return f"the road between {names.get(a, a)} and {names.get(b, b)}"
+    return names.get(place, place)
 
 
 class Narrator:
-    """Knows the names (junctions, sides) needed to write sentences."""
+    """Writes the sentences: knows junction names, side names, commanders and the odds.
 
-    def __init__(self, junction_names: dict[str, str] | None = None, clock: Clock | None = None):
+    Parameters
+    ----------
+    junction_names : dict
+        Junction id → name.
+    clock : Clock or None
+        The campaign clock (taken from :class:`CampaignStarted` when the stream has one).
+    view : str
+        ``umpire``, ``red`` or ``blue``: whose diary (a side's diary says "we learn").
+    odds : OddsSource or None
+        Gives each battle's odds; None leaves them out.
+    """
+
+    HANDLERS: ClassVar[dict[type[CampaignEvent], str]] = {
+        CampaignStarted: "_header",
+        DivisionRaised: "_raised",
+        MarchBegun: "_march",
+        MarchArrived: "_arrived",
+        RoughRoadTest: "_rough",
+        Halted: "_halted",
+        Sighted: "_sighted",
+        StrengthLearned: "_learned",
+        MeetingOnRoad: "_meeting",
+        BattleFought: "_battle",
+        FellBack: "_fell_back",
+        Surrendered: "_surrendered",
+        DayEnded: "_night",
+        WithdrawalCheck: "_check",
+        CampaignEnded: "_end",
+    }
+
+    def __init__(
+        self,
+        junction_names: dict[str, str] | None = None,
+        clock: Clock | None = None,
+        view: str = "umpire",
+        odds: OddsSource | None = None,
+    ) -> None:
         self.names = dict(junction_names or {})
         self.clock = clock or Clock()
         self.sides = {"red": "Red", "blue": "Blue"}
+        self.view = view
+        self.odds = odds
+        self.commanders: Commanders | None = None
+        self.unhandled: list[str] = []
+        self.battle_logs = False
 
+    # ------------------------------------------------------------------ names
     def j(self, junction: str) -> str:
-        if "~" in junction:
-            a, b = junction.split("~")
-            return f"the road {self.j(a)} - {self.j(b)}"
-        return self.names.get(junction, junction)
+        """A place's name (junction, or the road between two)."""
+        return place_phrase(self.names, junction)
 
     def side(self, side: str | None) -> str:
         return self.sides.get(side or "", "nobody")
 
+    def div(self, division: str) -> str:
+        """``R1 (Foy)``: a division id with its commander's name when known (a side's view
+        names only its own commanders)."""
+        side = "red" if division.startswith("R") else "blue"
+        known = self.view in ("umpire", side)
+        name = self.commanders.surname(division) if self.commanders and known else ""
+        return f"{division} ({name})" if name else division
+
+    def divs(self, divisions: Iterable[str]) -> str:
+        items = [self.div(d) for d in divisions]
+        if len(items) <= 1:
+            return "".join(items)
+        return ", ".join(items[:-1]) + " and " + items[-1]
+
+    # ------------------------------------------------------------------ the stream
     def entries(
         self, events: Iterable[CampaignEvent], battle_logs: bool = False
     ) -> Iterator[Entry]:
+        """The entries of ``events`` in order, with a ``day`` entry before each new day."""
+        self.battle_logs = battle_logs
         day = 0
         for e in events:
             if isinstance(e, CampaignStarted):
-                self.sides = dict(e.side_names)
-                self.clock = Clock(e.day_start, e.day_end)
-                yield self._header(e)
-                continue
+                self.start(e)
             d = self.clock.day(e.t)
-            if d != day and not isinstance(e, (DayEnded, WithdrawalCheck, CampaignEnded)):
+            quiet = (CampaignStarted, DayEnded, WithdrawalCheck, CampaignEnded)
+            if d != day and not isinstance(e, quiet):
                 day = d
                 yield Entry("day", d, "", f"Day {d}")
-            entry = self._one(e, d, battle_logs)
+            entry = self.one(e, d)
             if entry is not None:
                 yield entry
 
-    def _header(self, e: CampaignStarted) -> Entry:
+    def start(self, e: CampaignStarted) -> None:
+        """Take side names, clock and commanders from the scenario header."""
+        self.sides = dict(e.side_names)
+        self.clock = Clock(e.day_start, e.day_end)
+        self.commanders = Commanders(e.seed, e.side_names)
+
+    def one(self, e: CampaignEvent, day: int) -> Entry | None:
+        """The entry of one event (None for an event a diary does not narrate)."""
+        name = self.HANDLERS.get(type(e))
+        if name is None:
+            self.unhandled.append(type(e).__name__)
+            return self._generic(e, day)
+        handler: Callable[[Any, int, str], Entry | None] = getattr(self, name)
+        return handler(e, day, self._time(e.t))
+
+    def _time(self, t: int) -> str:
+        return self.clock.label(t).split(" ")[-1]
+
+    def _generic(self, e: CampaignEvent, day: int) -> Entry:
+        """Fallback for an event type no handler knows: its name and fields, plainly."""
+        words = []
+        for f in fields(e):
+            if f.name in ("t", "seen_by"):
+                continue
+            value = getattr(e, f.name)
+            if isinstance(value, (tuple, list)):
+                value = ", ".join(map(str, value))
+            elif isinstance(value, dict):
+                value = ", ".join(f"{k} {v}" for k, v in value.items())
+            words.append(f"{f.name.replace('_', ' ')} {value}")
+        kind = type(e).__name__
+        return Entry("event", day, self._time(e.t), f"{kind}: {'; '.join(words)}", event=e)
+
+    # ------------------------------------------------------------------ handlers
+    def _header(self, e: CampaignStarted, day: int, tm: str) -> Entry:
         doctrines = ", ".join(f"{e.side_names[s]} {e.doctrines[s]}" for s in ("red", "blue"))
         bases = ", ".join(f"{e.side_names[s]} at {self.j(e.bases[s])}" for s in ("red", "blue"))
         versions = ", ".join(f"{k} {v}" for k, v in e.versions.items())
         details = [
             f"Seed {e.seed}",
             f"Rules: {e.rules} (hash {e.rules_hash})",
-            f"Doctrines: {doctrines}",
+            f"Strategy doctrines: {doctrines}",
             f"Bases: {bases}",
             f"Map file: {e.map_source}",
             f"Versions: {versions}",
             *(f"Note: {n}" for n in e.notes),
         ]
-        return Entry("header", 0, "", f"Campaign log: {e.map_name}", details, "bold")
+        if self.view != "umpire":
+            details.insert(0, f"What {self.side(self.view)} knew at the time (RULES.md §8.6)")
+        return Entry("header", 0, "", f"Campaign log: {e.map_name}", details, "bold", event=e)
 
-    def _time(self, t: int) -> str:
-        return self.clock.label(t).split(" ")[-1]
+    def _raised(self, e: DivisionRaised, day: int, tm: str) -> Entry:
+        kinds = [k for _, k in e.units]
+        parts = [
+            f"{kinds.count(k)} "
+            + (_PLURAL.get(k, k) if kinds.count(k) > 1 else _SINGLE.get(k, k)).replace("_", " ")
+            for k in dict.fromkeys(kinds)
+        ]
+        who = self.commanders.full(e.division) if self.commanders else ""
+        under = f" under {who}" if who else ""
+        return Entry(
+            "event",
+            day,
+            tm,
+            f"{self.side(e.side)} raises division {e.division}{under} at {self.j(e.junction)}: "
+            f"{', '.join(parts)} (d100 roll {e.roll})",
+            event=e,
+        )
 
-    def _one(self, e: CampaignEvent, day: int, battle_logs: bool) -> Entry | None:
-        tm = self._time(e.t)
-        if isinstance(e, DivisionRaised):
-            kinds = [k for _, k in e.units]
-            parts = [
-                f"{kinds.count(k)} {_PLURAL.get(k, k) if kinds.count(k) > 1 else _SINGLE.get(k, k)}"
-                for k in ("infantry", "cavalry", "artillery")
-                if kinds.count(k)
-            ]
-            return Entry(
-                "event",
-                day,
-                tm,
-                f"{self.side(e.side)} raises division {e.division} "
-                f"at {self.j(e.junction)}: {', '.join(parts)} (d100={e.roll})",
-            )
-        if isinstance(e, MarchBegun):
-            return Entry(
-                "event",
-                day,
-                tm,
-                f"{e.division} marches {self.j(e.origin)} -> "
-                f"{self.j(e.destination)} ({e.kind} road, {e.hours:g} h)",
-            )
-        if isinstance(e, MarchArrived):
-            return Entry("event", day, tm, f"{e.division} arrives at {self.j(e.junction)}")
-        if isinstance(e, RoughRoadTest):
-            verdict = "passes" if e.passed else "fails, holds its position"
-            return Entry(
-                "event",
-                day,
-                tm,
-                f"{e.division} tests the rough road "
-                f"{self.j(e.origin)} -> {self.j(e.destination)}: d100={e.roll} vs "
-                f"{e.target:g}: {verdict}",
-                style="" if e.passed else "yellow",
-            )
-        if isinstance(e, Halted):
-            return Entry(
-                "event",
-                day,
-                tm,
-                f"{e.division} holds at {self.j(e.junction)}: {e.reason}",
-                style="dim",
-            )
-        if isinstance(e, Sighted):
-            return Entry(
-                "event",
-                day,
-                tm,
-                f"{self.side(e.side)} sights {e.enemy} at {self.j(e.junction)}",
-                style="cyan",
-            )
-        if isinstance(e, MeetingOnRoad):
-            return Entry(
-                "event",
-                day,
-                tm,
-                f"Contact on {self.j('~'.join(e.road))}: "
-                f"{' and '.join(e.divisions)} meet on the road",
-                style="bold",
-            )
-        if isinstance(e, BattleFought):
-            return self._battle(e, day, tm, battle_logs)
-        if isinstance(e, FellBack):
-            where = " -> ".join(self.j(j) for j in e.path)
-            onto = " (onto its base)" if e.onto_base else ""
-            return Entry(
-                "event", day, tm, f"{e.division} falls back {where}{onto}", style="magenta"
-            )
-        if isinstance(e, Surrendered):
-            return Entry(
-                "event",
-                day,
-                tm,
-                f"{e.division} is cut off at {self.j(e.junction)} and surrenders",
-                style="bold red",
-            )
-        if isinstance(e, DayEnded):
-            s = e.strength
-            o = e.objectives
-            return Entry(
-                "night",
-                e.day,
-                tm,
-                f"Nightfall on day {e.day}. Strength "
-                f"{self.side('red')} {s['red']} boxes, {self.side('blue')} {s['blue']}; "
-                f"objectives held {self.side('red')} {o['red']}, "
-                f"{self.side('blue')} {o['blue']}",
-                style="dim",
-            )
-        if isinstance(e, WithdrawalCheck):
-            rows = ", ".join(f"{name} {n:+d}" for name, n in e.factors) or "no factors"
-            dice = "+".join(map(str, e.rolls)) or "no dice"
-            verdict = "WITHDRAWS" if e.withdraws else "fights on"
-            return Entry(
-                "event",
-                day,
-                tm,
-                f"Withdrawal check for {self.side(e.side)} at "
-                f"{e.casualty_percent:.0f}% losses: {rows} = {e.total}d6: {dice} = "
-                f"{sum(e.rolls)} vs 12+: {verdict}",
-                style="bold red" if e.withdraws else "",
-            )
-        if isinstance(e, CampaignEnded):
-            return self._end(e, day)
-        return None
+    def _march(self, e: MarchBegun, day: int, tm: str) -> Entry:
+        road = "a rough road" if e.kind == "rough" else "the road"
+        hours = f"{e.hours:g} hour{'' if e.hours == 1 else 's'}"
+        return Entry(
+            "event",
+            day,
+            tm,
+            f"{self.div(e.division)} sets out from {self.j(e.origin)} for "
+            f"{self.j(e.destination)} along {road} ({hours}' march)",
+            event=e,
+        )
 
-    def _battle(self, e: BattleFought, day: int, tm: str, battle_logs: bool) -> Entry:
+    def _arrived(self, e: MarchArrived, day: int, tm: str) -> Entry:
+        return Entry(
+            "event", day, tm, f"{self.div(e.division)} reaches {self.j(e.junction)}", event=e
+        )
+
+    def _rough(self, e: RoughRoadTest, day: int, tm: str) -> Entry:
+        verdict = "gets through" if e.passed else f"cannot pass and stays at {self.j(e.origin)}"
+        return Entry(
+            "event",
+            day,
+            tm,
+            f"{self.div(e.division)} tries the rough road from {self.j(e.origin)} to "
+            f"{self.j(e.destination)}: rolls {e.roll}, needing {e.target:g} or less, and "
+            f"{verdict}",
+            style="" if e.passed else "yellow",
+            event=e,
+        )
+
+    def _halted(self, e: Halted, day: int, tm: str) -> Entry:
+        return Entry(
+            "event",
+            day,
+            tm,
+            f"{self.div(e.division)} holds at {self.j(e.junction)}: {e.reason}",
+            style="dim",
+            event=e,
+        )
+
+    def _sighted(self, e: Sighted, day: int, tm: str) -> Entry:
+        return Entry(
+            "event",
+            day,
+            tm,
+            f"{self.side(e.side)} scouts see {self.div(e.enemy)} at {self.j(e.junction)}",
+            style="cyan",
+            event=e,
+        )
+
+    def _learned(self, e: StrengthLearned, day: int, tm: str) -> Entry | None:
+        if self.view == "umpire":
+            return None  # the umpire knows every strength; the battle entry gives it
+        return Entry(
+            "event",
+            day,
+            tm,
+            f"{self.side(e.side)} now knows {self.div(e.enemy)}: "
+            f"{_count(e.units, 'unit')} left, {e.boxes} boxes",
+            style="dim",
+            event=e,
+        )
+
+    def _meeting(self, e: MeetingOnRoad, day: int, tm: str) -> Entry:
+        return Entry(
+            "event",
+            day,
+            tm,
+            f"{self.divs(e.divisions)} run into each other on {self.j('~'.join(e.road))}",
+            style="bold",
+            event=e,
+        )
+
+    def _battle(self, e: BattleFought, day: int, tm: str) -> Entry:
         defender = "blue" if e.attacker == "red" else "red"
-        forces = {
-            s: f"{self.side(s)} ({', '.join(e.divisions[s])}: "
-            f"{_units(sum(1 for u in e.units if u[1] == s))})"
-            for s in ("red", "blue")
-        }
+        count = {s: sum(1 for u in e.units if u[1] == s) for s in ("red", "blue")}
+        force = {}
+        for s in ("red", "blue"):
+            ids = e.divisions.get(s, ())
+            generals = self.commanders if self.view in ("umpire", s) else None
+            led = [f"{d} under {generals.surname(d)}" if generals else d for d in ids]
+            listed = ", ".join(led[:-1]) + " and " + led[-1] if len(led) > 1 else "".join(led)
+            force[s] = f"{possessive(self.side(s))} {listed} ({_count(count[s], 'unit')})"
         loser = None if e.winner is None else ("blue" if e.winner == "red" else "red")
         why = _REASONS.get(e.reason, e.reason).format(loser=self.side(loser))
-        outcome = f"Victory for {self.side(e.winner)}" if e.winner else "A draw"
-        roll = f" (roll-off {e.roll_off[0]}-{e.roll_off[1]})" if e.roll_off else ""
+        roll = ""
+        if e.roll_off:
+            roll = (
+                f"; they met together, and a roll-off of {e.roll_off[0]} to {e.roll_off[1]} "
+                f"made {self.side(e.attacker)} the attacker"
+            )
         h, m = divmod(e.minutes, 60)
-        details = [
-            f"{e.bounds} bounds ({h} h {m:02d} min); cards lost {self.side('red')} "
-            f"{e.cards_lost['red']}, {self.side('blue')} {e.cards_lost['blue']}; actual hits "
-            f"{self.side('red')} {e.hits['red']}, {self.side('blue')} {e.hits['blue']}",
-            f"{outcome}: {why}.",
+        details = []
+        odds = self.odds(e) if self.odds else None
+        if odds is not None:
+            details.append(
+                f"Before the battle: {self.side('red')} would win {odds.chance('red'):.0%} of "
+                f"such fights, {self.side('blue')} {odds.chance('blue'):.0%}, "
+                f"{odds.chance(None):.0%} drawn ({odds.n} simulated battles)."
+            )
+        outcome = f"{self.side(e.winner)} won" if e.winner else "It was a draw"
+        where = ""
+        if odds is not None:
+            where = (
+                f" - {self.side(e.winner)} won a fight it wins {odds_phrase(odds.chance(e.winner))}"
+                if e.winner
+                else f" - a draw comes {odds_phrase(odds.chance(None))}"
+            )
+        details.append(f"After {e.bounds} bounds ({h} h {m:02d} min) {outcome}: {why}{where}.")
+        details.append(
+            f"{self.side('red')} took {e.hits.get('red', 0)} hits and lost "
+            f"{_count(e.cards_lost.get('red', 0), 'movement card')}; {self.side('blue')} took "
+            f"{e.hits.get('blue', 0)} hits and lost "
+            f"{_count(e.cards_lost.get('blue', 0), 'movement card')}."
+        )
+        for s in ("red", "blue"):
+            lost = [u[0] for u in e.units if u[1] == s and u[3] == "destroyed"]
+            if lost:
+                details.append(f"{self.side(s)} units destroyed: {', '.join(lost)}.")
+        checks = _checks_phrase(self, e.withdrawal_checks)
+        if checks:
+            details.append(checks)
+        table: list[tuple[str, ...]] = [
+            ("unit", "side", "type", "state", "hits before", "taken", "total")
         ]
-        lost = [u[0] for u in e.units if u[3] == "destroyed"]
-        if lost:
-            details.append(f"Destroyed: {', '.join(lost)}")
-        for side, total, rolls, withdraws in e.withdrawal_checks:
-            dice = f"{total}d6 = {sum(rolls)}" if total > 0 else f"{total} factors, no dice"
-            outcome = " -> withdraws" if withdraws else ""
-            details.append(f"Withdrawal check {self.side(side)}: {dice}{outcome}")
-        table = [("unit", "side", "type", "state", "hits before", "taken", "total")]
         table += [
             (u[0], self.side(u[1]), u[2], u[3], str(u[4]), str(u[5]), str(u[6])) for u in e.units
         ]
@@ -256,42 +420,120 @@ class Narrator:
             "battle",
             day,
             tm,
-            f"BATTLE at {e.place_name}: {forces[e.attacker]} attacks {forces[defender]}{roll}",
+            f"Battle at {e.place_name}: {force[e.attacker]} attacks {force[defender]}{roll}",
             details,
             "bold",
-            e.log if battle_logs else (),
-            table,
+            e.log if self.battle_logs else (),
+            table if self.battle_logs else [],
+            event=e,
         )
 
-    def _end(self, e: CampaignEnded, day: int) -> Entry:
-        outcome = f"Victory for {self.side(e.winner)}" if e.winner else "A draw"
-        details = [
-            f"Days {e.days}; battles {e.battles}; actual hits taken {self.side('red')} "
-            f"{e.losses['red']}, {self.side('blue')} {e.losses['blue']}; divisions left "
-            f"{self.side('red')} {e.divisions_left['red']}, {self.side('blue')} "
-            f"{e.divisions_left['blue']}; objective value {self.side('red')} "
-            f"{e.objective_value['red']}, {self.side('blue')} {e.objective_value['blue']}",
-        ]
-        table = [("division", "side", "where", "units", "boxes", "state")]
-        table += [
-            (
-                d[0],
-                self.side(d[1]),
-                self.j(d[2]) if d[2] != "-" else "-",
-                str(d[3]),
-                str(d[4]),
-                d[5],
+    def _fell_back(self, e: FellBack, day: int, tm: str) -> Entry:
+        path = [self.j(j) for j in e.path]
+        if len(path) >= 3:
+            route = f"from {path[0]} through {', '.join(path[1:-1])} to {path[-1]}"
+        elif len(path) == 2:
+            route = f"from {path[0]} to {path[1]}"
+        elif path and self.view not in ("umpire", e.side):
+            route = f"from {path[0]}, out of sight"
+        else:
+            route = f"to {path[0]}" if path else "where it stands"
+        onto = ", its base" if e.onto_base else ""
+        return Entry(
+            "event",
+            day,
+            tm,
+            f"{self.div(e.division)} falls back {route}{onto}",
+            style="magenta",
+            event=e,
+        )
+
+    def _surrendered(self, e: Surrendered, day: int, tm: str) -> Entry:
+        return Entry(
+            "event",
+            day,
+            tm,
+            f"{self.div(e.division)} is cut off at {self.j(e.junction)} and surrenders",
+            style="bold red",
+            event=e,
+        )
+
+    def _strength(self, side: str, value: int | None) -> str:
+        if value is None:
+            return f"{self.side(side)} unknown"
+        if self.view not in ("umpire", side):
+            return f"{self.side(side)} {value} boxes in the divisions fought"
+        return f"{self.side(side)} {value} boxes"
+
+    def _night(self, e: DayEnded, day: int, tm: str) -> Entry:
+        o = e.objectives
+        return Entry(
+            "night",
+            e.day,
+            tm,
+            f"Nightfall on day {e.day}. Strength: {self._strength('red', e.strength.get('red'))}, "
+            f"{self._strength('blue', e.strength.get('blue'))}. Objectives held: "
+            f"{self.side('red')} {o.get('red', 0)}, {self.side('blue')} {o.get('blue', 0)}",
+            style="dim",
+            event=e,
+        )
+
+    def _check(self, e: WithdrawalCheck, day: int, tm: str) -> Entry:
+        who = self.side(e.side)
+        verdict = f"{who} withdraws from the campaign" if e.withdraws else f"{who} fights on"
+        if e.casualty_percent is None:  # the enemy's check, as the other side learns of it
+            text = f"Evening withdrawal check for {who} (only its outcome is known): {verdict}"
+        else:
+            rows = ", ".join(f"{f.row} {f.factors:+d}" for f in e.factors) or "none"
+            if e.total <= 0:
+                dice = f"they come to {e.total}, so there is nothing to roll"
+            else:
+                dice = f"{_dice(e.total)} rolled {'+'.join(map(str, e.rolls))} = {sum(e.rolls)}"
+            text = (
+                f"Evening withdrawal check for {who}, {e.casualty_percent:.0f}% of its strength "
+                f"lost. Factors: {rows}; {dice}: {verdict}"
             )
-            for d in e.divisions
+        return Entry("event", day, tm, text, style="bold red" if e.withdraws else "", event=e)
+
+    def _end(self, e: CampaignEnded, day: int, tm: str) -> Entry:
+        outcome = f"Victory for {self.side(e.winner)}" if e.winner else "A draw"
+
+        def left(s: str) -> str:
+            v = e.divisions_left.get(s)
+            return "unknown" if v is None else str(v)
+
+        details = [
+            f"{_count(e.days, 'day').capitalize()}, {_count(e.battles, 'battle')}. Hits taken: "
+            f"{self.side('red')} {e.losses['red']}, {self.side('blue')} {e.losses['blue']}. "
+            f"Divisions left: {self.side('red')} {left('red')}, {self.side('blue')} "
+            f"{left('blue')}. Objective value held: {self.side('red')} "
+            f"{e.objective_value['red']}, {self.side('blue')} {e.objective_value['blue']}.",
         ]
+        table: list[tuple[str, ...]] = [("division", "side", "where", "units", "boxes", "state")]
+        for d in e.divisions:
+            where = self.j(d[2]) if d[2] not in ("-", "") else "-"
+            if "~" in d[2]:
+                a, b = d[2].split("~", 1)
+                where = f"road {self.j(a)} - {self.j(b)}"
+            table.append(
+                (
+                    self.div(d[0]),
+                    self.side(d[1]),
+                    where,
+                    "?" if d[3] is None else str(d[3]),
+                    "?" if d[4] is None else str(d[4]),
+                    d[5],
+                )
+            )
         return Entry(
             "end",
             day,
-            self._time(e.t),
+            tm,
             f"End: {outcome}. {e.reason[:1].upper()}{e.reason[1:]}.",
             details,
             "bold green",
             table=table,
+            event=e,
         )
 
 
@@ -300,6 +542,8 @@ def narrate(
     junction_names: dict[str, str] | None = None,
     clock: Clock | None = None,
     battle_logs: bool = False,
+    view: str = "umpire",
+    odds: OddsSource | None = None,
 ) -> list[Entry]:
-    """The diary entries of an event stream, in order."""
-    return list(Narrator(junction_names, clock).entries(events, battle_logs))
+    """The diary entries of an event stream (already filtered for ``view``), in order."""
+    return list(Narrator(junction_names, clock, view, odds).entries(events, battle_logs))

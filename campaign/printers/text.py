@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterator
 
 from campaign.printers.narrative import Entry
@@ -9,12 +10,32 @@ from campaign.printers.narrative import Entry
 __all__ = ["markdown_lines", "text_lines"]
 
 
-def _table_text(rows: list[tuple[str, ...]], indent: str) -> list[str]:
+#: Terminal width the text tables keep to (columns).
+WIDTH = 80
+
+
+def _table_text(rows: list[tuple[str, ...]], indent: str, width: int = WIDTH) -> list[str]:
+    """Columns two spaces apart within ``width``: the widest column wraps at spaces (ids and
+    numbers are never cut; a row may take two lines)."""
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return [
-        indent + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
-        for r in rows
-    ]
+    over = len(indent) + sum(widths) + 2 * (len(widths) - 1) - width
+    cells: list[list[list[str]]] = [[[c] for c in r] for r in rows]
+    if over > 0:
+        wide = max(range(len(widths)), key=lambda i: widths[i])
+        keep = max(widths[wide] - over, 12)
+        for row in cells:
+            row[wide] = textwrap.wrap(
+                row[wide][0], keep, break_long_words=False, break_on_hyphens=False
+            ) or [""]
+        widths[wide] = max(len(line) for row in cells for line in row[wide])
+    out = []
+    for row in cells:
+        for k in range(max(len(c) for c in row)):
+            parts = [
+                (c[k] if k < len(c) else "").ljust(w) for c, w in zip(row, widths, strict=True)
+            ]
+            out.append(indent + "  ".join(parts).rstrip())
+    return out
 
 
 def text_lines(entries: list[Entry]) -> Iterator[tuple[str, str]]:
@@ -40,7 +61,7 @@ def text_lines(entries: list[Entry]) -> Iterator[tuple[str, str]]:
             yield time + e.text, e.style
             for d in e.details:
                 yield " " * 9 + d, ""
-            if e.log:
+            if e.log and e.table:
                 for line in _table_text(e.table, " " * 9):
                     yield line, "dim"
                 for line in e.log:
@@ -48,6 +69,8 @@ def text_lines(entries: list[Entry]) -> Iterator[tuple[str, str]]:
 
 
 def _md_table(rows: list[tuple[str, ...]]) -> list[str]:
+    if not rows:
+        return []
     head, *body = rows
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     out += ["| " + " | ".join(r) + " |" for r in body]

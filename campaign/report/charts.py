@@ -8,6 +8,7 @@ by fighting). Sides differ by line style and marker as well as colour.
 from __future__ import annotations
 
 import matplotlib as mpl
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MultipleLocator
 
@@ -18,7 +19,7 @@ from campaign.report.maps import MPL_RC, SIDE_STYLE
 __all__ = ["battle_timeline", "strength_chart"]
 
 
-def _days_axis(ax, diary: Diary, last_t: float) -> None:
+def _days_axis(ax: Axes, diary: Diary, last_t: float) -> None:
     ax.set_xlabel("campaign day")
     ax.xaxis.set_major_locator(MultipleLocator(1.0))
     ax.set_xlim(1.0, max(2.0, 1.0 + (last_t + 60) / 1440.0))
@@ -36,18 +37,18 @@ def strength_chart(diary: Diary) -> Figure:
     For a side's view the enemy line counts only enemy divisions whose strength it learned.
     """
     with mpl.rc_context(MPL_RC):
-        fig = Figure(figsize=(7.5, 3.0))
+        fig = Figure(figsize=(7.2, 3.0))
         ax = fig.add_axes((0.09, 0.17, 0.88, 0.75))
         last = diary.series[-1][0] if diary.series else 0
         for side in SIDES:
-            pts = [(t, s[side]) for t, s in diary.series if s[side] is not None]
+            pts = [(t, v) for t, s in diary.series if (v := s[side]) is not None]
             if not pts:
                 continue
             style = SIDE_STYLE[side]
             known = "" if diary.view in ("umpire", side) else " (known divisions only)"
             ax.step(
                 [_x(t) for t, _ in pts],
-                [v for _, v in pts],
+                [float(v) for _, v in pts if v is not None],
                 where="post",
                 color=style["color"],
                 ls=style["ls"],
@@ -61,7 +62,8 @@ def strength_chart(diary: Diary) -> Figure:
         ax.set_ylabel("strength (boxes)")
         ax.set_ylim(bottom=0)
         _days_axis(ax, diary, last)
-        ax.legend(loc="lower left", fontsize=7, frameon=False)
+        if ax.get_lines():
+            ax.legend(loc="lower left", fontsize=8, frameon=False)
     return fig
 
 
@@ -73,7 +75,7 @@ def battle_timeline(diary: Diary) -> Figure:
     battles = diary.battles
     with mpl.rc_context(MPL_RC):
         height = 1.2 + 0.32 * max(len(battles), 1)
-        fig = Figure(figsize=(7.5, height))
+        fig = Figure(figsize=(7.2, height))
         ax = fig.add_axes((0.30, 0.8 / height, 0.67, 1 - 1.1 / height))
         hatch = {"red": "//", "blue": "..", None: ""}
         face = {"red": SIDE_STYLE["red"]["color"], "blue": SIDE_STYLE["blue"]["color"], None: "0.7"}
@@ -97,10 +99,10 @@ def battle_timeline(diary: Diary) -> Figure:
                 xytext=(4, 0),
                 textcoords="offset points",
                 va="center",
-                fontsize=6.5,
+                fontsize=8,
             )
             labels.append(f"#{i + 1} {b.place_name}")
-        ax.set_yticks(range(len(battles)), labels, fontsize=7)
+        ax.set_yticks(range(len(battles)), labels, fontsize=8)
         ax.invert_yaxis()
         last = max([b.t + b.minutes for b in battles], default=0)
         if diary.end is not None:

@@ -1,77 +1,110 @@
 """The data a diary template shows, as plain dicts and strings (no markup is built here).
 
 :func:`diary_context` turns a :class:`~campaign.report.days.Diary` into the context of
-``campaign/templates/diary.html.j2`` and ``diary.md.j2``; the writers add the pictures
-(inline SVG or PNG file names).
+``campaign/templates/diary.html.j2`` and ``diary.md.j2``: the cover (scenario, order of
+battle with named commanders, glossary), one part per day (a summary, the narrative, the
+battles with their odds and bound-by-bound logs), per-division histories, the losses from
+start to end and the result. The writers add the pictures (inline SVG or PNG file names).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from campaign.events import BattleFought, CampaignEnded, DayEnded
+from campaign.events import (
+    BattleFought,
+    CampaignEnded,
+    DivisionRaised,
+    Halted,
+    MarchArrived,
+    MarchBegun,
+    Sighted,
+)
 from campaign.maps.model import SIDES, CampaignMap
-from campaign.printers.narrative import Narrator
+from campaign.printers.narrative import Narrator, OddsSource, possessive
 from campaign.report.days import Day, Diary, Mark
+from campaign.report.history import division_histories, losses_table, order_of_battle
 
-__all__ = ["diary_context"]
+__all__ = ["GLOSSARY", "diary_context"]
 
-_REASONS = {
-    "cards": "the loser was down to its last movement card",
-    "both-cards": "both sides reached their last card together",
-    "withdrawal": "the loser withdrew after a withdrawal check",
-    "both-withdrew": "both sides withdrew",
-    "no-units": "the loser had no unit left on the field",
-    "turn-limit": "the turn limit was reached",
-    "nightfall": "nightfall ended it",
-}
+#: Terms of the diary, explained once (RULES.md sections in brackets).
+GLOSSARY: tuple[tuple[str, str], ...] = (
+    (
+        "division",
+        "a side's manoeuvre unit on the campaign map: several infantry units, a "
+        "cavalry unit and a battery, raised by a d100 roll (§2.1).",
+    ),
+    (
+        "box",
+        "one hit a unit can still take before it is destroyed; a division's strength is the "
+        "sum of its units' boxes (§1.2).",
+    ),
+    ("actual hit", "a hit that gets through the morale test and stays on the unit (§4)."),
+    ("bound", "one side's half of a battle turn (§6); the log gives each battle's length."),
+    (
+        "movement card",
+        "a side's deck shrinks with every bad thing that happens to it; a side "
+        "down to its last card loses the battle (§3).",
+    ),
+    (
+        "withdrawal check",
+        "a test made by a side that has suffered: each withdrawal factor "
+        "(flags lost, batteries lost, units retiring, losses …) adds or removes a die; rolling "
+        "the withdrawal total or more on those dice means the side withdraws (§7).",
+    ),
+    (
+        "rough road",
+        "a road a division may only take after a percentage roll; on a failure it "
+        "stays where it is (§8.2).",
+    ),
+    (
+        "fall back",
+        "the loser of a battle retires along the roads towards its base, or "
+        "surrenders if it is cut off (§8.5).",
+    ),
+)
 
 
 def _place(narrator: Narrator, mark: Mark) -> str:
     if mark.junction is not None:
         return narrator.j(mark.junction)
     a, b = mark.road  # type: ignore[misc]
-    return f"on the road {narrator.j(a)} → {narrator.j(b)}"
+    return f"on the road from {narrator.j(a)} to {narrator.j(b)}"
 
 
 def _positions(diary: Diary, narrator: Narrator, day: Day) -> list[dict[str, str]]:
-    rows = []
-    for m in day.marks:
-        rows.append(
-            {
-                "division": m.division,
-                "side": diary.side_name(m.side),
-                "where": _place(narrator, m),
-                "units": "?" if m.units is None else str(m.units),
-                "boxes": "?" if m.boxes is None else str(m.boxes),
-                "seen": m.seen or "—",
-            }
-        )
-    return rows
+    return [
+        {
+            "division": narrator.div(m.division),
+            "side": diary.side_name(m.side),
+            "where": _place(narrator, m),
+            "units": "?" if m.units is None else str(m.units),
+            "boxes": "?" if m.boxes is None else str(m.boxes),
+            "seen": m.seen or "",
+        }
+        for m in day.marks
+    ]
 
 
-def _battle(diary: Diary, number: int, b: BattleFought) -> dict[str, Any]:
-    clock = diary.clock
+def _battle(diary: Diary, narrator: Narrator, number: int, b: BattleFought) -> dict[str, Any]:
     name = diary.side_name
-    h, m = divmod(b.minutes, 60)
+    entry = narrator.one(b, diary.clock.day(b.t))
+    assert entry is not None
     return {
         "number": number,
         "anchor": f"battle-{number}",
-        "time": clock.label(b.t),
+        "time": diary.clock.label(b.t),
         "place": b.place_name,
-        "attacker": name(b.attacker),
-        "divisions": {name(s): ", ".join(b.divisions.get(s, ())) for s in SIDES},
-        "winner": name(b.winner) if b.winner else "Draw",
-        "reason": _REASONS.get(b.reason, b.reason),
-        "length": f"{b.bounds} bounds, {h} h {m:02d} min",
-        "roll_off": "-".join(map(str, b.roll_off)) if b.roll_off else "",
+        "text": entry.text,
+        "details": entry.details,
         "sides": [
             {
                 "side": name(s),
+                "divisions": narrator.divs(b.divisions.get(s, ())),
                 "cards_lost": b.cards_lost.get(s, 0),
                 "cards_left": b.cards_left.get(s, 0),
                 "hits": b.hits.get(s, 0),
-                "casualty_percent": f"{b.casualty_percent.get(s, 0.0):.1f}",
+                "casualty_percent": f"{b.casualty_percent.get(s, 0.0):.0f}",
             }
             for s in SIDES
         ],
@@ -87,71 +120,138 @@ def _battle(diary: Diary, number: int, b: BattleFought) -> dict[str, Any]:
             }
             for u in b.units
         ],
-        "checks": [
-            {
-                "side": name(side),
-                "dice": total,
-                "rolls": " ".join(map(str, rolls)),
-                "sum": sum(rolls),
-                "withdraws": "withdraws" if withdraws else "fights on",
-            }
-            for side, total, rolls, withdraws in b.withdrawal_checks
-        ],
         "log": list(b.log),
     }
 
 
+#: Events the day's timeline leaves to the movements and scouting paragraphs (or the cover).
+_SUMMED_UP = (DivisionRaised, MarchBegun, MarchArrived, Sighted)
+
+
 def _narrative(narrator: Narrator, day: Day, numbers: dict[int, int]) -> list[dict[str, str]]:
+    """The day's notable events in order: battles, rough roads, holds (each reason once per
+    division), falls back, surrenders, the evening; marches and sightings are summed up."""
     rows = []
-    battles = iter(day.battles)
-    for entry in narrator.entries(day.events):
-        if entry.kind in ("day", "header", "end"):
+    holds: set[tuple[str, str]] = set()
+    for e in day.events:
+        if isinstance(e, _SUMMED_UP):
             continue
-        anchor = ""
-        if entry.kind == "battle":
-            anchor = f"battle-{numbers[id(next(battles))]}"
+        if isinstance(e, Halted):
+            if (e.division, e.reason) in holds:
+                continue
+            holds.add((e.division, e.reason))
+        entry = narrator.one(e, day.number)
+        if entry is None or entry.kind in ("day", "header", "end"):
+            continue
+        anchor = f"battle-{numbers[id(e)]}" if isinstance(e, BattleFought) else ""
         rows.append({"time": entry.time, "text": entry.text, "kind": entry.kind, "anchor": anchor})
     return rows
 
 
-def _strength_line(diary: Diary, day: Day) -> str:
+def _stops(names: list[str]) -> str:
+    if len(names) > 9:
+        names = [*names[:4], f"… {len(names) - 7} more …", *names[-3:]]
+    return ", ".join(names)
+
+
+def _movements(diary: Diary, narrator: Narrator, day: Day) -> list[str]:
+    """One line per division that marched: its stops in order, with the hours."""
+    legs: dict[str, list[list[str]]] = {}
+    times: dict[str, list[int]] = {}
+    for m in day.marches:
+        chain = legs.setdefault(m.division, [])
+        origin, dest = narrator.j(m.origin), narrator.j(m.destination)
+        if not chain or chain[-1][-1] != origin:
+            chain.append([origin])
+        chain[-1].append(dest)
+        times.setdefault(m.division, []).append(m.t)
+    lines = []
+    for d in sorted(legs, key=lambda x: (times[x][0], x)):
+        route = "; then ".join(_stops(leg) for leg in legs[d])
+        first, last = diary.clock.label(times[d][0])[-5:], diary.clock.label(times[d][-1])[-5:]
+        when = f"from {first}" if first == last else f"{first} to {last}"
+        seen = "" if diary.view in ("umpire", _side(d)) else " (as seen)"
+        lines.append(f"{narrator.div(d)}{seen}: {route} (set out {when})")
+    return lines
+
+
+def _side(division: str) -> str:
+    return "red" if division.startswith("R") else "blue"
+
+
+def _scouting(diary: Diary, narrator: Narrator, day: Day) -> list[str]:
+    """Per side and enemy division: where its scouts saw it during the day."""
+    seen: dict[tuple[str, str], list[str]] = {}
+    for e in day.events:
+        if isinstance(e, Sighted):
+            places = seen.setdefault((e.side, e.enemy), [])
+            spot = f"{narrator.j(e.junction)} ({diary.clock.label(e.t)[-5:]})"
+            if not places or places[-1] != spot:
+                places.append(spot)
+    return [
+        f"{diary.side_name(side)} saw {narrator.div(enemy)} at {_stops(places)}"
+        for (side, enemy), places in sorted(seen.items())
+    ]
+
+
+def _summary(diary: Diary, narrator: Narrator, day: Day, numbers: dict[int, int]) -> str:
+    """One paragraph: the day's marches, battles and the evening's strength."""
     parts = []
+    marches = {s: sum(1 for m in day.marches if m.side == s) for s in SIDES}
+    moved = [
+        f"{diary.side_name(s)} {marches[s]} march{'es' if marches[s] != 1 else ''}"
+        for s in SIDES
+        if marches[s]
+    ]
+    if moved:
+        parts.append("On the roads: " + ", ".join(moved) + ".")
+    if day.battles:
+        fights = []
+        for b in day.battles:
+            won = f"{diary.side_name(b.winner)} won" if b.winner else "a draw"
+            fights.append(f"#{numbers[id(b)]} at {b.place_name} ({won})")
+        word = "battle" if len(day.battles) == 1 else "battles"
+        parts.append(f"{len(day.battles)} {word}: " + "; ".join(fights) + ".")
+    else:
+        parts.append("No battle was fought.")
+    strength = []
     for s in SIDES:
         v = day.strength.get(s)
-        own = diary.view in ("umpire", s)
         if v is None:
-            parts.append(f"{diary.side_name(s)} unknown")
+            strength.append(f"{diary.side_name(s)} unknown")
+        elif diary.view in ("umpire", s):
+            strength.append(f"{diary.side_name(s)} {v} boxes")
         else:
-            parts.append(f"{diary.side_name(s)} {v} boxes" + ("" if own else " (known)"))
-    return "; ".join(parts)
-
-
-def _tally(diary: Diary, tally: DayEnded | None) -> str:
-    if tally is None:
-        return ""
-    return "Objective value held: " + ", ".join(
-        f"{diary.side_name(s)} {tally.objectives.get(s, 0)}" for s in SIDES
+            strength.append(f"{diary.side_name(s)} {v} boxes in the divisions fought")
+    parts.append(
+        f"Strength at {diary.clock.label(day.snapshot_t).split(' ')[-1]}: "
+        + ", ".join(strength)
+        + "."
     )
+    if day.tally is not None:
+        parts.append(
+            "Objective value held: "
+            + ", ".join(f"{diary.side_name(s)} {day.tally.objectives.get(s, 0)}" for s in SIDES)
+            + "."
+        )
+    return " ".join(parts)
 
 
 def _end(diary: Diary, narrator: Narrator, end: CampaignEnded | None) -> dict[str, Any] | None:
     if end is None:
         return None
     name = diary.side_name
+    entry = narrator.one(end, end.days)
+    assert entry is not None
     rows = []
     for div, side, place, units, boxes, state in end.divisions:
-        if diary.view not in ("umpire", side) and not any(
-            div in b.divisions.get(side, ()) for b in diary.battles
-        ):
-            continue  # an enemy division this view never fought stays unknown
-        where = narrator.j(place) if place not in ("-", "") else "—"
         rows.append(
             {
-                "division": div,
+                "division": narrator.div(div),
                 "side": name(side),
-                "where": where,
-                "units": units,
-                "boxes": boxes,
+                "where": narrator.j(place) if place not in ("-", "") else "",
+                "units": "?" if units is None else units,
+                "boxes": "?" if boxes is None else boxes,
                 "state": state,
             }
         )
@@ -161,11 +261,14 @@ def _end(diary: Diary, narrator: Narrator, end: CampaignEnded | None) -> dict[st
         "time": diary.clock.label(end.t),
         "days": end.days,
         "battles": end.battles,
+        "summary": " ".join(entry.details),
         "sides": [
             {
                 "side": name(s),
                 "losses": end.losses.get(s, 0),
-                "divisions_left": end.divisions_left.get(s, 0),
+                "divisions_left": "?"
+                if end.divisions_left.get(s) is None
+                else end.divisions_left.get(s),
                 "objective_value": end.objective_value.get(s, 0),
             }
             for s in SIDES
@@ -174,68 +277,85 @@ def _end(diary: Diary, narrator: Narrator, end: CampaignEnded | None) -> dict[st
     }
 
 
-def diary_context(diary: Diary, cmap: CampaignMap) -> dict[str, Any]:
+def diary_context(
+    diary: Diary, cmap: CampaignMap, odds: OddsSource | None = None
+) -> dict[str, Any]:
     """The template context of a diary (without pictures).
+
+    Parameters
+    ----------
+    diary : Diary
+        A view's diary (:func:`campaign.report.days.build_diary`).
+    cmap : CampaignMap
+        The campaign's map (junction names).
+    odds : OddsSource or None
+        Each battle's odds before it was fought; None leaves them out.
 
     Returns
     -------
     dict
-        ``title``, ``view``, ``scenario`` (label/value rows), ``days`` (number, positions,
-        narrative, battles, strength line, tally), ``end`` (or None) and ``battle_count``.
+        ``title``, ``view``, ``scenario`` (label/value rows), ``oob`` (order of battle per
+        side), ``glossary``, ``days`` (number, summary, positions, narrative, battles),
+        ``histories``, ``losses``, ``end`` (or None) and ``battle_count``.
     """
     names = {n: d.get("name", n) for n, d in cmap.graph.nodes(data=True)}
-    narrator = Narrator(names, diary.clock)
+    narrator = Narrator(names, diary.clock, diary.view, odds)
     h = diary.header
     if h is not None:
-        narrator.sides = dict(h.side_names)
+        narrator.start(h)
     numbers = {id(b): i for i, b in enumerate(diary.battles, start=1)}
     scenario: list[tuple[str, str]] = []
     if h is not None:
         scenario = [
-            ("Map", h.map_name),
-            ("Map file", h.map_source),
+            ("Map", f"{h.map_name} ({h.map_source})"),
             ("Rules", f"{h.rules} (hash {h.rules_hash})"),
             (
-                "Doctrines",
-                ", ".join(f"{diary.side_name(s)}: {h.doctrines.get(s, '?')}" for s in SIDES),
+                "Strategy",
+                ", ".join(f"{diary.side_name(s)} {h.doctrines.get(s, '?')}" for s in SIDES),
             ),
             (
                 "Bases",
                 ", ".join(
-                    f"{diary.side_name(s)}: {narrator.j(h.bases.get(s, '?'))}" for s in SIDES
+                    f"{diary.side_name(s)} at {narrator.j(h.bases.get(s, '?'))}" for s in SIDES
                 ),
             ),
             ("Seed", str(h.seed)),
-            ("Code version", ", ".join(f"{k} {v}" for k, v in sorted(h.versions.items()))),
             *(("Note", n) for n in h.notes),
         ]
     view = (
-        "Umpire (everything)"
+        "the umpire's diary: everything that happened"
         if diary.view == "umpire"
-        else (
-            f"{diary.side_name(diary.view)} (what {diary.side_name(diary.view)} knew at the time)"
-        )
+        else f"{possessive(diary.side_name(diary.view))} diary: only what "
+        f"{diary.side_name(diary.view)} "
+        "knew, when it learned it"
     )
     days = []
     for day in diary.days:
         days.append(
             {
                 "number": day.number,
+                "summary": _summary(diary, narrator, day, numbers),
                 "positions": _positions(diary, narrator, day),
                 "narrative": _narrative(narrator, day, numbers),
-                "battles": [_battle(diary, numbers[id(b)], b) for b in day.battles],
-                "strength": _strength_line(diary, day),
-                "tally": _tally(diary, day.tally),
+                "movements": _movements(diary, narrator, day),
+                "scouting": _scouting(diary, narrator, day),
+                "battles": [_battle(diary, narrator, numbers[id(b)], b) for b in day.battles],
                 "at": diary.clock.label(day.snapshot_t),
             }
         )
-    title = f"Campaign diary: {h.map_name}" if h else "Campaign diary"
+    title = h.map_name if h else "A campaign"
+    versions = ", ".join(f"{k} {v}" for k, v in sorted(h.versions.items())) if h else ""
     return {
         "title": title,
         "view": view,
         "view_key": diary.view,
         "scenario": scenario,
+        "versions": versions,
+        "oob": order_of_battle(diary, narrator),
+        "glossary": [{"term": t, "text": x} for t, x in GLOSSARY],
         "days": days,
+        "histories": division_histories(diary, narrator, numbers),
+        "losses": losses_table(diary, narrator),
         "end": _end(diary, narrator, diary.end),
         "battle_count": len(diary.battles),
         "side_names": {s: diary.side_name(s) for s in SIDES},

@@ -19,14 +19,41 @@ from campaign.events import (
     CampaignStarted,
     DayEnded,
     DivisionRaised,
+    FellBack,
+    Halted,
+    MarchArrived,
     MarchBegun,
+    MeetingOnRoad,
+    RoughRoadTest,
+    Sighted,
     StrengthLearned,
     Surrendered,
+    WithdrawalCheck,
 )
 from campaign.maps.model import SIDES
-from campaign.report.view import Knowledge, check_view, visible_events
+from campaign.report.view import Knowledge, check_view, side_view
 
-__all__ = ["Day", "Diary", "March", "Mark", "build_diary"]
+__all__ = ["DIARY_HANDLED", "Day", "Diary", "March", "Mark", "build_diary"]
+
+#: How the diary uses each event type besides narrating it (a test checks that every type
+#: of campaign/events.py is listed, so a new type is placed deliberately).
+DIARY_HANDLED: dict[type[CampaignEvent], str] = {
+    CampaignStarted: "the cover: scenario, sides, bases",
+    DivisionRaised: "order of battle; division marks on the maps",
+    RoughRoadTest: "narrative",
+    MarchBegun: "march arrows on the day's map and the final map",
+    MarchArrived: "division marks on the maps",
+    Halted: "narrative",
+    Sighted: "enemy marks on a side's maps",
+    StrengthLearned: "enemy strengths on a side's maps and charts",
+    MeetingOnRoad: "narrative",
+    BattleFought: "battle sections, battle sites on the maps, charts, histories",
+    FellBack: "narrative; division histories",
+    Surrendered: "division marks removed; histories",
+    WithdrawalCheck: "narrative (evening checks)",
+    DayEnded: "nightfall tally; cuts the days",
+    CampaignEnded: "the result, the losses table",
+}
 
 
 @dataclass(frozen=True)
@@ -144,17 +171,18 @@ def build_diary(
     """
     check_view(view)
     clock = clock or clock_of(events)
-    seen = visible_events(events, view)
+    stream = side_view(events, view)
+    seen = sorted(stream, key=lambda e: e.t)
     header = next((e for e in seen if isinstance(e, CampaignStarted)), None)
     end = next((e for e in seen if isinstance(e, CampaignEnded)), None)
     last_day = max([clock.day(e.t) for e in seen] + [end.days if end else 1])
     days = {n: Day(n) for n in range(1, last_day + 1)}
-    cuts = _nightfall_cuts(events, clock, last_day)
+    cuts = _nightfall_cuts(stream, clock, last_day)
     k = Knowledge(view)
     series: list[tuple[int, dict[str, int | None]]] = []
     battles: list[BattleFought] = []
     snap = 1
-    for key, e in _ordered(events, view):
+    for key, e in sorted((((e.t, i), e) for i, e in enumerate(stream)), key=lambda r: r[0]):
         while snap <= last_day and key >= cuts[snap]:  # nightfall of day ``snap`` has passed
             _close(days[snap], k, clock, cuts[snap][0])
             snap += 1
@@ -184,13 +212,6 @@ def build_diary(
     if end is not None:
         series.append((end.t, _strength(k)))
     return Diary(view, clock, header, list(days.values()), series, battles, end, seen)
-
-
-def _ordered(events: Sequence[CampaignEvent], view: str):
-    """``((t, index), event)`` of the view's events in time order (stream order for ties)."""
-    chosen = set(map(id, visible_events(events, view)))
-    rows = [((e.t, i), e) for i, e in enumerate(events) if id(e) in chosen]
-    return sorted(rows, key=lambda row: row[0])
 
 
 def _nightfall_cuts(

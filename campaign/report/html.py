@@ -8,27 +8,26 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import jinja2
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from campaign.errors import SimulatorError
 from campaign.events import BattleFought, CampaignEvent, DivisionRaised, MarchBegun, Sighted
 from campaign.maps.model import CampaignMap
 from campaign.outfile import write_text_whole
+from campaign.printers.narrative import OddsSource
 from campaign.report.charts import battle_timeline, strength_chart
 from campaign.report.context import diary_context
 from campaign.report.days import Diary, build_diary
-from campaign.report.maps import day_map, figure_png, figure_svg
+from campaign.report.maps import campaign_map, day_map, figure_png, figure_svg
 from campaign.report.view import check_view
 
 __all__ = ["check_map", "render_html", "render_markdown", "write_report"]
-
-HTML_SUFFIXES = (".html", ".htm")
-MARKDOWN_SUFFIXES = (".md", ".markdown")
 
 
 def _environment(autoescape: bool) -> jinja2.Environment:
@@ -39,7 +38,17 @@ def _environment(autoescape: bool) -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["cell"] = lambda v: str(v).replace("|", "\\|").replace("\n", " ")
+    env.filters["keep_ids"] = _keep_ids
     return env
+
+
+_UNIT_ID = re.compile(r"\b[A-Z]\d*-[A-Z]+\d+\b")
+
+
+def _keep_ids(line: str) -> Markup:
+    """A log line, escaped, with every unit id (``R2-I1``) kept on one line in print."""
+    text = str(escape(line))
+    return Markup(_UNIT_ID.sub(lambda m: f'<span class="nw">{m.group(0)}</span>', text))
 
 
 def check_map(events: Sequence[CampaignEvent], cmap: CampaignMap) -> None:
@@ -74,29 +83,41 @@ def _diary(events: Sequence[CampaignEvent], cmap: CampaignMap, view: str) -> Dia
     return build_diary(events, view)
 
 
-def render_html(events: Sequence[CampaignEvent], cmap: CampaignMap, view: str = "umpire") -> str:
+def render_html(
+    events: Sequence[CampaignEvent],
+    cmap: CampaignMap,
+    view: str = "umpire",
+    odds: OddsSource | None = None,
+) -> str:
     """The diary of ``view`` as one self-contained HTML document (maps and charts inline)."""
     diary = _diary(events, cmap, view)
-    ctx: dict[str, Any] = diary_context(diary, cmap)
+    ctx: dict[str, Any] = diary_context(diary, cmap, odds)
     for day, row in zip(diary.days, ctx["days"], strict=True):
         row["svg"] = Markup(figure_svg(day_map(cmap, diary, day), f"{view}-day{day.number}"))
+    ctx["final_svg"] = Markup(figure_svg(campaign_map(cmap, diary), f"{view}-final"))
     ctx["strength_svg"] = Markup(figure_svg(strength_chart(diary), f"{view}-strength"))
     ctx["timeline_svg"] = Markup(figure_svg(battle_timeline(diary), f"{view}-timeline"))
     return _environment(True).get_template("diary.html.j2").render(ctx)
 
 
 def render_markdown(
-    events: Sequence[CampaignEvent], cmap: CampaignMap, path: Path, view: str = "umpire"
+    events: Sequence[CampaignEvent],
+    cmap: CampaignMap,
+    path: Path,
+    view: str = "umpire",
+    odds: OddsSource | None = None,
 ) -> str:
     """The Markdown diary text; writes its PNG pictures to ``<stem>-images/`` beside ``path``."""
     diary = _diary(events, cmap, view)
-    ctx: dict[str, Any] = diary_context(diary, cmap)
+    ctx: dict[str, Any] = diary_context(diary, cmap, odds)
     folder = path.parent / f"{path.stem}-images"
     folder.mkdir(parents=True, exist_ok=True)
     for day, row in zip(diary.days, ctx["days"], strict=True):
         name = f"day-{day.number}.png"
         figure_png(day_map(cmap, diary, day), folder / name)
         row["image"] = f"{folder.name}/{name}"
+    figure_png(campaign_map(cmap, diary), folder / "campaign.png")
+    ctx["final_image"] = f"{folder.name}/campaign.png"
     figure_png(strength_chart(diary), folder / "strength.png")
     figure_png(battle_timeline(diary), folder / "battles.png")
     ctx["strength_image"] = f"{folder.name}/strength.png"
@@ -105,7 +126,11 @@ def render_markdown(
 
 
 def write_report(
-    events: Sequence[CampaignEvent], cmap: CampaignMap, path: Path, view: str = "umpire"
+    events: Sequence[CampaignEvent],
+    cmap: CampaignMap,
+    path: Path,
+    view: str = "umpire",
+    odds: OddsSource | None = None,
 ) -> Path:
     """Write the campaign diary of ``view`` to ``path`` and return the path.
 
@@ -116,10 +141,13 @@ def write_report(
     cmap : CampaignMap
         The map the campaign was run on.
     path : Path
+        The format comes from the suffix (:data:`campaign.printers.registry.DIARIES`):
         ``.html`` / ``.htm`` for one self-contained HTML file, ``.md`` for Markdown with PNG
         pictures in a ``<stem>-images`` folder beside it.
     view : str
         ``"umpire"`` (everything), ``"red"`` or ``"blue"`` (what that side knew).
+    odds : OddsSource or None
+        Each battle's odds before it was fought (:class:`campaign.printers.odds.OddsBook`).
 
     Raises
     ------
@@ -127,21 +155,13 @@ def write_report(
         On another suffix, an unknown view, a map that does not match the events, or a
         file that cannot be written.
     """
+    from campaign.printers.registry import diary_format
+
     path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix not in HTML_SUFFIXES + MARKDOWN_SUFFIXES:
-        raise SimulatorError(
-            f"cannot tell the diary format from the suffix {path.suffix or '(none)'!r}",
-            source=str(path),
-            fix="Name the report file .html (one self-contained page) or .md (Markdown with "
-            "PNG pictures).",
-        )
+    fmt = diary_format(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        if suffix in HTML_SUFFIXES:
-            text = render_html(events, cmap, view)
-        else:
-            text = render_markdown(events, cmap, path, view)
+        text = fmt.write(events, cmap, path, view, odds)
         write_text_whole(path, text)  # whole or not at all; a full disk is exit 1
     except OSError as exc:
         raise SimulatorError(

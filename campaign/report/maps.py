@@ -1,42 +1,80 @@
-"""Day maps of the diary, drawn with matplotlib (Agg) from the junction positions.
+"""Maps of the diary, drawn with matplotlib (Agg) from the junction positions.
 
-Roads are solid (normal) or dashed (rough), primary roads thicker; objectives are stars with
-their value; bases are squares; each division is a marker with its id and strength (``?`` for
-an enemy whose strength the view does not know, hollow if it was last seen on an earlier
-day); the day's marches are arrows; battle sites are crosses numbered like the diary's
-battles. Shapes and line styles, not only colours, tell the sides apart, so the maps read in
-black and white. :func:`figure_svg` and :func:`figure_png` write byte-identical output for
-the same input.
+Roads are grey: solid (normal), dashed (rough), thick (a side's primary road). Marches are
+drawn in the side's colour along the road they used, solid for both sides and set a little
+to one side of the road (Red left of its direction, Blue right), with an arrowhead where
+they went; side colours are never used for roads and no march is dashed, so a march is never
+mistaken for a road kind. Objectives are gold stars with their value; bases are squares in
+the side's colour; battle sites are crosses numbered like the diary's battles; each side's
+divisions stand by their junction as a block of ``■ R1 45`` (id and boxes; ``?`` when the
+view does not know the strength, hollow ``□`` when last seen on an earlier day). Sides differ
+by glyph as well as colour, so the maps read in black and white.
+
+Labels are placed by :mod:`campaign.report.labels` (no label over another label or a
+symbol), at 8 pt or more on paper: the figure is as wide as the printed column (7.2 in), and
+the diary prints it at that width. On a large map (more than :data:`LARGE_MAP` junctions) the
+map shows the area of operations (every junction a division stood at, marched through or
+fought at, and the bases, plus a margin) and labels only what matters there (objectives,
+bases, battle sites, places divisions stood); minor junctions stay unlabelled.
+:func:`figure_svg` and :func:`figure_png` write byte-identical output for the same input.
 """
 
 from __future__ import annotations
 
 import io
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import matplotlib as mpl
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
-from matplotlib.transforms import offset_copy
 
+from campaign.events import BattleFought, DivisionRaised, MarchArrived, MarchBegun, Sighted
 from campaign.maps.model import CampaignMap
-from campaign.report.days import Day, Diary, Mark
+from campaign.report.days import Day, Diary, March, Mark
+from campaign.report.labels import Box, Label, place_labels
 
-__all__ = ["MPL_RC", "SIDE_STYLE", "day_map", "figure_png", "figure_svg"]
+#: junction id -> (x, y) on the map
+Positions = dict[str, tuple[float, float]]
 
-#: Colour, marker and march line style of each side (markers differ for black and white).
+__all__ = [
+    "LARGE_MAP",
+    "MPL_RC",
+    "SIDE_STYLE",
+    "campaign_map",
+    "day_map",
+    "figure_png",
+    "figure_svg",
+]
+
+#: Colour, marker and glyphs of each side (glyphs differ for black and white).
 SIDE_STYLE: dict[str, dict[str, str]] = {
-    "red": {"color": "#b22222", "marker": "s", "ls": "-"},
-    "blue": {"color": "#1f4e9c", "marker": "^", "ls": "--"},
+    "red": {"color": "#b22222", "marker": "s", "ls": "-", "glyph": "■", "stale": "□"},
+    "blue": {"color": "#1f4e9c", "marker": "^", "ls": "-", "glyph": "▲", "stale": "△"},
 }
 
-MPL_RC = {
+MPL_RC: dict[Any, Any] = {
     "font.family": "DejaVu Sans",
     "font.size": 8,
     "svg.fonttype": "none",
     "path.simplify": False,
 }
+
+#: Maps with more junctions than this show the area of operations and label only what
+#: matters (house).
+LARGE_MAP = 40
+#: Printed sizes (points): every label is at least 8 pt on paper.
+TOWN_PT = 8.0
+KEY_TOWN_PT = 8.5
+DIVISION_PT = 8.0
+WIDTH_IN = 7.2
+_LEFT, _RIGHT, _TOP, _LEGEND = 0.1, 0.1, 0.1, 0.9
+ROAD_GREY = "0.45"
 
 
 def figure_svg(fig: Figure, salt: str) -> str:
@@ -51,257 +89,472 @@ def figure_svg(fig: Figure, salt: str) -> str:
     return text[text.index("<svg") :].strip()
 
 
-def figure_png(fig: Figure, path: Path, dpi: int = 120) -> Path:
+def figure_png(fig: Figure, path: Path, dpi: int = 150) -> Path:
     """Write the figure as a PNG file (no timestamp or software metadata) and return the path."""
     with mpl.rc_context(MPL_RC):
         fig.savefig(path, format="png", dpi=dpi, metadata={"Software": None})
     return path
 
 
+# ---------------------------------------------------------------------- the frame
+@dataclass(frozen=True)
+class Frame:
+    """Data limits and figure geometry of a map; converts data to points on the page."""
+
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+    width: float  # axes, inches
+    height: float
+
+    def pt(self, x: float, y: float) -> tuple[float, float]:
+        """Data → points from the axes' lower-left corner."""
+        return (
+            (x - self.x0) / (self.x1 - self.x0) * self.width * 72,
+            (y - self.y0) / (self.y1 - self.y0) * self.height * 72,
+        )
+
+    def data(self, px: float, py: float) -> tuple[float, float]:
+        """Points from the axes' lower-left corner → data."""
+        return (
+            self.x0 + px / (self.width * 72) * (self.x1 - self.x0),
+            self.y0 + py / (self.height * 72) * (self.y1 - self.y0),
+        )
+
+    def inside(self, x: float, y: float) -> bool:
+        return self.x0 <= x <= self.x1 and self.y0 <= y <= self.y1
+
+
 def _positions(cmap: CampaignMap) -> dict[str, tuple[float, float]]:
-    return {n: tuple(map(float, d["pos"])) for n, d in cmap.graph.nodes(data=True)}
+    return {n: (float(d["pos"][0]), float(d["pos"][1])) for n, d in cmap.graph.nodes(data=True)}
 
 
-def _where(mark: Mark, pos: dict[str, tuple[float, float]]) -> tuple[float, float]:
-    if mark.junction is not None:
-        return pos[mark.junction]
-    a, b = mark.road  # type: ignore[misc]
-    (xa, ya), (xb, yb) = pos[a], pos[b]
-    f = mark.fraction
-    return xa + (xb - xa) * f, ya + (yb - ya) * f
+def _places(diary: Diary) -> set[str]:
+    """Junctions where a division of the view stood, passed, fought or was seen."""
+    out: set[str] = set()
+    for e in diary.events:
+        if isinstance(e, DivisionRaised | MarchArrived | Sighted):
+            out.add(e.junction)
+        elif isinstance(e, MarchBegun):
+            out.update((e.origin, e.destination))
+        elif isinstance(e, BattleFought):
+            out.update(e.place.split("~"))
+    for day in diary.days:
+        for m in day.marks:
+            if m.junction:
+                out.add(m.junction)
+            elif m.road:
+                out.update(m.road)
+    return out
 
 
-def _size(pos: dict[str, tuple[float, float]]) -> tuple[float, float]:
-    xs = [p[0] for p in pos.values()]
-    ys = [p[1] for p in pos.values()]
-    w, h = max(xs) - min(xs) or 1.0, max(ys) - min(ys) or 1.0
-    width = 7.5
-    return width, min(max(width * h / w, 3.5), 9.0) + 0.6
+def _frame(cmap: CampaignMap, diary: Diary, pos: dict[str, tuple[float, float]]) -> Frame:
+    large = cmap.graph.number_of_nodes() > LARGE_MAP
+    if large:
+        keep = _places(diary) | set(diary.header.bases.values() if diary.header else ())
+        keep &= set(pos)
+    else:
+        keep = set(pos)
+    keep = keep or set(pos)
+    xs = [pos[n][0] for n in keep]
+    ys = [pos[n][1] for n in keep]
+    w, h = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
+    span = max(w, h)
+    margin = 0.12 * span if large else 0.07 * span
+    x0, x1 = min(xs) - margin, max(xs) + margin
+    y0, y1 = min(ys) - margin, max(ys) + margin
+    aw = WIDTH_IN - _LEFT - _RIGHT
+    ah = min(max(aw * (y1 - y0) / (x1 - x0), 3.0), 6.0)
+    want = aw / ah  # data width / height of the axes box
+    if (x1 - x0) / (y1 - y0) < want:
+        extra = (want * (y1 - y0) - (x1 - x0)) / 2
+        x0, x1 = x0 - extra, x1 + extra
+    else:
+        extra = ((x1 - x0) / want - (y1 - y0)) / 2
+        y0, y1 = y0 - extra, y1 + extra
+    return Frame(x0, x1, y0, y1, aw, ah)
 
 
-def _roads(ax, cmap: CampaignMap, pos) -> None:
+# ---------------------------------------------------------------------- drawing
+def _roads(ax: Axes, cmap: CampaignMap, pos: Positions, frame: Frame) -> list[Any]:
+    segments = []
     for a, b, data in sorted(cmap.graph.edges(data=True), key=lambda e: (e[0], e[1])):
         (xa, ya), (xb, yb) = pos[a], pos[b]
         rough = data.get("kind") == "rough"
+        primary = bool(data.get("primary_of"))
         ax.plot(
             [xa, xb],
             [ya, yb],
-            color="0.35",
+            color="0.3" if primary else ROAD_GREY,
             zorder=1,
-            lw=2.8 if data.get("primary_of") else 1.3,
-            ls=(0, (4, 3)) if rough else "-",
+            lw=3.2 if primary else 1.2,
+            ls=(0, (4, 2.5)) if rough else "-",
+            solid_capstyle="butt",
+        )
+        if frame.inside(xa, ya) or frame.inside(xb, yb):
+            segments.append((frame.pt(xa, ya), frame.pt(xb, yb)))
+    return segments
+
+
+def _square(p: tuple[float, float], r: float) -> Box:
+    return (p[0] - r, p[1] - r, p[0] + r, p[1] + r)
+
+
+def _marches(ax: Axes, marches: Iterable[March], pos: Positions, frame: Frame) -> None:
+    drawn: set[tuple[str, str, str]] = set()
+    for m in marches:
+        key = (m.side, m.origin, m.destination)
+        if key in drawn or m.origin not in pos or m.destination not in pos:
+            continue
+        drawn.add(key)
+        (ax_, ay), (bx, by) = frame.pt(*pos[m.origin]), frame.pt(*pos[m.destination])
+        length = ((bx - ax_) ** 2 + (by - ay) ** 2) ** 0.5
+        if length < 14:
+            continue
+        ux, uy = (bx - ax_) / length, (by - ay) / length
+        side = 2.6 if m.side == "red" else -2.6  # red left of its way, blue right
+        nx, ny = -uy * side, ux * side
+        start = frame.data(ax_ + ux * 7 + nx, ay + uy * 7 + ny)
+        end = frame.data(bx - ux * 8 + nx, by - uy * 8 + ny)
+        style = SIDE_STYLE[m.side]
+        ax.annotate(
+            "",
+            xy=end,
+            xytext=start,
+            zorder=5,
+            arrowprops={
+                "arrowstyle": "-|>",
+                "color": style["color"],
+                "lw": 1.6,
+                "shrinkA": 0,
+                "shrinkB": 0,
+                "mutation_scale": 10,
+            },
         )
 
 
-def _junctions(ax, cmap: CampaignMap, pos, diary: Diary) -> None:
+@dataclass
+class _Text:
+    label: Label
+    text: str
+    size: float
+    color: str
+    weight: str
+
+
+def _measure(fig: Figure, text: str, size: float, weight: str) -> tuple[float, float]:
+    """Width and height of a text in points, as matplotlib draws it (plus a margin for
+    browsers that set the same font a little wider)."""
+    renderer = FigureCanvasAgg(fig).get_renderer()  # type: ignore[no-untyped-call]
+    t = fig.text(0, 0, text, fontsize=size, fontweight=weight, linespacing=1.15)
+    bb = t.get_window_extent(renderer)
+    t.remove()
+    scale = 72.0 / fig.dpi
+    return bb.width * scale * 1.06 + 1.0, bb.height * scale + 0.5
+
+
+def _draw(
+    cmap: CampaignMap,
+    diary: Diary,
+    marches: Sequence[March],
+    battles: Sequence[BattleFought],
+    marks: Sequence[Mark],
+) -> Figure:
+    pos = _positions(cmap)
+    frame = _frame(cmap, diary, pos)
+    large = cmap.graph.number_of_nodes() > LARGE_MAP
+    numbers = {id(b): i for i, b in enumerate(diary.battles, start=1)}
+    height = frame.height + _TOP + _LEGEND
+    fig = Figure(figsize=(WIDTH_IN, height))
+    ax = fig.add_axes(
+        (_LEFT / WIDTH_IN, _LEGEND / height, frame.width / WIDTH_IN, frame.height / height)
+    )
+    ax.set_xlim(frame.x0, frame.x1)
+    ax.set_ylim(frame.y0, frame.y1)
+    ax.set_axis_off()
+    segments = _roads(ax, cmap, pos, frame)
+    obstacles: list[Box] = []
+    texts: list[_Text] = []
     bases = diary.header.bases if diary.header else {}
-    for side, base in sorted(bases.items()):
-        x, y = pos[base]
-        ax.plot(
-            [x],
-            [y],
-            marker="s",
-            ms=17,
-            mfc="none",
-            mec=SIDE_STYLE[side]["color"],
-            mew=1.5,
-            ls="none",
-            zorder=2,
+    base_of = {j: s for s, j in bases.items()}
+    stood = _places(diary)
+    battle_at: dict[str, list[int]] = defaultdict(list)
+    for b in battles:
+        battle_at[b.place].append(numbers.get(id(b), 0))
+
+    def add(
+        key: str,
+        anchor: tuple[float, float],
+        text: str,
+        pt: float,
+        color: str,
+        weight: str,
+        priority: int,
+        gap: float,
+        required: bool,
+    ) -> None:
+        w, h = _measure(fig, text, pt, weight)
+        texts.append(
+            _Text(Label(key, anchor, (w, h), priority, gap, required), text, pt, color, weight)
         )
+
     for n in sorted(cmap.graph.nodes):
-        data = cmap.graph.nodes[n]
         x, y = pos[n]
-        label = data.get("name", n)
+        if not frame.inside(x, y):
+            continue
+        data = cmap.graph.nodes[n]
+        p = frame.pt(x, y)
+        name = str(data.get("name", n))
+        if n in base_of:
+            side = base_of[n]
+            ax.plot(
+                [x],
+                [y],
+                marker="s",
+                ms=14,
+                mfc="none",
+                mec=SIDE_STYLE[side]["color"],
+                mew=1.8,
+                ls="none",
+                zorder=2,
+            )
+            obstacles.append(_square(p, 7.5))
         if data.get("objective"):
             ax.plot(
                 [x],
                 [y],
                 marker="*",
-                ms=13,
+                ms=12,
                 mfc="#f2c200",
                 mec="black",
                 mew=0.7,
                 ls="none",
                 zorder=3,
             )
-            label = f"{label} ({data.get('value', 0)})"
+            obstacles.append(_square(p, 6.0))
+            add(
+                f"1{n}",
+                p,
+                f"{name} ({data.get('value', 0)})",
+                KEY_TOWN_PT,
+                "0.1",
+                "bold",
+                1 if n in base_of else 2,
+                7.5,
+                True,
+            )
         else:
             ax.plot(
-                [x], [y], marker="o", ms=5, mfc="white", mec="0.2", mew=0.9, ls="none", zorder=3
+                [x],
+                [y],
+                marker="o",
+                ms=4 if not large else 3,
+                mfc="white",
+                mec="0.2",
+                mew=0.8,
+                ls="none",
+                zorder=3,
             )
-        ax.annotate(
-            label,
-            (x, y),
-            xytext=(0, -10),
-            textcoords="offset points",
-            ha="center",
-            va="top",
-            fontsize=6.5,
-            color="0.15",
-            zorder=4,
+            obstacles.append(_square(p, 2.5))
+            if n in base_of:
+                add(f"1{n}", p, name, KEY_TOWN_PT, "0.1", "bold", 1, 7.5, True)
+            elif n in battle_at or n in stood:
+                add(f"3{n}", p, name, TOWN_PT, "0.15", "normal", 3, 4.0, True)
+            elif not large:
+                add(f"5{n}", p, name, TOWN_PT, "0.3", "normal", 5, 3.5, False)
+    for place, nums in sorted(battle_at.items()):
+        ends = [pos[j] for j in place.split("~")]
+        x = sum(e[0] for e in ends) / len(ends)
+        y = sum(e[1] for e in ends) / len(ends)
+        ax.plot(
+            [x], [y], marker="X", ms=11, mfc="#ffd24d", mec="black", mew=0.9, ls="none", zorder=6
         )
-
-
-def _marches(ax, day: Day, pos) -> None:
-    drawn = set()
-    for m in day.marches:
-        key = (m.division, m.origin, m.destination)
-        if key in drawn:
-            continue
-        drawn.add(key)
-        style = SIDE_STYLE[m.side]
-        ax.annotate(
-            "",
-            xy=pos[m.destination],
-            xytext=pos[m.origin],
-            zorder=5,
-            arrowprops={
-                "arrowstyle": "-|>",
-                "color": style["color"],
-                "lw": 1.2,
-                "ls": style["ls"],
-                "alpha": 0.75,
-                "shrinkA": 7,
-                "shrinkB": 7,
-                "mutation_scale": 11,
-                "connectionstyle": "arc3,rad=0.15",
-            },
+        p = frame.pt(x, y)
+        obstacles.append(_square(p, 6.0))
+        add(
+            f"0{place}",
+            p,
+            ", ".join(f"#{k}" for k in sorted(nums)),
+            8.5,
+            "black",
+            "bold",
+            0,
+            7.0,
+            True,
         )
-
-
-def _battles(ax, day: Day, pos, numbers: dict[int, int]) -> None:
-    sites: dict[str, list[int]] = defaultdict(list)
-    for b in day.battles:
-        sites[b.place].append(numbers[id(b)])
-    for place, nums in sites.items():
-        if "~" in place:
-            a, c = place.split("~")
-            x, y = (pos[a][0] + pos[c][0]) / 2, (pos[a][1] + pos[c][1]) / 2
+    _marches(ax, marches, pos, frame)
+    blocks: dict[tuple[str, str], list[Mark]] = defaultdict(list)
+    where: dict[tuple[str, str], tuple[float, float]] = {}
+    for m in marks:
+        if m.junction is not None:
+            spot, xy = m.junction, pos[m.junction]
         else:
-            x, y = pos[place]
-        ax.plot(
-            [x],
-            [y],
-            marker="X",
-            ms=15,
-            mfc="#ffd24d",
-            mec="black",
-            mew=1.0,
-            ls="none",
-            zorder=6,
-            alpha=0.9,
+            ra, rb = m.road  # type: ignore[misc]
+            f = m.fraction
+            xy = (
+                pos[ra][0] + (pos[rb][0] - pos[ra][0]) * f,
+                pos[ra][1] + (pos[rb][1] - pos[ra][1]) * f,
+            )
+            spot = f"{ra}~{rb}~{f:.2f}"
+            style = SIDE_STYLE[m.side]
+            ax.plot(
+                [xy[0]],
+                [xy[1]],
+                marker=style["marker"],
+                ms=6,
+                mfc=style["color"],
+                mec="black",
+                mew=0.6,
+                ls="none",
+                zorder=7,
+            )
+            obstacles.append(_square(frame.pt(*xy), 3.5))
+        blocks[(spot, m.side)].append(m)
+        where[(spot, m.side)] = xy
+    for (spot, side), rows in sorted(blocks.items()):
+        style = SIDE_STYLE[side]
+        lines = []
+        for m in sorted(rows, key=lambda r: r.division):
+            glyph = style["stale"] if m.stale else style["glyph"]
+            strength = "?" if m.boxes is None else str(m.boxes)
+            seen = f" (seen {m.seen.split(' ')[-1]})" if m.seen else ""
+            lines.append(f"{glyph} {m.division} {strength}{seen}")
+        add(
+            f"0{side}{spot}",
+            frame.pt(*where[(spot, side)]),
+            "\n".join(lines),
+            DIVISION_PT,
+            style["color"],
+            "bold",
+            0,
+            6.0,
+            True,
         )
+    frame_box: Box = (0.0, 0.0, frame.width * 72, frame.height * 72)
+    placed = place_labels([t.label for t in texts], obstacles, frame_box, segments)
+    by_key = {t.label.key: t for t in texts}
+    for pl in placed:
+        t = by_key[pl.label.key]
+        x0, y0, _x1, _y1 = pl.box
+        anchor = frame.data(*pl.label.anchor)
         ax.annotate(
-            ", ".join(f"#{n}" for n in nums),
-            (x, y),
-            xytext=(-9, 7),
-            textcoords="offset points",
-            ha="right",
-            fontsize=7.5,
-            fontweight="bold",
+            t.text,
+            xy=anchor,
+            xytext=frame.data(x0 + 0.5, y0),
+            textcoords="data",
+            ha="left",
+            va="bottom",
+            fontsize=t.size,
+            fontweight=t.weight,
+            color=t.color,
+            linespacing=1.15,
             zorder=9,
+            annotation_clip=False,
+            bbox={"boxstyle": "square,pad=0.08", "fc": "white", "ec": "none", "alpha": 0.85},
+            arrowprops=None
+            if not pl.leader
+            else {"arrowstyle": "-", "color": "0.4", "lw": 0.6, "shrinkA": 0, "shrinkB": 2},
         )
+    _legend(fig, diary, height)
+    return fig
 
 
-def _divisions(ax, fig, day: Day, pos) -> None:
-    stacks: dict[tuple[float, float], int] = defaultdict(int)
-    for mark in day.marks:
-        x, y = _where(mark, pos)
-        slot = stacks[(round(x, 3), round(y, 3))]
-        stacks[(round(x, 3), round(y, 3))] += 1
-        dy = 9 + 10 * slot
-        tr = offset_copy(ax.transData, fig=fig, x=9, y=dy - 4, units="points")
-        style = SIDE_STYLE[mark.side]
-        ax.plot(
-            [x],
-            [y],
-            marker=style["marker"],
-            ms=8,
-            transform=tr,
-            ls="none",
-            zorder=7,
-            mfc="white" if mark.stale else style["color"],
-            mec="black",
-            mew=0.8,
-        )
-        strength = "?" if mark.boxes is None else str(mark.boxes)
-        label = f"{mark.division} {strength}"
-        if mark.seen:
-            label += f" (seen {mark.seen.lower()})"
-        ax.annotate(
-            label,
-            (x, y),
-            xytext=(15, dy - 4),
-            textcoords="offset points",
-            va="center",
-            fontsize=7,
-            color=style["color"],
-            zorder=8,
-            fontweight="normal" if mark.stale else "bold",
-        )
-
-
-def _legend(fig, diary: Diary) -> None:
+def _legend(fig: Figure, diary: Diary, height: float) -> None:
     handles = [
-        Line2D([], [], color="0.35", lw=1.3, label="road"),
-        Line2D([], [], color="0.35", lw=1.3, ls=(0, (4, 3)), label="rough road"),
+        Line2D([], [], color=ROAD_GREY, lw=1.2, label="road"),
+        Line2D([], [], color=ROAD_GREY, lw=1.2, ls=(0, (4, 2.5)), label="rough road"),
+        Line2D([], [], color="0.3", lw=3.2, label="primary road"),
+        Line2D([], [], marker="o", ms=4, mfc="white", mec="0.2", ls="none", label="junction"),
         Line2D(
             [],
             [],
             marker="*",
-            ms=10,
+            ms=11,
             mfc="#f2c200",
             mec="black",
             ls="none",
             label="objective (value)",
         ),
-        Line2D([], [], marker="X", ms=10, mfc="#ffd24d", mec="black", ls="none", label="battle"),
+        Line2D(
+            [],
+            [],
+            marker="X",
+            ms=10,
+            mfc="#ffd24d",
+            mec="black",
+            ls="none",
+            label="battle (number)",
+        ),
     ]
     for side, style in SIDE_STYLE.items():
+        name = diary.side_name(side)
+        handles.append(
+            Line2D(
+                [],
+                [],
+                marker="s",
+                ms=11,
+                mfc="none",
+                mec=style["color"],
+                mew=1.8,
+                ls="none",
+                label=f"{name} base",
+            )
+        )
+        handles.append(
+            Line2D(
+                [],
+                [],
+                color=style["color"],
+                lw=1.6,
+                marker=">",
+                ms=5,
+                markevery=[1],
+                label=f"{name} march",
+            )
+        )
         handles.append(
             Line2D(
                 [],
                 [],
                 marker=style["marker"],
-                color=style["color"],
+                ms=7,
+                mfc=style["color"],
                 mec="black",
-                ls=style["ls"],
-                lw=1.2,
-                label=f"{diary.side_name(side)} division (boxes), march",
+                ls="none",
+                label=f"{style['glyph']} {name} division (boxes)",
             )
         )
-    fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=6.5, frameon=False)
+    fig.legend(
+        handles=handles,
+        loc="lower center",
+        bbox_to_anchor=(0.5, 0.02 / height),
+        ncol=4,
+        fontsize=8,
+        frameon=False,
+        handlelength=2.4,
+        columnspacing=1.2,
+        labelspacing=0.35,
+    )
 
 
 def day_map(cmap: CampaignMap, diary: Diary, day: Day) -> Figure:
     """The map of one campaign day as a view knows it (at nightfall, or at the end).
 
-    Parameters
-    ----------
-    cmap : CampaignMap
-        The campaign's map (junction ``pos``, road ``kind``).
-    diary : Diary
-        The view's diary (side names, bases, battle numbers).
-    day : Day
-        The day to draw.
-
     Returns
     -------
     matplotlib.figure.Figure
-        A figure not attached to pyplot (safe to build in worker threads).
+        7.2 in wide, labels at 8 pt or more; not attached to pyplot (safe in threads).
     """
-    pos = _positions(cmap)
     with mpl.rc_context(MPL_RC):
-        fig = Figure(figsize=_size(pos))
-        ax = fig.add_axes((0.02, 0.1, 0.96, 0.88))
-        ax.set_aspect("equal", adjustable="datalim")
-        ax.set_axis_off()
-        numbers = {id(b): i for i, b in enumerate(diary.battles, start=1)}
-        _roads(ax, cmap, pos)
-        _junctions(ax, cmap, pos, diary)
-        _marches(ax, day, pos)
-        _battles(ax, day, pos, numbers)
-        _divisions(ax, fig, day, pos)
-        ax.margins(0.08)
-        _legend(fig, diary)
-    return fig
+        return _draw(cmap, diary, day.marches, day.battles, day.marks)
+
+
+def campaign_map(cmap: CampaignMap, diary: Diary) -> Figure:
+    """The whole campaign on one map: every march and battle the view knew of, and where
+    each division stood at the end."""
+    marches = [m for day in diary.days for m in day.marches]
+    last = diary.days[-1].marks if diary.days else []
+    with mpl.rc_context(MPL_RC):
+        return _draw(cmap, diary, marches, diary.battles, last)

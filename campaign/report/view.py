@@ -9,20 +9,29 @@ what the viewer knows at each moment.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
+from campaign.clock import Clock
 from campaign.errors import SimulatorError
 from campaign.events import (
     BattleFought,
+    CampaignEnded,
     CampaignEvent,
+    CampaignStarted,
+    DayEnded,
     DivisionRaised,
     FellBack,
+    Halted,
     MarchArrived,
     MarchBegun,
+    MeetingOnRoad,
+    RoughRoadTest,
     Sighted,
     StrengthLearned,
     Surrendered,
+    WithdrawalCheck,
 )
 
 __all__ = [
@@ -33,6 +42,7 @@ __all__ = [
     "check_view",
     "division_of",
     "enemy_of",
+    "side_view",
     "visible_events",
 ]
 
@@ -61,7 +71,7 @@ def check_view(view: str) -> str:
 
 
 def visible_events(events: Iterable[CampaignEvent], view: str) -> list[CampaignEvent]:
-    """The events ``view`` knows of, in campaign-time order (stable for equal times).
+    """The events ``view`` knows of (:func:`side_view`), in campaign-time order (stable).
 
     Parameters
     ----------
@@ -75,9 +85,7 @@ def visible_events(events: Iterable[CampaignEvent], view: str) -> list[CampaignE
     list of CampaignEvent
         The events whose ``seen_by`` includes the side (all of them for the umpire).
     """
-    check_view(view)
-    chosen = [e for e in events if view == "umpire" or view in e.seen_by]
-    return sorted(chosen, key=lambda e: e.t)
+    return sorted(side_view(events, view), key=lambda e: e.t)
 
 
 def enemy_of(side: str) -> str:
@@ -102,7 +110,7 @@ class DivisionState:
     id: str
     side: str
     own: bool
-    where: tuple = ()
+    where: tuple[Any, ...] = ()
     seen_t: int = 0
     boxes: int | None = None
     units: int | None = None
@@ -125,6 +133,7 @@ class Knowledge:
     def __init__(self, view: str, destroyed_at: int = BOXES_PER_UNIT) -> None:
         self.view = check_view(view)
         self.destroyed_at = destroyed_at
+        self.clock = Clock()  # the campaign's, once its CampaignStarted is applied
         self.divisions: dict[str, DivisionState] = {}
         self.now = 0
 
@@ -164,7 +173,9 @@ class Knowledge:
     def apply(self, e: CampaignEvent) -> None:
         """Update the knowledge with one event of the view (see :func:`visible_events`)."""
         self.now = max(self.now, e.t)
-        if isinstance(e, DivisionRaised):
+        if isinstance(e, CampaignStarted):
+            self.clock = Clock(e.day_start, e.day_end)
+        elif isinstance(e, DivisionRaised):
             d = self._get(e.division, e.side)
             d.where = ("at", e.junction)
             d.unit_hits = {uid: 0 for uid, _ in e.units}
@@ -198,7 +209,7 @@ class Knowledge:
     def _battle(self, e: BattleFought) -> None:
         if "~" in e.place:
             a, b = e.place.split("~")
-            place: tuple = ("road", a, b, e.t, 0)
+            place: tuple[Any, ...] = ("road", a, b, e.t, 0)
         else:
             place = ("at", e.place)
         for side, ids in e.divisions.items():
@@ -208,9 +219,10 @@ class Knowledge:
                 if place[0] == "at" or not d.where or d.where[0] != "road":
                     d.where = place
         for uid, _side, _kind, state, _before, _taken, total in e.units:
-            d = self.divisions.get(division_of(uid))
-            if d is None or not d.own:
+            known = self.divisions.get(division_of(uid))
+            if known is None or not known.own:
                 continue
+            d = known
             if state == "destroyed" or total >= self.destroyed_at:
                 d.unit_hits.pop(uid, None)
             else:
@@ -224,4 +236,114 @@ class Knowledge:
 
     def _recount(self, d: DivisionState) -> None:
         d.units = len(d.unit_hits)
-        d.boxes = sum(BOXES_PER_UNIT - h for h in d.unit_hits.values())
+        d.boxes = sum(self.destroyed_at - h for h in d.unit_hits.values())
+
+
+# ---------------------------------------------------------------------- the one side filter
+#: ``(event, view, knowledge) -> event or None``: what ``view`` learns of one event.
+Redactor = Callable[[CampaignEvent, str, "Knowledge"], CampaignEvent | None]
+
+
+def _as_seen(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | None:
+    """The event as it is, if ``seen_by`` names the view (the engine's own statement)."""
+    return e if view in e.seen_by else None
+
+
+def _evening_check(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | None:
+    """An enemy's evening check shows only its outcome: no loss %, factors or dice (§7.6)."""
+    assert isinstance(e, WithdrawalCheck)
+    if e.side == view:
+        return e
+    return replace(e, casualty_percent=None, factors=(), total=0, rolls=(), seen_by=(view,))
+
+
+def _fell_back(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | None:
+    """An enemy falling back is seen leaving the field, not where it goes (§8.5, §8.6)."""
+    assert isinstance(e, FellBack)
+    if view not in e.seen_by:
+        return None
+    if e.side == view:
+        return e
+    return replace(e, path=e.path[:1], onto_base=False, seen_by=(view,))
+
+
+def _nightfall(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | None:
+    """The nightfall tally: own strength and positions; the enemy's only as fought (§8.6)."""
+    assert isinstance(e, DayEnded)
+    enemy = enemy_of(view)
+    strength = {view: e.strength.get(view), enemy: k.strength(enemy)}
+    own = {d: p for d, p in e.positions.items() if d in k.divisions and k.divisions[d].own}
+    return replace(e, strength=strength, positions=own, seen_by=(view,))
+
+
+def _the_end(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | None:
+    """The end: own divisions exactly; enemy divisions only as last seen and last learned."""
+    assert isinstance(e, CampaignEnded)
+    rows = []
+    for div, side, place, units, boxes, state in e.divisions:
+        if side == view:
+            rows.append((div, side, place, units, boxes, state))
+            continue
+        d = k.divisions.get(div)
+        if d is None:
+            continue  # an enemy division this side never saw
+        where = ""
+        if d.where and d.where[0] == "at":
+            where = d.where[1]
+        elif d.where:
+            where = f"{d.where[1]}~{d.where[2]}"
+        status = "known lost" if not d.alive else "last seen " + k.clock.label(d.seen_t).lower()
+        rows.append((div, side, where, d.units, d.boxes, status))
+    left = {view: e.divisions_left.get(view), enemy_of(view): None}
+    return replace(e, divisions=tuple(rows), divisions_left=left, seen_by=(view,))
+
+
+#: What a side learns of each event type. Every type in :mod:`campaign.events` has an entry
+#: (a test checks it): a new event type is hidden from the sides (umpire only) until its
+#: entry says what they see.
+REDACTORS: dict[type[CampaignEvent], Redactor] = {
+    CampaignStarted: _as_seen,
+    DivisionRaised: _as_seen,
+    RoughRoadTest: _as_seen,
+    MarchBegun: _as_seen,
+    MarchArrived: _as_seen,
+    Halted: _as_seen,
+    Sighted: _as_seen,
+    StrengthLearned: _as_seen,
+    MeetingOnRoad: _as_seen,
+    BattleFought: _as_seen,
+    FellBack: _fell_back,
+    Surrendered: _as_seen,
+    WithdrawalCheck: _evening_check,
+    DayEnded: _nightfall,
+    CampaignEnded: _the_end,
+}
+
+
+def side_view(events: Iterable[CampaignEvent], view: str) -> list[CampaignEvent]:
+    """The stream as ``view`` learned it, in stream order: THE side filter of every printer.
+
+    The umpire gets every event unchanged. A side gets the events whose ``seen_by`` names it
+    (its own divisions, enemies where sighted, strengths once fought; RULES.md §8.6), and the
+    tallies the engine keeps for the umpire redacted by :data:`REDACTORS`: the enemy's evening
+    withdrawal check without its loss % and dice, nightfall strengths of the enemy only as
+    fought, the end table with enemy divisions as last seen. An event type with no entry is
+    shown to a side only if its ``seen_by`` names it. Idempotent: filtering a side's own
+    stream again changes nothing.
+
+    Raises
+    ------
+    SimulatorError
+        If ``view`` is not one of :data:`VIEWS`.
+    """
+    check_view(view)
+    if view == "umpire":
+        return list(events)
+    k = Knowledge(view)
+    out: list[CampaignEvent] = []
+    for e in events:
+        shown = REDACTORS.get(type(e), _as_seen)(e, view, k)
+        if shown is not None:
+            k.apply(shown)
+            out.append(shown)
+    return out

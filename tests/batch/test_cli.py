@@ -127,8 +127,12 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_spec_run_report_export_plot(
-    results: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    results: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setenv("COLUMNS", "250")  # the wide table (xdist workers set COLUMNS=80)
     assert len(runs_rows(results)) == 8 * len(LEVELS)
     code, out, _ = run_cli(["batch", "report", str(results), "--plot", str(tmp_path)], capsys)
     assert code == 0

@@ -10,7 +10,11 @@ from pathlib import Path
 import numpy as np
 from hypothesis import strategies as st
 
-from battle.units import GRADES, UNIT_TYPES, Force, UnitSpec
+from battle.forces import default_unit_types
+from battle.units import GRADES, Force, UnitSpec
+
+#: the unit types of config/rules.yaml (RULES.md §1)
+UNIT_TYPES = tuple(default_unit_types())
 
 PROJECT = Path(__file__).resolve().parents[2]
 

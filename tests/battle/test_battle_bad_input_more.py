@@ -126,18 +126,20 @@ def test_forces_file_is_a_directory(tmp_path: Path):
 
 
 def test_a_formation_without_a_move_is_refused(capsys):
-    """Every formation needs a move (RULES.md §6.6); the error names the missing ones."""
+    """Every formation needs a move (RULES.md §6.6); the error names the key path."""
     err = _one_paragraph_error(
-        *_run(capsys, "battle", "--quiet", "--set", "battle.moves_inches.infantry={line: 4}")[::2]
+        *_run(capsys, "battle", "--quiet", "--set", "battle.units.infantry.formations.line={}")[::2]
     )
-    assert "battle.moves_inches" in err and "column, square" in err
+    assert "battle.units.infantry.formations.line: missing move" in err
 
 
 def test_a_negative_move_is_refused(capsys):
     err = _one_paragraph_error(
-        *_run(capsys, "battle", "--quiet", "--set", "battle.moves_inches.cavalry.line=-2")[::2]
+        *_run(capsys, "battle", "--quiet", "--set", "battle.units.cavalry.formations.line.move=-2")[
+            ::2
+        ]
     )
-    assert "cavalry.line" in err and "0 or more" in err
+    assert "cavalry.formations.line.move" in err and "greater than or equal to 0" in err
 
 
 @pytest.mark.parametrize(
@@ -147,11 +149,18 @@ def test_a_negative_move_is_refused(capsys):
         ("battle.deck.explicit={8: [-5, 100, 3]}", ["9 cards", "1 to 8"]),
         ("battle.morale.by_grade={raw: 70}", ["regular, veteran, elite"]),
         ("battle.morale.by_grade.raw=500", ["by_grade.raw", "100"]),
-        ("battle.units.infantry.default_formation=skirmish", ["'skirmish'", "formations"]),
+        ("battle.units.infantry.default_formation=wedge", ["'wedge'", "formations"]),
         ("battle.units.infantry.formations=[line]", ["infantry", "formations"]),
-        ("battle.moves_inches.dragoons={line: 4}", ["dragoons", "models only"]),
-        ("battle.moves_inches.infantry.skirmish=3", ["infantry.skirmish", "models only"]),
-        ("battle.ranges_inches.infantry=-4", ["ranges_inches.infantry", "0"]),
+        (
+            "battle.units.dragoons={letter: d, id_prefix: D}",
+            ["battle.units.dragoons", "missing stands, combat_divisor"],
+        ),
+        ("battle.units.infantry.formations.skirmish.move=x", ["infantry.formations.skirmish"]),
+        ("battle.units.infantry.range_inches=-4", ["units.infantry.range_inches", "0"]),
+        ("battle.units.cavalry.letter=i", ["letter 'i'", "units.infantry"]),
+        ("battle.units.cavalry.formations={}", ["units.cavalry.formations", "at least 1"]),
+        ("battle.units.infantry.formations.skirmish.may_not_form=[wedge]", ["'wedge'"]),
+        ("battle.doctrines.steady.activation_order=[dragoons]", ["dragoons", "unit type"]),
         ("battle.deploy_inches=30", ["deploy_inches", "half", "§6.1"]),
         ("battle.ground_depth_inches=0.001", ["deploy_inches", "half"]),
         ("battle.percentage_dice=2", ["percentage_dice", "100"]),

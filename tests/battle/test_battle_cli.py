@@ -136,7 +136,7 @@ BAD = [
     (["--set", "battle.hit_dice=abc"], ["battle.hit_dice", "abc"]),
     (["--red", "0i"], ["--red", "no units"]),
     (["--blue", "0i0c0a"], ["--blue", "no units"]),
-    (["--red", "6x"], ["--red", "unknown unit type 'x'"]),
+    (["--red", "6x"], ["--red", "unknown unit letter 'x'"]),
     (["--red", "-3i"], ["--red", "negative"]),
     (["--red", "4i:heroic"], ["--red", "grade"]),
     (["--set", "battle.hit_dise=3d10"], ["battle.hit_dise", "did you mean 'battle.hit_dice'"]),
@@ -184,3 +184,22 @@ def test_bad_forces_file_names_file_and_key(tmp_path, capsys) -> None:
     spec = tmp_path / "forces.yaml"
     spec.write_text("red:\n  units:\n    - {type: dragoons}\nblue:\n  units: 2i\n")
     _one_paragraph(*_run(capsys, "battle", "--forces", str(spec)), [str(spec), "red.units.0.type"])
+
+
+def test_events_file_of_one_battle(tmp_path) -> None:
+    """``--events FILE`` without --odds writes the one battle's events, index 0, JSON lines."""
+    import json
+
+    out = tmp_path / "events.jsonl"
+    done = run_cli("battle", "--seed", "3", "--quiet", "--events", str(out))
+    assert done.returncode == 0, done.stderr
+    events = [json.loads(line) for line in out.read_text().splitlines()]
+    assert {e["battle"] for e in events} == {0}
+    assert events[0]["type"] == "BattleStarted" and events[-1]["type"] == "BattleEnded"
+
+
+def test_events_file_that_cannot_be_written_is_exit_2(tmp_path) -> None:
+    done = run_cli("battle", "--odds", "3", "--events", str(tmp_path / "no" / "such" / "x.jsonl"))
+    assert done.returncode == 2
+    assert "--events" in done.stderr and "cannot write" in done.stderr
+    assert "Traceback" not in done.stderr

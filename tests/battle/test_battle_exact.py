@@ -100,20 +100,22 @@ def test_morale_hits_examples(d: int, cd: int, h: int) -> None:
 def test_worked_completion_check(rules) -> None:
     fc = rules.formation_change
     veteran = completion_total(
-        fc, fc.line_column, grade="veteran", hit_by_fire=True, charge_target=True
+        fc, fc.costs["line-column"], grade="veteran", hit_by_fire=True, charge_target=True
     )
     assert veteran == 2 + 2 + 1 - 1 == 4
     passing = [roll for roll in range(1, 7) if reaction_test(_FixedDice(roll), veteran)[0]]
     assert passing == [5, 6]
-    raw = completion_total(fc, fc.line_column, grade="raw", hit_by_fire=True, charge_target=True)
+    raw = completion_total(
+        fc, fc.costs["line-column"], grade="raw", hit_by_fire=True, charge_target=True
+    )
     assert raw == 2 + 2 + 1 + 2 == 7
     assert not any(reaction_test(_FixedDice(roll), raw)[0] for roll in range(1, 7))
 
 
 def test_completion_total_rows(rules) -> None:
     fc = rules.formation_change
-    assert completion_total(fc, fc.limber_unlimber) == 0
-    assert completion_total(fc, fc.column_square) == 1
+    assert completion_total(fc, fc.costs["limbered-unlimbered"]) == 0
+    assert completion_total(fc, fc.costs["column-square"]) == 1
     # raw, irregular and shaken add +2 once, however many apply
     assert completion_total(fc, 1, grade="raw", irregular=True, shaken=True) == 3
     assert completion_total(fc, 1, grade="elite") == 0

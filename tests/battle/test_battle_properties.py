@@ -46,9 +46,11 @@ def _check_invariants(result: BattleResult, red, blue, rules) -> None:
             sizes[e.side].append(e.cards_left)
     for seq in sizes.values():
         assert seq == sorted(seq, reverse=True)
-    # every battle ends within the cap
-    assert result.turns <= rules.max_turns
-    assert result.bounds <= 2 * rules.max_turns
+    # every battle ends within the cap: max_turns from the start, or under
+    # fifteen-after-check the hard cap max_turns_cap (RULES.md §6.8)
+    cap = rules.max_turns if rules.turn_limit_from == "start" else rules.max_turns_cap
+    assert result.turns <= cap
+    assert result.bounds <= 2 * cap
     assert result.minutes == result.bounds * rules.bound_minutes
     assert result.reason
     if result.reason in ("turn-limit", "both-cards", "both-withdrew", "nightfall"):

@@ -64,7 +64,7 @@ def test_hit_filter_outcome_frequencies(rules, firer: UnitSpec, grade: str, cd: 
     for _ in range(n):
         state = BattleState(tables, (Force("Red", (firer,)), target), dice, 0, record=True)
         a, b = state.sides[0][0], state.sides[1][0]
-        hits = state.hit_filter(a, b, melee=False)
+        hits = state.hit_filter(a, b, "fire")
         hit = next(e for e in state.events if isinstance(e, HitResolved))
         morale = next(e for e in state.events if isinstance(e, Rolled) and e.kind == "morale")
         assert hit.divisor == cd and hit.actual_hits == hits

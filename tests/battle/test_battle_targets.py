@@ -32,7 +32,7 @@ def units(draw: st.DrawFn, t: Tables, side: int, prefix: str) -> list[Unit]:
         hits = draw(st.integers(0, 9))
         spec = UnitSpec(f"{prefix}{i:02d}", kind, hits=hits)
         pos = draw(st.integers(0, 24)) / 2  # many ties, as on the table
-        u = Unit(spec, side, 80, formation, pos, t.formation_numbers[(kind, formation)], False)
+        u = t.new_unit(spec, side, pos, formation)
         u.shaken = draw(st.booleans())
         u.disordered = draw(st.booleans())
         out.append(u)
@@ -62,7 +62,7 @@ def test_fire_target_is_nearest_then_most_hits_then_lowest_id(tables: Tables) ->
 def test_fire_target_examples(tables: Tables) -> None:
     def unit(uid: str, pos: float, hits: int) -> Unit:
         spec = UnitSpec(uid, "infantry", hits=hits)
-        return Unit(spec, 1, 80, "line", pos, tables.formation_numbers[("infantry", "line")], False)
+        return tables.new_unit(spec, 1, pos, "line")
 
     a, b, c = unit("B-I1", 6.0, 0), unit("B-I2", 6.0, 3), unit("B-I3", 5.0, 9)
     assert _fire_target([a, b, c]) is b  # level: more hits
@@ -154,11 +154,10 @@ def test_orders_go_to_the_first_units_in_activation_order(tables: Tables) -> Non
 def test_only_the_threatened_battalion_forms_square(tables: Tables) -> None:
     """§6.7 (house): the battalion an enemy cavalry unit would charge forms square; others
     carry on (steady doctrine, defender)."""
-    numbers = tables.formation_numbers
 
     def unit(uid: str, kind: str, formation: str, side: int, pos: float, hits: int = 0) -> Unit:
         spec = UnitSpec(uid, kind, hits=hits)
-        return Unit(spec, side, 80, formation, pos, numbers[(kind, formation)], False)
+        return tables.new_unit(spec, side, pos, formation)
 
     doc = tables.doctrines["steady"]
     near = unit("R-I1", "infantry", "line", 0, 8.0)

@@ -11,7 +11,7 @@ from battle.configload import VARIANTS_DIR, available_variants, read_yaml
 from battle.deck import MovementDeck, deck_composition
 from battle.dice import Dice
 from battle.engine import fight
-from battle.events import HitResolved
+from battle.events import HitResolved, MeleeResolved
 from battle.events import TestRolled as Rolled
 from battle.forces import parse_force_flag
 from battle.tables import compile_rules
@@ -20,7 +20,8 @@ from campaign.config import load_rules
 
 NAMED = {
     "examples-cd3", "first-outing", "two-dice", "linear-21-40", "cumulative", "arw-1998",
-    "roll-initiative", "uniform-morale", "draw-through", "fire-and-charge",
+    "roll-initiative", "uniform-morale", "draw-through", "fire-and-charge", "countercharge",
+    "pursuit", "free-attack", "move-and-fire", "no-charge-after-fail", "fifteen-after-check",
 }  # fmt: skip
 RED = parse_force_flag("6i1c1a", "Red", "R")
 BLUE = parse_force_flag("4i1c1a", "Blue", "B")
@@ -33,7 +34,7 @@ def _battle(variant: str | None):
 def _get(model, dotted: str):
     node = model
     for part in dotted.split(".")[1:]:
-        node = getattr(node, part)
+        node = node[part] if isinstance(node, dict) else getattr(node, part)
     return node
 
 
@@ -169,3 +170,135 @@ def test_arw_1998_end_text_gives_the_cards_left() -> None:
         words = "its last movement card" if left == 1 else f"{left} movement cards"
         assert last.endswith(f"is down to {words} (RULES.md §3.4)"), last
     assert any(r.cards_left[1 - r.winner] == 2 for r in ended)
+
+
+# ---------------------------------------------------------------- §6.4, §6.8, §6.10 options
+
+
+def _battles(variant: str | None, red: str, blue: str, doc: str, seeds=range(60)):
+    rules = _battle(variant)
+    r, b = parse_force_flag(red, "Red", "R"), parse_force_flag(blue, "Blue", "B")
+    return [fight(r, b, rules, rng(s), doctrines=(doc, doc)) for s in seeds]
+
+
+def test_countercharge_meets_halfway_and_both_get_the_bonus() -> None:
+    """§6.10 countercharge: a charged mounted unit meets its charger halfway; both count as
+    chargers (both add the charge bonus in the first melee). Never in the default."""
+    from battle.events import Moved
+
+    seen = 0
+    for result in _battles("countercharge", "2i3c1a", "2i3c1a", "bold", range(40)):
+        events = list(result.events)
+        for i, e in enumerate(events):
+            if isinstance(e, Moved) and e.action == "countercharge":
+                seen += 1
+                charge = events[i - 1]
+                assert isinstance(charge, Moved) and charge.action == "charge"
+                assert charge.target == e.unit and e.target == charge.unit
+                assert charge.to_inches + e.to_inches == 24  # in contact, halfway
+                melee = [
+                    h
+                    for h in events[i:]
+                    if isinstance(h, HitResolved) and {h.attacker, h.target} == {e.unit, e.target}
+                ][:2]
+                if len(melee) == 2:
+                    assert all(h.bonus > 0 for h in melee)
+    assert seen > 50
+    for result in _battles(None, "2i3c1a", "2i3c1a", "bold", range(40)):
+        assert not any(getattr(e, "action", "") == "countercharge" for e in result.events)
+
+
+def test_pursuit_follows_and_fights_the_target_at_cd_x2() -> None:
+    """§6.10 pursuit: after a failed stand, the charger follows and fights at once; the
+    target's own hits are at CD x2."""
+    from battle.events import Moved
+
+    seen = 0
+    for result in _battles("pursuit", "4i2c1a", "4i2c1a", "bold"):
+        events = list(result.events)
+        for i, e in enumerate(events):
+            if isinstance(e, Moved) and e.action == "pursue":
+                seen += 1
+                fights = [h for h in events[i + 1 :] if isinstance(h, HitResolved)][:2]
+                assert [h.how for h in fights] == ["pursuit", "pursuit"]
+                assert fights[0].attacker == e.unit and fights[1].attacker == e.target
+                # the target fights at CD x2: infantry 5 -> 10, cavalry 4 -> 8
+                assert fights[1].divisor in (10, 8, 24), fights[1]
+    assert seen >= 20
+
+
+def test_free_attack_hits_the_unit_falling_back_at_cd_x2() -> None:
+    """§6.10 free-attack: each melee lost on hits is followed by one hit filter of the
+    winner on the loser, at CD x2, before the loser falls back."""
+    seen = 0
+    for result in _battles("free-attack", "6i1c1a", "4i1c1a", "steady"):
+        events = list(result.events)
+        for i, e in enumerate(events):
+            if isinstance(e, MeleeResolved) and e.outcome == "decided":
+                free = next(h for h in events[i:] if isinstance(h, HitResolved))
+                assert free.how == "free-attack" and free.target == e.loser
+                seen += 1
+    assert seen >= 20
+    for result in _battles(None, "6i1c1a", "4i1c1a", "steady", range(20)):
+        assert not any(getattr(e, "how", "") == "free-attack" for e in result.events)
+
+
+def test_move_and_fire_fires_at_cd_x2_and_moves_half() -> None:
+    """§6.10 move-and-fire: an activated, advancing unit fires with CD x2, then moves at
+    most half its move."""
+    from battle.events import Moved
+
+    seen = 0
+    for result in _battles("move-and-fire", "6i1c1a", "4i1c1a", "bold"):
+        events = list(result.events)
+        for i, e in enumerate(events):
+            if isinstance(e, HitResolved) and e.how == "move-and-fire":
+                seen += 1
+                assert e.divisor in (10, 20, 8)  # infantry line 5 / column 10, cavalry x2
+                later = [
+                    m
+                    for m in events[i:]
+                    if isinstance(m, Moved) and m.unit == e.attacker and m.bound == e.bound
+                ]
+                for m in later:
+                    assert m.to_inches - m.from_inches <= 3.0  # half of column's 6"
+    assert seen >= 50
+
+
+def test_no_charge_after_fail_keeps_failed_units_from_charging() -> None:
+    """§6.4 no-charge-after-fail: a unit that failed a charge or stand test never takes
+    another charge test in that battle; in the default some do (after rallying)."""
+
+    def recharges(variant: str | None) -> int:
+        n = 0
+        for result in _battles(variant, "6i1c1a", "4i1c1a", "bold", range(120)):
+            failed: set[str] = set()
+            for e in result.events:
+                if isinstance(e, Rolled) and e.kind in ("charge", "stand"):
+                    if e.kind == "charge" and e.unit in failed:
+                        n += 1
+                    if not e.passed:
+                        failed.add(e.unit)
+        return n
+
+    assert recharges("no-charge-after-fail") == 0
+    assert recharges(None) > 0
+
+
+def test_fifteen_after_check_counts_turns_from_the_first_check() -> None:
+    """§6.8 fifteen-after-check: with max_turns 2, a turn-limit draw comes 2 turns after the
+    first withdrawal check, not after turn 2."""
+    from battle.events import WithdrawalChecked
+
+    rules = load_rules(["fifteen-after-check"], {"battle.max_turns": 2}).rules.battle
+    default = load_rules([], {"battle.max_turns": 2}).rules.battle
+    r, b = parse_force_flag("6i1c1a", "Red", "R"), parse_force_flag("4i1c1a", "Blue", "B")
+    later = 0
+    for s in range(40):
+        assert fight(r, b, default, rng(s)).turns <= 2
+        result = fight(r, b, rules, rng(s))
+        if result.reason == "turn-limit":
+            first = min(e.turn for e in result.events if isinstance(e, WithdrawalChecked))
+            assert result.turns == first + 2
+            later += result.turns > 2
+    assert later > 0

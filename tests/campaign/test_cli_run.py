@@ -98,7 +98,7 @@ def test_a_sides_log_shows_only_what_it_knew(tmp_path):
     full = _campaign("run", "--seed", "42")
     red = _campaign("run", "--seed", "42", "--view", "red")
     assert full.returncode == red.returncode == 0
-    assert "Blue sights" in full.stdout
-    assert "Blue sights" not in red.stdout
-    assert "Red sights" in red.stdout
+    assert "Blue scouts see" in full.stdout
+    assert "Blue scouts see" not in red.stdout
+    assert "Red scouts see" in red.stdout
     assert len(red.stdout) < len(full.stdout)

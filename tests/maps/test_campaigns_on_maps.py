@@ -206,7 +206,7 @@ def test_waterloo_1815_log_names_the_historical_places() -> None:
     done = _invoke("run", "waterloo-1815", "--seed", "3")
     assert done.exit_code == 0, done.output
     assert "Bases: French at Charleroi, Allies at Brussels" in done.stdout
-    assert "BATTLE at" in done.stdout
+    assert "Battle at" in done.stdout
     assert any(town in done.stdout for town in ("Quatre-Bras", "Ligny", "Sombreffe"))
 
 

@@ -12,6 +12,7 @@ from campaign.config import load_rules
 from campaign.engine import run_campaign
 from campaign.maps import load_map
 from campaign.paths import MAPS_DIR
+from campaign.printers.odds import OddsBook
 from campaign.report import render_html
 
 SEED = 7
@@ -27,10 +28,16 @@ def campaign_run(request):
 
 
 @pytest.fixture(scope="session")
-def diaries(campaign_run):
+def odds():
+    """The odds book of the fixed-seed campaigns (default rules, seed :data:`SEED`)."""
+    return OddsBook(load_rules().rules, SEED)
+
+
+@pytest.fixture(scope="session")
+def diaries(campaign_run, odds):
     """HTML text of the umpire's, red's and blue's diary of :func:`campaign_run`."""
     _, cmap, events = campaign_run
-    return {view: render_html(events, cmap, view) for view in ("umpire", "red", "blue")}
+    return {view: render_html(events, cmap, view, odds) for view in ("umpire", "red", "blue")}
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 from matplotlib import image
 
-from campaign.events import CampaignEnded
 from campaign.report.browser import find_chromium, render_page
 
 pytestmark = [
@@ -31,13 +30,3 @@ def test_screenshot_shows_a_drawn_map(umpire_file, tmp_path):
     star = (r > 0.8) & (g > 0.6) & (b < 0.3)  # objective stars
     assert red.sum() > 200 and blue.sum() > 200 and star.sum() > 200, "no map drawn"
     assert np.var(pixels) > 0.01
-
-
-def test_printed_pdf_has_a_page_per_day(campaign_run, umpire_file, tmp_path):
-    _, _, events = campaign_run
-    pdf = render_page(umpire_file, tmp_path / "diary.pdf")
-    data = pdf.read_bytes()
-    assert data.startswith(b"%PDF")
-    pages = data.count(b"/Type /Page") - data.count(b"/Type /Pages")
-    days = next(e for e in events if isinstance(e, CampaignEnded)).days
-    assert pages >= days + 2  # title, each day from a new page, the closing charts

@@ -40,7 +40,7 @@ def test_a_map_for_every_day(campaign_run, diaries):
         for n, section in enumerate(days, start=1):
             assert f"<h2>Day {n}</h2>" in section
             assert section.count("<svg") >= 1
-    assert diaries["umpire"].count('<figure class="map">') == end.days
+    assert diaries["umpire"].count('<figure class="map">') == end.days + 1  # + the final map
 
 
 def test_every_battle_and_the_result(campaign_run, diaries):
@@ -54,7 +54,9 @@ def test_every_battle_and_the_result(campaign_run, diaries):
         end = _end(events)
         assert html.escape(end.reason) in text
         assert 'id="result"' in text
-    assert diaries["umpire"].count("<details>") == len(battles)  # every log folded away
+    umpire = diaries["umpire"]
+    assert umpire.count('<div class="log">') == len(battles)  # every log open, for print
+    assert "<details" not in umpire
 
 
 @pytest.mark.parametrize(("view", "enemy"), [("red", "blue"), ("blue", "red")])
@@ -133,9 +135,9 @@ def test_the_html_is_valid_and_loads_nothing_from_the_network(diaries, html_erro
         assert "<svg" in text and 'xmlns="http://www.w3.org/2000/svg"' in text
 
 
-def test_the_same_events_give_a_byte_identical_diary(campaign_run, diaries):
+def test_the_same_events_give_a_byte_identical_diary(campaign_run, diaries, odds):
     _, cmap, events = campaign_run
-    assert render_html(events, cmap, "red") == diaries["red"]
+    assert render_html(events, cmap, "red", odds) == diaries["red"]
 
 
 def test_markdown_diary_with_png_pictures(campaign_run, tmp_path):
@@ -143,11 +145,11 @@ def test_markdown_diary_with_png_pictures(campaign_run, tmp_path):
     path = write_report(events, cmap, tmp_path / "diary.md", "blue")
     text = path.read_text(encoding="utf-8")
     images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
-    assert len(images) == _end(events).days + 2
+    assert len(images) == _end(events).days + 3  # days, the final map, two charts
     for image in images:
         png = tmp_path / image
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert "<details><summary>" in text
+    assert "#### Bound by bound" in text
 
 
 def test_report_suffix_and_view_are_checked(campaign_run, tmp_path):

@@ -52,3 +52,17 @@ def test_a_bad_view_exits_2(saved, tmp_path, capsys):
     path, _ = saved
     assert _run(["report", str(path), "-o", str(tmp_path / "d.html"), "--view", "x"]) == 2
     assert "--view" in capsys.readouterr().err
+
+
+def test_a_sides_stream_gives_only_that_sides_diary(campaign_run, tmp_path, capsys):
+    from campaign.report.view import side_view
+
+    _, _, events = campaign_run
+    path = tmp_path / "red.jsonl"
+    with path.open("w", encoding="utf-8") as fp:
+        write_jsonl(side_view(events, "red"), fp)
+    for view in ("blue", "umpire"):
+        assert _run(["report", str(path), "-o", str(tmp_path / "d.html"), "--view", view]) == 2
+        err = capsys.readouterr().err
+        assert "red's view only" in err and "--view red" in err
+    assert _run(["report", str(path), "-o", str(tmp_path / "d.html"), "--view", "red"]) == 0
