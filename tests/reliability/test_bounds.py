@@ -78,9 +78,9 @@ def test_a_huge_force_flag_is_refused_before_any_unit_is_built() -> None:
     tracemalloc.start()
     start = time.perf_counter()
     with pytest.raises(ForceError, match="more than the limit of 200"):
-        parse_force_flag("99999999999i", "Red", "R", 200)
+        parse_force_flag("99999999999i", "Red", "R", max_units=200)
     with pytest.raises(ForceError, match="more than 10"):
-        parse_force_flag("9" * 5000 + "c", "Red", "R", 200)
+        parse_force_flag("9" * 5000 + "c", "Red", "R", max_units=200)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert peak < 5_000_000  # bytes: nothing close to a unit list was built
@@ -89,7 +89,9 @@ def test_a_huge_force_flag_is_refused_before_any_unit_is_built() -> None:
 
 def test_no_rules_value_lifts_the_unit_ceiling() -> None:
     with pytest.raises(ForceError, match=f"at most {UNIT_CEILING:,}"):
-        make_force("Red", "R", [("infantry", UNIT_CEILING + 1, "regular", 0)], "--red", 10**9)
+        make_force(
+            "Red", "R", [("infantry", UNIT_CEILING + 1, "regular", 0)], "--red", max_units=10**9
+        )
 
 
 def test_the_cli_names_the_rule_for_a_huge_force(capsys: pytest.CaptureFixture[str]) -> None:
