@@ -88,7 +88,7 @@ def bounded_loader(base: type[Any], limit: int = MAX_YAML_NODES) -> type[Any]:
         expand to more than ``limit`` nodes.
     """
 
-    class Bounded(base):  # type: ignore[misc, valid-type]
+    class Bounded(base):  # type: ignore[misc]
         def get_single_node(self) -> Any:
             node = super().get_single_node()
             if node is not None:
