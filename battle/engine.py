@@ -10,8 +10,11 @@ card, has no unit left, or withdraws — checked after every phase (§6.8) — o
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
+from battle.arrivals import Arrival, check_arrivals, join_due
 from battle.dice import Dice
 from battle.doctrine import ADVANCE, Order, TacticalDoctrine
 from battle.errors import ConfigError, ForceError
@@ -29,7 +32,7 @@ from battle.result import BattleResult
 from battle.rules import BattleRules
 from battle.state import BattleState
 from battle.tables import Tables, compile_rules
-from battle.units import Force
+from battle.units import Force, UnitSpec
 
 __all__ = ["fight"]
 
@@ -48,6 +51,7 @@ def fight(
     doctrines: tuple[str, str] = ("steady", "steady"),
     max_bounds: int | None = None,
     record_events: bool = True,
+    arrivals: Sequence[Arrival] = (),
 ) -> BattleResult:
     """Fight one abstract battle between two forces (RULES.md §6).
 
@@ -68,6 +72,9 @@ def fight(
         but the ``max_turns`` cap.
     record_events
         Keep every event (dice included); off for speed in batch runs.
+    arrivals
+        Units that join a side at the start of a given bound (RULES.md §8.4; see
+        :mod:`battle.arrivals`). Arrivals due after the battle ends never join.
 
     Returns
     -------
@@ -77,7 +84,8 @@ def fight(
     ------
     ForceError
         If a force has no unit able to fight or more than ``rules.max_units_per_force``
-        units, unit ids repeat, or a unit's type or formation is not in ``rules.units``.
+        units, unit ids repeat (arrivals included), a unit's type or formation is not in
+        ``rules.units``, or an arrival is malformed.
     ConfigError
         If a doctrine name is not in ``rules.doctrines``.
     """
@@ -97,6 +105,12 @@ def fight(
                 fix=f"Choose one of: {', '.join(sorted(tables.doctrines))}.",
             )
         docs.append(tables.doctrines[name])
+    due = sorted(arrivals, key=lambda a: a.bound)
+    if due:
+        taken = {u.id for f in (force_a, force_b) for u in f.units}
+        check_arrivals(due, taken, tables.max_units_per_force)
+        for a in due:
+            _check_types(tables, a.units)
     st = BattleState(tables, (force_a, force_b), Dice(rng), attacker, record_events)
     st.changed = True
     if st.check_end():  # a side may start at its losing card count (arw-1998, one unit)
@@ -118,6 +132,8 @@ def fight(
             if max_bounds is not None and st.bounds >= max_bounds:
                 st.finish(None, "nightfall")
                 break
+            if due:
+                join_due(st, due)
             _bound(st, side, docs[side])
             if st.over:
                 break
@@ -130,21 +146,7 @@ def _check_forces(t: Tables, force_a: Force, force_b: Force) -> None:
     """Refuse forces the battle cannot fight (see :func:`fight`); raises ForceError."""
     limit, destroyed_at = t.max_units_per_force, t.destroyed_at
     for force in (force_a, force_b):
-        for u in force.units:
-            kind = t.unit_types.get(u.kind)
-            if kind is None:
-                raise ForceError(
-                    f"unit {u.id} is of unknown type {u.kind!r}",
-                    key="battle.units",
-                    fix=f"Use one of: {', '.join(t.unit_types)}, or add the type to "
-                    "battle.units in config/rules.yaml.",
-                )
-            if u.formation is not None and (u.kind, u.formation) not in t.formations:
-                raise ForceError(
-                    f"unit {u.id} ({u.kind}) has no formation {u.formation!r}",
-                    key=f"battle.units.{u.kind}.formations",
-                    fix=f"Use one of: {', '.join(kind.formations)}.",
-                )
+        _check_types(t, force.units)
         if len(force.units) > limit:
             raise ForceError(
                 f"force {force.name!r} has {len(force.units)} units, more than the "
@@ -164,6 +166,25 @@ def _check_forces(t: Tables, force_a: Force, force_b: Force) -> None:
         every = [u.id for f in (force_a, force_b) for u in f.units]
         dup = sorted({i for i in every if every.count(i) > 1})
         raise ForceError(f"unit ids repeat: {', '.join(dup)}", fix="Give every unit its own id.")
+
+
+def _check_types(t: Tables, units: Sequence[UnitSpec]) -> None:
+    """Refuse a unit whose type or formation is not in the rules; raises ForceError."""
+    for u in units:
+        kind = t.unit_types.get(u.kind)
+        if kind is None:
+            raise ForceError(
+                f"unit {u.id} is of unknown type {u.kind!r}",
+                key="battle.units",
+                fix=f"Use one of: {', '.join(t.unit_types)}, or add the type to "
+                "battle.units in config/rules.yaml.",
+            )
+        if u.formation is not None and (u.kind, u.formation) not in t.formations:
+            raise ForceError(
+                f"unit {u.id} ({u.kind}) has no formation {u.formation!r}",
+                key=f"battle.units.{u.kind}.formations",
+                fix=f"Use one of: {', '.join(kind.formations)}.",
+            )
 
 
 def _bound(st: BattleState, side: int, doc: TacticalDoctrine) -> None:

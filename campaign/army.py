@@ -37,8 +37,10 @@ class Division:
     alive: bool = True
     surrendered: bool = False
     halted_reason: str = ""
-    #: "a~b" while held on a road after a battle there (neither at a junction nor marching)
-    on_road: str = ""
+    #: (a, b) while held on the road from a to b after a battle there (neither at a junction
+    #: nor marching); ``road_walked`` is then (minutes walked from a, minutes left to b)
+    on_road: tuple[str, str] | None = None
+    road_walked: tuple[float, float] = (0.0, 0.0)
     process: simpy.Process | None = None
     #: actual hits that destroy a unit (``battle.destroyed_at_hits``, RULES.md §1.2)
     destroyed_at: int = field(kw_only=True)
@@ -52,16 +54,17 @@ class Division:
     @property
     def last_junction(self) -> str | None:
         """The junction it left, while it is held on a road."""
-        return self.on_road.split("~")[0] if self.on_road else None
+        return self.on_road[0] if self.on_road else None
 
     @property
     def place(self) -> str:
-        """Where it is: a junction id, or ``"a~b"`` on the road from a to b."""
+        """Where it is, as a display key: a junction id, or ``"a~b"`` on the road from a to b
+        (read ``location``, ``road`` and ``on_road`` rather than splitting it)."""
         if self.location:
             return self.location
         if self.road:
             return f"{self.road[0]}~{self.road[1]}"
-        return self.on_road
+        return "~".join(self.on_road) if self.on_road else ""
 
     def force(self, name: str) -> Force:
         return Force(name, tuple(self.units))
@@ -78,7 +81,7 @@ class Division:
             if hits >= destroyed_at:
                 lost += 1
             else:
-                kept.append(replace(u, hits=hits))
+                kept.append(u if hits == u.hits else replace(u, hits=hits))
         self.units = kept
         if not kept:
             self.alive = False

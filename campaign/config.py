@@ -27,14 +27,24 @@ class InfantryRoll(_Strict):
 
 
 class StrategyDoctrine(_Strict):
-    """RULES.md §8.8 a strategy doctrine as data (read by campaign/strategy.py)."""
+    """RULES.md §8.8 a strategy doctrine as data (read by campaign/strategy/doctrine.py).
 
-    attack_ratio: float = Field(ge=0)
-    advance_on_base: bool
-    objectives_first: bool
+    Hours are expected march hours (rough roads priced in); ratios are own boxes over the
+    enemy's estimated boxes. Each field's one-line meaning is in config/rules.yaml.
+    """
+
+    attack_ratio: float = Field(ge=0, le=100)
+    seek_hours: float = Field(ge=0, le=1000)
+    guard_hours: float = Field(ge=0, le=1000)
     concentrate: bool
-    concentrate_hours: float = Field(ge=0)
-    hold_objectives: bool
+    concentrate_hours: float = Field(ge=0, le=1000)
+    flank: bool
+    rough_risk_weight: float = Field(ge=0, le=100)
+    pursue_hours: float = Field(ge=0, le=1000)
+    regroup: bool
+    objectives_first: bool
+    advance_on_base: bool
+    plan_slack_hours: float = Field(ge=0, le=1000)
 
 
 class CampaignRules(_Strict):
@@ -53,10 +63,17 @@ class CampaignRules(_Strict):
     fall_back_junctions: int = Field(ge=0)
     fog_sight_junctions: int = Field(ge=0)
     withdrawal_threshold_percent: float = Field(ge=0, le=100)
+    withdrawal_scale: Literal["division", "unit"]
+    batteries_per_factor: int = Field(ge=1, le=100)
     max_events: int = Field(ge=100)
     hold_minutes: int = Field(ge=1)
     battle_doctrine: str
-    doctrines: dict[Literal["aggressive", "cautious", "balanced"] | str, StrategyDoctrine]
+    doctrines: dict[Literal["aggressive", "cautious", "balanced", "raider"] | str, StrategyDoctrine]
+
+    @property
+    def daylight_hours(self) -> float:
+        """Marching hours in a day (RULES.md §8.3), from ``day_start``/``day_end_minutes``."""
+        return (self.day_end_minutes - self.day_start_minutes) / 60.0
 
     @field_validator("division_infantry_table")
     @classmethod

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from battle.withdrawal import SideTally, roll_withdrawals, withdrawal_factors
+from battle.events import Factor
+from battle.withdrawal import roll_withdrawals, withdrawal_factors
 from campaign.events import DayEnded, WithdrawalCheck
+from campaign.ledger import Ledger
 
 if TYPE_CHECKING:
     from collections.abc import Generator
@@ -18,46 +20,60 @@ __all__ = ["Endgame"]
 
 SIDES = ("red", "blue")
 
+#: the §7.2 row names as they read at division scale (RULES.md §7.6)
+DIVISION_ROWS = {
+    "flags lost": "divisions lost",
+    "flags captured": "enemy divisions lost",
+    "batteries lost": "batteries lost (per 3)",
+    "batteries captured": "enemy batteries lost (per 3)",
+    "units retiring shaken": "divisions beaten",
+    "enemy units retiring shaken": "enemy divisions beaten",
+    "units off the table": "divisions onto base or cut off",
+    "enemy units off the table": "enemy divisions onto base or cut off",
+}
+
 
 def _enemy(side: str) -> str:
     return "blue" if side == "red" else "red"
 
 
 class Endgame:
-    """Tallies of each army and the campaign's end conditions."""
+    """The campaign's end conditions, read from the ledger (RULES.md §7.6, §8.7)."""
 
     def __init__(self, camp: Campaign) -> None:
         self.camp = camp
-        self.owner: dict[str, str | None] = {}
-        self.start_owner: dict[str, str | None] = {}
-        self.tally = {s: dict(flags=0, batteries=0, retiring_shaken=0, off_table=0) for s in SIDES}
-        self.hits = {s: 0 for s in SIDES}
-        self.surrendered_boxes = {s: 0.0 for s in SIDES}
-        self.initial_boxes = {s: 0 for s in SIDES}
+        self.ledger: Ledger = camp.ledger
+        #: side -> the campaign day its base fell (held alone by the enemy at nightfall)
+        self.base_fell_day: dict[str, int] = {}
+
+    @property
+    def owner(self) -> dict[str, str | None]:
+        """Junction -> the side that controls it (RULES.md §7.2), for the strategy's view."""
+        return self.ledger.owner
 
     # ------------------------------------------------------------------ holding
     def start(self) -> None:
-        """Record who holds what at the start: bases, and junctions one side alone occupies."""
+        """Record the casualty base and who controls what when the campaign begins."""
         camp = self.camp
         for side in SIDES:
-            self.owner[camp.map.sides[side].base] = side
-            self.initial_boxes[side] = sum(d.boxes for d in camp.divisions if d.side == side)
-        for j in sorted({d.location for d in camp.divisions if d.location}):
-            self.occupy(j)
-        self.start_owner = dict(self.owner)
+            self.ledger.begin_army(side, sum(d.boxes for d in camp.divisions if d.side == side))
+        occupied: dict[str, list[str]] = {}
+        for d in camp.divisions:
+            if d.location:
+                occupied.setdefault(d.location, []).append(d.side)
+        self.ledger.begin({s: camp.map.sides[s].base for s in SIDES}, occupied)
 
     def occupy(self, junction: str) -> None:
-        """A junction belongs to the side that last occupied it alone (source 000 h)."""
-        sides = {d.side for d in self.camp.divisions if d.alive and d.location == junction}
-        if len(sides) == 1:
-            self.owner[junction] = sides.pop()
+        """The occupants of ``junction`` changed: update control (RULES.md §7.2)."""
+        sides = [d.side for d in self.camp.divisions if d.alive and d.location == junction]
+        self.ledger.occupy(junction, sides)
 
     def objective_value(self, side: str) -> int:
-        return sum(v for j, v in self.camp.objectives.items() if self.owner.get(j) == side)
+        return self.ledger.objective_value(side)
 
     # ------------------------------------------------------------------ checks
     def check_immediate(self) -> None:
-        """End at once when a side has no divisions or holds the enemy base (§8.7)."""
+        """End at once when a side has no divisions left (RULES.md §8.7)."""
         camp = self.camp
         if camp.over:
             return
@@ -69,42 +85,44 @@ class Endgame:
             else:
                 camp.end(None, "neither side has a division left: a draw")
             return
+
+    def check_bases(self) -> None:
+        """At nightfall: a side that holds the enemy's base alone wins (RULES.md §8.7; a base
+        taken by day can still be retaken before dark). Both at once: a draw."""
+        camp = self.camp
+        if camp.over:
+            return
+        holders = []
         for side in SIDES:
             base = camp.map.sides[_enemy(side)].base
             there = {d.side for d in camp.divisions if d.alive and d.location == base}
             if there == {side}:
-                camp.end(
-                    side,
-                    f"{camp.map.sides[side].name} holds the enemy base, "
-                    f"{camp.map.graph.nodes[base]['name']}",
-                )
-                return
+                holders.append((side, base))
+        if len(holders) == 2:
+            camp.end(None, "each side holds the other's base at nightfall: a draw")
+        elif holders:
+            side, base = holders[0]
+            self.base_fell_day[_enemy(side)] = camp.clock.day(max(camp.env.now - 1, 0))
+            camp.end(
+                side,
+                f"{camp.map.sides[side].name} holds the enemy base, "
+                f"{camp.map.graph.nodes[base]['name']}, at nightfall",
+            )
 
     def casualty_percent(self, side: str) -> float:
         """§7.6: hits taken (+25% of surrendered boxes) over the boxes the side began with."""
-        total = self.initial_boxes[side]
-        lost = self.hits[side] + self.surrendered_boxes[side]
-        return 100.0 * lost / total if total else 0.0
-
-    def _side_tally(self, side: str) -> SideTally:
-        enemy = _enemy(side)
-        lost = sum(
-            1
-            for j in self.camp.objectives
-            if self.owner.get(j) == enemy and self.start_owner.get(j) != enemy
-        )
-        primary = self.camp.map.sides[side].primary_road
-        road_lost = int(bool(primary) and any(self.owner.get(j) == enemy for j in primary or ()))
-        return SideTally(objectives_lost=lost, primary_roads_lost=road_lost, **self.tally[side])
+        return self.ledger.casualty_percent(side)
 
     def evenings(self) -> Generator[simpy.Event, Any, None]:
         """Each nightfall: the day's tally, withdrawal checks (§7.6), the time limit (§8.7)."""
         camp = self.camp
         env = camp.env
-        for day in range(1, camp.cr.time_limit_days + 1):
+        for day in range(1, camp.time_limit_days + 1):
             nightfall = (day - 1) * 1440 + camp.clock.daylight_minutes
             if nightfall > env.now:
                 yield env.timeout(nightfall - env.now)
+            # let every battle that ends at nightfall settle its fall backs first (§8.5)
+            yield env.timeout(0)
             if camp.over:
                 return
             camp.emit(
@@ -120,6 +138,9 @@ class Endgame:
                     seen_by=(),
                 )
             )
+            self.check_bases()
+            if camp.over:
+                return
             self._withdrawal_checks()
             if camp.over:
                 return
@@ -133,9 +154,12 @@ class Endgame:
             pct = self.casualty_percent(side)
             if pct < camp.cr.withdrawal_threshold_percent:
                 continue
-            rows = withdrawal_factors(
-                w, self._side_tally(side), self._side_tally(_enemy(side)), pct
+            own, enemy = self.ledger.withdrawal_tallies(
+                side, camp.cr.withdrawal_scale, camp.cr.batteries_per_factor
             )
+            rows = withdrawal_factors(w, own, enemy, pct)
+            if camp.cr.withdrawal_scale == "division":
+                rows = [Factor(DIVISION_ROWS.get(name, name), n) for name, n in rows]
             checks.append((side, pct, rows))
         if not checks:
             return
@@ -193,7 +217,7 @@ class Endgame:
             place = d.place or "-"
             rows.append((d.id, d.side, place, len(d.units), d.boxes if d.alive else 0, state))
         return {
-            "losses": dict(self.hits),
+            "losses": {s: self.ledger.sides[s].hits for s in SIDES},
             "divisions_left": {
                 s: sum(1 for d in camp.divisions if d.alive and d.side == s) for s in SIDES
             },

@@ -22,21 +22,32 @@ from campaign.battles import BattleDesk
 from campaign.clock import Clock
 from campaign.config import LoadedRules
 from campaign.endgame import Endgame
+from campaign.errors import MapError
 from campaign.events import (
+    BattleFought,
     CampaignEnded,
     CampaignEvent,
     CampaignStarted,
     DivisionRaised,
+    FellBack,
     Halted,
     MarchArrived,
     MarchBegun,
+    Ordered,
+    Reinforced,
     RoughRoadTest,
     Sighted,
 )
-from campaign.maps import CampaignMap
+from campaign.ledger import Ledger
+from campaign.maps import CampaignMap, Reinforcement
 from campaign.paths import display_path
 from campaign.result import CampaignResult
-from campaign.strategy import SideView, choose_goal, next_step
+from campaign.strategy import (
+    Order,
+    OwnDivision,
+    SideView,
+    Strategist,
+)
 from campaign.versions import versions
 
 #: a SimPy process: yields events, returns nothing
@@ -83,10 +94,12 @@ class Campaign:
                     key=f"--{side}-doctrine",
                     fix=f"Choose one of: {', '.join(sorted(self.cr.doctrines))}.",
                 )
+        self.time_limit_days = cmap.time_limit(self.cr.time_limit_days)
+        self._check_reinforcements()
         self.record = record_events
         self.battle_logs = battle_logs
         root = np.random.SeedSequence(seed)
-        forces_ss, march_ss, battles_ss = root.spawn(3)
+        forces_ss, march_ss, battles_ss, strategy_ss = root.spawn(4)
         self.forces_dice = Dice(np.random.default_rng(forces_ss))
         self.dice = Dice(np.random.default_rng(march_ss))
         self.battles_ss = battles_ss
@@ -95,6 +108,8 @@ class Campaign:
         self.done = self.env.event()
         self.events: list[CampaignEvent] = []
         self.n_events = 0
+        #: campaign character counts (see CampaignResult)
+        self.counts = {"rough_road_tests": 0, "rough_road_failures": 0, "marches": 0, "flank": 0}
         self.divisions: list[Division] = []
         self.winner: str | None = None
         self.reason = ""
@@ -112,14 +127,33 @@ class Campaign:
             for j, d in sorted(self.graph.nodes(data=True))
             if d.get("objective")
         }
+        self.ledger = Ledger(self.objectives, {s: cmap.sides[s].primary_road for s in SIDES})
         self.desk = BattleDesk(self)
+        self._last_order: dict[str, tuple[str, str | None]] = {}
+        self.holding: set[str] = set()  # divisions holding on a doctrine's order (may be woken)
         self.endgame = Endgame(self)
+        self.strategists = {
+            side: Strategist(
+                side,
+                self.cr.doctrines[self.doctrines[side]],
+                self.graph,
+                self.cr,
+                np.random.default_rng(ss),
+            )
+            for side, ss in zip(SIDES, strategy_ss.spawn(2), strict=True)
+        }
 
     # ------------------------------------------------------------------ events
     def emit(self, event: CampaignEvent) -> None:
         if self.over and not isinstance(event, CampaignEnded):
             return  # the campaign has ended: what else happened this minute is not recorded
         self.n_events += 1
+        if isinstance(event, BattleFought):
+            for strategist in self.strategists.values():
+                strategist.observe_battle(event.t + event.minutes, event.divisions, event.winner)
+        elif isinstance(event, FellBack):  # seen by both sides (RULES.md §8.5)
+            for strategist in self.strategists.values():
+                strategist.observe_fall_back(event.side, event.division, event.path)
         if self.record:
             self.events.append(event)
         if self.n_events >= self.cr.max_events and not self.over:
@@ -154,6 +188,52 @@ class Campaign:
                 )
         self.endgame.start()
 
+    def _entry_minute(self, r: Reinforcement) -> float:
+        """Campaign minute of a reinforcement's entry (minutes since day 1's dawn)."""
+        return (r.day - 1) * 1440 + r.hour * 60 - self.cr.day_start_minutes
+
+    def _check_reinforcements(self) -> None:
+        """Each reinforcement enters within the campaign (RULES.md §8.9), else MapError."""
+        for r in self.map.reinforcements:
+            t = self._entry_minute(r)
+            if not 0 <= t < self.time_limit_days * 1440:
+                raise MapError(
+                    f"reinforcements enter on day {r.day} at {r.hour:g}h, outside the campaign "
+                    f"(day 1 from {self.cr.day_start_minutes // 60:02d}:00 to the end of day "
+                    f"{self.time_limit_days}, the time limit)",
+                    source=self.map.source,
+                    key=f"{r.key}.day",
+                    fix="Bring them in before the time limit (or raise the map's time_limit_days).",
+                )
+
+    def _reinforce(self, r: Reinforcement) -> Process:
+        """Raise a reinforcement's divisions at its junction when it enters (RULES.md §8.9)."""
+        env = self.env
+        yield env.timeout(self._entry_minute(r))
+        if self.over:
+            return
+        number = sum(1 for d in self.divisions if d.side == r.side)
+        raised = []
+        for _ in r.divisions:
+            number += 1
+            div, roll = raise_division(r.side, number, r.junction, self.rules, self.forces_dice)
+            raised.append((div, roll))
+        now = int(env.now)
+        seen = (r.side, *self._enemies_seeing(r.side, r.junction))  # fog of war (§8.6)
+        ids = tuple(d.id for d, _ in raised)
+        self.emit(Reinforced(now, r.side, r.junction, r.divisions, ids, seen_by=seen))
+        for div, roll in raised:
+            self.divisions.append(div)
+            self.ledger.begin_army(r.side, div.boxes)  # their boxes join the casualty base
+            units = tuple((u.id, u.kind) for u in div.units)
+            self.emit(DivisionRaised(now, r.side, div.id, roll, units, r.junction, seen_by=seen))
+            div.arrived_at = env.now
+            div.process = env.process(self._division(div))
+        self.update_sightings()
+        self.endgame.occupy(r.junction)
+        self._after_this_minute(lambda: self.desk.check_contact(r.junction, arriving=raised[-1][0]))
+        self._after_this_minute(self.endgame.check_immediate)
+
     def run(self) -> CampaignResult:
         """Run the campaign to its end (RULES.md §8.7) and return the result."""
         cmap = self.map
@@ -180,7 +260,9 @@ class Campaign:
             div.process = self.env.process(self._division(div))
         self.env.process(self.endgame.evenings())
         self.env.process(self._initial_contacts())
-        limit = self.cr.time_limit_days * 1440 + 1
+        for reinforcement in self.map.reinforcements:
+            self.env.process(self._reinforce(reinforcement))
+        limit = self.time_limit_days * 1440 + 1
         self.env.run(until=simpy.AnyOf(self.env, [self.done, self.env.timeout(limit)]))
         if not self.over:
             self.end(None, "time limit reached with nothing decided: a draw")
@@ -213,18 +295,28 @@ class Campaign:
             until = float(arg)  # type: ignore[arg-type]
             if until > env.now:
                 yield env.timeout(until - env.now)
-        elif kind == "march":  # a fall back or a return: no rough-road test (§8.2)
+        elif kind in ("march", "return"):  # a fall back or a return: no rough-road test (§8.2)
             dest = str(arg)
             origin = div.location
             if origin is None or not self.graph.has_edge(origin, dest):
                 return
+            if kind == "return":  # only fall backs march at night (RULES.md §8.3)
+                march_minutes = self.graph.edges[origin, dest]["hours"] * 60.0
+                nightfall = self.clock.nightfall(env.now)
+                if not self.clock.is_daylight(env.now) or (
+                    env.now + march_minutes > nightfall
+                    and march_minutes <= self.clock.daylight_minutes
+                ):
+                    div.orders.insert(0, (kind, arg))
+                    yield env.timeout(self.clock.next_dawn(nightfall) - env.now)
+                    return
             yield from self._march(div, origin, dest, test_rough=False)
         elif kind == "arrive":  # finish (or walk back) part of a road after a road battle
             dest, minutes = arg  # type: ignore[misc]
             div.location = None
             yield env.timeout(max(float(minutes), 0.0))  # type: ignore[has-type]
             div.location = dest
-            div.on_road = ""
+            div.on_road = None
             seen = (div.side, *self._enemies_seeing(div.side, dest))
             self.emit(MarchArrived(int(env.now), div.side, div.id, dest, seen_by=seen))
             self.arrived(div, dest)
@@ -234,12 +326,22 @@ class Campaign:
         env = self.env
         at = div.location
         assert at is not None
-        doctrine = self.cr.doctrines[self.doctrines[div.side]]
-        goal, why = choose_goal(div.id, at, self.view(div.side), doctrine, self.routes)
-        dest = next_step(self.routes, at, goal)
+        if any(d.alive and d.side != div.side and d.location == at for d in self.divisions):
+            # an enemy reached this junction this minute: the contact check comes first (§8.4)
+            yield env.timeout(1)
+            return
+        order = self.strategists[div.side].decide(div.id, at, self.view(div.side))
+        dest = order.step
         if dest is None:
-            self._halt(div, at, why if goal is None else "waits for the enemy here")
-            yield env.timeout(self.cr.hold_minutes)
+            key = (order.code, order.goal, order.enemy_at, order.friends)
+            if div.halted_reason != repr(key):
+                div.halted_reason = repr(key)
+                self._order(div, at, order, "")
+            self.holding.add(div.id)
+            try:
+                yield env.timeout(self.cr.hold_minutes)
+            finally:
+                self.holding.discard(div.id)
             return
         minutes = self.graph.edges[at, dest]["hours"] * 60.0
         nightfall = self.clock.nightfall(env.now)
@@ -247,7 +349,36 @@ class Campaign:
             self._halt(div, at, "too late in the day to set off")
             yield env.timeout(self.clock.next_dawn(nightfall) - env.now)
             return
+        self._order(div, at, order, self.graph.edges[at, dest]["kind"])
+        for other in self.divisions:  # divisions counted in the order march with it (§8.8)
+            if other.id in order.friends and other.id in self.holding:
+                self.holding.discard(other.id)  # woken once: never again mid-march
+                self.wake(other)
         yield from self._march(div, at, dest, test_rough=True)
+
+    def _order(self, div: Division, at: str, order: Order, road_kind: str) -> None:
+        """Log a strategy decision with its reason (RULES.md §8.8); count flank marches."""
+        key = (order.code, order.goal)  # counted as count_flank_marches counts them
+        if order.code == "flank" and self._last_order.get(div.id) != key:
+            self.counts["flank"] += 1
+        self._last_order[div.id] = key
+        self.emit(
+            Ordered(
+                int(self.env.now),
+                div.side,
+                div.id,
+                at,
+                order.code,
+                order.goal,
+                order.step,
+                road_kind,
+                order.enemy_at,
+                order.enemies,
+                order.friends,
+                order.aim,
+                seen_by=(div.side,),
+            )
+        )
 
     def _halt(self, div: Division, at: str, why: str) -> None:
         if div.halted_reason != why:
@@ -259,6 +390,8 @@ class Campaign:
         road = self.graph.edges[origin, dest]
         if test_rough and road["kind"] == "rough":
             passed, roll = percentage_test(self.dice, self.cr.rough_road_pass)
+            self.counts["rough_road_tests"] += 1
+            self.counts["rough_road_failures"] += not passed
             self.emit(
                 RoughRoadTest(
                     int(env.now),
@@ -278,9 +411,11 @@ class Campaign:
                 return
         div.halted_reason = ""
         minutes = road["hours"] * 60.0
+        self.counts["marches"] += 1
         div.location = None
         div.came_from = origin
         div.road = (origin, dest, env.now, env.now + minutes)
+        self.endgame.occupy(origin)  # a contested junction left to one side (RULES.md §7.2)
         seen = (div.side, *self._enemies_seeing(div.side, origin))
         self.emit(
             MarchBegun(
@@ -381,25 +516,37 @@ class Campaign:
             self.last_seen[side].pop(div.id, None)
 
     def view(self, side: str) -> SideView:
+        """What ``side`` knows now, for its strategy doctrine (RULES.md §8.6, §8.8)."""
         enemy = "blue" if side == "red" else "red"
-        own = [d for d in self.divisions if d.side == side and d.alive and d.location]
+        now = self.env.now
+        own = []
+        for d in self.divisions:
+            if d.side != side or not d.alive:
+                continue
+            heading = d.road[1] if d.road else None
+            marches = [str(arg) for kind, arg in d.orders if kind == "march"]
+            if marches:
+                heading = marches[-1]
+            free = d.location is not None and not d.orders and d.busy_until <= now
+            own.append(OwnDivision(d.id, d.location, heading, d.boxes, free))
         return SideView(
             side=side,
-            own_positions={d.id: d.location for d in own},  # type: ignore[misc]
-            own_boxes={d.id: d.boxes for d in own},
+            now=now,
+            own=tuple(own),
             enemy_positions=dict(self.last_seen[side]),
             enemy_boxes=dict(self.known_boxes[side]),
             own_base=self.map.sides[side].base,
             enemy_base=self.map.sides[enemy].base,
             objectives=self.objectives,
             owner=self.endgame.owner,
-            unknown_boxes=self.unknown_boxes,
+            estimate_boxes=self.unknown_boxes,
         )
 
     # ------------------------------------------------------------------ result
     def _result(self) -> CampaignResult:
         t = int(self.env.now)
         summary = self.endgame.summary()
+        fell = min(self.endgame.base_fell_day.items(), default=None)
         ended = CampaignEnded(
             t,
             self.winner,
@@ -426,6 +573,13 @@ class Campaign:
             objective_value=summary["objective_value"],
             events=tuple(self.events),
             battle_rows=tuple(self.desk.rows),
+            rough_road_tests=self.counts["rough_road_tests"],
+            rough_road_failures=self.counts["rough_road_failures"],
+            battle_places=len(self.desk.places),
+            marches=self.counts["marches"],
+            flank_marches=self.counts["flank"],
+            base_fell=fell[0] if fell else None,
+            base_fell_day=fell[1] if fell else None,
         )
 
 

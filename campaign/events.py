@@ -25,6 +25,8 @@ __all__ = [
     "MarchArrived",
     "MarchBegun",
     "MeetingOnRoad",
+    "Ordered",
+    "Reinforced",
     "RoughRoadTest",
     "Sighted",
     "StrengthLearned",
@@ -74,6 +76,16 @@ class DivisionRaised(CampaignEvent):
 
 
 @dataclass(frozen=True, slots=True)
+class Reinforced(CampaignEvent):
+    """Reinforcements enter (RULES.md §8.9): their names and division ids, at a junction."""
+
+    side: str
+    junction: str
+    names: tuple[str, ...]
+    divisions: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class RoughRoadTest(CampaignEvent):
     """The percentage test before a rough road (RULES.md §8.2)."""
 
@@ -114,6 +126,30 @@ class Halted(CampaignEvent):
 
 
 @dataclass(frozen=True, slots=True)
+class Ordered(CampaignEvent):
+    """A strategy decision and its reason (RULES.md §8.8), seen by the division's side.
+
+    ``code`` is one of :data:`campaign.strategy.CODES`; ``goal`` the junction made for and
+    ``step`` the next junction (both None when the division holds), ``road_kind`` the kind
+    of the road to ``step`` ('' when holding); ``enemy_at``/``enemies`` the enemy that
+    explains it, ``friends`` the divisions joined or awaited, ``aim`` the final aim of a
+    plan or flank march (or the goal given up by a hold).
+    """
+
+    side: str
+    division: str
+    junction: str
+    code: str
+    goal: str | None
+    step: str | None
+    road_kind: str = ""
+    enemy_at: str | None = None
+    enemies: tuple[str, ...] = ()
+    friends: tuple[str, ...] = ()
+    aim: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Sighted(CampaignEvent):
     """``side`` saw an enemy division at a junction (RULES.md §8.6)."""
 
@@ -144,9 +180,12 @@ class MeetingOnRoad(CampaignEvent):
 class BattleFought(CampaignEvent):
     """One battle: where, who, and what came of it (a summary of a BattleResult).
 
-    ``place`` is a junction id, or ``"a~b"`` for a meeting on the road between a and b.
+    ``place`` is a junction id, or ``"a~b"`` for a meeting on the road between a and b (a
+    display key: read ``road``, the two junction ids, rather than splitting it).
     ``units`` rows are (unit id, side, type, state, hits before, hits taken, total hits).
     ``log`` holds the bound-by-bound lines when verbose battles were asked for.
+    ``joined`` lists the divisions that arrived during the battle as (division, the bound it
+    joined at, its unit ids) (RULES.md §8.4); they are also in ``divisions`` and ``units``.
     """
 
     place: str
@@ -166,6 +205,8 @@ class BattleFought(CampaignEvent):
     battle_seed: tuple[int, ...]
     roll_off: tuple[int, int] | None = None
     log: tuple[str, ...] = ()
+    road: tuple[str, str] | None = None
+    joined: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

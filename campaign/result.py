@@ -53,3 +53,15 @@ class CampaignResult:
     objective_value: dict[str, int]
     events: tuple[CampaignEvent, ...]
     battle_rows: tuple[BattleRow, ...] = ()
+    #: campaign character (batch ``runs`` columns): rough-road tests made and failed
+    #: (RULES.md §8.2), distinct places battles were fought at (a road counts once whichever
+    #: way it was marched), marches begun (fall backs and returns included), flank marches
+    #: the strategy reported (§8.8; 0 when it reports none), and the side whose base fell
+    #: (held alone by the enemy at nightfall, §8.7) with the day it fell
+    rough_road_tests: int = 0
+    rough_road_failures: int = 0
+    battle_places: int = 0
+    marches: int = 0
+    flank_marches: int = 0
+    base_fell: str | None = None
+    base_fell_day: int | None = None

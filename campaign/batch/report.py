@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import asdict
 from typing import Any
 
@@ -10,6 +11,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from campaign.batch.character import cell_character, character_line
 from campaign.batch.stats import (
     CellSummary,
     PairedDifference,
@@ -150,6 +152,11 @@ def print_summary(
             console.print(table)
         note = "win % with 95% Wilson interval; days and battles as means (quartiles: --json)"
     console.print(f"{note}; minutes since 06:00 on day 1, nights included", style="dim")
+    for character in cell_character(con, batch_id):
+        line = character_line(character)
+        if console.width < WIDE:  # wrapped, its continuation lines indented
+            line = textwrap.fill(line, width=console.width, subsequent_indent="  ")
+        console.print(line, highlight=False, soft_wrap=True)
     pairs = paired_differences(con, batch_id, cells)
     if pairs:
         console.print(_pairs_table(pairs, console.width >= WIDE))
@@ -166,4 +173,10 @@ def summary_document(con: duckdb.DuckDBPyConnection, batch_id: str) -> dict[str,
         d["draw_rate"] = c.draw_rate
         doc_cells.append(d)
     pairs = [asdict(p) for p in paired_differences(con, batch_id, cells)]
-    return {"batch_id": batch_id, "cells": doc_cells, "paired_differences": pairs}
+    character = [asdict(c) for c in cell_character(con, batch_id)]
+    return {
+        "batch_id": batch_id,
+        "cells": doc_cells,
+        "character": character,
+        "paired_differences": pairs,
+    }

@@ -6,7 +6,8 @@ table_name, column_name, comment FROM duckdb_columns()``); the README lists them
 may hold several batches; ``batch_id`` ties the rows together. Times are minutes since
 06:00 on day 1, nights included. ``reason`` columns hold codes (:mod:`campaign.batch.reasons`)
 with the words beside them in ``reason_text``. A file written before the codes (schema 1) is
-upgraded in place when a batch is resumed into it.
+upgraded in place when a batch is resumed into it; so is a file written before the
+campaign-character columns of ``runs`` (issue 10), whose old rows keep them NULL.
 
 Each chunk's runs and battles are inserted from Arrow tables in one transaction, so the file
 only ever holds whole runs, whatever interrupts the batch.
@@ -25,7 +26,7 @@ import duckdb
 import pyarrow as pa
 
 from campaign.batch.reasons import battle_reason_text, run_reason_code
-from campaign.batch.schema import comment_sql, create_sql
+from campaign.batch.schema import TABLES, comment_sql, create_sql
 from campaign.batch.todo import MissingRuns
 from campaign.batch.worker import BATTLE_COLUMNS, RUN_COLUMNS
 from campaign.errors import BatchSpecError, make_output_dir
@@ -33,14 +34,50 @@ from campaign.errors import BatchSpecError, make_output_dir
 if TYPE_CHECKING:
     from campaign.batch.plan import BatchPlan
 
-__all__ = ["ResultStore", "export_results", "open_results", "query_interrupted"]
+__all__ = [
+    "RUN_COLUMNS_ADDED",
+    "ResultStore",
+    "export_results",
+    "open_results",
+    "query_interrupted",
+    "run_columns",
+]
 
 _RUN_TYPES = {
     "seed": pa.int64(),
     "winner": pa.string(),
     "reason": pa.string(),
+    "base_fell": pa.string(),
     "reason_text": pa.string(),
 }
+
+#: the campaign-character columns of ``runs`` (issue 10), with their SQL types from the schema:
+#: a results file written before them gets them added on opening for writing (old rows NULL)
+RUN_COLUMNS_ADDED = tuple(
+    (column, sql_type)
+    for column, sql_type, _ in TABLES["runs"]
+    if column
+    in (
+        "rough_road_tests",
+        "rough_road_failures",
+        "battle_places",
+        "marches",
+        "flank_marches",
+        "base_fell",
+        "base_fell_day",
+    )
+)
+
+
+def run_columns(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The columns of the ``runs`` table of an open results file, in table order."""
+    rows = con.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = 'runs' "
+        "ORDER BY ordinal_position"
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
 _BATTLE_TYPES = {
     "place": pa.string(),
     "road": pa.bool_(),
@@ -83,11 +120,12 @@ def _columns(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
 
 
 def _upgrade(con: duckdb.DuckDBPyConnection) -> None:
-    """Bring a file of schema 1 (before reason codes) to the current layout, in place.
+    """Bring an older file to the current layout, in place.
 
     Schema 1 stored ``runs.reason`` as the log's sentence and had no ``reason_text``
     columns: the sentence moves to ``reason_text`` and ``reason`` becomes its code, so a
-    batch started before can be resumed and reported alike.
+    batch started before can be resumed and reported alike. A file without the
+    campaign-character columns of ``runs`` gets them (NULL in its old rows).
     """
     for table, battles in (("runs", False), ("battles", True)):
         if "reason_text" in _columns(con, table):
@@ -102,6 +140,10 @@ def _upgrade(con: duckdb.DuckDBPyConnection) -> None:
                 f"UPDATE {table} SET reason = ?, reason_text = ? WHERE reason = ?",
                 [code, text, reason],
             )
+    have = set(run_columns(con))
+    for name, sql_type in RUN_COLUMNS_ADDED:  # written before the character columns
+        if name not in have:
+            con.execute(f"ALTER TABLE runs ADD COLUMN {name} {sql_type}")
 
 
 def _now() -> datetime:

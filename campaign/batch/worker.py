@@ -49,6 +49,13 @@ RUN_COLUMNS = (
     "blue_divisions_left",
     "red_objective_value",
     "blue_objective_value",
+    "rough_road_tests",
+    "rough_road_failures",
+    "battle_places",
+    "marches",
+    "flank_marches",
+    "base_fell",
+    "base_fell_day",
 )
 
 #: Columns of a ``battles`` row after (batch_id, cell, run), in table order.
@@ -191,6 +198,13 @@ def run_chunk(task: ChunkTask) -> dict[str, Any]:
             res.divisions_left["blue"],
             res.objective_value.get("red", 0),
             res.objective_value.get("blue", 0),
+            res.rough_road_tests,
+            res.rough_road_failures,
+            res.battle_places,
+            res.marches,
+            res.flank_marches,
+            res.base_fell,
+            res.base_fell_day,
         )
         for column, value in zip(runs, row, strict=True):
             runs[column].append(value)

@@ -57,13 +57,15 @@ def run(
     red_doctrine: Annotated[
         str,
         typer.Option(
-            metavar="DOCTRINE", help="Red's strategy doctrine: aggressive, cautious, balanced."
+            metavar="DOCTRINE",
+            help="Red's strategy doctrine: aggressive, cautious, balanced, raider (§8.8).",
         ),
     ] = "balanced",
     blue_doctrine: Annotated[
         str,
         typer.Option(
-            metavar="DOCTRINE", help="Blue's strategy doctrine: aggressive, cautious, balanced."
+            metavar="DOCTRINE",
+            help="Blue's strategy doctrine: aggressive, cautious, balanced, raider (§8.8).",
         ),
     ] = "balanced",
     fmt: Annotated[
@@ -142,6 +144,7 @@ def run(
         red_start=red_start,
         blue_start=blue_start,
         seed=seed,
+        daylight_hours=loaded.rules.campaign.daylight_hours,
     )
     cmap = load_map(map_path, options)
     verbose = battles is BattleDetail.verbose

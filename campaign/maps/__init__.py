@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from campaign.maps.contract import ContractionStats, contract_junctions, contract_roads
 from campaign.maps.loader import load_map, resolve_map_path
-from campaign.maps.model import SIDES, CampaignMap, MapOptions, SideSetup
+from campaign.maps.model import SIDES, CampaignMap, MapOptions, Reinforcement, SideSetup
 from campaign.maps.routes import Routes, retreat_path
 from campaign.maps.writer import map_document, write_map
 
@@ -24,6 +24,7 @@ __all__ = [
     "CampaignMap",
     "ContractionStats",
     "MapOptions",
+    "Reinforcement",
     "Routes",
     "SideSetup",
     "contract_junctions",

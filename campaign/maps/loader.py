@@ -10,11 +10,11 @@ from campaign.errors import MapError
 from campaign.maps.build import build_graph
 from campaign.maps.contract import ContractionStats, contract_roads
 from campaign.maps.foreign import GRAPH_SUFFIXES, read_graph_map
-from campaign.maps.model import SIDES, CampaignMap, MapOptions, SideSetup
+from campaign.maps.model import SIDES, CampaignMap, MapOptions, Reinforcement, SideSetup
 from campaign.maps.raw import RawMap
 from campaign.maps.road_kinds import load_road_kind_table
 from campaign.maps.schema import read_yaml_map
-from campaign.maps.sides import resolve_sides
+from campaign.maps.sides import auto_time_limit, resolve_sides
 from campaign.paths import DEFAULT_MAP, MAPS_DIR, PROJECT_ROOT
 
 __all__ = ["load_map", "read_raw_map", "resolve_map_path"]
@@ -105,8 +105,9 @@ def _check_sides(
                 )
 
 
-def _protected(graph: nx.Graph, sides: dict[str, SideSetup]) -> set[str]:
+def _protected(graph: nx.Graph, sides: dict[str, SideSetup], raw: RawMap) -> set[str]:
     keep = {n for n, objective in graph.nodes(data="objective") if objective}
+    keep |= {r.junction for r in raw.reinforcements}
     for setup in sides.values():
         keep |= {setup.base, *setup.starts, *(setup.primary_road or ())}
     return keep
@@ -153,7 +154,7 @@ def load_map(path: str | Path | None = None, options: MapOptions | None = None) 
     _check_sides(graph, sides, options, raw.source)
     contraction: ContractionStats | None = None
     if options.contract:
-        graph, contraction = contract_roads(graph, _protected(graph, sides))
+        graph, contraction = contract_roads(graph, _protected(graph, sides, raw))
         notes.append(contraction.sentence())
     reachable = nx.node_connected_component(graph, sides["red"].base)
     cut_off = sorted(set(graph) - reachable)
@@ -162,4 +163,17 @@ def load_map(path: str | Path | None = None, options: MapOptions | None = None) 
         notes.append(
             f"{len(cut_off)} junctions have no road to either base and never matter: {shown}."
         )
-    return CampaignMap(raw.name, raw.source, graph, sides, notes, origin, contraction)
+    cmap = CampaignMap(raw.name, raw.source, graph, sides, notes, origin, contraction)
+    cmap.time_limit_days = raw.time_limit_days
+    cmap.reinforcements = tuple(
+        Reinforcement(r.side, r.junction, r.day, r.hour, tuple(r.divisions), r.key)
+        for r in raw.reinforcements
+    )
+    if origin == "automatic":
+        apart = cmap.routes.hours(sides["red"].base, sides["blue"].base)
+        cmap.min_time_limit_days = auto_time_limit(apart, options.daylight_hours)
+        notes.append(
+            f"Time limit: at least {cmap.min_time_limit_days} days for bases "
+            f"{apart:g} march hours apart (RULES.md §8.7)."
+        )
+    return cmap

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from campaign.maps.contract import ContractionStats
     from campaign.maps.routes import Routes
 
-__all__ = ["SIDES", "CampaignMap", "MapOptions", "SideSetup"]
+__all__ = ["SIDES", "CampaignMap", "MapOptions", "Reinforcement", "SideSetup"]
 
 #: The internal side names, in the order used everywhere (the map gives display names).
 SIDES: tuple[str, str] = ("red", "blue")
@@ -44,6 +44,10 @@ class MapOptions:
     max_march_hours : float
         The bases must be at most this many march hours apart (hours); automatic bases are
         at most a third of it apart.
+    daylight_hours : float
+        Marching hours in a day (RULES.md §8.3; the default is that of config/rules.yaml,
+        06:00-20:00, and ``campaign run`` passes the rules' own): automatic bases are one
+        to three such days apart (§8.7).
     """
 
     road_kinds: dict[str, str] = field(default_factory=dict)
@@ -55,6 +59,7 @@ class MapOptions:
     blue_start: list[str] | None = None
     seed: int = 0
     max_march_hours: float = 98.0
+    daylight_hours: float = 14.0
 
 
 @dataclass(frozen=True)
@@ -80,6 +85,32 @@ class SideSetup:
     primary_road: tuple[str, str] | None = None
 
 
+@dataclass(frozen=True)
+class Reinforcement:
+    """Divisions entering the campaign later (RULES.md §8.9, house).
+
+    Parameters
+    ----------
+    side : str
+        ``"red"`` or ``"blue"``.
+    junction : str
+        Where they enter.
+    divisions : tuple of str
+        Display names, one division each, raised by the d100 table (RULES.md §2.1).
+    key : str
+        Key path in the map file, for messages (``reinforcements[0]``).
+    day, hour : int, float
+        When they enter: day from 1, clock hour 0-24 (the campaign turns it into minutes).
+    """
+
+    side: str
+    junction: str
+    day: int
+    hour: float
+    divisions: tuple[str, ...]
+    key: str
+
+
 @dataclass
 class CampaignMap:
     """A loaded, validated campaign map.
@@ -102,6 +133,13 @@ class CampaignMap:
         ``"file"``, ``"options"`` or ``"automatic"``: where the bases came from.
     contraction : ContractionStats or None
         What ``MapOptions.contract`` did (None when the map was not contracted).
+    reinforcements : tuple of Reinforcement
+        Divisions that enter later (RULES.md §8.9).
+    time_limit_days : int or None
+        The map's own time limit (RULES.md §8.7), over the rules'.
+    min_time_limit_days : int or None
+        With automatic sides: the time limit the distance between the bases needs; the
+        campaign runs at least this long (RULES.md §8.7, house).
     """
 
     name: str
@@ -111,6 +149,16 @@ class CampaignMap:
     notes: list[str] = field(default_factory=list)
     sides_origin: str = "file"
     contraction: ContractionStats | None = None
+    reinforcements: tuple[Reinforcement, ...] = ()
+    time_limit_days: int | None = None
+    min_time_limit_days: int | None = None
+
+    def time_limit(self, rules_days: int) -> int:
+        """The campaign's time limit in days (RULES.md §8.7): the map's own, else the
+        rules' (at least what automatic sides need)."""
+        if self.time_limit_days is not None:
+            return self.time_limit_days
+        return max(rules_days, self.min_time_limit_days or 0)
 
     @cached_property
     def routes(self) -> Routes:

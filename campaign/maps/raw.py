@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["RawJunction", "RawMap", "RawRoad", "RawSide"]
+__all__ = ["RawJunction", "RawMap", "RawReinforcement", "RawRoad", "RawSide"]
 
 
 @dataclass
@@ -40,6 +40,22 @@ class RawSide:
 
 
 @dataclass
+class RawReinforcement:
+    """Divisions that enter the campaign later (RULES.md §8.9), as written (project format).
+
+    ``day`` counts from 1, ``hour`` is the clock hour (0-24) they enter at ``junction``;
+    ``divisions`` are their display names, each raised by the d100 table (RULES.md §2.1).
+    """
+
+    side: str
+    junction: str
+    day: int
+    hour: float
+    divisions: list[str]
+    key: str
+
+
+@dataclass
 class RawMap:
     """Everything a map file says, in file order.
 
@@ -54,3 +70,5 @@ class RawMap:
     sides: dict[str, RawSide] | None = None
     strict: bool = False
     notes: list[str] = field(default_factory=list)
+    reinforcements: list[RawReinforcement] = field(default_factory=list)
+    time_limit_days: int | None = None

@@ -20,7 +20,7 @@ from pydantic import (
 )
 
 from campaign.errors import MapError
-from campaign.maps.raw import RawJunction, RawMap, RawRoad, RawSide
+from campaign.maps.raw import RawJunction, RawMap, RawReinforcement, RawRoad, RawSide
 from campaign.maps.yaml_io import read_map_yaml
 
 __all__ = ["FORMAT_FIX", "parse_map_document", "read_yaml_map"]
@@ -126,6 +126,17 @@ class _Side(BaseModel):
     primary_road: tuple[Ident, Ident] | None = None
 
 
+class _Reinforcement(BaseModel):
+    """RULES.md §8.9: divisions entering at a junction on a day and hour."""
+
+    model_config = ConfigDict(extra="forbid")
+    side: Literal["red", "blue"]
+    junction: Ident
+    day: int = Field(ge=1, le=365)
+    hour: float = Field(ge=0, lt=24)
+    divisions: list[str] = Field(min_length=1, max_length=50)
+
+
 class _Sides(BaseModel):
     model_config = ConfigDict(extra="forbid")
     red: _Side
@@ -141,6 +152,8 @@ class _MapFile(BaseModel):
     junctions: list[_Junction]
     roads: list[_Road] = Field(default_factory=list)
     sides: _Sides
+    time_limit_days: int | None = Field(default=None, ge=1, le=365)
+    reinforcements: list[_Reinforcement] = Field(default_factory=list, max_length=100)
 
 
 class _NeutralMapFile(BaseModel):
@@ -216,6 +229,16 @@ def _check_references(doc: _MapFile | _NeutralMapFile) -> list[str]:
                 for key, ident in named
                 if ident not in first
             ]
+    if isinstance(doc, _MapFile):
+        for i, r in enumerate(doc.reinforcements):  # RULES.md §8.9
+            if r.junction not in first:
+                problems.append(f"reinforcements[{i}].junction: unknown junction {r.junction!r}")
+            limit = doc.time_limit_days
+            if limit is not None and r.day > limit:
+                problems.append(
+                    f"reinforcements[{i}].day: day {r.day} is after the map's time limit "
+                    f"({limit} days)"
+                )
     return problems
 
 
@@ -275,7 +298,16 @@ def _to_raw(doc: _MapFile | _NeutralMapFile, source: str, strict: bool) -> RawMa
             for side, s in (("red", doc.sides.red), ("blue", doc.sides.blue))
         }
     name = doc.name or Path(source).stem
-    return RawMap(name, source, junctions, roads, sides, strict, [])
+    raw = RawMap(name, source, junctions, roads, sides, strict, [])
+    if isinstance(doc, _MapFile):
+        raw.time_limit_days = doc.time_limit_days
+        raw.reinforcements = [
+            RawReinforcement(
+                r.side, r.junction, r.day, r.hour, list(r.divisions), f"reinforcements[{i}]"
+            )
+            for i, r in enumerate(doc.reinforcements)
+        ]
+    return raw
 
 
 def read_yaml_map(path: Path) -> RawMap:

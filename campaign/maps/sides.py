@@ -1,18 +1,26 @@
-"""The two sides of a campaign: bases, starts and primary roads (RULES.md §8.1).
+"""The two sides of a campaign: bases, starts and primary roads (RULES.md §8.1, §8.7).
 
-Sides come from the map file, from :class:`MapOptions` (which win), or automatically:
+Sides come from the map file, from :class:`MapOptions` (which win), or automatically
+(RULES.md §8.7: the armies one to three days' march apart, a time limit that leaves room):
 
 - **Bases**: in the largest connected component (ties: the one with the smallest junction
-  id), all junction pairs — pairs of objectives when at least two objectives qualify — whose
-  march-hour distance lies between 40% and 80% of the component's diameter and is at most
-  ``max_march_hours / 3``; the candidates are sorted and one is drawn with
-  ``numpy.random.default_rng(seed)``. With no pair in that window, the farthest pair within
-  ``max_march_hours / 3`` is taken. One base given: its partner is drawn the same way.
+  id), a pair of junctions — objectives when at least two qualify — whose march-hour
+  distance is one to three days of daylight march (``MapOptions.daylight_hours`` each day),
+  and at most ``max_march_hours / 3``. A double sweep (two single-source searches) finds
+  the component's span; when even that is under a day, the window becomes 60-100% of it.
+  Candidate first bases are drawn with ``numpy.random.default_rng(seed)`` and searched one
+  at a time (at most :data:`AUTO_TRIES` searches, so a 1,000-junction map is quick); the
+  partner is drawn among those in the window. With none found, the double sweep's pair.
+  One base given: its partner is drawn the same way.
 - **Starts**: the base and its two nearest junctions (march hours, then id) among those
   nearer to it than to the enemy base.
+- **Time limit**: the rules' limit, or twice the days' march between the bases plus three
+  days when that is longer (*house*).
 """
 
 from __future__ import annotations
+
+import math
 
 import networkx as nx
 import numpy as np
@@ -20,12 +28,22 @@ import numpy as np
 from campaign.errors import MapError
 from campaign.maps.model import SIDES, MapOptions, SideSetup
 from campaign.maps.raw import RawMap
-from campaign.maps.routes import weighted_diameter
 
-__all__ = ["AUTO_WINDOW", "START_COUNT", "resolve_sides"]
+__all__ = [
+    "AUTO_DAYS",
+    "AUTO_TRIES",
+    "START_COUNT",
+    "auto_time_limit",
+    "double_sweep",
+    "resolve_sides",
+]
 
-#: The automatic bases' distance as a fraction of the component's diameter (hours/hours).
-AUTO_WINDOW = (0.4, 0.8)
+#: The automatic bases' distance in days of daylight march (RULES.md §8.7).
+AUTO_DAYS = (1.0, 3.0)
+#: Fraction of the span used as the window when the whole component is under a day's march.
+SMALL_WINDOW = (0.6, 1.0)
+#: At most this many first bases are searched from (one single-source search each).
+AUTO_TRIES = 24
 #: Starting junctions given to a side that has none.
 START_COUNT = 3
 
@@ -44,27 +62,26 @@ def _check_ids(graph: nx.Graph, options: MapOptions, source: str) -> None:
                 )
 
 
-class _Distances(dict[str, dict[str, float]]):
-    """March hours from each junction, searched (single-source Dijkstra) when first needed.
-
-    ``dist[u][v]`` equals ``dict(nx.all_pairs_dijkstra_path_length(graph, weight="hours"))
-    [u][v]`` exactly, without searching from junctions that are never asked about.
-    """
-
-    def __init__(self, graph: nx.Graph) -> None:
-        super().__init__()
-        self._graph = graph
-
-    def __missing__(self, source: str) -> dict[str, float]:
-        found: dict[str, float] = nx.single_source_dijkstra_path_length(
-            self._graph, source, weight="hours"
-        )
-        self[source] = found
-        return found
-
-
 def _largest_component(graph: nx.Graph) -> set[str]:
     return min(nx.connected_components(graph), key=lambda c: (-len(c), min(c)))
+
+
+def double_sweep(graph: nx.Graph, nodes: list[str]) -> tuple[str, str, float]:
+    """Two far-apart junctions and their distance in march hours: a lower bound of the
+    weighted diameter and at least half of it, by two single-source searches (from
+    ``nodes[0]``, then from the farthest junction found; ties by id). Always ends.
+
+    >>> g = nx.path_graph(["a", "b", "c"])
+    >>> nx.set_edge_attributes(g, 1.5, "hours")
+    >>> double_sweep(g, ["b"])
+    ('a', 'c', 3.0)
+    """
+    first = nodes[0]
+    out = nx.single_source_dijkstra_path_length(graph, first, weight="hours")
+    a = max(sorted(out), key=lambda n: out[n])
+    back = nx.single_source_dijkstra_path_length(graph, a, weight="hours")
+    b = max(sorted(back), key=lambda n: back[n])
+    return a, b, float(back[b])
 
 
 def _auto_bases(
@@ -73,46 +90,75 @@ def _auto_bases(
     """Two bases, ``fixed`` among them when given (then returned first)."""
     component = nx.node_connected_component(graph, fixed) if fixed else _largest_component(graph)
     sub = graph if len(component) == len(graph) else graph.subgraph(component).copy()
-    dist = _Distances(sub)
-    # Exact weighted diameter by eccentricity bounds: a few searches instead of all pairs,
-    # and always ending (networkx's usebounds loop can hang on decimal hours).
-    diameter = weighted_diameter(sub, weight="hours")
+    nodes = sorted(component)
+    if len(nodes) < 2:
+        raise MapError(
+            "the map has no two connected junctions for the bases",
+            source=source,
+            key="sides",
+            fix="Give the bases (--red-base, --blue-base) on a map with roads between them.",
+        )
+    far_a, far_b, span = double_sweep(sub, [fixed] if fixed else nodes)
     cap = options.max_march_hours / 3
-    low, high = (f * diameter for f in AUTO_WINDOW)
-    objectives = sorted(n for n in component if graph.nodes[n]["objective"])
-    pools = [objectives, sorted(component)] if len(objectives) >= 2 else [sorted(component)]
+    day = options.daylight_hours
+    low, high = AUTO_DAYS[0] * day, min(AUTO_DAYS[1] * day, cap)
+    if span < low:
+        low, high = (f * span for f in SMALL_WINDOW)
+    objectives = [n for n in nodes if graph.nodes[n]["objective"]]
+    pool = objectives if len(objectives) >= 2 else nodes
     rng = np.random.default_rng(options.seed)
-    for pool in pools:
-        pairs = [
-            (u, v)
-            for i, u in enumerate(pool)
-            for v in pool[i + 1 :]
-            if (fixed is None or fixed in (u, v)) and v in dist[u]
-        ]
-        window = [(u, v) for u, v in pairs if low <= dist[u][v] <= high and dist[u][v] <= cap]
+    firsts = [fixed] if fixed else [pool[int(i)] for i in rng.permutation(len(pool))[:AUTO_TRIES]]
+    chosen = None
+    for u in firsts:
+        dist = nx.single_source_dijkstra_path_length(sub, u, weight="hours")
+        window = [v for v in pool if v != u and low <= dist.get(v, -1.0) <= high]
+        if not window and pool is not nodes:
+            window = [v for v in nodes if v != u and low <= dist.get(v, -1.0) <= high]
         if window:
-            u, v = window[int(rng.integers(len(window)))]
-            how = f"drawn (seed {options.seed}) among {len(window)} pairs"
+            v = window[int(rng.integers(len(window)))]
+            chosen = (u, v, dist[v], f"drawn (seed {options.seed}) among {len(window)} partners")
             break
-    else:
-        pairs = [(u, v) for u in sorted(component) for v in sorted(component) if u < v]
-        pairs = [(u, v) for u, v in pairs if fixed in (None, u, v) and dist[u][v] <= cap]
-        if not pairs:
-            raise MapError(
-                f"no junction pair is within {cap:g} march hours of each other",
-                source=source,
-                key="sides",
-                fix="Give the bases (--red-base, --blue-base) or a larger --max-march-hours.",
-            )
-        u, v = max(sorted(pairs), key=lambda p: dist[p[0]][p[1]])
-        how = "the farthest pair within the limit (no pair in the 40-80% window)"
-    if (fixed is not None and v == fixed) or (fixed is None and rng.integers(2)):
+    if chosen is None:
+        if fixed is not None:
+            dist = nx.single_source_dijkstra_path_length(sub, fixed, weight="hours")
+            within = [v for v in nodes if v != fixed and dist[v] <= cap]
+            if not within:
+                raise MapError(
+                    f"no junction is within {cap:g} march hours of {fixed!r}",
+                    source=source,
+                    key="sides",
+                    fix="Give the bases (--red-base, --blue-base) or a larger --max-march-hours.",
+                )
+            v = max(within, key=lambda n: (dist[n], n))
+            chosen = (fixed, v, dist[v], "the farthest junction within the limit")
+        else:
+            if span > cap:
+                raise MapError(
+                    f"no junction pair found within {cap:g} march hours of each other",
+                    source=source,
+                    key="sides",
+                    fix="Give the bases (--red-base, --blue-base) or a larger --max-march-hours.",
+                )
+            chosen = (far_a, far_b, span, "the two farthest junctions found")
+    u, v, hours, how = chosen
+    if fixed is None and rng.integers(2):
         u, v = v, u
     notes.append(
-        f"Bases chosen automatically: {u!r} and {v!r}, {dist[u][v]:g} march hours apart "
-        f"(component of {len(component)} junctions, diameter {diameter:g} h; {how})."
+        f"Bases chosen automatically: {u!r} and {v!r}, {hours:g} march hours apart "
+        f"({hours / day:.1f} days of march; component of {len(component)} junctions, "
+        f"span {span:g} h; {how})."
     )
     return u, v
+
+
+def auto_time_limit(hours_apart: float, daylight_hours: float) -> int:
+    """Days an automatic set-up's campaign needs (RULES.md §8.7, house): twice the days'
+    march between the bases, plus three. The campaign runs at least this long.
+
+    >>> auto_time_limit(20, 14), auto_time_limit(40, 14)
+    (7, 9)
+    """
+    return 2 * math.ceil(hours_apart / daylight_hours) + 3
 
 
 def _auto_starts(graph: nx.Graph, base: str, enemy_base: str) -> tuple[str, ...]:
@@ -222,18 +268,18 @@ def resolve_sides(
     primary = _primary_roads(graph, raw, raw.source)
     sides = {}
     for s in SIDES:
-        base, enemy = bases[s], bases["blue" if s == "red" else "red"]
-        assert base is not None and enemy is not None  # both were checked above
+        own, enemy = bases[s], bases["blue" if s == "red" else "red"]
+        assert own is not None and enemy is not None  # chosen above when not given
         starts = getattr(options, f"{s}_start")
         in_file = file_sides.get(s)
-        if not starts and in_file is not None and in_file.base == base:
+        if not starts and in_file is not None and in_file.base == bases[s]:
             starts = in_file.starts
         if not starts:
-            starts = list(_auto_starts(graph, base, enemy))
+            starts = list(_auto_starts(graph, own, enemy))
             notes.append(
                 f"{s.capitalize()} starts at {', '.join(starts)}: its base and the nearest "
                 "junctions on its side of the map."
             )
         name = in_file.name if in_file and in_file.name else s.capitalize()
-        sides[s] = SideSetup(name, base, tuple(starts), primary[s])
+        sides[s] = SideSetup(name, own, tuple(starts), primary[s])
     return sides, origin, notes

@@ -44,13 +44,28 @@ def map_document(cmap: CampaignMap) -> dict[str, Any]:
             entry["primary_road"] = list(setup.primary_road)
         sides[side] = entry
     notes = [f"Converted from {cmap.source}.", *cmap.notes]
-    return {
+    document: dict[str, Any] = {
         "name": cmap.name,
         "notes": notes,
         "junctions": junctions,
         "roads": roads,
         "sides": sides,
     }
+    limit = cmap.time_limit_days or cmap.min_time_limit_days
+    if limit is not None:  # an automatic set-up's time limit is kept as the map's own
+        document["time_limit_days"] = limit
+    if cmap.reinforcements:  # RULES.md §8.9
+        document["reinforcements"] = [
+            {
+                "side": r.side,
+                "junction": r.junction,
+                "day": r.day,
+                "hour": _number(r.hour),
+                "divisions": list(r.divisions),
+            }
+            for r in cmap.reinforcements
+        ]
+    return document
 
 
 def write_map(cmap: CampaignMap, path: str | Path) -> Path:

@@ -27,6 +27,8 @@ from campaign.events import (
     MarchArrived,
     MarchBegun,
     MeetingOnRoad,
+    Ordered,
+    Reinforced,
     RoughRoadTest,
     Sighted,
     StrengthLearned,
@@ -35,6 +37,7 @@ from campaign.events import (
 )
 from campaign.printers.commanders import Commanders
 from campaign.printers.odds import Odds, odds_phrase
+from campaign.printers.orders import order_sentence
 
 __all__ = ["Entry", "Narrator", "OddsSource", "narrate", "place_phrase", "possessive"]
 
@@ -151,6 +154,8 @@ class Narrator:
         MarchArrived: "_arrived",
         RoughRoadTest: "_rough",
         Halted: "_halted",
+        Ordered: "_ordered",
+        Reinforced: "_reinforced",
         Sighted: "_sighted",
         StrengthLearned: "_learned",
         MeetingOnRoad: "_meeting",
@@ -177,6 +182,9 @@ class Narrator:
         self.commanders: Commanders | None = None
         self.unhandled: list[str] = []
         self.battle_logs = False
+        self.bases: dict[str, str] = {}
+        self.last_order: dict[str, tuple[object, ...]] = {}
+        self.marching_with: set[tuple[int, str]] = set()  # (minute, division) already said
 
     # ------------------------------------------------------------------ names
     def j(self, junction: str) -> str:
@@ -222,6 +230,7 @@ class Narrator:
     def start(self, e: CampaignStarted) -> None:
         """Take side names, clock and commanders from the scenario header."""
         self.sides = dict(e.side_names)
+        self.bases = dict(e.bases)
         self.clock = Clock(e.day_start, e.day_end)
         self.commanders = Commanders(e.seed, e.side_names)
 
@@ -328,6 +337,31 @@ class Narrator:
             event=e,
         )
 
+    def _ordered(self, e: Ordered, day: int, tm: str) -> Entry | None:
+        """A strategy decision (RULES.md §8.8), said once: a repeated order (the next road
+        of the same march) and the divisions marching with another are left out."""
+        key = (e.code, e.goal, e.enemy_at, e.friends, e.aim)
+        repeat = self.last_order.get(e.division) == key
+        self.last_order[e.division] = key
+        if (e.t, e.division) in self.marching_with:
+            return None
+        if e.code in ("attack", "pursue"):
+            self.marching_with.update((e.t, f) for f in e.friends)
+        if repeat and e.road_kind != "rough":
+            return None
+        return Entry("event", day, tm, order_sentence(self, e), style="italic", event=e)
+
+    def _reinforced(self, e: Reinforced, day: int, tm: str) -> Entry:
+        return Entry(
+            "event",
+            day,
+            tm,
+            f"Reinforcements for {self.side(e.side)}: {', '.join(e.names)} "
+            f"({self.divs(e.divisions)}) enter at {self.j(e.junction)}",
+            style="bold",
+            event=e,
+        )
+
     def _sighted(self, e: Sighted, day: int, tm: str) -> Entry:
         return Entry(
             "event",
@@ -403,6 +437,9 @@ class Narrator:
             f"{e.hits.get('blue', 0)} hits and lost "
             f"{_count(e.cards_lost.get('blue', 0), 'movement card')}."
         )
+        if e.joined:  # late arrivals (RULES.md §8.4)
+            joined = ", ".join(f"{div} at bound {bound}" for div, bound, _ in e.joined)
+            details.append(f"Joined during the battle: {joined}.")
         for s in ("red", "blue"):
             lost = [u[0] for u in e.units if u[1] == s and u[3] == "destroyed"]
             if lost:

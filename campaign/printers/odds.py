@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from battle.arrivals import Arrival
 from battle.engine import fight
 from battle.units import Force, UnitSpec
 from campaign.config import Rules
@@ -69,7 +70,7 @@ class OddsBook:
     def __call__(self, b: BattleFought) -> Odds | None:
         """The odds of ``b``, or None when a side brought no unit that could fight."""
         forces = tuple((u[0], u[1], u[2], u[4]) for u in b.units)
-        key = (tuple(b.battle_seed), b.attacker, b.bounds, b.reason, forces)
+        key = (tuple(b.battle_seed), b.attacker, b.bounds, b.reason, forces, b.joined)
         if key not in self._cache:
             self._cache[key] = self._estimate(b)
         return self._cache[key]
@@ -77,14 +78,29 @@ class OddsBook:
     def _estimate(self, b: BattleFought) -> Odds | None:
         br = self.rules.battle
         limit = br.destroyed_at_hits
+        # late arrivals join at their bound, as they did in the battle (RULES.md §8.4)
+        late = {uid: (bound, div) for div, bound, ids in b.joined for uid in ids}
         forces = []
+        arrivals: dict[str, list[UnitSpec]] = {}
         for side in _SIDES:
-            units = tuple(
-                UnitSpec(u[0], u[2], hits=u[4]) for u in b.units if u[1] == side and u[4] < limit
-            )
+            units = []
+            for u in b.units:
+                if u[1] != side or u[4] >= limit:
+                    continue
+                spec = UnitSpec(u[0], u[2], hits=u[4])
+                if u[0] in late:
+                    arrivals.setdefault(late[u[0]][1], []).append(spec)
+                else:
+                    units.append(spec)
             if not units:
                 return None
-            forces.append(Force(side, units))
+            forces.append(Force(side, tuple(units)))
+        sides = {div: side for div in arrivals for side in _SIDES if div in b.divisions[side]}
+        joining = [
+            Arrival(bound, _SIDES.index(sides[div]), tuple(arrivals[div]))
+            for div, bound, _ in b.joined
+            if div in arrivals
+        ]
         ss = np.random.SeedSequence(self.seed, spawn_key=(*b.battle_seed, ODDS_KEY))
         rng = np.random.default_rng(ss)
         doctrine = self.rules.campaign.battle_doctrine
@@ -100,6 +116,7 @@ class OddsBook:
                 doctrines=(doctrine, doctrine),
                 max_bounds=max(b.bounds, 1) if b.reason == "nightfall" else None,
                 record_events=False,
+                arrivals=joining,
             )
             if r.winner is None:
                 draws += 1

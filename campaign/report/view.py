@@ -27,6 +27,8 @@ from campaign.events import (
     MarchArrived,
     MarchBegun,
     MeetingOnRoad,
+    Ordered,
+    Reinforced,
     RoughRoadTest,
     Sighted,
     StrengthLearned,
@@ -308,6 +310,8 @@ REDACTORS: dict[type[CampaignEvent], Redactor] = {
     MarchBegun: _as_seen,
     MarchArrived: _as_seen,
     Halted: _as_seen,
+    Ordered: _as_seen,  # a side's own decisions (RULES.md §8.8)
+    Reinforced: _as_seen,  # the enemy's only where sighted (§8.6, §8.9)
     Sighted: _as_seen,
     StrengthLearned: _as_seen,
     MeetingOnRoad: _as_seen,

@@ -49,10 +49,12 @@ def test_variant_loads_and_sets_its_keys(variant: str) -> None:
     loaded = load_rules([variant])
     assert loaded.hash != load_rules().hash
     assert loaded.label == variant
+    default = load_rules().rules
     for dotted, value in overrides.items():
-        assert dotted.startswith("battle.")
-        assert _get(loaded.rules.battle, dotted) == value
-        assert _get(_battle(None), dotted) != value  # the default is something else
+        part = dotted.split(".")[0]
+        assert part in ("battle", "campaign")
+        assert _get(getattr(loaded.rules, part), dotted) == value
+        assert _get(getattr(default, part), dotted) != value  # the default is something else
 
 
 def _d_rolls(rules, seeds=range(30)) -> Counter[int]:

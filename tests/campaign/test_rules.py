@@ -75,7 +75,13 @@ def test_divisions_swapping_ends_of_one_road_fight_on_it(tmp_path):
     """§8.4: two divisions that would pass each other on a road meet and fight there."""
     path = _line_map(tmp_path, n_middle=0)  # one road: rbase - bbase
     cmap = load_map(path)
-    loaded = load_rules(overrides={"campaign.divisions_per_side": 1})
+    # (no guard: a lone division that guards its base never marches, RULES.md §8.8)
+    loaded = load_rules(
+        overrides={
+            "campaign.divisions_per_side": 1,
+            "campaign.doctrines.aggressive.guard_hours": 0,
+        }
+    )
     result = run_campaign(cmap, loaded, 3, {"red": "aggressive", "blue": "aggressive"})
     meetings = [e for e in result.events if isinstance(e, MeetingOnRoad)]
     assert meetings, "the two divisions passed each other"
@@ -101,6 +107,8 @@ def test_loser_falls_back_two_junctions(tmp_path):
             hops = nx.shortest_path_length(cmap.graph, e.path[0], base)
             if e.from_road:  # back to the junction it left, then on toward its base
                 assert len(e.path) == min(2, hops + 1)
+            elif hops == 0:  # beaten on its own base: away from the enemy, off its base
+                assert 1 <= len(e.path) - 1 <= 2 and not e.onto_base
             else:
                 assert len(e.path) - 1 == min(2, hops)
             arrivals = []
@@ -138,7 +146,12 @@ def test_cut_off_division_surrenders(tmp_path):
         "blue": {"name": "Blue", "base": "bbase", "start": ["hub"]},
     }
     cmap = load_map(write_map(tmp_path, junctions, roads, sides))
-    loaded = load_rules(overrides={"campaign.divisions_per_side": 1})
+    loaded = load_rules(
+        overrides={
+            "campaign.divisions_per_side": 1,
+            "campaign.doctrines.aggressive.guard_hours": 0,
+        }
+    )
     surrendered = 0
     for seed in range(60):
         result = run_campaign(cmap, loaded, seed, {"red": "cautious", "blue": "aggressive"})

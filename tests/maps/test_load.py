@@ -58,30 +58,55 @@ def test_default_map_is_the_one_loaded_without_a_path() -> None:
 
 
 def test_default_map_shape() -> None:
+    """Issue 10 item 4: room for a campaign, three routes, rough roads as short cuts, fair."""
     cmap = load_map()
     graph = cmap.graph
-    assert 14 <= graph.number_of_nodes() <= 18
-    rough = [e for e in graph.edges if graph.edges[e]["kind"] == "rough"]
-    assert 3 <= len(rough) <= 8  # "some rough roads" (RULES.md §8.2); six, in mirror pairs
-    assert {h for *_, h in graph.edges(data="hours")} <= {2.0, 3.0, 4.0, 5.0}
+    assert 15 <= graph.number_of_nodes() <= 24
     red, blue = cmap.sides["red"], cmap.sides["blue"]
-    steps = nx.shortest_path_length(graph, red.base, blue.base)
-    assert 3 <= steps <= 4
+    # at least three distinct routes (no junction in common) between the bases
+    assert len(list(nx.node_disjoint_paths(graph, red.base, blue.base))) >= 3
+    # every start is more than a day's march (14 daylight hours) from the enemy base
+    for own, enemy in ((red, blue), (blue, red)):
+        for start in own.starts:
+            assert cmap.routes.hours(start, enemy.base) > 14, start
+    # every rough road is a short cut: faster than any way round by normal roads
+    normal = graph.edge_subgraph(
+        [e for e in graph.edges if graph.edges[e]["kind"] == "normal"]
+    ).copy()
+    rough = [e for e in graph.edges if graph.edges[e]["kind"] == "rough"]
+    assert len(rough) >= 4
+    for a, b in rough:
+        around = nx.shortest_path_length(normal, a, b, weight="hours")
+        assert graph.edges[a, b]["hours"] + 1 <= around, (a, b)
+    # fair: a mirror image (x -> 100 - x) maps junctions, roads, kinds and hours onto themselves
+    at = {tuple(graph.nodes[n]["pos"]): n for n in graph}
+    mirror = {n: at[(100 - graph.nodes[n]["pos"][0], graph.nodes[n]["pos"][1])] for n in graph}
+    assert mirror[red.base] == blue.base
+    assert sorted(mirror[s] for s in red.starts) == sorted(blue.starts)
+    for a, b, data in graph.edges(data=True):
+        twin = graph.edges[mirror[a], mirror[b]]
+        assert (twin["kind"], twin["hours"]) == (data["kind"], data["hours"]), (a, b)
     assert len(red.starts) == len(blue.starts) == 3
     assert red.primary_road and blue.primary_road
-    assert sum(1 for _, o in graph.nodes(data="objective") if o) >= 4
+    assert sum(1 for _, o in graph.nodes(data="objective") if o) >= 8
 
 
 def test_waterloo_map_is_the_1815_theatre() -> None:
     cmap = load_map("waterloo-1815")
     graph = cmap.graph
-    assert 18 <= graph.number_of_nodes() <= 26
+    assert 18 <= graph.number_of_nodes() <= 28
     for town in ("brussels", "charleroi", "quatre_bras", "ligny", "wavre", "waterloo", "namur"):
         assert graph.nodes[town]["objective"], town
     assert max(graph.nodes[n]["value"] for n in graph) == graph.nodes["brussels"]["value"]
     assert cmap.sides["red"].name == "French" and cmap.sides["red"].base == "charleroi"
     assert cmap.sides["blue"].base == "brussels"
     assert graph.edges["wavre", "chapelle_saint_lambert"]["kind"] == "rough"
+    # primary roads lead off the map to each side's rear, away from the enemy (§8.1)
+    assert cmap.sides["red"].primary_road == ("charleroi", "beaumont")
+    assert cmap.sides["blue"].primary_road == ("brussels", "hal")
+    # the Prussian IV Corps comes in on the evening of 16 June (day 2) at Gembloux (§8.9)
+    (bulow,) = cmap.reinforcements
+    assert (bulow.side, bulow.junction, bulow.day, bulow.hour) == ("blue", "gembloux", 2, 18)
     # The chaussée Charleroi–Brussels is the shortest route between the bases.
     assert cmap.routes.path("charleroi", "brussels") == [
         "charleroi", "gosselies", "frasnes", "quatre_bras", "genappe",

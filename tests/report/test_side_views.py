@@ -123,10 +123,14 @@ def test_the_evening_checks_and_tallies_hide_the_enemys_figures(run):
             assert (e.casualty_percent, e.factors, e.rolls) == (None, (), ())
         if isinstance(e, DayEnded):
             assert all(d.startswith("R") for d in e.positions)
-            learned = {
+            night = next(
+                i for i, x in enumerate(events) if isinstance(x, DayEnded) and x.day == e.day
+            )
+            before = events[:night]
+            learned = {  # learned before nightfall in stream order (a battle may end at 20:00)
                 s.enemy: s.boxes
-                for s in events
-                if isinstance(s, StrengthLearned) and s.side == VIEW and s.t <= e.t
+                for s in before
+                if isinstance(s, StrengthLearned) and s.side == VIEW
             }
             alive = [b for b in learned.values() if b > 0]
             assert e.strength[ENEMY] == (sum(alive) if alive else None)

@@ -1,0 +1,99 @@
+"""Late arrivals: units that join a side during a battle (RULES.md §8.4).
+
+The battle knows nothing of campaigns: whoever calls :func:`battle.engine.fight` says, as data,
+which units join which side at the start of which bound (:class:`Arrival`). At the start of
+that bound they are deployed at their own baseline (as every unit is at the start, §6.1); the
+side's deck is rebuilt for its new number of units (§3.1) less one highest card for each card
+it has already lost to a bad thing (§3.3); and its casualty base (§7.1) grows by their boxes.
+
+"Its new number of units" counts every unit the side brought to the battle, those already gone
+included *(house)*: a deck rebuilt only from the units left could shrink when help arrives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from battle.deck import MovementDeck
+from battle.errors import ForceError
+from battle.events import StateChanged
+from battle.units import ID, UnitSpec
+
+if TYPE_CHECKING:
+    from battle.state import BattleState
+
+__all__ = ["Arrival", "check_arrivals", "join_due"]
+
+
+@dataclass(frozen=True, slots=True)
+class Arrival:
+    """Units that join ``side`` (0 or 1) at the start of bound ``bound`` (1-based; the
+    battle's bounds are counted over both sides, 15 minutes each, RULES.md §8.3)."""
+
+    bound: int
+    side: int
+    units: tuple[UnitSpec, ...]
+
+
+def check_arrivals(arrivals: Sequence[Arrival], taken: set[str], limit: int) -> None:
+    """Refuse arrivals the battle cannot take.
+
+    ``taken`` holds the ids of the units already in the battle (it is extended); ``limit`` is
+    ``battle.max_units_per_force``, checked per arrival.
+
+    Raises
+    ------
+    ForceError
+        If a side is not 0 or 1, a bound is below 1, an arrival has no unit or more than
+        ``limit``, or a unit id repeats.
+    """
+    for a in arrivals:
+        if a.side not in (0, 1) or a.bound < 1 or not a.units or len(a.units) > limit:
+            raise ForceError(
+                f"an arrival must name side 0 or 1, a bound of 1 or more and 1 to {limit} "
+                f"units; got side {a.side}, bound {a.bound}, {len(a.units)} units",
+                fix="Give each Arrival a side (0 or 1), a bound >= 1 and its units.",
+            )
+        for u in a.units:
+            if u.id in taken:
+                raise ForceError(f"unit ids repeat: {u.id}", fix="Give every unit its own id.")
+            taken.add(u.id)
+
+
+def join_due(st: BattleState, due: list[Arrival]) -> None:
+    """Join every arrival of ``due`` (sorted by bound) whose bound starts next; pop them."""
+    next_bound = st.bounds + 1
+    while due and due[0].bound <= next_bound:
+        _join(st, due.pop(0))
+
+
+def _join(st: BattleState, arrival: Arrival) -> None:
+    t = st.t
+    side = arrival.side
+    new = [
+        t.new_unit(spec, side, t.deploy)  # deployed at its own baseline (RULES.md §6.1)
+        for spec in sorted(arrival.units, key=ID)
+        if spec.hits < t.destroyed_at  # a destroyed unit does not come (RULES.md §1.2)
+    ]
+    if not new:
+        return
+    units = st.sides[side]
+    units.extend(new)
+    units.sort(key=ID)
+    field = st.field[side]
+    field.extend(new)
+    field.sort(key=ID)
+    st.on_field[side] += len(new)
+    boxes = list(st.boxes)
+    boxes[side] += sum(t.destroyed_at - u.hits_before for u in new)  # §7.1 casualty base
+    st.boxes = (boxes[0], boxes[1])
+    old = st.decks[side]
+    deck = MovementDeck(t.deck_for(len(units)), old.mode, old.removal)  # §3.1
+    del deck.cards[: st.cards_lost[side]]  # one highest card per bad thing so far (§3.3)
+    st.decks = (deck, st.decks[1]) if side == 0 else (st.decks[0], deck)
+    if st.record:
+        why = f"arrived for bound {st.bounds + 1}; deck rebuilt to {len(deck)} cards"
+        for u in new:
+            st.emit(StateChanged(st.turn, st.bounds + 1, u.id, "in the battle", why))

@@ -1,0 +1,67 @@
+"""Strategy decisions as diary sentences (RULES.md §8.8): "R2 takes the rough road to
+Saint-Fiacre to turn the Blue force at La Croisée, making for Steinbrück (the Blue base)".
+
+One sentence per reason code of :data:`campaign.strategy.CODES`; the narrator decides
+which orders are worth a line (see ``Narrator._ordered``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from campaign.events import Ordered
+
+if TYPE_CHECKING:
+    from campaign.printers.narrative import Narrator
+
+__all__ = ["order_sentence"]
+
+
+def order_sentence(n: Narrator, e: Ordered) -> str:
+    """The sentence of one order, with division and place names from the narrator ``n``."""
+    enemy_side = "blue" if e.side == "red" else "red"
+    j = n.j
+    them = n.side(enemy_side)
+
+    def target(junction: str | None) -> str:
+        if junction is None:
+            return "?"
+        if junction == n.bases.get(enemy_side):
+            return f"{j(junction)} (the {them} base)"
+        if junction == n.bases.get(e.side):
+            return f"{j(junction)} (its base)"
+        return j(junction)
+
+    road = "the rough road" if e.road_kind == "rough" else "the road"
+    enemies = n.divs(e.enemies) or them
+    friends = n.divs(e.friends)
+    div = n.div(e.division)
+    together = n.divs([e.division, *e.friends])
+    many = bool(e.friends)
+    texts = {
+        "guard": f"{div} falls back on {j(e.goal or '')} to cover the base "
+        f"({them} seen at {j(e.enemy_at or '')})",
+        "guard_hold": f"{div} holds {j(e.junction)} to cover the base "
+        f"({them} seen at {j(e.enemy_at or '')})",
+        "regroup": f"{div}, beaten, marches to rejoin {friends} at {target(e.goal)}",
+        "pursue": f"{together} pursue{'' if many else 's'} the beaten {enemies} "
+        f"to {target(e.goal)}",
+        "attack": f"{together} march{'' if many else 'es'} on {enemies} at {target(e.goal)}",
+        "concentrate": f"{div} marches to join {friends or 'the army'} at {target(e.goal)} "
+        f"before attacking the {them} force at {j(e.enemy_at or '')}",
+        "wait": f"{div} waits at {j(e.junction)} for {friends} before attacking the "
+        f"{them} force at {j(e.enemy_at or '')}",
+        "plan": f"{div} opens the campaign by way of {j(e.goal or '')}, making for {target(e.aim)}",
+        "flank": f"{div} takes {road} to {j(e.step or '')} to turn the {them} force at "
+        f"{j(e.enemy_at or '')}, making for {target(e.goal)}",
+        "objective": f"{div} makes for the objective {target(e.goal)}",
+        "advance": f"{div} advances on {target(e.goal)}",
+        "hold": f"{div} holds {j(e.junction)}: nothing to march for",
+        "no_way": f"{div} holds {j(e.junction)}: every road to {target(e.aim)} runs "
+        "through a stronger enemy",
+        "no_turn_back": f"{div} holds {j(e.junction)}: no new reason to turn back",
+    }
+    text = texts.get(e.code, f"{div} at {j(e.junction)}: {e.code}")
+    if e.road_kind == "rough" and e.code != "flank":
+        text += f", taking the rough road to {j(e.step or '')} as a short cut"
+    return text

@@ -1,0 +1,23 @@
+"""Strategy doctrines (RULES.md §8.8): where each division marches next, and why.
+
+- :mod:`campaign.strategy.knowledge`: what a side knows (RULES.md §8.6).
+- :mod:`campaign.strategy.routing`: routes by expected march hours, rough roads priced in.
+- :mod:`campaign.strategy.doctrine`: the decisions (guard, regroup, pursue, attack,
+  concentrate, plan, flank, objectives, advance).
+"""
+
+from campaign.strategy.doctrine import CODES, Order, Strategist, count_flank_marches
+from campaign.strategy.knowledge import EnemyGroup, OwnDivision, SideView
+from campaign.strategy.routing import PricedRoutes, rough_road_cost
+
+__all__ = [
+    "CODES",
+    "EnemyGroup",
+    "Order",
+    "OwnDivision",
+    "PricedRoutes",
+    "SideView",
+    "Strategist",
+    "count_flank_marches",
+    "rough_road_cost",
+]

@@ -1,0 +1,438 @@
+"""Strategy doctrines that use the map (RULES.md §8.8): each division's next order and why.
+
+One :class:`Strategist` per side reads its doctrine (``campaign.doctrines.NAME`` in
+config/rules.yaml) and, each time a free division decides, returns an :class:`Order`: the
+junction it makes for, the next junction on its route, and a reason code with the junctions
+and divisions that explain it. In order of precedence a division
+
+1. **guards** the base while a known enemy is within ``guard_hours`` of it and no other
+   division holds or is bound for it (the nearest free division goes);
+2. **regroups** after a lost battle: rejoins the nearest friends, attacking nothing;
+3. **pursues** after a won battle, for ``pursue_hours``, a beaten enemy still in sight whom
+   it can attack at ``attack_ratio``;
+4. **attacks** the nearest known enemy within ``seek_hours`` it can attack at
+   ``attack_ratio`` with the boxes at its junction;
+5. **concentrates** against a nearer enemy too strong for it: marches to the rally point
+   (the own position nearest that enemy) or waits there for friends on their way, when all
+   within ``concentrate_hours`` of it together reach ``attack_ratio``;
+6. follows its **plan**, objectives and the enemy base: the opening waypoint drawn from the
+   seed (``plan_slack_hours``), else the nearest objective not held (``objectives_first``),
+   else the enemy base (``advance_on_base``), else holds. The route avoids junctions held by
+   a known stronger enemy (``flank``); a route that so turns an enemy is a flank march.
+
+Routes are by expected hours (:mod:`campaign.strategy.routing`). Ties go to the lower
+junction id. No oscillation: a division does not march back to the junction it just came
+from for the same reason and goal (it holds instead).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import networkx as nx
+import numpy as np
+
+from campaign.config import CampaignRules, StrategyDoctrine
+from campaign.strategy.knowledge import EnemyGroup, SideView
+from campaign.strategy.routing import PricedRoutes
+
+__all__ = ["CODES", "Order", "Strategist", "count_flank_marches"]
+
+#: Reason codes of an order (printers turn them into sentences).
+CODES = (
+    "guard",  # returns to the base to cover it
+    "guard_hold",  # stays on the base to cover it
+    "regroup",  # rejoins friends after a defeat
+    "pursue",  # follows a beaten enemy
+    "attack",  # marches on a known enemy it can beat
+    "concentrate",  # marches to the rally point before attacking
+    "wait",  # waits at the rally point for friends
+    "plan",  # the opening route of the campaign plan
+    "flank",  # a route around a stronger enemy toward the goal
+    "objective",  # makes for an objective not held
+    "advance",  # advances on the enemy base
+    "hold",  # nothing worth doing: holds
+    "no_way",  # every route to the goal runs through a stronger enemy: holds
+    "no_turn_back",  # would turn back for no new reason: holds
+)
+
+#: Codes of a division that is on, or bound for, its own base to cover it.
+GUARD_CODES = ("guard", "guard_hold")
+#: Codes of an order given on the strength of every free division at the junction: those
+#: divisions (the order's ``friends``) march with it.
+GROUP_CODES = ("attack", "pursue")
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """One decision: ``code`` (one of :data:`CODES`), the ``goal`` junction (None: holds),
+    the next junction ``step`` (None: holds here), and what explains it: the enemy junction
+    ``enemy_at`` and divisions ``enemies``, the ``friends`` joined or awaited, and the
+    final aim ``aim`` of a plan or flank march."""
+
+    code: str
+    goal: str | None
+    step: str | None
+    enemy_at: str | None = None
+    enemies: tuple[str, ...] = ()
+    friends: tuple[str, ...] = ()
+    aim: str | None = None
+
+
+@dataclass
+class _Memory:
+    """What a side remembers of one of its divisions between decisions."""
+
+    plan: str | None = None
+    planned: bool = False
+    order: tuple[str, str | None] | None = None
+    came: tuple[str, str] | None = None
+    came_order: tuple[str, str | None] | None = None
+    pursue: tuple[str, ...] = ()
+    pursue_until: float = -1.0
+    regroup: bool = False
+    #: (minute, junction, order): an order given with this division counted in, to follow
+    follow: tuple[float, str, Order] | None = None
+
+
+class Strategist:
+    """One side's strategy doctrine at work (RULES.md §8.8).
+
+    Parameters
+    ----------
+    side : str
+        ``"red"`` or ``"blue"``.
+    doctrine : StrategyDoctrine
+        The doctrine's numbers (config).
+    graph : networkx.Graph
+        The campaign map (road ``hours`` and ``kind``).
+    rules : CampaignRules
+        For the rough-road pass chance and retry wait (RULES.md §8.2).
+    rng : numpy.random.Generator
+        The side's own generator, used only to draw opening plans.
+    """
+
+    def __init__(
+        self,
+        side: str,
+        doctrine: StrategyDoctrine,
+        graph: nx.Graph,
+        rules: CampaignRules,
+        rng: np.random.Generator,
+    ) -> None:
+        self.side = side
+        self.doctrine = doctrine
+        self.rng = rng
+        self.priced = PricedRoutes.of(
+            graph, rules.rough_road_pass, rules.rough_road_retry_minutes, doctrine.rough_risk_weight
+        )
+        self.memory: dict[str, _Memory] = {}
+        self.fled: dict[str, str] = {}  # enemy division -> where it was seen falling back to
+
+    # ------------------------------------------------------------------ memory
+    def _mem(self, div: str) -> _Memory:
+        if div not in self.memory:
+            self.memory[div] = _Memory()
+        return self.memory[div]
+
+    def observe_battle(
+        self, t_end: float, divisions: dict[str, tuple[str, ...]], winner: str | None
+    ) -> None:
+        """Learn the outcome of a battle its divisions fought (pursuit, regrouping).
+
+        ``t_end`` is the battle's end in campaign minutes; ``divisions`` maps side -> ids.
+        """
+        mine = divisions.get(self.side, ())
+        if not mine:
+            return
+        enemy = "blue" if self.side == "red" else "red"
+        for div in mine:
+            m = self._mem(div)
+            m.plan = None
+            m.planned = True
+            m.came = None
+            if winner == self.side and self.doctrine.pursue_hours > 0:
+                m.pursue = tuple(divisions.get(enemy, ()))
+                m.pursue_until = t_end + self.doctrine.pursue_hours * 60.0
+                m.regroup = False
+            elif winner == enemy:
+                m.pursue = ()
+                m.regroup = self.doctrine.regroup
+
+    def observe_fall_back(self, side: str, division: str, path: tuple[str, ...]) -> None:
+        """An enemy division was seen falling back along ``path`` (RULES.md §8.5, §8.6):
+        remember where it went, for a pursuit."""
+        if side != self.side and path:
+            self.fled[division] = path[-1]
+
+    def guards(self) -> list[str]:
+        """Divisions whose last order was to guard the base."""
+        return sorted(d for d, m in self.memory.items() if m.order and m.order[0] in GUARD_CODES)
+
+    # ------------------------------------------------------------------ decide
+    def decide(self, div: str, at: str, view: SideView) -> Order:
+        """The order of division ``div`` at junction ``at``, from ``view`` alone (§8.6)."""
+        m = self._mem(div)
+        if m.plan == at:
+            m.plan = None  # the opening waypoint is reached
+        if m.follow is not None and m.follow[:2] == (view.now, at):
+            # it marches with the divisions that counted it in, unless the base needs it
+            order = self._guard_first(div, at, view) or m.follow[2]
+        else:
+            order = self._choose(div, at, view, m)
+        m.follow = None
+        if order.code in GROUP_CODES:
+            for friend in order.friends:
+                self._mem(friend).follow = (view.now, at, order)
+        if order.code not in ("plan", "flank"):
+            m.plan = None  # the campaign has begun in earnest: the opening plan is over
+            m.planned = True
+        if (
+            order.step is not None
+            and m.came is not None
+            and m.came == (order.step, at)
+            and m.came_order == (order.code, order.goal)
+        ):
+            order = Order("no_turn_back", None, None, aim=order.goal)
+        if order.step is not None:
+            m.came = (at, order.step)
+            m.came_order = (order.code, order.goal)
+        m.order = (order.code, order.goal)
+        return order
+
+    def _guard_first(self, div: str, at: str, view: SideView) -> Order | None:
+        """The guard order for ``div`` if the base needs it now (RULES.md §8.8), else None."""
+        if self.doctrine.guard_hours <= 0:
+            return None
+        groups = view.enemy_groups()
+        here = view.strength_at(at, free_only=True, also=div)
+        stronger = {j for j, g in groups.items() if here < self.doctrine.attack_ratio * g.boxes}
+        return self._guard(div, at, view, groups, stronger)
+
+    def _choose(self, div: str, at: str, view: SideView, m: _Memory) -> Order:
+        doc = self.doctrine
+        cost = self.priced.cost
+        groups = view.enemy_groups()
+        band = tuple(sorted(d.id for d in view.own if d.at == at and d.free and d.id != div))
+        here = view.strength_at(at, free_only=True, also=div)
+        stronger = {j for j, g in groups.items() if here < doc.attack_ratio * g.boxes}
+        if doc.guard_hours > 0:
+            order = self._guard(div, at, view, groups, stronger)
+            if order is not None:
+                return order
+        if m.regroup:
+            order = self._regroup(div, at, view, stronger, m)
+            if order is not None:
+                return order
+        if m.pursue and view.now <= m.pursue_until:
+            where = {e: view.enemy_positions.get(e, self.fled.get(e)) for e in m.pursue}
+            seen = sorted({j for j in where.values() if j is not None})
+            for j in sorted(seen, key=lambda j: (cost(at, j), *self._tie(j, view))):
+                beaten = tuple(sorted(e for e, w in where.items() if w == j))
+                g = groups.get(j) or EnemyGroup(
+                    j, beaten, sum(view.enemy_boxes.get(e, view.estimate_boxes) for e in beaten)
+                )
+                if j != at and here >= doc.attack_ratio * g.boxes:
+                    return self._go(
+                        "pursue", at, j, stronger, enemy_at=j, enemies=g.divisions, friends=band
+                    )
+        if view.now > m.pursue_until:
+            m.pursue = ()
+        near = sorted(
+            (cost(at, j), *self._tie(j, view))
+            for j in groups
+            if j != at and cost(at, j) <= doc.seek_hours
+        )
+        for *_, j in near:
+            g = groups[j]
+            if here >= doc.attack_ratio * g.boxes:
+                return self._go(
+                    "attack", at, j, stronger, enemy_at=j, enemies=g.divisions, friends=band
+                )
+        if doc.concentrate:
+            for *_, j in near:
+                order = self._concentrate(div, at, view, groups[j], stronger)
+                if order is not None:
+                    return order
+        return self._strategic(div, at, view, stronger, m)
+
+    # ------------------------------------------------------------------ parts
+    def _tie(self, junction: str, view: SideView) -> tuple[float, str]:
+        """Tie-break key of equally near junctions: nearer the own base first, then id.
+
+        (house) Nearness to the own base comes before the id so that a mirror-image map
+        breaks ties the same way for both sides; the id settles what is left (§8.8).
+        """
+        return (self.priced.cost(junction, view.own_base), junction)
+
+    def _go(self, code: str, at: str, goal: str, stronger: set[str], **why: object) -> Order:
+        """March for ``goal`` by the cheapest route that avoids stronger enemies (§8.8)."""
+        avoid = (stronger - {goal}) if self.doctrine.flank else set()
+        path, _ = self.priced.path_avoiding(at, goal, avoid)
+        if len(path) < 2:
+            return Order("no_way", None, None, **{**why, "aim": goal})  # type: ignore[arg-type]
+        if code in ("objective", "advance", "plan") and avoid:
+            plain = self.priced.path(at, goal)
+            turned = [j for j in plain[1:-1] if j in avoid]
+            if turned and path != plain:
+                return Order(
+                    "flank",
+                    goal,
+                    path[1],
+                    enemy_at=turned[0],
+                    aim=goal,
+                    **{k: v for k, v in why.items() if k not in ("enemy_at", "aim")},  # type: ignore[arg-type]
+                )
+        return Order(code, goal, path[1], **why)  # type: ignore[arg-type]
+
+    def _guard(
+        self,
+        div: str,
+        at: str,
+        view: SideView,
+        groups: dict[str, EnemyGroup],
+        stronger: set[str],
+    ) -> Order | None:
+        base = view.own_base
+        cost = self.priced.cost
+        threats = sorted(
+            (cost(j, base), j) for j in groups if cost(j, base) <= self.doctrine.guard_hours
+        )
+        if not threats:
+            return None
+        enemy_at = threats[0][1]
+        covered = [
+            d.id
+            for d in view.own
+            if d.id != div
+            and (
+                base in (d.at, d.heading)
+                or (d.id in self.memory and self.memory[d.id].order == ("guard", base))
+            )
+        ]
+        if covered:
+            return None
+        free = [d for d in view.own if (d.free or d.id == div) and d.at is not None]
+        nearest = min(free, key=lambda d: (cost(d.at, base), d.id))  # type: ignore[arg-type]
+        if nearest.id != div:
+            return None
+        if at == base:
+            return Order("guard_hold", None, None, enemy_at=enemy_at)
+        return self._go("guard", at, base, stronger, enemy_at=enemy_at)
+
+    def _regroup(
+        self, div: str, at: str, view: SideView, stronger: set[str], m: _Memory
+    ) -> Order | None:
+        cost = self.priced.cost
+        friends = {d.id: p for d in view.own if d.id != div and (p := d.at or d.heading)}
+        if not friends or any(at in (d.at, d.heading) for d in view.own if d.id in friends):
+            m.regroup = False  # rejoined, or no one left to rejoin
+            return None
+        places = sorted(set(friends.values()))
+        reachable = [(cost(at, p), p) for p in places if math.isfinite(cost(at, p))]
+        if not reachable:
+            m.regroup = False
+            return None
+        target = min(reachable, key=lambda r: (r[0], *self._tie(r[1], view)))[1]
+        with_them = tuple(sorted(d for d, p in friends.items() if p == target))
+        return self._go("regroup", at, target, stronger, friends=with_them)
+
+    def _concentrate(
+        self, div: str, at: str, view: SideView, enemy: EnemyGroup, stronger: set[str]
+    ) -> Order | None:
+        doc = self.doctrine
+        cost = self.priced.cost
+        guards = set(self.guards())
+        able = {
+            d.id: (p, d.boxes, d.at)
+            for d in view.own
+            if d.id not in guards and (p := d.at or d.heading)
+        }
+        enemy_held = set(view.enemy_positions.values())
+        places = sorted({p for p, _, _ in able.values()} - enemy_held)
+        if not places:
+            return None
+        rally = min(places, key=lambda p: (cost(p, enemy.junction), *self._tie(p, view)))
+        gather = {
+            d: (p, boxes, now_at)
+            for d, (p, boxes, now_at) in able.items()
+            if d == div or cost(p, rally) <= doc.concentrate_hours
+        }
+        if sum(boxes for _, boxes, _ in gather.values()) < doc.attack_ratio * enemy.boxes:
+            return None
+        if rally != at:
+            with_them = tuple(sorted(d for d, (p, _, _) in gather.items() if p == rally))
+            return self._go(
+                "concentrate", at, rally, stronger, friends=with_them, enemy_at=enemy.junction
+            )
+        coming = tuple(sorted(d for d, (_, _, now_at) in gather.items() if now_at != at))
+        if not coming:
+            return None
+        return Order("wait", None, None, enemy_at=enemy.junction, friends=coming)
+
+    def _plan(self, at: str, view: SideView) -> str | None:
+        """Draw the opening waypoint: a junction 30-70% of the way to the enemy base on a
+        route at most ``plan_slack_hours`` longer than the best (house, RULES.md §8.8)."""
+        cost = self.priced.cost
+        best = cost(at, view.enemy_base)
+        if not math.isfinite(best) or best <= 0:
+            return None
+        slack = self.doctrine.plan_slack_hours
+        candidates = sorted(
+            j
+            for j in self.priced.graph.nodes
+            if j not in (at, view.own_base, view.enemy_base)
+            and 0.3 * best <= cost(at, j) <= 0.7 * best
+            and cost(at, j) + cost(j, view.enemy_base) <= best + slack
+        )
+        if not candidates:
+            return None
+        return str(candidates[int(self.rng.integers(len(candidates)))])
+
+    def _strategic(
+        self, div: str, at: str, view: SideView, stronger: set[str], m: _Memory
+    ) -> Order:
+        doc = self.doctrine
+        cost = self.priced.cost
+        if not m.planned:
+            m.planned = True
+            m.plan = self._plan(at, view)
+        if m.plan == at:
+            m.plan = None
+        if m.plan is not None and m.plan not in stronger:
+            order = self._go("plan", at, m.plan, stronger, aim=view.enemy_base)
+            if order.step is not None:
+                return order
+        if doc.objectives_first:
+            open_objectives = sorted(
+                (cost(at, j), *self._tie(j, view))
+                for j in view.objectives
+                if view.owner.get(j) != view.side
+                and j not in (view.own_base, at)
+                and j not in stronger
+                and math.isfinite(cost(at, j))
+            )
+            for *_, j in open_objectives:
+                order = self._go("objective", at, j, stronger)
+                if order.step is not None:
+                    return order
+        if doc.advance_on_base and at != view.enemy_base:
+            if view.enemy_base in stronger:
+                return Order("no_way", None, None, aim=view.enemy_base, enemy_at=view.enemy_base)
+            return self._go("advance", at, view.enemy_base, stronger)
+        return Order("hold", None, None)
+
+
+def count_flank_marches(orders: Iterable[tuple[str, str, str | None]]) -> int:
+    """Flank marches in a stream of orders ``(division, code, goal)``: each time a division
+    is given a ``flank`` order with a goal other than its previous order's (RULES.md §8.8).
+    A flank march of several roads is one march (its later steps repeat the order)."""
+    last: dict[str, tuple[str, str | None]] = {}
+    count = 0
+    for division, code, goal in orders:
+        if code == "flank" and last.get(division) != (code, goal):
+            count += 1
+        last[division] = (code, goal)
+    return count

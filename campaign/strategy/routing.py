@@ -1,0 +1,109 @@
+"""Route choice by expected march time, the rough-road risk priced in (RULES.md §8.8).
+
+A road costs its march hours; a rough road costs its hours plus the expected wait from
+failed tests, ``(1/p - 1) x retry wait`` at pass chance ``p`` (RULES.md §8.2), times the
+doctrine's ``rough_risk_weight``. At ``p = 0`` a rough road cannot be taken and is left out.
+Routes may avoid junctions (those held by a known stronger enemy).
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+
+import networkx as nx
+
+from campaign.maps.routes import Routes
+
+__all__ = ["PricedRoutes", "rough_road_cost"]
+
+
+def rough_road_cost(
+    hours: float, pass_percent: float, retry_minutes: float, weight: float
+) -> float:
+    """Expected hours to take a rough road: ``hours + weight x (1/p - 1) x retry`` (§8.2, §8.8).
+
+    Parameters are march hours, the pass chance in percent, the retry wait in minutes and
+    the weight on the expected wait (1 = priced at its expectation). ``inf`` at ``p = 0``.
+
+    >>> rough_road_cost(3.0, 50, 60, 1.0)
+    4.0
+    >>> rough_road_cost(3.0, 100, 60, 1.0)
+    3.0
+    """
+    if pass_percent <= 0:
+        return math.inf
+    p = pass_percent / 100.0
+    return hours + weight * (1.0 / p - 1.0) * retry_minutes / 60.0
+
+
+_CACHE: weakref.WeakKeyDictionary[nx.Graph, dict[tuple[float, float, float], PricedRoutes]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+class PricedRoutes:
+    """Cheapest routes by expected march hours on one map for one pricing.
+
+    Build with :meth:`of` (cached per map graph and pricing, so batch runs share it).
+    ``cost``, ``path`` and ``path_avoiding`` answer in expected hours / junction lists.
+    """
+
+    def __init__(self, graph: nx.Graph, pass_percent: float, retry: float, weight: float):
+        priced = nx.Graph()
+        priced.add_nodes_from(sorted(graph.nodes))
+        for a, b, data in sorted(graph.edges(data=True), key=lambda e: (min(e[:2]), max(e[:2]))):
+            hours = float(data["hours"])
+            if data.get("kind") == "rough":
+                hours = rough_road_cost(hours, pass_percent, retry, weight)
+            if math.isfinite(hours):
+                priced.add_edge(a, b, hours=hours)
+        self.graph = priced
+        self.routes = Routes(priced)
+        self._cost: dict[str, dict[str, float]] = {}
+
+    @classmethod
+    def of(cls, graph: nx.Graph, pass_percent: float, retry: float, weight: float) -> PricedRoutes:
+        """The priced routes of ``graph`` (built once per graph and pricing)."""
+        per_graph = _CACHE.setdefault(graph, {})
+        key = (float(pass_percent), float(retry), float(weight))
+        if key not in per_graph:
+            per_graph[key] = cls(graph, pass_percent, retry, weight)
+        return per_graph[key]
+
+    def cost(self, a: str, b: str) -> float:
+        """Expected hours from ``a`` to ``b`` (``inf`` if unreachable).
+
+        Raises
+        ------
+        networkx.NodeNotFound
+            If ``a`` is not on the map (an unknown ``b`` is unreachable: ``inf``).
+        """
+        found = self._cost.get(a)
+        if found is None:
+            found = self._cost[a] = dict(
+                nx.single_source_dijkstra_path_length(self.graph, a, weight="hours")
+            )
+        return found.get(b, math.inf)
+
+    def path(self, a: str, b: str) -> list[str]:
+        """Cheapest route, ``a`` and ``b`` included (``[]`` if unreachable)."""
+        return self.routes.path(a, b)
+
+    def path_avoiding(self, a: str, b: str, avoid: set[str]) -> tuple[list[str], float]:
+        """Cheapest route not entering ``avoid`` (``a`` and ``b`` are always allowed).
+
+        Returns the junctions and expected hours, ``([], inf)`` if there is none.
+        """
+        blocked = avoid - {a, b}
+        if not blocked:
+            return self.path(a, b), self.cost(a, b)
+        plain = self.path(a, b)
+        if plain and not blocked.intersection(plain):
+            return plain, self.cost(a, b)
+        view = nx.subgraph_view(self.graph, filter_node=lambda n: n not in blocked)
+        try:
+            hours, path = nx.single_source_dijkstra(view, a, b, weight="hours")
+        except nx.NetworkXNoPath:
+            return [], math.inf
+        return list(path), float(hours)
