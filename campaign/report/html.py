@@ -19,6 +19,7 @@ from markupsafe import Markup, escape
 from campaign.errors import SimulatorError
 from campaign.events import BattleFought, CampaignEvent, DivisionRaised, MarchBegun, Sighted
 from campaign.maps.model import CampaignMap
+from campaign.outfile import write_text_whole
 from campaign.printers.narrative import OddsSource
 from campaign.report.charts import battle_timeline, strength_chart
 from campaign.report.context import diary_context
@@ -161,7 +162,7 @@ def write_report(
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         text = fmt.write(events, cmap, path, view, odds)
-        path.write_text(text, encoding="utf-8")
+        write_text_whole(path, text)  # whole or not at all; a full disk is exit 1
     except OSError as exc:
         raise SimulatorError(
             f"cannot write the diary ({exc.strerror})",
