@@ -14,7 +14,8 @@ import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, TypeVar, get_args, get_origin
+from types import UnionType
+from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
@@ -178,6 +179,15 @@ def validate(
     The message names, for each problem, the dotted key, what was expected and the value
     found; the file named is the variant or flag that set the key when there was one.
     """
+    flagged = _booleans_for_numbers(model, document, prefix)
+    if flagged:
+        files = {src for key in flagged for src in (_origin_of(key, origins or {}) or [source])}
+        raise ConfigError(
+            "; ".join(f"{key}: expected a number, not true/false" for key in flagged),
+            source=", ".join(sorted(files)),
+            fix="Give a number (e.g. battle.max_turns=15); config/rules.yaml documents every "
+            "key with its RULES.md section.",
+        )
     try:
         return model.model_validate(document)
     except ValidationError as exc:
@@ -214,6 +224,54 @@ def validate(
             source=", ".join(sorted(files)),
             fix="Fix these keys; config/rules.yaml documents every key with its RULES.md section.",
         ) from None
+
+
+def _numeric(annotation: Any) -> bool:
+    """Whether a field annotation is a plain number (int or float, maybe Annotated/Optional)."""
+    if get_origin(annotation) is Annotated:
+        return _numeric(get_args(annotation)[0])
+    if get_origin(annotation) in (Union, UnionType):
+        options = [a for a in get_args(annotation) if a is not type(None)]
+        return bool(options) and all(_numeric(a) for a in options)
+    return annotation in (int, float)
+
+
+def _booleans_for_numbers(annotation: Any, value: Any, path: str) -> list[str]:
+    """Dotted keys where ``value`` holds true/false but ``annotation`` wants a number.
+
+    Pydantic's lax mode reads ``True`` as ``1``: ``battle.max_turns=true`` would pass as
+    one turn. Walks models, dicts and lists along the annotation.
+    """
+    if get_origin(annotation) is Annotated:
+        annotation = get_args(annotation)[0]
+    if isinstance(value, bool):
+        return [path or "(top level)"] if _numeric(annotation) else []
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        if not isinstance(value, Mapping):
+            return []
+        found = []
+        for name, field in annotation.model_fields.items():
+            if name in value:
+                sub = f"{path}.{name}" if path else name
+                found += _booleans_for_numbers(field.annotation, value[name], sub)
+        return found
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin in (Union, UnionType):
+        models = [a for a in args if isinstance(a, type) and issubclass(a, BaseModel)]
+        return _booleans_for_numbers(models[0], value, path) if len(models) == 1 else []
+    if origin in (dict, Mapping) and len(args) == 2 and isinstance(value, Mapping):
+        return [
+            k
+            for key, item in value.items()
+            for k in _booleans_for_numbers(args[1], item, f"{path}.{key}" if path else str(key))
+        ]
+    if origin in (list, tuple) and args and isinstance(value, list | tuple):
+        return [
+            k
+            for i, item in enumerate(value)
+            for k in _booleans_for_numbers(args[0], item, f"{path}[{i}]")
+        ]
+    return []
 
 
 def describe_error(err: Mapping[str, Any]) -> str:

@@ -35,7 +35,17 @@ from battle.rules import BattleRules, UnitTypeRules
 from battle.units import GRADES, Force, UnitSpec
 from battle.yamlfile import read_yaml_file
 
-__all__ = ["default_unit_types", "load_forces_yaml", "make_force", "parse_force_flag"]
+__all__ = [
+    "UNIT_CEILING",
+    "default_unit_types",
+    "load_forces_yaml",
+    "make_force",
+    "parse_force_flag",
+]
+
+#: Most units a force may have when the caller gives no rules (``battle.max_units_per_force``
+#: is the real cap); checked before any unit is built, so ``99999999999i`` costs nothing.
+UNIT_CEILING = 10_000
 
 _GROUP = re.compile(r"(\d+)([a-z])")
 UnitTypes = Mapping[str, UnitTypeRules]
@@ -59,7 +69,13 @@ def _letters(units: UnitTypes) -> str:
     return ", ".join(f"{t.letter} ({name.replace('_', ' ')})" for name, t in units.items())
 
 
-def parse_force_flag(text: str, name: str, prefix: str, units: UnitTypes | None = None) -> Force:
+def parse_force_flag(
+    text: str,
+    name: str,
+    prefix: str,
+    units: UnitTypes | None = None,
+    max_units: int = UNIT_CEILING,
+) -> Force:
     """Parse a compact force flag such as ``6i1c1a`` or ``4i1c1a:veteran``.
 
     Parameters
@@ -72,19 +88,22 @@ def parse_force_flag(text: str, name: str, prefix: str, units: UnitTypes | None 
         Prefix of unit ids (``R`` → ``R-I1``, ``R-C1``, ``R-A1``).
     units
         The unit types (``battle.units`` of the rules in force; default: config/rules.yaml).
+    max_units
+        Most units allowed (``battle.max_units_per_force``; never more than
+        :data:`UNIT_CEILING`), checked before building.
 
     Raises
     ------
     ForceError
-        On an unknown unit letter, a negative or missing count, an unknown grade, or a force
-        with no units.
+        On an unknown unit letter, a negative or missing count, an unknown grade, a force
+        with no units or more than ``max_units``.
     """
     types = default_unit_types() if units is None else units
     letter_of = {t.letter: kind for kind, t in types.items()}
     raw = text.strip().lower()
     body, _, grade = raw.partition(":")
     grade = grade or "regular"
-    where = f"--{name.lower()} {text!r}"
+    where = f"--{name.lower()} {text if len(text) <= 40 else text[:37] + '...'!r}"
     if grade not in GRADES:
         raise ForceError(
             f"unknown training grade {grade!r}",
@@ -111,7 +130,9 @@ def parse_force_flag(text: str, name: str, prefix: str, units: UnitTypes | None 
                 "battle.units (config/rules.yaml).",
             )
         kind = letter_of[letter]
-        counts[kind] = counts.get(kind, 0) + int(m.group(1))
+        digits = m.group(1).lstrip("0") or "0"
+        count = int(digits) if len(digits) <= 12 else 10**12  # past any cap, cheap to hold
+        counts[kind] = counts.get(kind, 0) + count
         pos = m.end()
     if pos != len(body) or not body:
         raise ForceError(
@@ -120,7 +141,8 @@ def parse_force_flag(text: str, name: str, prefix: str, units: UnitTypes | None 
             fix=f"Write counts followed by {', '.join(t.letter for t in types.values())}, "
             "e.g. 6i1c1a or 4i1c1a:veteran.",
         )
-    return make_force(name, prefix, [(k, counts.get(k, 0), grade, 0) for k in types], where, types)
+    groups = [(k, counts.get(k, 0), grade, 0) for k in types]
+    return make_force(name, prefix, groups, where, types, max_units)
 
 
 def make_force(
@@ -129,6 +151,7 @@ def make_force(
     groups: list[tuple[str, int, str, int]],
     where: str,
     units: UnitTypes | None = None,
+    max_units: int = UNIT_CEILING,
 ) -> Force:
     """A force from ``(type, count, grade, hits)`` groups, with ids ``{prefix}-I1`` etc.
 
@@ -137,8 +160,19 @@ def make_force(
     Raises
     ------
     ForceError
-        If the force has no units, or a group's type is not in ``units``.
+        If the force has no units, more than ``max_units`` (never more than
+        :data:`UNIT_CEILING`; checked before building), or a group's type is not in ``units``.
     """
+    total = sum(count for _, count, _, _ in groups)
+    max_units = min(max_units, UNIT_CEILING)
+    if total > max_units:
+        shown = str(total) if total < 10**12 else "more than 10^12"
+        raise ForceError(
+            f"the force has {shown} units, more than the limit of {max_units}",
+            key=where,
+            fix=f"Give it at most {max_units:,} units, or raise battle.max_units_per_force "
+            f"(e.g. --set battle.max_units_per_force=500; at most {UNIT_CEILING:,}).",
+        )
     types = default_unit_types() if units is None else units
     specs: list[UnitSpec] = []
     numbers = dict.fromkeys(types, 0)
@@ -203,15 +237,18 @@ def _problems(exc: ValidationError) -> list[str]:
     return out
 
 
-def load_forces_yaml(path: str | Path, units: UnitTypes | None = None) -> tuple[Force, Force]:
+def load_forces_yaml(
+    path: str | Path, units: UnitTypes | None = None, max_units: int = UNIT_CEILING
+) -> tuple[Force, Force]:
     """Read both sides' forces from a YAML file (see the module docstring).
 
     Raises
     ------
     ForceError
         If the file is missing or not YAML, a key is unknown, a unit type or grade is
-        unknown, a count is negative, or a side has no units; the message names the file and
-        the key path. ``units``: the unit types (default: config/rules.yaml's).
+        unknown, a count is negative, or a side has no units or more than ``max_units``;
+        the message names the file and the key path. ``units``: the unit types (default:
+        config/rules.yaml's).
     """
     path = Path(path)
     data: Any = read_yaml_file(path, ForceError)
@@ -230,7 +267,7 @@ def load_forces_yaml(path: str | Path, units: UnitTypes | None = None) -> tuple[
         name = side.name or key.capitalize()
         if isinstance(side.units, str):
             try:
-                forces.append(parse_force_flag(side.units, name, prefix, units))
+                forces.append(parse_force_flag(side.units, name, prefix, units, max_units))
             except ForceError as exc:
                 raise ForceError(
                     exc.what, source=str(path), key=f"{key}.units", fix=exc.fix
@@ -248,5 +285,6 @@ def load_forces_yaml(path: str | Path, units: UnitTypes | None = None) -> tuple[
                         key=f"{key}.units.{i}.type",
                         fix=f"Use one of: {', '.join(types)}.",
                     )
-            forces.append(make_force(name, prefix, groups, f"{path}: {key}.units", units))
+            where = f"{path}: {key}.units"
+            forces.append(make_force(name, prefix, groups, where, units, max_units))
     return forces[0], forces[1]

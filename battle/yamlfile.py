@@ -1,8 +1,17 @@
-"""Read one YAML file (``yaml.safe_load``) with one-paragraph errors of a chosen class.
+"""Read one YAML file safely and within bounds, with one-paragraph errors of a chosen class.
 
-Shared by the rules loader, the forces file and the batch spec so that a missing, unreadable,
-binary or malformed file is reported the same way everywhere: the file, the line and column,
-what is wrong and how to fix it.
+Shared by the rules loader, the forces file, the batch spec, ``--set`` values and (through
+:func:`bounded_loader`) the map reader, so that a missing, unreadable, binary, malformed or
+oversized file is reported the same way everywhere: the file, the line and column, what is
+wrong and how to fix it.
+
+Bounds (checked before the document is built into Python objects):
+
+- a file is at most :data:`MAX_YAML_BYTES` bytes;
+- a document expands to at most :data:`MAX_YAML_NODES` nodes, counting every use of an
+  alias (``*name``) as a full copy of its anchor: an 800-byte "billion laughs" alias bomb
+  is refused instead of being expanded by whatever walks it next. Ordinary anchors and
+  merge keys (``<<: *defaults``) stay allowed.
 """
 
 from __future__ import annotations
@@ -14,7 +23,123 @@ import yaml
 
 from battle.errors import ConfigError, SimulatorError
 
-__all__ = ["read_yaml_file"]
+__all__ = [
+    "MAX_YAML_BYTES",
+    "MAX_YAML_NODES",
+    "BoundedSafeLoader",
+    "YamlTooLarge",
+    "bounded_loader",
+    "check_file_size",
+    "read_yaml_file",
+    "safe_load_text",
+]
+
+#: Largest YAML file read (bytes): 20 MiB, ten times the 408-junction Waterloo road net.
+MAX_YAML_BYTES = 20 * 2**20
+#: Most nodes a YAML document may expand to, every alias counted as a copy of its anchor.
+MAX_YAML_NODES = 2_000_000
+
+
+class YamlTooLarge(yaml.YAMLError):
+    """A YAML document whose aliases expand past :data:`MAX_YAML_NODES` nodes."""
+
+
+def _expanded_nodes(root: yaml.Node, limit: int) -> int:
+    """Nodes of ``root`` with every alias expanded; stops early past ``limit``.
+
+    Iterative (no recursion limit) and memoised by node identity (an anchor is sized once).
+    """
+    sizes: dict[int, int] = {}
+    open_: set[int] = set()  # nodes whose children are being sized: met again = a cycle
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if id(node) in sizes:
+            continue
+        if not children_done and id(node) in open_:
+            return limit + 1  # an alias inside its own anchor expands without end
+        if isinstance(node, yaml.ScalarNode):
+            sizes[id(node)] = 1
+            continue
+        kids: list[yaml.Node] = []
+        if isinstance(node, yaml.SequenceNode):
+            kids = list(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            kids = [part for pair in node.value for part in pair]
+        if children_done:
+            total = 1 + sum(sizes.get(id(k), 0) for k in kids)
+            if total > limit:
+                return total
+            sizes[id(node)] = total
+        else:
+            open_.add(id(node))
+            stack.append((node, True))
+            stack.extend((k, False) for k in kids if id(k) not in sizes)
+    return sizes.get(id(root), 0)
+
+
+def bounded_loader(base: type[Any], limit: int = MAX_YAML_NODES) -> type[Any]:
+    """A subclass of the PyYAML loader ``base`` that refuses documents over ``limit`` nodes.
+
+    Raises
+    ------
+    YamlTooLarge
+        From ``yaml.load``, before any Python object is built, when the document's aliases
+        expand to more than ``limit`` nodes.
+    """
+
+    class Bounded(base):  # type: ignore[misc]
+        def get_single_node(self) -> Any:
+            node = super().get_single_node()
+            if node is not None:
+                size = _expanded_nodes(node, limit)
+                if size > limit:
+                    raise YamlTooLarge(f"its aliases (*name) expand to more than {limit:,} values")
+            return node
+
+    Bounded.__name__ = Bounded.__qualname__ = f"Bounded{base.__name__}"
+    return Bounded
+
+
+#: ``yaml.SafeLoader`` (libyaml's parser when present) with the alias-expansion bound.
+BoundedSafeLoader = bounded_loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def safe_load_text(text: str) -> Any:
+    """``yaml.safe_load`` with the alias-expansion bound.
+
+    Raises
+    ------
+    yaml.YAMLError
+        Not valid YAML, or :class:`YamlTooLarge`.
+    """
+    return yaml.load(text, Loader=BoundedSafeLoader)
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**20:.1f} MiB" if n >= 2**20 else f"{n:,} bytes"
+
+
+def check_file_size(
+    path: Path, error: type[SimulatorError], limit: int = MAX_YAML_BYTES, what: str = "file"
+) -> None:
+    """Refuse a file larger than ``limit`` bytes before reading it.
+
+    Raises
+    ------
+    SimulatorError
+        (of class ``error``) naming the size, the limit and the fix.
+    """
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return  # missing or unreadable: the read that follows says so
+    if size > limit:
+        raise error(
+            f"the {what} is {_size(size)}, more than the limit of {_size(limit)}",
+            source=str(path),
+            fix="Give a smaller file (split it, or drop what the simulator does not use).",
+        )
 
 
 def read_yaml_file(
@@ -37,10 +162,12 @@ def read_yaml_file(
     Raises
     ------
     SimulatorError
-        (of class ``error``) If the file is missing, unreadable, not UTF-8 text, or not
-        valid YAML (the message gives line and column, on one line).
+        (of class ``error``) If the file is missing, unreadable, not UTF-8 text, larger
+        than :data:`MAX_YAML_BYTES`, not valid YAML (the message gives line and column, on
+        one line), or its aliases expand past :data:`MAX_YAML_NODES` nodes.
     """
     path = Path(path)
+    check_file_size(path, error)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -58,7 +185,13 @@ def read_yaml_file(
             fix="Check the path and its permissions.",
         ) from None
     try:
-        return yaml.safe_load(text)
+        return safe_load_text(text)
+    except YamlTooLarge as exc:
+        raise error(
+            str(exc),
+            source=str(path),
+            fix="Write the values out, or use fewer nested aliases (*name).",
+        ) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None

@@ -6,7 +6,14 @@ from pathlib import Path
 
 from battle.errors import SimulatorError
 
-__all__ = ["BatchSpecError", "MapError", "SimulatorError", "make_output_dir", "write_error"]
+__all__ = [
+    "BatchSpecError",
+    "EnvironmentFailure",
+    "MapError",
+    "SimulatorError",
+    "make_output_dir",
+    "write_error",
+]
 
 
 class MapError(SimulatorError):
@@ -15,6 +22,15 @@ class MapError(SimulatorError):
 
 class BatchSpecError(SimulatorError):
     """A batch spec (YAML or flags) is invalid."""
+
+
+class EnvironmentFailure(SimulatorError):
+    """The input is fine but the machine is not: a full disk, a scheduler nobody answers at.
+
+    Exit code 1 (not 2): running the same command again once the cause is gone works.
+    """
+
+    exit_code = 1
 
 
 def write_error(path: str | Path, exc: OSError, flag: str | None = None) -> SimulatorError:

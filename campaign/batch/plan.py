@@ -9,18 +9,23 @@ rule, map or numpy version starts a new one instead of mixing results).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from battle.errors import SimulatorError
-from campaign.batch.spec import BatchSpec, Cell, expand_cells
+from campaign.batch.spec import BatchSpec, Cell, count_cells, expand_cells
+from campaign.batch.todo import MissingRuns
 from campaign.batch.worker import ChunkTask, file_sha
 from campaign.errors import BatchSpecError
 from campaign.versions import versions
 
-__all__ = ["BatchPlan", "CellPlan", "chunk_tasks", "plan_batch"]
+__all__ = ["MAX_TOTAL_RUNS", "BatchPlan", "CellPlan", "chunk_tasks", "plan_batch"]
+
+#: Most campaigns one batch may ask for (cells × runs); a results row is ~200 bytes.
+MAX_TOTAL_RUNS = 100_000_000
 
 
 @dataclass(frozen=True)
@@ -83,12 +88,23 @@ def plan_batch(
     Raises
     ------
     BatchSpecError
-        If a cell names an unknown map, variant, config key or doctrine, or an override has
-        the wrong kind of value; the message names the cell.
+        If the grid has more than ``MAX_CELLS`` cells (campaign.batch.spec) or more than
+        :data:`MAX_TOTAL_RUNS` campaigns (checked first), or a cell names an unknown map,
+        variant, config key or doctrine, or an override has the wrong kind of value; the
+        message names the cell.
     """
     from campaign.config import load_rules
     from campaign.maps import MapOptions, load_map, resolve_map_path
 
+    n_cells = count_cells(spec, source)
+    if n_cells * spec.runs > MAX_TOTAL_RUNS:
+        raise BatchSpecError(
+            f"{n_cells:,} cells × {spec.runs:,} runs = {n_cells * spec.runs:,} campaigns, more "
+            f"than the limit of {MAX_TOTAL_RUNS:,} per batch",
+            source=source,
+            key=(flags or {}).get("runs", "runs"),
+            fix="Lower runs or sweep fewer levels; split a very large study into batches.",
+        )
     maps: dict[str, tuple[str, str, set[str]]] = {}
     rules: dict[tuple[Any, ...], tuple[str, str, set[str]]] = {}
     planned = []
@@ -145,19 +161,19 @@ def plan_batch(
 
 
 def chunk_tasks(
-    plan: BatchPlan, entropy: int, todo: dict[int, list[int]], chunk_size: int
+    plan: BatchPlan, entropy: int, todo: MissingRuns, chunk_size: int
 ) -> Iterator[ChunkTask]:
-    """Yield :class:`ChunkTask` s covering ``todo`` (cell → missing run indices), lazily.
+    """Yield :class:`ChunkTask` s covering the missing runs of ``todo``, lazily.
 
     Chunks never mix cells; the order is run-major across cells so that partial results
-    of an interrupted batch cover every cell evenly.
+    of an interrupted batch cover every cell evenly. Run indices are generated as chunks
+    are taken: memory does not grow with cells × runs.
     """
-    cursors = {cell: 0 for cell in sorted(todo)}
+    cursors = {cell: todo.runs_of(cell) for cell in todo.cells()}
     while cursors:
         for cell in list(cursors):
-            runs = todo[cell][cursors[cell] : cursors[cell] + chunk_size]
-            cursors[cell] += chunk_size
-            if cursors[cell] >= len(todo[cell]):
+            runs = list(itertools.islice(cursors[cell], chunk_size))
+            if len(runs) < chunk_size:
                 del cursors[cell]
             if not runs:
                 continue

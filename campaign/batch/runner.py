@@ -51,6 +51,7 @@ from campaign.batch.plan import BatchPlan, chunk_tasks
 from campaign.batch.progress import BatchProgress
 from campaign.batch.store import ResultStore
 from campaign.batch.worker import ChunkTask, init_worker, run_chunk
+from campaign.errors import EnvironmentFailure
 
 #: chunk results as the backends yield them (closed when the batch stops)
 Results = Generator[dict[str, Any], None, None]
@@ -125,7 +126,16 @@ def _dask(
 
     cluster = None
     if scheduler:
-        client = Client(scheduler, timeout="20s")
+        try:
+            client = Client(scheduler, timeout="10s")
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise EnvironmentFailure(
+                f"cannot reach the Dask scheduler at {scheduler} "
+                f"({' '.join(str(exc).split())[:200] or type(exc).__name__})",
+                key="--scheduler",
+                fix="Start it (dask scheduler --port 8786) or check the address and the network, "
+                "then run the same command again.",
+            ) from None
     else:
         cluster = LocalCluster(
             n_workers=workers,
@@ -225,13 +235,13 @@ def run_batch(
         store.begin_batch(batch_id, plan, entropy)
         todo = store.done_runs(batch_id, len(plan.cells), spec.runs)
         if runs_per_cell is not None:  # the first N runs of each cell, in seed order
-            todo = {c: [r for r in v if r < runs_per_cell.get(c, 0)] for c, v in todo.items()}
+            todo = todo.first(runs_per_cell)
         total_runs = (
             plan.total_runs
             if runs_per_cell is None
             else sum(min(n, spec.runs) for n in runs_per_cell.values())
         )
-        missing = sum(len(v) for v in todo.values())
+        missing = todo.count
         size = chunk_size or max(1, min(100, math.ceil(missing / max(1, n_workers * 8))))
         tasks = chunk_tasks(plan, entropy, todo, size)
         if backend == "dask":

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,13 +30,15 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from battle.yamlfile import read_yaml_file
+from battle.yamlfile import read_yaml_file, safe_load_text
 from campaign.errors import BatchSpecError
 
 __all__ = [
     "FLAG_OF_FIELD",
+    "MAX_CELLS",
     "BatchSpec",
     "Cell",
+    "count_cells",
     "expand_cells",
     "load_spec",
     "parse_doctrines",
@@ -108,6 +112,16 @@ class BatchSpec(BaseModel):
     #: values, one cell per point instead of the grid of ``set``'s lists
     points: list[dict[str, Any]] = Field(default_factory=list, max_length=100_000)
 
+    @field_validator("scheduler")
+    @classmethod
+    def _address(cls, value: str | None) -> str | None:
+        if value is not None and not _SCHEDULER.fullmatch(value.strip()):
+            raise ValueError(
+                f"{value!r} is not a Dask scheduler address; write it as a URL like "
+                "tcp://HOST:8786 (schemes: tcp, tls, ws, wss, ucx, inproc)"
+            )
+        return value.strip() if value is not None else None
+
     @field_validator("doctrines")
     @classmethod
     def _pairs(cls, value: list[str]) -> list[str]:
@@ -155,6 +169,38 @@ class Cell:
         return json.dumps(dict(self.overrides), sort_keys=True)
 
 
+_SCHEDULER = re.compile(r"(tcp|tls|ws|wss|ucx|inproc)://[^\s/:]+(:[0-9]{1,5})?/?")
+
+#: Most cells one batch grid may have (each is validated, and summarised pairwise).
+MAX_CELLS = 10_000
+
+
+def count_cells(spec: BatchSpec, source: str = "batch spec") -> int:
+    """The number of cells of ``spec``'s grid, without building it.
+
+    Raises
+    ------
+    BatchSpecError
+        If it is more than :data:`MAX_CELLS` (the message gives each factor's levels).
+    """
+    swept = {f"set {k}": len(v) if isinstance(v, list) else 1 for k, v in sorted(spec.set.items())}
+    sizes = {
+        "maps": len(spec.maps),
+        "variants": len(spec.variants),
+        **({"points": len(spec.points)} if spec.points else swept),
+        "doctrines": len(spec.doctrines),
+    }
+    total = math.prod(sizes.values())
+    if total > MAX_CELLS:
+        factors = " × ".join(f"{n:,} {k}" for k, n in sizes.items() if n > 1)
+        raise BatchSpecError(
+            f"the grid has {total:,} cells ({factors}), more than the limit of {MAX_CELLS:,}",
+            source=source,
+            fix="Sweep fewer levels per factor, or split the study into several batches.",
+        )
+    return total
+
+
 def expand_cells(spec: BatchSpec) -> list[Cell]:
     """The grid of cells: maps × variants × swept overrides × doctrine pairs, in that order.
 
@@ -165,7 +211,13 @@ def expand_cells(spec: BatchSpec) -> list[Cell]:
         ``spec.points`` the points replace the swept overrides: each cell's factors are its
         ``point`` number and its ``values``, two factors that differ between any two points,
         so the summary does not pair design points.
+
+    Raises
+    ------
+    BatchSpecError
+        If the grid has more than :data:`MAX_CELLS` cells (before any cell is built).
     """
+    count_cells(spec)
     if spec.points:
         return _point_cells(spec)
     keys = sorted(spec.set)
@@ -327,7 +379,7 @@ def parse_set_flag(text: str) -> tuple[str, Any]:
             fix="Write e.g. --set campaign.rough_road_pass=[60,70,80].",
         )
     try:
-        parsed = yaml.safe_load(value)
+        parsed = safe_load_text(value)
     except yaml.YAMLError:
         raise BatchSpecError(
             f"the value of {text!r} is not valid YAML",

@@ -27,13 +27,21 @@ import pyarrow as pa
 
 from campaign.batch.reasons import battle_reason_text, run_reason_code
 from campaign.batch.schema import TABLES, comment_sql, create_sql
+from campaign.batch.todo import MissingRuns
 from campaign.batch.worker import BATTLE_COLUMNS, RUN_COLUMNS
 from campaign.errors import BatchSpecError, make_output_dir
 
 if TYPE_CHECKING:
     from campaign.batch.plan import BatchPlan
 
-__all__ = ["RUN_COLUMNS_ADDED", "ResultStore", "export_results", "open_results", "run_columns"]
+__all__ = [
+    "RUN_COLUMNS_ADDED",
+    "ResultStore",
+    "export_results",
+    "open_results",
+    "query_interrupted",
+    "run_columns",
+]
 
 _RUN_TYPES = {
     "seed": pa.int64(),
@@ -270,16 +278,17 @@ class ResultStore:
             )
         con.commit()
 
-    def done_runs(self, batch_id: str, n_cells: int, runs: int) -> dict[int, list[int]]:
-        """Cell → run indices (below ``runs``) still missing for this batch."""
+    def done_runs(self, batch_id: str, n_cells: int, runs: int) -> MissingRuns:
+        """The runs (below ``runs``) still missing for this batch, held as those done."""
         done: dict[int, set[int]] = {c: set() for c in range(n_cells)}
         cur = self.con.execute(
             "SELECT cell, run FROM runs WHERE batch_id = ? AND run < ?", [batch_id, runs]
         )
         while rows := cur.fetchmany(50_000):
             for cell, run in rows:
-                done[cell].add(run)
-        return {c: [r for r in range(runs) if r not in d] for c, d in done.items()}
+                if cell in done:
+                    done[cell].add(run)
+        return MissingRuns(runs, done)
 
     def finish_batch(self, batch_id: str) -> None:
         """Mark the batch finished (every requested run is in)."""
@@ -326,6 +335,11 @@ class ResultStore:
             # Ctrl-C reached DuckDB mid-query: drop the partial chunk, stop like Ctrl-C
             self._rollback(began)
             raise KeyboardInterrupt from None
+        except RuntimeError as exc:
+            self._rollback(began)
+            if query_interrupted(exc):  # the same, raised while scanning the Arrow chunk
+                raise KeyboardInterrupt from None
+            raise
         except BaseException:
             self._rollback(began)
             raise
@@ -344,6 +358,17 @@ class ResultStore:
         for name in names:
             with contextlib.suppress(duckdb.InterruptException):  # a second Ctrl-C
                 self.con.unregister(name)
+
+
+def query_interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` is DuckDB stopping a query for Ctrl-C.
+
+    DuckDB raises ``duckdb.InterruptException``, or a plain ``RuntimeError("Query
+    interrupted")`` when the signal lands while it scans a registered Arrow table.
+    """
+    if isinstance(exc, duckdb.InterruptException):
+        return True
+    return isinstance(exc, RuntimeError) and str(exc).strip() == "Query interrupted"
 
 
 def open_results(path: str | Path) -> ResultStore:

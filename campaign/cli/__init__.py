@@ -2,16 +2,18 @@
 
 Sub-commands live in their own modules and are registered here:
 ``battle`` (battle_cmd), ``run`` (run_cmd), ``map`` (map_cmd), ``batch`` (batch_cmd),
-``report`` (report_cmd). Exit codes: 0 ok, 2 bad input (a :class:`SimulatorError`),
-1 internal error.
+``report`` (report_cmd). Exit codes: 0 ok, 2 bad input (a :class:`SimulatorError` or a
+usage error), 1 an environment failure (disk full, network), 130 Ctrl-C; see :func:`main`.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
 import typer
+import typer.main
 from typer.core import TyperArgument, _TyperParameter
 
 from battle.errors import SimulatorError
@@ -90,14 +92,95 @@ def fail(message: str) -> None:
     raise typer.Exit(2)
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Entry point of the ``campaign`` console script."""
-    _register()
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _click_error(exc: Exception) -> int:
+    """Print a Typer/Click usage error as one ``error:`` line; return its exit code (2)."""
+    ctx = getattr(exc, "ctx", None)
+    command = getattr(ctx, "command_path", None) or "campaign"
+    if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
+        typer.echo(ctx.get_help(), err=True)  # a bare group: its help, as before
+        return 2
+    typer.echo(
+        f"error: {command}: {_one_line(exc.format_message()).replace('Value error, ', '')} "  # type: ignore[attr-defined]
+        f"(see '{command} --help')",
+        err=True,
+    )
+    return int(getattr(exc, "exit_code", 2))
+
+
+def _is_interrupt(exc: BaseException) -> bool:
+    """Ctrl-C, or DuckDB's ``InterruptException`` ("Query interrupted") that Ctrl-C causes."""
+    if isinstance(exc, KeyboardInterrupt):
+        return True
+    if isinstance(exc, RuntimeError) and str(exc).strip() == "Query interrupted":
+        return True  # DuckDB, interrupted while scanning an Arrow table
+    module = type(exc).__module__.lstrip("_")
+    return module.startswith("duckdb") and "Interrupt" in type(exc).__name__
+
+
+def _silence_stdout() -> None:
+    """After a failed write to stdout, point it at /dev/null so the exit flush cannot fail."""
     try:
-        app(args=argv, standalone_mode=True)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``campaign`` console script.
+
+    Exit codes: 0 done; 2 bad input (a :class:`SimulatorError` or a usage error such as
+    ``--seed abc``, one ``error:`` line); 1 an environment failure (disk full, a scheduler
+    nobody answers at, a closed output pipe: one line); 130 Ctrl-C (a batch keeps every
+    finished chunk and resumes). Never a traceback for any of these.
+    """
+    _register()
+    code = 0
+    try:
+        command = typer.main.get_command(app)
+        result = command.main(args=argv, prog_name="campaign", standalone_mode=False)
+        code = result if isinstance(result, int) else 0
+        sys.stdout.flush()
     except SimulatorError as exc:
         typer.echo(f"error: {exc.message}", err=True)
-        sys.exit(exc.exit_code)
+        code = exc.exit_code
+    except BrokenPipeError:  # `campaign run | head`: the reader has gone, say nothing
+        _silence_stdout()
+        code = 1
+    except OSError as exc:  # disk full, device gone: an environment failure
+        _silence_stdout()
+        where = f" ({exc.filename})" if exc.filename else ""
+        typer.echo(
+            f"error: cannot write the output{where}: {exc.strerror or exc}. "
+            "Free space or choose another place, then run the same command again.",
+            err=True,
+        )
+        code = 1
+    except Exception as exc:
+        if _is_interrupt(exc):
+            typer.echo("interrupted", err=True)
+            code = 130
+        elif type(exc).__module__.lstrip("_").startswith("duckdb") and type(exc).__name__ in (
+            "IOException",
+            "OutOfMemoryException",
+        ):  # the results file's disk is full or gone: an environment failure
+            typer.echo(
+                f"error: the results file cannot be written ({_one_line(str(exc))[:300]}). "
+                "Every finished chunk is kept: free space, then run the same command again.",
+                err=True,
+            )
+            code = 1
+        elif hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
+            code = _click_error(exc)
+        elif type(exc).__name__ == "Exit" and hasattr(exc, "exit_code"):
+            code = int(exc.exit_code)
+        else:
+            raise
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
-        sys.exit(130)
+        code = 130
+    sys.exit(code)

@@ -83,6 +83,10 @@ def wilson_interval(successes: int, n: int, z: float = _Z95) -> tuple[float, flo
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+#: Most battles ``--odds`` fights in one command (its result rows are kept in memory).
+ODDS_LIMIT = 1_000_000
+
+
 def _forces(
     forces_file: Path | None, red: str | None, blue: str | None, rules: BattleRules
 ) -> tuple[Force, Force]:
@@ -93,12 +97,12 @@ def _forces(
                 key="--forces",
                 fix="Use the file, or the flags, not both.",
             )
-        return load_forces_yaml(forces_file, rules.units)
+        return load_forces_yaml(forces_file, rules.units, rules.max_units_per_force)
     red = "6i1c1a" if red is None else red
     blue = "4i1c1a" if blue is None else blue
     return (
-        parse_force_flag(red, "Red", "R", rules.units),
-        parse_force_flag(blue, "Blue", "B", rules.units),
+        parse_force_flag(red, "Red", "R", rules.units, rules.max_units_per_force),
+        parse_force_flag(blue, "Blue", "B", rules.units, rules.max_units_per_force),
     )
 
 
@@ -210,6 +214,13 @@ def battle(
     """Fight a quick battle (RULES.md §6) and print its log and result, or its odds."""
     loaded = load_rules(variant or [], parse_overrides(set_))
     rules = loaded.rules.battle
+    if odds is not None and odds > ODDS_LIMIT:
+        raise ConfigError(
+            f"{odds:,} battles is more than the limit of {ODDS_LIMIT:,}",
+            key="--odds",
+            fix=f"Give at most --odds {ODDS_LIMIT}; 10,000 battles already give the odds "
+            "within about 1 percentage point.",
+        )
     force_pair = _forces(forces, red, blue, rules)
     if doctrine is not None:
         _check_doctrine(doctrine, "--doctrine", rules)

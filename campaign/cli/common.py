@@ -8,6 +8,7 @@ import numpy as np
 import yaml
 
 from battle.errors import ConfigError
+from battle.yamlfile import YamlTooLarge, safe_load_text
 
 __all__ = ["check_seed", "fresh_seed", "parse_overrides", "parse_pairs"]
 
@@ -69,7 +70,11 @@ def parse_overrides(items: list[str] | None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in parse_pairs(items, "--set").items():
         try:
-            out[key] = yaml.safe_load(value) if value else value
+            out[key] = safe_load_text(value) if value else value
+        except YamlTooLarge as exc:
+            raise ConfigError(
+                str(exc), key=f"--set {key}", fix="Write the value out without aliases."
+            ) from None
         except yaml.YAMLError:
             raise ConfigError(
                 f"cannot read the value {value!r}",

@@ -5,14 +5,14 @@ from __future__ import annotations
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, TextIO
+from typing import Annotated
 
 import typer
 from rich.console import Console
 
 from campaign.cli import app
 from campaign.cli.common import check_seed, parse_overrides, parse_pairs
-from campaign.errors import write_error
+from campaign.outfile import atomic_text_file
 from campaign.printers.registry import FORMATS
 
 __all__ = ["run"]
@@ -27,20 +27,6 @@ class View(StrEnum):
     umpire = "umpire"
     red = "red"
     blue = "blue"
-
-
-def _open_output(path: Path) -> TextIO:
-    """Open the ``--output`` log file for writing.
-
-    Raises
-    ------
-    SimulatorError
-        If it cannot be opened (a folder, a missing folder, no permission).
-    """
-    try:
-        return path.open("w", encoding="utf-8")
-    except OSError as exc:
-        raise write_error(path, exc, "--output") from None
 
 
 @app.command("run")
@@ -172,13 +158,12 @@ def run(
     names = {j: d["name"] for j, d in cmap.graph.nodes(data=True)}
     odds = OddsBook(loaded.rules, seed)
     printer = output_format(fmt)
-    out = _open_output(output) if output else None
-    try:
-        opts = PrintOptions(view.value, names, verbose, odds)
-        printer.write(result.events, out or sys.stdout, opts)
-    finally:
-        if out is not None:
-            out.close()
+    opts = PrintOptions(view.value, names, verbose, odds)
+    if output is None:
+        printer.write(result.events, sys.stdout, opts)
+    else:  # the log file appears whole or not at all (a full disk leaves no partial log)
+        with atomic_text_file(output, "--output") as out:
+            printer.write(result.events, out, opts)
     if report is not None:
         from campaign.report import write_report
 

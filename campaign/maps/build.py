@@ -22,7 +22,12 @@ from campaign.errors import MapError
 from campaign.maps.raw import RawJunction, RawMap
 from campaign.maps.road_kinds import RoadKindTable
 
-__all__ = ["OBJECTIVE_FLAGS", "OBJECTIVE_NUMBERS", "build_graph"]
+__all__ = ["MIN_MARCH_HOURS", "OBJECTIVE_FLAGS", "OBJECTIVE_NUMBERS", "build_graph"]
+
+#: (house) The shortest march a road can take: one minute, the campaign clock's resolution
+#: (RULES.md §8.3 counts time in minutes). A 0.000001-hour road would let divisions march
+#: back and forth thousands of times a minute until the event cap stops the campaign.
+MIN_MARCH_HOURS = 1 / 60
 
 OBJECTIVE_NUMBERS = ("value", "vp", "victory_value", "rating")
 OBJECTIVE_FLAGS = ("town", "city", "fortress", "capital")
@@ -84,7 +89,7 @@ def build_graph(raw: RawMap, table: RoadKindTable, seed: int) -> tuple[nx.Graph,
         )
     problems: list[str] = []
     dropped: Counter[str] = Counter()
-    merged = loops = 0
+    merged = loops = short = 0
     for road in raw.roads:
         source_kind = str(road.attrs.get("kind", "normal"))
         kind = table.classify(source_kind)
@@ -95,6 +100,9 @@ def build_graph(raw: RawMap, table: RoadKindTable, seed: int) -> tuple[nx.Graph,
                 f"(from {how}: {road.attrs.get(how, hours)!r})"
             )
             continue
+        if hours < MIN_MARCH_HOURS:
+            short += 1
+            hours = MIN_MARCH_HOURS
         if kind == "impassable":
             dropped[source_kind] += 1
             continue
@@ -128,6 +136,11 @@ def build_graph(raw: RawMap, table: RoadKindTable, seed: int) -> tuple[nx.Graph,
         notes.append(f"Left out {sum(dropped.values())} impassable roads ({kinds}).")
     if loops:
         notes.append(f"Left out {loops} roads from a junction to itself.")
+    if short:
+        notes.append(
+            f"{short} roads are shorter than a minute's march: each takes one minute "
+            "(the clock's resolution)."
+        )
     if merged:
         notes.append(
             f"Merged {merged} parallel road(s) into the road they run beside, keeping the best "
@@ -158,8 +171,37 @@ def build_graph(raw: RawMap, table: RoadKindTable, seed: int) -> tuple[nx.Graph,
     return graph, notes
 
 
+#: Junctions from which a map without positions is laid out by road steps, not by springs:
+#: networkx's spring layout needs scipy from 500 nodes on (and takes 20 s at 1,500).
+LARGE_LAYOUT = 500
+
+
+def _layered_layout(graph: nx.Graph) -> dict[str, tuple[float, float]]:
+    """Every junction placed by ``networkx.bfs_layout`` (layers of road steps), no scipy.
+
+    Each connected part is laid out from its smallest junction id, scaled to a 2 × 2 box,
+    and the parts are set in a square grid, largest first. Linear in junctions and roads.
+    """
+    parts = sorted(nx.connected_components(graph), key=lambda c: (-len(c), min(c)))
+    columns = max(1, math.ceil(math.sqrt(len(parts))))
+    out: dict[str, tuple[float, float]] = {}
+    for k, part in enumerate(parts):
+        ox, oy = 2.5 * (k % columns), -2.5 * (k // columns)
+        if len(part) == 1:
+            out[next(iter(part))] = (ox, oy)
+            continue
+        sub = graph.subgraph(sorted(part))
+        for n, (x, y) in nx.bfs_layout(sub, min(part)).items():
+            out[n] = (ox + float(x), oy + float(y))
+    return out
+
+
 def _place(graph: nx.Graph, seed: int, notes: list[str]) -> None:
-    """Give junctions without a position one from a seeded spring layout."""
+    """Give junctions without a position one from a seeded spring layout.
+
+    Maps of :data:`LARGE_LAYOUT` junctions or more are laid out by road steps instead
+    (:func:`_layered_layout`), with installed libraries only.
+    """
     missing = sorted(n for n in graph if graph.nodes[n]["pos"] is None)
     if not missing:
         return
@@ -167,6 +209,25 @@ def _place(graph: nx.Graph, seed: int, notes: list[str]) -> None:
     ordered = nx.Graph()
     ordered.add_nodes_from(sorted(graph))
     ordered.add_edges_from(sorted(tuple(sorted(e)) for e in graph.edges))
+    if len(ordered) >= LARGE_LAYOUT:
+        layout = _layered_layout(ordered)
+        xs = [p[0] for p in known.values()] or [0.0, 100.0]
+        ys = [p[1] for p in known.values()] or [0.0, 100.0]
+        lx = [p[0] for p in layout.values()]
+        ly = [p[1] for p in layout.values()]
+        sx = (max(xs) - min(xs) or 100.0) / (max(lx) - min(lx) or 1.0)
+        sy = (max(ys) - min(ys) or 100.0) / (max(ly) - min(ly) or 1.0)
+        for n in missing:
+            x, y = layout[n]
+            graph.nodes[n]["pos"] = (
+                round(min(xs) + (x - min(lx)) * sx, 3),
+                round(min(ys) + (y - min(ly)) * sy, 3),
+            )
+        notes.append(
+            f"{len(missing)} junctions have no position: placed in layers of road steps by "
+            "networkx.bfs_layout (a large map)."
+        )
+        return
     layout = nx.spring_layout(ordered, pos=known or None, fixed=sorted(known) or None, seed=seed)
     scale = 1.0 if known else 100.0
     for n in missing:

@@ -14,6 +14,7 @@ from typing import Any
 
 import networkx as nx
 
+from battle.yamlfile import MAX_YAML_BYTES, check_file_size
 from campaign.errors import MapError
 from campaign.maps.raw import RawJunction, RawMap, RawRoad
 
@@ -22,17 +23,82 @@ __all__ = ["GRAPH_SUFFIXES", "read_graph_map"]
 GRAPH_SUFFIXES = (".graphml", ".json")
 
 
+_NODE_LINK_FIX = (
+    'Give a JSON object {"nodes": [{"id": ...}, ...], "links": [{"source": ..., '
+    '"target": ...}, ...]} (networkx.node_link_data), or write the map in the project\'s '
+    "YAML format."
+)
+
+
+def _node_link_shape(data: Any, source: str) -> None:
+    """Refuse node-link JSON of the wrong shape before networkx reads it."""
+    problem = None
+    if not isinstance(data, dict):
+        problem = f"the top level is a {type(data).__name__}, not an object"
+    elif not isinstance(data.get("nodes"), list):
+        problem = "'nodes' must be a list of objects with an 'id'"
+    else:
+        edges: Any = data.get("edges", data.get("links", []))
+        if not isinstance(edges, list):
+            problem = "'links' (or 'edges') must be a list of objects"
+            edges = []
+        groups: tuple[tuple[str, list[Any]], ...] = (("nodes", data["nodes"]), ("links", edges))
+        for key, items in groups:
+            for k, item in enumerate(items):
+                need = ("id",) if key == "nodes" else ("source", "target")
+                if not isinstance(item, dict) or any(n not in item for n in need):
+                    problem = f"{key}[{k}] must be an object with {' and '.join(need)}"
+                    break
+                ids = [item[n] for n in need]
+                if any(isinstance(i, list | dict) for i in ids):
+                    problem = (
+                        f"{key}[{k}]: an id must be a string or a number, not a list or object"
+                    )
+                    break
+            if problem:
+                break
+    if problem:
+        raise MapError(f"not a node-link JSON graph: {problem}", source=source, fix=_NODE_LINK_FIX)
+
+
 def _read_graph(path: Path) -> nx.Graph:
     if not path.exists():
         raise MapError("map file not found", source=str(path), fix="Check the path.")
+    check_file_size(path, MapError, MAX_YAML_BYTES, "map file")
+    kind = "GraphML" if path.suffix.lower() == ".graphml" else "node-link JSON"
     try:
-        if path.suffix == ".graphml":
+        if path.suffix.lower() == ".graphml":
             return nx.read_graphml(path)
         data = json.loads(path.read_text(encoding="utf-8"))
+        _node_link_shape(data, str(path))
         edges = "edges" if isinstance(data, dict) and "edges" in data else "links"
         return nx.node_link_graph(data, edges=edges)
-    except (ET.ParseError, json.JSONDecodeError, nx.NetworkXError, KeyError, TypeError) as exc:
-        kind = "GraphML" if path.suffix == ".graphml" else "node-link JSON"
+    except UnicodeDecodeError:
+        raise MapError(
+            f"not a {kind} text file (it is not UTF-8)",
+            source=str(path),
+            fix="Save the file as UTF-8 text.",
+        ) from None
+    except RecursionError:
+        raise MapError(
+            f"the {kind} file is nested too deeply to read", source=str(path), fix=_NODE_LINK_FIX
+        ) from None
+    except OSError as exc:
+        raise MapError(
+            f"cannot read the map file ({exc.strerror or exc})",
+            source=str(path),
+            fix="Check the path and its permissions.",
+        ) from None
+    except (
+        ET.ParseError,
+        json.JSONDecodeError,
+        nx.NetworkXError,
+        KeyError,
+        TypeError,
+        ValueError,
+        AttributeError,
+        IndexError,
+    ) as exc:
         raise MapError(
             f"not a readable {kind} graph ({type(exc).__name__}: {exc})",
             source=str(path),

@@ -6,7 +6,7 @@ import math
 
 import networkx as nx
 
-__all__ = ["Routes", "retreat_path"]
+__all__ = ["Routes", "retreat_path", "weighted_diameter"]
 
 
 class Routes:
@@ -149,3 +149,65 @@ def retreat_path(
         return path
     except nx.NetworkXNoPath:
         return None
+
+
+def weighted_diameter(graph: nx.Graph, weight: str = "hours") -> float:
+    """The largest shortest-path distance between two junctions of a connected graph.
+
+    Eccentricity bounds (Takes & Kosters 2011): one Dijkstra search per step from the
+    junction with the widest open bounds; every search settles at least that junction, and
+    junctions whose upper bound cannot beat the best eccentricity found are dropped. So it
+    ends after at most ``len(graph)`` searches, usually a handful, whatever the weights
+    (``networkx.diameter(usebounds=True, weight=...)`` can loop forever on decimal weights).
+
+    Parameters
+    ----------
+    graph : networkx.Graph
+        Connected, with a positive ``weight`` attribute on every road (march hours).
+    weight : str
+        The road attribute to sum.
+
+    Returns
+    -------
+    float
+        The diameter in ``weight`` units (hours); 0.0 for fewer than two junctions.
+
+    Raises
+    ------
+    networkx.NetworkXError
+        If the graph is not connected (the diameter would be infinite).
+
+    Examples
+    --------
+    >>> g = nx.path_graph(4)
+    >>> nx.set_edge_attributes(g, 1.5, "hours")
+    >>> weighted_diameter(g)
+    4.5
+    """
+    if len(graph) < 2:
+        return 0.0
+    order = {n: k for k, n in enumerate(sorted(graph, key=str))}
+    lower = dict.fromkeys(order, 0.0)
+    upper = dict.fromkeys(order, math.inf)
+    open_ = set(order)
+    best = 0.0
+    high_turn = True
+    while open_:
+        if high_turn:  # alternate the junction with the largest upper / smallest lower bound
+            v = min(open_, key=lambda n: (-upper[n], order[n]))
+        else:
+            v = min(open_, key=lambda n: (lower[n], order[n]))
+        high_turn = not high_turn
+        dist = nx.single_source_dijkstra_path_length(graph, v, weight=weight)
+        if len(dist) < len(graph):
+            raise nx.NetworkXError("the graph is not connected: its diameter is infinite")
+        ecc = max(dist.values())
+        best = max(best, ecc)
+        open_.discard(v)
+        for w in list(open_):
+            d = dist[w]
+            lower[w] = max(lower[w], d, ecc - d)
+            upper[w] = min(upper[w], ecc + d)
+            if upper[w] <= best:
+                open_.discard(w)
+    return float(best)

@@ -29,7 +29,16 @@ FORMAT_FIX = "See maps/default.yaml for the map format."
 
 
 def _as_ident(value: Any) -> Any:
-    """Ids and names are strings; an unquoted ``12`` or ``true`` is read back as written."""
+    """Ids and names are strings; an unquoted ``12`` or ``true`` is read back as written.
+
+    Any Unicode text is an id (``~``, spaces, ``No``); a bare ``null``, ``~`` or nothing is
+    no value at all, and is refused with the advice to quote it.
+    """
+    if value is None:
+        raise ValueError(
+            "a bare null, ~ or empty value is no id at all; write it in quotes "
+            '(e.g. "null" or "~") to use it as an id'
+        )
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
@@ -44,13 +53,24 @@ def _as_ident(value: Any) -> Any:
 Ident = Annotated[str, BeforeValidator(_as_ident)]
 
 
+def _not_bool(value: Any) -> Any:
+    """A number is a number: ``true``/``false`` are refused where hours or a value go."""
+    if isinstance(value, bool):
+        raise ValueError("expected a number, not true/false")
+    return value
+
+
+Number = Annotated[float, BeforeValidator(_not_bool)]
+Count = Annotated[int, BeforeValidator(_not_bool)]
+
+
 class _Junction(BaseModel):
     model_config = ConfigDict(extra="forbid")
     id: Ident
     name: Ident | None = None
-    pos: tuple[float, float] | None = None
+    pos: tuple[Number, Number] | None = None
     objective: bool | None = None
-    value: int | None = Field(default=None, ge=0)
+    value: Count | None = Field(default=None, ge=0)
     terrain: str | None = None
 
 
@@ -59,14 +79,19 @@ class _NeutralJunction(_Junction):
 
 
 class _RoadAttrs(BaseModel):
+    """A road of the project's own format: kind normal, rough or impassable (RULES.md §8.1)."""
+
     model_config = ConfigDict(extra="forbid")
-    kind: Ident = "normal"
-    hours: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    kind: Literal["normal", "rough", "impassable"] = "normal"
+    hours: Number | None = Field(default=None, gt=0, allow_inf_nan=False)
     primary: Literal["red", "blue"] | None = None
 
 
 class _NeutralRoadAttrs(_RoadAttrs):
+    """A road of a neutral map: any kind, read through config/road_kinds.yaml."""
+
     model_config = ConfigDict(extra="allow")
+    kind: Ident = "normal"  # type: ignore[assignment]
 
 
 def _road_from_list(value: Any) -> Any:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from campaign.errors import MapError
 from campaign.maps.model import SIDES, CampaignMap
 from campaign.maps.yaml_io import dump_map_yaml
 
@@ -74,14 +73,13 @@ def write_map(cmap: CampaignMap, path: str | Path) -> Path:
 
     Raises
     ------
-    MapError
-        If the file cannot be written.
+    SimulatorError
+        If the place cannot be written (exit code 2).
+    EnvironmentFailure
+        If the disk is full (exit code 1); nothing is written.
     """
+    from campaign.outfile import write_text_whole
+
     out = Path(path)
-    try:
-        out.write_text(dump_map_yaml(map_document(cmap)), encoding="utf-8")
-    except OSError as exc:
-        raise MapError(
-            f"cannot write the map ({exc.strerror})", source=str(out), fix="Check the path."
-        ) from None
+    write_text_whole(out, dump_map_yaml(map_document(cmap)), "--out")  # whole or not at all
     return out

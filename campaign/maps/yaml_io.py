@@ -20,12 +20,14 @@ from typing import Any, ClassVar
 
 import yaml
 
+from battle.yamlfile import MAX_YAML_BYTES, YamlTooLarge, bounded_loader, check_file_size
 from campaign.errors import MapError
 
 __all__ = ["MapYamlLoader", "dump_map_yaml", "read_map_yaml"]
 
 
-_SafeBase = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when present
+# libyaml's parser when present; aliases may expand to at most MAX_YAML_NODES values
+_SafeBase = bounded_loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 class MapYamlLoader(_SafeBase):  # type: ignore[misc, valid-type]
@@ -73,8 +75,11 @@ def read_map_yaml(path: Path) -> Any:
     Raises
     ------
     MapError
-        If the file is missing, unreadable or not valid YAML (line and column named).
+        If the file is missing, unreadable, larger than ``MAX_YAML_BYTES``
+        (battle.yamlfile), not valid YAML (line and column named), or its aliases expand
+        past ``MAX_YAML_NODES`` values.
     """
+    check_file_size(Path(path), MapError, MAX_YAML_BYTES, "map file")
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -85,6 +90,12 @@ def read_map_yaml(path: Path) -> Any:
         raise MapError(f"cannot read the map file ({exc})", source=str(path)) from None
     try:
         return yaml.load(text, Loader=MapYamlLoader)
+    except YamlTooLarge as exc:
+        raise MapError(
+            str(exc),
+            source=str(path),
+            fix="Write the values out, or use fewer nested aliases (*name).",
+        ) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from dataclasses import fields
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO, get_type_hints
 
+from pydantic import TypeAdapter, ValidationError
+
+from battle.yamlfile import check_file_size
 from campaign.errors import SimulatorError
 from campaign.events import CampaignEvent, event_from_dict, event_to_dict
 
@@ -23,8 +27,51 @@ def write_jsonl(events: Iterable[CampaignEvent], out: TextIO) -> None:
         out.write(dump_event(event) + "\n")
 
 
+#: Largest event stream read (bytes): a week-long campaign at the event cap is ~60 MiB.
+MAX_STREAM_BYTES = 256 * 2**20
+_STREAM_FIX = "Give the JSON-lines file written by 'campaign run --format jsonl'."
+
+
+_ADAPTERS: dict[str, dict[str, TypeAdapter[Any]]] = {}
+
+
+def _field_adapters(cls: type[CampaignEvent]) -> dict[str, TypeAdapter[Any]]:
+    """A pydantic adapter per field of an event class (built once per class)."""
+    if cls.__name__ not in _ADAPTERS:
+        hints = get_type_hints(cls)
+        _ADAPTERS[cls.__name__] = {f.name: TypeAdapter(hints[f.name]) for f in fields(cls)}
+    return _ADAPTERS[cls.__name__]
+
+
+def _checked_event(data: Any) -> CampaignEvent:
+    """An event rebuilt from one parsed line, every field of the type its class declares.
+
+    Raises
+    ------
+    ValueError
+        If the line is not an object with a known ``type``, or a field has the wrong type
+        (``"t": "noon"``; a boolean is not a number); the message names the field.
+    """
+    if not isinstance(data, dict):
+        raise ValueError(f"expected a JSON object, found {type(data).__name__}")
+    event = event_from_dict(data)  # KeyError: an unknown type; TypeError: a missing field
+    for name, adapter in _field_adapters(type(event)).items():
+        try:
+            adapter.validate_python(getattr(event, name), strict=True)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join([name, *(str(p) for p in err["loc"])])
+            raise ValueError(
+                f"field {where!r} of {type(event).__name__}: {err['msg']} "
+                f"(found {err.get('input')!r:.60})"
+            ) from None
+    return event
+
+
 def iter_jsonl(path: str | Path) -> Iterator[CampaignEvent]:
+    """Read a saved event stream one event at a time (see :func:`read_jsonl`)."""
     path = Path(path)
+    check_file_size(path, SimulatorError, MAX_STREAM_BYTES, "event stream")
     try:
         handle = path.open(encoding="utf-8")
     except OSError as exc:
@@ -49,10 +96,11 @@ def _events(handle: TextIO, path: Path) -> Iterator[CampaignEvent]:
         if not line.strip():
             continue
         try:
-            yield event_from_dict(json.loads(line))
-        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+            yield _checked_event(json.loads(line))
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError, RecursionError) as exc:
+            what = f"unknown event type {exc}" if isinstance(exc, KeyError) else str(exc)
             raise SimulatorError(
-                f"line {number} is not a campaign event ({exc.__class__.__name__}: {exc})",
+                f"line {number} is not a campaign event ({what:.300})",
                 source=str(path),
                 fix="Give the JSON-lines file written by 'campaign run --format jsonl'.",
             ) from None
@@ -64,6 +112,7 @@ def read_jsonl(path: str | Path) -> list[CampaignEvent]:
     Raises
     ------
     SimulatorError
-        If the file cannot be read or a line is not a campaign event (line number given).
+        If the file cannot be read, is larger than :data:`MAX_STREAM_BYTES`, or a line is
+        not a campaign event or has a field of the wrong type (line number and field given).
     """
     return list(iter_jsonl(path))

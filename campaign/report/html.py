@@ -27,6 +27,7 @@ from campaign.events import (
     Sighted,
 )
 from campaign.maps.model import CampaignMap
+from campaign.outfile import write_text_whole
 from campaign.printers.narrative import OddsSource
 from campaign.report.charts import battle_timeline, strength_chart
 from campaign.report.context import diary_context
@@ -217,7 +218,7 @@ def write_report(
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         text = fmt.write(events, cmap, path, view, odds, rules)
-        path.write_text(text, encoding="utf-8")
+        write_text_whole(path, text)  # whole or not at all; a full disk is exit 1
     except OSError as exc:
         raise SimulatorError(
             f"cannot write the diary ({exc.strerror})",
