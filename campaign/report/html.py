@@ -74,7 +74,7 @@ def check_map(events: Sequence[CampaignEvent], cmap: CampaignMap) -> None:
         elif isinstance(e, MarchBegun):
             names.update((e.origin, e.destination))
         elif isinstance(e, BattleFought):
-            names.update(e.place.split("~"))
+            names.update(e.road or (e.place,))  # ids are free text: never split
     missing = sorted(names - set(cmap.graph.nodes))
     if missing:
         raise SimulatorError(

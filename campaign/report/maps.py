@@ -139,7 +139,7 @@ def _places(diary: Diary) -> set[str]:
         elif isinstance(e, MarchBegun):
             out.update((e.origin, e.destination))
         elif isinstance(e, BattleFought):
-            out.update(e.place.split("~"))
+            out.update(e.road or (e.place,))  # ids are free text: never split
     for day in diary.days:
         for m in day.marks:
             if m.junction:
@@ -279,9 +279,9 @@ def _draw(
     bases = diary.header.bases if diary.header else {}
     base_of = {j: s for s, j in bases.items()}
     stood = _places(diary)
-    battle_at: dict[str, list[int]] = defaultdict(list)
+    battle_at: dict[tuple[str, ...], list[int]] = defaultdict(list)
     for b in battles:
-        battle_at[b.place].append(numbers.get(id(b), 0))
+        battle_at[tuple(b.road or (b.place,))].append(numbers.get(id(b), 0))
 
     def add(
         key: str,
@@ -359,12 +359,12 @@ def _draw(
             obstacles.append(_square(p, 2.5))
             if n in base_of:
                 add(f"1{n}", p, name, KEY_TOWN_PT, "0.1", "bold", 1, 7.5, True)
-            elif n in battle_at or n in stood:
+            elif (n,) in battle_at or n in stood:
                 add(f"3{n}", p, name, TOWN_PT, "0.15", "normal", 3, 4.0, True)
             elif not large:
                 add(f"5{n}", p, name, TOWN_PT, "0.3", "normal", 5, 3.5, False)
     for place, nums in sorted(battle_at.items()):
-        ends = [pos[j] for j in place.split("~")]
+        ends = [pos[j] for j in place]
         x = sum(e[0] for e in ends) / len(ends)
         y = sum(e[1] for e in ends) / len(ends)
         ax.plot(

@@ -208,8 +208,8 @@ class Knowledge:
             d.alive = False
 
     def _battle(self, e: BattleFought) -> None:
-        if "~" in e.place:
-            a, b = e.place.split("~")
+        if e.road:  # a road meeting: its two junctions, never parsed from the id
+            a, b = e.road
             place: tuple[Any, ...] = ("road", a, b, e.t, 0)
         else:
             place = ("at", e.place)
