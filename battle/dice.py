@@ -290,21 +290,39 @@ def percentage_test(dice: Dice, percent: float) -> tuple[bool, int]:
     return roll <= percent, roll
 
 
-def reaction_test(dice: Dice, total: int, sides: int = 6) -> tuple[bool, int]:
-    """Reaction test with total T (RULES.md §0.3): passes when d6 > T.
+def reaction_test(dice: Dice, total: int, *, sides: int) -> tuple[bool, int]:
+    """Reaction test with total T (RULES.md §0.3): passes when dN > T.
 
-    Returns ``(passed, roll)``; T <= 0 always passes, T >= 6 never does.
+    ``sides`` is the reaction die, ``battle.reaction_die`` in config (6). Returns
+    ``(passed, roll)``; T <= 0 always passes, T >= ``sides`` never does.
+
+    >>> import numpy as np
+    >>> reaction_test(Dice(np.random.default_rng(0)), 0, sides=6)[0]
+    True
+    >>> reaction_test(Dice(np.random.default_rng(0)), 6, sides=6)[0]
+    False
     """
     roll = dice.d(sides)
     return roll > total, roll
 
 
 def withdrawal_roll(
-    dice: Dice, factors: int, sides: int = 6, success_total: int = 12
+    dice: Dice, factors: int, *, sides: int, success_total: int
 ) -> tuple[bool, list[int]]:
-    """Withdrawal roll with F factors (RULES.md §0.4): F d6, success (withdraws) on 12+.
+    """Withdrawal roll with F factors (RULES.md §0.4): F dN, success (withdraws) on a total.
 
-    Returns ``(withdraws, rolls)``. F <= 0 rolls nothing and never succeeds.
+    ``sides`` and ``success_total`` are ``battle.withdrawal_die`` (6) and
+    ``battle.withdrawal_success_total`` (12) in config. Returns ``(withdraws, rolls)``.
+    F <= 0 rolls nothing and never succeeds.
+
+    >>> import numpy as np
+    >>> withdrawal_roll(Dice(np.random.default_rng(0)), 0, sides=6, success_total=12)
+    (False, [])
+    >>> withdraws, rolls = withdrawal_roll(
+    ...     Dice(np.random.default_rng(0)), 3, sides=6, success_total=12
+    ... )
+    >>> len(rolls), withdraws == (sum(rolls) >= 12)
+    (3, True)
     """
     rolls = [dice.d(sides) for _ in range(max(factors, 0))]
     return sum(rolls) >= success_total, rolls

@@ -58,7 +58,8 @@ def fight(
     Parameters
     ----------
     force_a, force_b
-        The two sides (index 0 and 1); each needs at least one unit with fewer than 10 hits.
+        The two sides (index 0 and 1); each needs at least one unit with fewer actual hits than
+        ``rules.destroyed_at_hits`` (RULES.md §1.2).
     rules
         The battle rules (``config/rules.yaml`` ``battle:`` with any variant applied).
     rng

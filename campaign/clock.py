@@ -1,22 +1,24 @@
-"""Campaign time (RULES.md §8.3): minutes since 06:00 of day 1, daylight and nightfall."""
+"""Campaign time (RULES.md §8.3): minutes since dawn of day 1, daylight and nightfall."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 
-__all__ = ["Clock", "clock_of"]
+__all__ = ["Clock", "clock_of", "default_clock"]
 
 
 @dataclass(frozen=True)
 class Clock:
-    """Converts campaign minutes (0 = 06:00 day 1) to days and times of day.
+    """Converts campaign minutes (0 = dawn of day 1) to days and times of day.
 
-    ``day_start`` and ``day_end`` are minutes after midnight (360 = 06:00, 1200 = 20:00).
+    ``day_start`` and ``day_end`` are minutes after midnight, ``campaign.day_start_minutes``
+    and ``campaign.day_end_minutes`` in config (RULES.md §8.3: 360 = 06:00, 1200 = 20:00).
     """
 
-    day_start: int = 360
-    day_end: int = 1200
+    day_start: int
+    day_end: int
 
     def absolute(self, t: float) -> float:
         return t + self.day_start
@@ -54,8 +56,22 @@ class Clock:
 
 
 def clock_of(events: Iterable[object]) -> Clock:
-    """The clock a recorded campaign ran on (from its CampaignStarted header)."""
+    """The clock a recorded campaign ran on (from its CampaignStarted header), else
+    :func:`default_clock`."""
     for e in events:
         if hasattr(e, "day_start") and hasattr(e, "day_end"):
             return Clock(e.day_start, e.day_end)
-    return Clock()
+    return default_clock()
+
+
+@cache
+def default_clock() -> Clock:
+    """The clock of the default rules (``config/rules.yaml``, RULES.md §8.3), read once.
+
+    >>> default_clock().label(0)
+    'Day 1 06:00'
+    """
+    from campaign.config import load_rules
+
+    camp = load_rules().rules.campaign
+    return Clock(camp.day_start_minutes, camp.day_end_minutes)

@@ -6,6 +6,7 @@ The card is the table a player keeps beside the figures (source 000 praises rule
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -16,12 +17,22 @@ from campaign.analysis.odds import SITUATIONS, OddsSheet
 from campaign.config import LoadedRules
 from campaign.errors import write_error
 
-__all__ = ["render_card", "write_card"]
+__all__ = ["pct", "render_card", "span", "write_card"]
 
 
-def _pct(p: Fraction) -> str:
+def pct(p: Fraction) -> str:
     """A chance as a percentage with one decimal (``Fraction(1, 3)`` -> ``33.3``)."""
     return f"{100 * float(p):.1f}"
+
+
+def span(values: Collection[int]) -> str:
+    """The range of some whole numbers, ``5–8``, or the one value, ``2``.
+
+    >>> span([5, 6, 8]), span([2])
+    ('5–8', '2')
+    """
+    low, high = min(values), max(values)
+    return str(low) if low == high else f"{low}–{high}"
 
 
 def render_card(sheet: OddsSheet, loaded: LoadedRules) -> str:
@@ -41,7 +52,9 @@ def render_card(sheet: OddsSheet, loaded: LoadedRules) -> str:
             grades.append(grade)
     return env.get_template("odds_card.html.j2").render(
         s=sheet,
-        pct=_pct,
+        pct=pct,
+        span=span,
+        b=battle,
         morales=morales,
         situations=list(SITUATIONS),
         grades=grades,

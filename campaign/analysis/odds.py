@@ -7,11 +7,14 @@ suite uses these values as the yardstick for the engine's Monte Carlo frequencie
 Examples
 --------
 >>> from campaign.config import load_rules
->>> sheet = odds_sheet(load_rules())
->>> withdrawal_chance(2, 6, 12)
+>>> battle = load_rules().rules.battle
+>>> withdrawal_chance(2, sides=battle.withdrawal_die, success_total=battle.withdrawal_success_total)
 Fraction(1, 36)
->>> reaction_pass(4, 6)
+>>> reaction_pass(4, sides=battle.reaction_die)
 Fraction(1, 3)
+
+The die sizes and totals are always passed in, read from the rules: this module keeps no
+second copy of a rule number.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import Any
 
 from battle.dice import parse_dice
 from battle.formation import completion_total
-from battle.tables import compile_rules
+from battle.tables import Tables, compile_rules
 from campaign.config import LoadedRules
 
 __all__ = [
@@ -37,26 +40,26 @@ __all__ = [
     "withdrawal_chance",
 ]
 
-#: the most withdrawal factors the sheet lists (RULES.md §0.4; more always succeed quickly)
-MAX_FACTORS = 12
 
+def percentage_pass(percent: float, *, sides: int) -> Fraction:
+    """P(a percentage test at ``percent`` passes) = P(dN <= P) (RULES.md §0.2).
 
-def percentage_pass(percent: float, sides: int = 100) -> Fraction:
-    """P(a percentage test at ``percent`` passes) = P(d100 <= P) (RULES.md §0.2).
+    ``sides`` is the percentage die (``battle.percentage_dice``, 100).
 
-    >>> percentage_pass(70), percentage_pass(-5), percentage_pass(120)
-    (Fraction(7, 10), Fraction(0, 1), Fraction(1, 1))
+    >>> [percentage_pass(p, sides=100) for p in (70, -5, 120)]
+    [Fraction(7, 10), Fraction(0, 1), Fraction(1, 1)]
     """
     passing = min(max(int(percent // 1), 0), sides)
     return Fraction(passing, sides)
 
 
-def reaction_pass(total: int, sides: int = 6) -> Fraction:
-    """P(a reaction test with total T passes) = P(d6 > T) (RULES.md §0.3).
+def reaction_pass(total: int, *, sides: int) -> Fraction:
+    """P(a reaction test with total T passes) = P(dN > T) (RULES.md §0.3).
 
-    T <= 0 always passes, T >= 6 never does.
+    ``sides`` is the reaction die (``battle.reaction_die``, 6): T <= 0 always passes,
+    T >= ``sides`` never does.
 
-    >>> reaction_pass(0), reaction_pass(6), reaction_pass(2)
+    >>> reaction_pass(0, sides=6), reaction_pass(6, sides=6), reaction_pass(2, sides=6)
     (Fraction(1, 1), Fraction(0, 1), Fraction(2, 3))
     """
     return Fraction(min(max(sides - total, 0), sides), sides)
@@ -82,11 +85,14 @@ def sum_distribution(count: int, sides: int) -> dict[int, Fraction]:
     return dist
 
 
-def withdrawal_chance(factors: int, sides: int = 6, success_total: int = 12) -> Fraction:
-    """P(a withdrawal roll with F factors succeeds) = P(sum of F d6 >= 12) (RULES.md §0.4).
+def withdrawal_chance(factors: int, *, sides: int, success_total: int) -> Fraction:
+    """P(a withdrawal roll with F factors succeeds) = P(sum of F dN >= total) (RULES.md §0.4).
 
-    >>> withdrawal_chance(1), withdrawal_chance(0)
-    (Fraction(0, 1), Fraction(0, 1))
+    ``sides`` and ``success_total`` are ``battle.withdrawal_die`` (6) and
+    ``battle.withdrawal_success_total`` (12); no factors never succeed.
+
+    >>> [withdrawal_chance(f, sides=6, success_total=12) for f in (0, 1, 2)]
+    [Fraction(0, 1), Fraction(0, 1), Fraction(1, 36)]
     """
     if factors <= 0:
         return Fraction(0)
@@ -143,7 +149,7 @@ def hit_filter_odds(
     casualty_per_hit: int,
     hits_pass: int,
     hits_fail: int,
-    percentage_sides: int = 100,
+    percentage_sides: int,
     uses: tuple[str, ...] = (),
 ) -> HitFilterOdds:
     """Exact odds of the hit filter for one divisor (RULES.md §4.1–§4.4).
@@ -161,6 +167,8 @@ def hit_filter_odds(
     casualty_per_hit, hits_pass, hits_fail
         §4.4: casualty test at ``casualty_per_hit`` × h percent; pass → ``hits_pass``
         actual hits, fail → ``hits_fail``.
+    percentage_sides
+        The percentage die of §0.2 (``battle.percentage_dice``).
 
     Raises
     ------
@@ -176,13 +184,16 @@ def hit_filter_odds(
     h_exact = dict(sorted(h_dist.items()))
     fail = {
         m: sum(
-            (p * (1 - percentage_pass(m - h, percentage_sides)) for h, p in h_exact.items()),
+            (p * (1 - percentage_pass(m - h, sides=percentage_sides)) for h, p in h_exact.items()),
             Fraction(0),
         )
         for m in morales
     }
     three = sum(
-        (p * percentage_pass(casualty_per_hit * h, percentage_sides) for h, p in h_exact.items()),
+        (
+            p * percentage_pass(casualty_per_hit * h, sides=percentage_sides)
+            for h, p in h_exact.items()
+        ),
         Fraction(0),
     )
     expected = hits_fail + (hits_pass - hits_fail) * three
@@ -275,23 +286,14 @@ SITUATIONS: dict[str, dict[str, bool]] = {
 }
 
 
-def _divisor_uses(loaded: LoadedRules) -> dict[tuple[int, int], list[str]]:
+def _divisor_uses(tables: Tables) -> dict[tuple[int, int], list[str]]:
     """(CD, D bonus) -> the unit, formation and action that use it (RULES.md §1.1, §1.6,
     §1.7, §6.4).
 
-    Read from the engine's compiled tables, so every formation multiplier is applied exactly
-    as the engine applies it. Unit types are data: with per-type tables (``unit_types`` and
-    ``formations``) every type and formation in config is listed, else the fixed infantry,
-    cavalry and artillery tables are read.
+    Read from the engine's compiled tables (``Tables.unit_types`` / ``Tables.formations``),
+    so every type and formation in config is listed and every formation multiplier is
+    applied exactly as the engine applies it.
     """
-    tables: Any = compile_rules(loaded.rules.battle)
-    if hasattr(tables, "unit_types") and hasattr(tables, "formations"):
-        return _uses_by_type(tables)
-    return _uses_fixed(tables)
-
-
-def _uses_by_type(tables: Any) -> dict[tuple[int, int], list[str]]:
-    """Divisor uses from unit types as data (``Tables.unit_types`` / ``Tables.formations``)."""
     uses: dict[tuple[int, int], list[str]] = {}
     charge = tables.charge_bonus
     fired_at = sorted({f.fired_at_x for f in tables.formations.values() if f.fired_at_x > 1})
@@ -319,36 +321,6 @@ def _uses_by_type(tables: Any) -> dict[tuple[int, int], list[str]]:
             )
         else:
             uses.setdefault((f.melee_cd, charge), []).append(f"{who} charging (first melee)")
-    return uses
-
-
-def _uses_fixed(tables: Any) -> dict[tuple[int, int], list[str]]:
-    """Divisor uses from the fixed infantry/cavalry/artillery tables
-    (``Tables.formation_numbers``)."""
-    uses: dict[tuple[int, int], list[str]] = {}
-    charge = tables.charge_bonus
-    for (kind, formation), numbers in sorted(tables.formation_numbers.items()):
-        fire_cd, melee_cd = numbers[0], numbers[1]
-        if fire_cd:
-            uses.setdefault((fire_cd, 0), []).append(f"{kind} {formation} fire")
-        uses.setdefault((melee_cd, 0), []).append(f"{kind} {formation} melee")
-        if kind == "cavalry":
-            sq = melee_cd * tables.cavalry_vs_square_cd
-            uses.setdefault((sq, 0), []).append(f"{kind} {formation} melee vs square")
-            uses.setdefault((sq, charge), []).append(
-                f"{kind} {formation} charging a square (first melee)"
-            )
-            bonus = charge * tables.cavalry_charge_multiplier
-            uses.setdefault((melee_cd, bonus), []).append(
-                f"{kind} {formation} charging foot not in square (first melee)"
-            )
-            uses.setdefault((melee_cd, charge), []).append(
-                f"{kind} {formation} charging horse or a battery (first melee)"
-            )
-        elif charge and numbers[4] > 0:  # a unit that can move can charge
-            uses.setdefault((melee_cd, charge), []).append(
-                f"{kind} {formation} charging (first melee)"
-            )
     return uses
 
 
@@ -384,10 +356,10 @@ def odds_sheet(loaded: LoadedRules) -> OddsSheet:
             percentage_sides=pct,
             uses=tuple(who),
         )
-        for (cd, bonus), who in sorted(_divisor_uses(loaded).items())
+        for (cd, bonus), who in sorted(_divisor_uses(tables).items())
     ]
     die = battle.reaction_die
-    reaction = {t: reaction_pass(t, die) for t in range(-1, die + 1)}
+    reaction = {t: reaction_pass(t, sides=die) for t in range(-1, die + 1)}
     fc = battle.formation_change
     changes = []
     for pair, cost in sorted(tables.change_cost.items(), key=lambda kv: sorted(kv[0])):
@@ -405,11 +377,15 @@ def odds_sheet(loaded: LoadedRules) -> OddsSheet:
                 cells = {}
                 for name, flags in SITUATIONS.items():
                     total = completion_total(fc, own, grade=grade, **flags)
-                    cells[name] = (total, reaction_pass(total, die))
+                    cells[name] = (total, reaction_pass(total, sides=die))
                 changes.append((label, grade, cells))
     wd = battle.withdrawal_die
     success = battle.withdrawal_success_total
-    withdrawal = {f: withdrawal_chance(f, wd, success) for f in range(1, MAX_FACTORS + 1)}
+    withdrawal = {
+        f: withdrawal_chance(f, sides=wd, success_total=success)
+        # every die shows 1 or more: from F = the success total on, a roll always succeeds
+        for f in range(1, max(success, 1) + 1)
+    }
     sizes = []
     previous = 0
     for row in camp.division_infantry_table:
@@ -439,7 +415,7 @@ def odds_sheet(loaded: LoadedRules) -> OddsSheet:
         formation_changes=changes,
         withdrawal=withdrawal,
         withdrawal_dice=f"d{wd}, success on {success}+",
-        rough_road_pass=percentage_pass(camp.rough_road_pass, pct),
+        rough_road_pass=percentage_pass(camp.rough_road_pass, sides=pct),
         rough_road_retry_minutes=camp.rough_road_retry_minutes,
         division_sizes=sizes,
         notes=notes,

@@ -151,7 +151,7 @@ def print_summary(
         for table in _narrow_tables(title or f"batch {batch_id}", cells):
             console.print(table)
         note = "win % with 95% Wilson interval; days and battles as means (quartiles: --json)"
-    console.print(f"{note}; minutes since 06:00 on day 1, nights included", style="dim")
+    console.print(f"{note}; minutes since dawn of day 1, nights included", style="dim")
     for character in cell_character(con, batch_id):
         line = character_line(character)
         if console.width < WIDE:  # wrapped, its continuation lines indented

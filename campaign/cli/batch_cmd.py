@@ -50,14 +50,18 @@ def _console(json_out: bool = False) -> Console:
 @batch_app.command("run")
 def run(
     spec: Annotated[
-        Path | None, typer.Argument(help="A batch spec YAML (config/batches/*.yaml).")
+        Path | None,
+        typer.Argument(metavar="SPEC", help="A batch spec YAML (config/batches/*.yaml)."),
     ] = None,
     map_: Annotated[
-        list[str] | None, typer.Option("--map", help="A map file or shipped name (repeatable).")
+        list[str] | None,
+        typer.Option("--map", metavar="MAP", help="A map file or shipped name (repeatable)."),
     ] = None,
     variant: Annotated[
         list[str] | None,
-        typer.Option(help="A rules variant, 'default', or a+b (repeatable: one level each)."),
+        typer.Option(
+            metavar="NAME", help="A rules variant, 'default', or a+b (repeatable: one level each)."
+        ),
     ] = None,
     set_: Annotated[
         list[str] | None,
@@ -72,7 +76,10 @@ def run(
     workers: Annotated[
         int | None, typer.Option(help="Worker processes (default: every CPU; 0 = inline).")
     ] = None,
-    backend: Annotated[str | None, typer.Option(help="local | dask")] = None,
+    backend: Annotated[
+        str | None,
+        typer.Option(metavar="local|dask", help="Local worker processes or a Dask cluster."),
+    ] = None,
     scheduler: Annotated[
         str | None, typer.Option(help="An existing Dask scheduler, tcp://HOST:8786.")
     ] = None,
@@ -193,7 +200,10 @@ def _summary(path: Path, batch_id: str, quiet: bool, plot: Path | None) -> None:
 
 @batch_app.command("report")
 def report(
-    results: Annotated[Path, typer.Argument(help="A results file written by `campaign batch`.")],
+    results: Annotated[
+        Path,
+        typer.Argument(metavar="RESULTS", help="A results file written by `campaign batch`."),
+    ],
     batch: Annotated[
         str | None, typer.Option(help="Batch id (default: every batch in the file).")
     ] = None,
@@ -233,7 +243,10 @@ def report(
 
 @batch_app.command("export")
 def export(
-    results: Annotated[Path, typer.Argument(help="A results file written by `campaign batch`.")],
+    results: Annotated[
+        Path,
+        typer.Argument(metavar="RESULTS", help="A results file written by `campaign batch`."),
+    ],
     parquet: Annotated[Path | None, typer.Option(help="Write Parquet files here.")] = None,
     csv: Annotated[Path | None, typer.Option(help="Write CSV files here.")] = None,
 ) -> None:

@@ -183,11 +183,18 @@ def battle(
         typer.Option("--set", metavar="KEY=VALUE", help="A dotted rules override (repeatable)."),
     ] = None,
     doctrine: Annotated[
-        str | None, typer.Option(help="Tactical doctrine of both sides (steady, bold).")
+        str | None,
+        typer.Option(metavar="NAME", help="Tactical doctrine of both sides (steady, bold)."),
     ] = None,
-    red_doctrine: Annotated[str | None, typer.Option(help="Red's doctrine.")] = None,
-    blue_doctrine: Annotated[str | None, typer.Option(help="Blue's doctrine.")] = None,
-    attacker: Annotated[str, typer.Option(help="Who moved in and moves first: red|blue.")] = "red",
+    red_doctrine: Annotated[
+        str | None, typer.Option(metavar="NAME", help="Red's doctrine.")
+    ] = None,
+    blue_doctrine: Annotated[
+        str | None, typer.Option(metavar="NAME", help="Blue's doctrine.")
+    ] = None,
+    attacker: Annotated[
+        str, typer.Option(metavar="red|blue", help="Who moved in and moves first.")
+    ] = "red",
     odds: Annotated[
         int | None, typer.Option(help="Fight the battle N times and print the odds.")
     ] = None,
@@ -285,30 +292,29 @@ def _print_header(
 def _print_result(out: Console, result: BattleResult) -> None:
     names = result.names
     table = Table(
-        title="Result (actual hits: before the battle, taken, total)",
+        title="Result (actual hits: before the battle + taken = total)",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
         collapse_padding=True,
-    )
+        show_edge=False,
+    )  # fits 80 columns: the longest type, formation and state are shown whole
     for col in ("side", "unit", "type", "grade", "formation", "state"):
         table.add_column(col, no_wrap=True)
-    for col in ("before", "taken", "total"):
-        table.add_column(col, justify="right", no_wrap=True)
+    table.add_column("actual hits", justify="right", no_wrap=True)
     for u in result.units:
         style = "red" if u.state in ("routed", "destroyed", "off-table") else None
         table.add_row(
             names[u.side],
             u.id,
-            u.kind,
+            u.kind.replace("_", " "),
             u.grade,
             u.formation,
             u.state,
-            str(u.hits_before),
-            str(u.hits_taken),
-            str(u.total_hits),
+            f"{u.hits_before} + {u.hits_taken} = {u.total_hits}",
             style=style,
         )
     out.print(table)
+    out.print()
     who = f"{result.winner_name} wins" if result.winner is not None else "Draw"
     loser_cards = None if result.winner is None else result.cards_left[1 - result.winner]
     out.print(

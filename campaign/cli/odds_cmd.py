@@ -16,18 +16,21 @@ from campaign.cli.common import parse_overrides
 __all__ = ["odds"]
 
 
-def _pct(p: object) -> str:
-    return f"{100 * float(p):.1f}"  # type: ignore[arg-type]
-
-
 @app.command("odds")
 def odds(
     variant: Annotated[
-        list[str] | None, typer.Option(help="A rules variant (repeatable, applied in order).")
+        list[str] | None,
+        typer.Option(
+            metavar="NAME", help="A named rules variant (config/variants; repeatable, in order)."
+        ),
     ] = None,
     set_: Annotated[
         list[str] | None,
-        typer.Option("--set", metavar="KEY=VALUE", help="Override one rules key."),
+        typer.Option(
+            "--set",
+            metavar="KEY=VALUE",
+            help="A dotted rules override, e.g. battle.hit_dice=3d10 (repeatable).",
+        ),
     ] = None,
     json_: Annotated[bool, typer.Option("--json", help="Print the exact odds as JSON.")] = False,
     card: Annotated[
@@ -35,7 +38,8 @@ def odds(
     ] = None,
 ) -> None:
     """Exact odds (by enumeration, not simulation) of every dice mechanic of RULES.md."""
-    from campaign.analysis.card import write_card
+    from campaign.analysis.card import pct as _pct
+    from campaign.analysis.card import span, write_card
     from campaign.analysis.odds import SITUATIONS, odds_sheet
     from campaign.config import load_rules
 
@@ -61,13 +65,15 @@ def odds(
     )
     morales = sorted({m for h in sheet.hit_filter for m in h.morale_fail})
     t = Table(title="Hit filter (§4.2–§4.4)", title_justify="left")
-    for name in ("CD", "+D", "h", *(f"fail@{m}" for m in morales), "3 hits", "E hits", "used by"):
+    hits_pass = loaded.rules.battle.hits_on_casualty_pass  # §4.4 the casualty filter's pass
+    heads = ("CD", "+D", "h", *(f"fail@{m}" for m in morales), f"{hits_pass} hits", "E hits")
+    for name in (*heads, "used by"):
         t.add_column(name, justify="left" if name == "used by" else "right")
     for h in sheet.hit_filter:
         t.add_row(
             str(h.divisor),
             str(h.bonus or ""),
-            f"{min(h.morale_hits)}–{max(h.morale_hits)}",
+            span(h.morale_hits),
             *(_pct(h.morale_fail[m]) for m in morales),
             _pct(h.three_hits),
             f"{float(h.expected_hits):.2f}",

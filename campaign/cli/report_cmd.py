@@ -47,6 +47,7 @@ def report(
     from campaign.printers.jsonl import read_jsonl
     from campaign.printers.odds import odds_for
     from campaign.report import write_report
+    from campaign.report.html import rules_of_stream
     from campaign.report.view import check_view
 
     check_view(view)
@@ -75,5 +76,6 @@ def report(
             fix=f"Give the map the campaign was run on with --map PATH (it was {source}).",
         )
     cmap = load_map(source)
-    written = write_report(stream, cmap, output, view, odds=odds_for(header))
+    rules = rules_of_stream(stream, source=str(events))
+    written = write_report(stream, cmap, output, view, odds=odds_for(header), rules=rules)
     typer.echo(f"wrote {written}")

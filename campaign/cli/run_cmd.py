@@ -167,7 +167,9 @@ def run(
     if report is not None:
         from campaign.report import write_report
 
-        written = write_report(result.events, cmap, report, view.value, odds=odds)
+        written = write_report(
+            result.events, cmap, report, view.value, odds=odds, rules=loaded.rules
+        )
         err.print(f"diary written to {written}")
     if output is not None:
         err.print(f"log written to {output}")

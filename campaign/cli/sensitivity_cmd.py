@@ -22,7 +22,7 @@ def sensitivity(
         typer.Argument(metavar="SPEC", help="A sensitivity spec YAML (config/sensitivity/)."),
     ],
     method: Annotated[
-        str | None, typer.Option(help="morris | sobol (default: the spec's).")
+        str | None, typer.Option(metavar="morris|sobol", help="The method (default: the spec's).")
     ] = None,
     runs: Annotated[int | None, typer.Option(help="Campaigns per design point.")] = None,
     samples: Annotated[
@@ -33,7 +33,10 @@ def sensitivity(
     workers: Annotated[
         int | None, typer.Option(help="Worker processes (default: every CPU; 0 = inline).")
     ] = None,
-    backend: Annotated[str | None, typer.Option(help="local | dask")] = None,
+    backend: Annotated[
+        str | None,
+        typer.Option(metavar="local|dask", help="Local worker processes or a Dask cluster."),
+    ] = None,
     scheduler: Annotated[
         str | None, typer.Option(help="An existing Dask scheduler, tcp://HOST:8786.")
     ] = None,
@@ -133,18 +136,15 @@ def sensitivity(
             sec,
         )
     console.print(t)
-    console.print(
-        f"batch {result.batch_id}; 95% bootstrap intervals; "
+    for note in (
+        f"batch {result.batch_id}; 95% bootstrap intervals",
         "outcomes: red_win (fraction of campaigns), days, battles, losses (actual hits, both "
-        "sides), each the mean over a design point's runs; "
-        + (
-            "μ* in outcome units per full range of the parameter"
-            if main == "mu_star"
-            else "S_T: share of the outcome's variance the parameter takes part in"
-        ),
-        style="dim",
-        highlight=False,
-    )
+        "sides), each the mean over a design point's runs",
+        "μ* in outcome units per full range of the parameter"
+        if main == "mu_star"
+        else "S_T: share of the outcome's variance the parameter takes part in",
+    ):
+        console.print(note, style="dim", highlight=False)
     for p in params:
         console.print(f"  {p.key}: {p.describe()}", highlight=False)
     for f in files:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.table import Table
 
 from campaign.cli import app
@@ -22,10 +22,15 @@ def _split(text: str | None) -> list[str]:
 @app.command("tournament")
 def tournament(
     doctrines: Annotated[
-        str, typer.Option(help="Strategy doctrines, comma-separated: aggressive,cautious,...")
+        str,
+        typer.Option(
+            metavar="NAME,NAME,...",
+            help="Strategy doctrines, comma-separated, e.g. aggressive,cautious.",
+        ),
     ],
     maps: Annotated[
-        str, typer.Option(help="Maps, comma-separated (files or shipped names).")
+        str,
+        typer.Option(metavar="MAP,...", help="Maps, comma-separated (files or shipped names)."),
     ] = "default",
     runs: Annotated[int, typer.Option(help="Campaigns per ordered pairing and map.")] = 200,
     seed: Annotated[
@@ -34,7 +39,10 @@ def tournament(
     workers: Annotated[
         int | None, typer.Option(help="Worker processes (default: every CPU; 0 = inline).")
     ] = None,
-    backend: Annotated[str | None, typer.Option(help="local | dask")] = None,
+    backend: Annotated[
+        str | None,
+        typer.Option(metavar="local|dask", help="Local worker processes or a Dask cluster."),
+    ] = None,
     scheduler: Annotated[
         str | None, typer.Option(help="An existing Dask scheduler, tcp://HOST:8786.")
     ] = None,
@@ -119,15 +127,16 @@ def tournament(
         title=f"Ratings ({result.runs} seeds a pairing)",
         title_justify="left",
     )
-    for name, justify in (
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("rank", "right"),
         ("doctrine", "left"),
         ("Elo", "right"),
         ("95% interval", "right"),
         ("score %", "right"),
         ("games", "right"),
-    ):
-        t.add_column(name, justify=justify)  # type: ignore[arg-type]
+    )
+    for name, justify in columns:
+        t.add_column(name, justify=justify)
     for rank, name, elo, lo, hi in result.ranked():
         score, games = result.scores[name]
         t.add_row(
@@ -139,13 +148,12 @@ def tournament(
             str(games),
         )
     console.print(t)
-    console.print(
-        f"batch {result.batch_id}; Bradley–Terry with a Red advantage per map; a draw scores "
-        f"½; 95% percentile intervals from {r.bootstrap} bootstrap resamples of whole seeds; "
+    for note in (
+        f"batch {result.batch_id}; Bradley–Terry with a Red advantage per map; a draw scores ½",
+        f"95% percentile intervals from {r.bootstrap} bootstrap resamples of whole seeds",
         "head to head over both sides and all maps",
-        style="dim",
-        highlight=False,
-    )
+    ):
+        console.print(note, style="dim", highlight=False)
     order = [name for _, name, _, _, _ in result.ranked()]
     h2h = {(h.doctrine, h.opponent): h for h in result.head_to_head if h.map == "*"}
     t = Table(title="Head to head: row's score %", title_justify="left")

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
-from campaign.clock import Clock
+from campaign.clock import Clock, default_clock
 from campaign.events import (
     BattleFought,
     CampaignEnded,
@@ -176,7 +176,7 @@ class Narrator:
         odds: OddsSource | None = None,
     ) -> None:
         self.names = dict(junction_names or {})
-        self.clock = clock or Clock()
+        self.clock = clock or default_clock()
         self.sides = {"red": "Red", "blue": "Blue"}
         self.view = view
         self.odds = odds

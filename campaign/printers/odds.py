@@ -19,7 +19,7 @@ from battle.units import Force, UnitSpec
 from campaign.config import Rules
 from campaign.events import BattleFought
 
-__all__ = ["ODDS_BATTLES", "ODDS_KEY", "Odds", "OddsBook", "odds_for", "odds_phrase"]
+__all__ = ["ODDS_BATTLES", "ODDS_KEY", "Odds", "OddsBook", "odds_for", "odds_phrase", "rules_for"]
 
 #: Battles fought per estimate (house: 200 keeps a diary quick; the 95% interval of a 50%
 #: chance is then about ±7 points).
@@ -148,13 +148,13 @@ def odds_phrase(p: float) -> str:
     return f"{numbers[k]} {times} in {numbers[n]}"
 
 
-def odds_for(header: object) -> OddsBook | None:
-    """An :class:`OddsBook` for a saved stream's :class:`~campaign.events.CampaignStarted`
-    header, or None when its rules cannot be rebuilt exactly.
+def rules_for(header: object) -> Rules | None:
+    """The rules a saved stream's :class:`~campaign.events.CampaignStarted` header names, or
+    None when they cannot be rebuilt exactly.
 
     The header's ``rules`` label (``default``, ``two-dice``, ``two-dice+key=value``) names
     the variants and overrides; the rebuilt rules must have the header's ``rules_hash``,
-    else the odds would be those of other rules and are left out.
+    else they would be other rules and None is returned.
     """
     import yaml
 
@@ -162,12 +162,13 @@ def odds_for(header: object) -> OddsBook | None:
     from campaign.errors import SimulatorError
 
     label = str(getattr(header, "rules", "") or "")
-    seed = getattr(header, "seed", None)
-    if not label or not isinstance(seed, int):
+    if not label:
         return None
     variants: list[str] = []
     overrides: dict[str, object] = {}
-    for part in [] if label == "default" else label.split("+"):
+    for part in label.split("+"):
+        if part == "default":  # the label of no variants, also before overrides
+            continue
         if "=" in part:
             for item in part.split(","):
                 key, _, value = item.partition("=")
@@ -180,4 +181,16 @@ def odds_for(header: object) -> OddsBook | None:
         return None
     if loaded.hash != getattr(header, "rules_hash", None):
         return None
-    return OddsBook(loaded.rules, seed)
+    return loaded.rules
+
+
+def odds_for(header: object) -> OddsBook | None:
+    """An :class:`OddsBook` for a saved stream's :class:`~campaign.events.CampaignStarted`
+    header, or None when its rules cannot be rebuilt exactly (:func:`rules_for`): the odds
+    would be those of other rules and are left out.
+    """
+    seed = getattr(header, "seed", None)
+    rules = rules_for(header)
+    if rules is None or not isinstance(seed, int):
+        return None
+    return OddsBook(rules, seed)

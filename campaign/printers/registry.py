@@ -26,6 +26,7 @@ from campaign.printers.text import markdown_lines, text_lines
 from campaign.report.view import side_view
 
 if TYPE_CHECKING:
+    from campaign.config import Rules
     from campaign.maps.model import CampaignMap
 
 __all__ = [
@@ -142,7 +143,9 @@ class DiaryFormat:
     name: str
     suffixes: tuple[str, ...]
     description: str
-    write: Callable[[Sequence[CampaignEvent], CampaignMap, Path, str, OddsSource | None], str]
+    write: Callable[
+        [Sequence[CampaignEvent], CampaignMap, Path, str, OddsSource | None, Rules | None], str
+    ]
     handled: Callable[[], Collection[type[CampaignEvent]]]
 
 
@@ -152,10 +155,11 @@ def _write_html(
     path: Path,
     view: str,
     odds: OddsSource | None,
+    rules: Rules | None,
 ) -> str:
     from campaign.report.html import render_html
 
-    return render_html(events, cmap, view, odds=odds)
+    return render_html(events, cmap, view, odds=odds, rules=rules)
 
 
 def _write_md(
@@ -164,10 +168,11 @@ def _write_md(
     path: Path,
     view: str,
     odds: OddsSource | None,
+    rules: Rules | None,
 ) -> str:
     from campaign.report.html import render_markdown
 
-    return render_markdown(events, cmap, path, view, odds=odds)
+    return render_markdown(events, cmap, path, view, odds=odds, rules=rules)
 
 
 def _diary_types() -> Collection[type[CampaignEvent]]:

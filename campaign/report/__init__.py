@@ -2,9 +2,12 @@
 
 Public API::
 
-    write_report(events, cmap, path, view="umpire") -> Path   # .html or .md by suffix
-    render_html(events, cmap, view) -> str
-    build_diary(events, view) -> Diary                         # the days as a view knows them
+    write_report(events, cmap, path, view="umpire", rules=None) -> Path   # .html or .md
+    render_html(events, cmap, view, rules=None) -> str
+    build_diary(events, view, destroyed_at=10) -> Diary        # the days as a view knows them
+
+``rules`` are those the campaign was fought under; None rebuilds them from the stream's
+header. ``destroyed_at`` is their ``battle.destroyed_at_hits`` (RULES.md §1.2).
     visible_events(events, view) -> list[CampaignEvent]
     VIEWS                                                      # ("umpire", "red", "blue")
 """

@@ -26,8 +26,12 @@ def _days_axis(ax: Axes, diary: Diary, last_t: float) -> None:
     ax.grid(True, color="0.85", lw=0.6)
 
 
+#: drawing only: the shortest battle bar, so that a battle of a bound or two stays visible
+SHORTEST_BAR_MINUTES = 15
+
+
 def _x(t: float) -> float:
-    """Campaign minutes → fractional day number (1.0 = 06:00 of day 1)."""
+    """Campaign minutes → fractional day number (1.0 = dawn of day 1, the clock's 0)."""
     return 1.0 + t / 1440.0
 
 
@@ -83,7 +87,7 @@ def battle_timeline(diary: Diary) -> Figure:
         for i, b in enumerate(battles):
             ax.barh(
                 i,
-                max(b.minutes, 15) / 1440.0,
+                max(b.minutes, SHORTEST_BAR_MINUTES) / 1440.0,
                 left=_x(b.t),
                 height=0.6,
                 color=face[b.winner],
@@ -95,7 +99,7 @@ def battle_timeline(diary: Diary) -> Figure:
             won = diary.side_name(b.winner) if b.winner else "draw"
             ax.annotate(
                 won,
-                (_x(b.t + max(b.minutes, 15)), i),
+                (_x(b.t + max(b.minutes, SHORTEST_BAR_MINUTES)), i),
                 xytext=(4, 0),
                 textcoords="offset points",
                 va="center",

@@ -121,6 +121,9 @@ class Diary:
     battles: list[BattleFought]
     end: CampaignEnded | None
     events: list[CampaignEvent]
+    #: actual hits that destroy a unit: a fresh unit's boxes (``battle.destroyed_at_hits``,
+    #: RULES.md §1.2)
+    destroyed_at: int
 
     def side_name(self, side: str | None) -> str:
         """Display name of a side (``French``), ``Umpire`` for the umpire, ``nobody`` for None."""
@@ -155,7 +158,11 @@ def _strength(k: Knowledge) -> dict[str, int | None]:
 
 
 def build_diary(
-    events: Sequence[CampaignEvent], view: str = "umpire", clock: Clock | None = None
+    events: Sequence[CampaignEvent],
+    view: str = "umpire",
+    clock: Clock | None = None,
+    *,
+    destroyed_at: int,
 ) -> Diary:
     """Replay ``events`` as ``view`` knows them and cut them into campaign days.
 
@@ -166,7 +173,10 @@ def build_diary(
     view : str
         ``"umpire"``, ``"red"`` or ``"blue"``.
     clock : Clock or None
-        Campaign clock (default 06:00-20:00 daylight).
+        Campaign clock (default: the stream's own, :func:`campaign.clock.clock_of`).
+    destroyed_at : int
+        ``battle.destroyed_at_hits`` of the rules the campaign was fought under (RULES.md
+        §1.2): strengths in boxes are this minus the actual hits, per unit.
 
     Returns
     -------
@@ -182,7 +192,7 @@ def build_diary(
     last_day = max([clock.day(e.t) for e in seen] + [end.days if end else 1])
     days = {n: Day(n) for n in range(1, last_day + 1)}
     cuts = _nightfall_cuts(stream, clock, last_day)
-    k = Knowledge(view)
+    k = Knowledge(view, destroyed_at=destroyed_at)
     series: list[tuple[int, dict[str, int | None]]] = []
     battles: list[BattleFought] = []
     snap = 1
@@ -215,7 +225,7 @@ def build_diary(
         _close(days[n], k, clock, end.t if final and end else cuts[n][0])
     if end is not None:
         series.append((end.t, _strength(k)))
-    return Diary(view, clock, header, list(days.values()), series, battles, end, seen)
+    return Diary(view, clock, header, list(days.values()), series, battles, end, seen, destroyed_at)
 
 
 def _nightfall_cuts(

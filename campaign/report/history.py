@@ -25,7 +25,6 @@ from campaign.events import (
 from campaign.maps.model import SIDES
 from campaign.printers.narrative import Narrator
 from campaign.report.days import Diary
-from campaign.report.view import BOXES_PER_UNIT
 
 __all__ = ["division_histories", "losses_table", "order_of_battle"]
 
@@ -81,7 +80,7 @@ def order_of_battle(diary: Diary, narrator: Narrator) -> list[dict[str, Any]]:
                     "commander": narrator.commanders.full(d) if narrator.commanders else "",
                     "text": f"at {narrator.j(e.junction)}: {_units_text(e.units)}",
                     "units": ", ".join(u.id for u in e.units),
-                    "boxes": BOXES_PER_UNIT * len(e.units),
+                    "boxes": diary.destroyed_at * len(e.units),
                 }
             )
         for d in sorted(first_seen):
@@ -200,7 +199,7 @@ def losses_table(diary: Diary, narrator: Narrator) -> list[dict[str, Any]]:
     Enemy divisions in a side's view show ``?`` where the side never learned the figure.
     """
     start = {
-        e.division: (len(e.units), BOXES_PER_UNIT * len(e.units))
+        e.division: (len(e.units), diary.destroyed_at * len(e.units))
         for e in diary.events
         if isinstance(e, DivisionRaised)
     }

@@ -16,8 +16,16 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
+from campaign.config import Rules
 from campaign.errors import SimulatorError
-from campaign.events import BattleFought, CampaignEvent, DivisionRaised, MarchBegun, Sighted
+from campaign.events import (
+    BattleFought,
+    CampaignEvent,
+    CampaignStarted,
+    DivisionRaised,
+    MarchBegun,
+    Sighted,
+)
 from campaign.maps.model import CampaignMap
 from campaign.outfile import write_text_whole
 from campaign.printers.narrative import OddsSource
@@ -27,7 +35,7 @@ from campaign.report.days import Diary, build_diary
 from campaign.report.maps import campaign_map, day_map, figure_png, figure_svg
 from campaign.report.view import check_view
 
-__all__ = ["check_map", "render_html", "render_markdown", "write_report"]
+__all__ = ["check_map", "render_html", "render_markdown", "rules_of_stream", "write_report"]
 
 
 def _environment(autoescape: bool) -> jinja2.Environment:
@@ -77,10 +85,45 @@ def check_map(events: Sequence[CampaignEvent], cmap: CampaignMap) -> None:
         )
 
 
-def _diary(events: Sequence[CampaignEvent], cmap: CampaignMap, view: str) -> Diary:
+def rules_of_stream(
+    events: Sequence[CampaignEvent], rules: Rules | None = None, *, source: str | None = None
+) -> Rules:
+    """``rules`` if given, else the rules the stream's CampaignStarted header names, rebuilt
+    (:func:`campaign.printers.odds.rules_for`). ``source`` names the stream in errors.
+
+    Raises
+    ------
+    SimulatorError
+        If ``rules`` is None and the header is missing or its rules cannot be rebuilt with
+        its ``rules_hash`` (the diary's strengths in boxes need ``battle.destroyed_at_hits``).
+    """
+    if rules is not None:
+        return rules
+    from campaign.printers.odds import rules_for
+
+    header = next((e for e in events if isinstance(e, CampaignStarted)), None)
+    found = rules_for(header)
+    if found is None:
+        label = getattr(header, "rules", None)
+        raise SimulatorError(
+            "the event stream's rules cannot be rebuilt"
+            + (f" from its header ({label!r}, hash {header.rules_hash})" if header else "")
+            + ": the diary's strengths need battle.destroyed_at_hits (RULES.md §1.2)",
+            source=source,
+            key="CampaignStarted.rules",
+            fix="Write the diary with the run (campaign run --report PATH) under the same "
+            "--variant and --set options, or use the stream of an unedited run.",
+        )
+    return found
+
+
+def _diary(
+    events: Sequence[CampaignEvent], cmap: CampaignMap, view: str, rules: Rules | None
+) -> Diary:
     check_view(view)
     check_map(events, cmap)
-    return build_diary(events, view)
+    destroyed_at = rules_of_stream(events, rules).battle.destroyed_at_hits
+    return build_diary(events, view, destroyed_at=destroyed_at)
 
 
 def render_html(
@@ -88,9 +131,14 @@ def render_html(
     cmap: CampaignMap,
     view: str = "umpire",
     odds: OddsSource | None = None,
+    rules: Rules | None = None,
 ) -> str:
-    """The diary of ``view`` as one self-contained HTML document (maps and charts inline)."""
-    diary = _diary(events, cmap, view)
+    """The diary of ``view`` as one self-contained HTML document (maps and charts inline).
+
+    ``rules`` are those the campaign was fought under; None rebuilds them from the stream's
+    header (:func:`rules_of_stream`, which raises SimulatorError when it cannot).
+    """
+    diary = _diary(events, cmap, view, rules)
     ctx: dict[str, Any] = diary_context(diary, cmap, odds)
     for day, row in zip(diary.days, ctx["days"], strict=True):
         row["svg"] = Markup(figure_svg(day_map(cmap, diary, day), f"{view}-day{day.number}"))
@@ -106,9 +154,13 @@ def render_markdown(
     path: Path,
     view: str = "umpire",
     odds: OddsSource | None = None,
+    rules: Rules | None = None,
 ) -> str:
-    """The Markdown diary text; writes its PNG pictures to ``<stem>-images/`` beside ``path``."""
-    diary = _diary(events, cmap, view)
+    """The Markdown diary text; writes its PNG pictures to ``<stem>-images/`` beside ``path``.
+
+    ``rules`` as for :func:`render_html`.
+    """
+    diary = _diary(events, cmap, view, rules)
     ctx: dict[str, Any] = diary_context(diary, cmap, odds)
     folder = path.parent / f"{path.stem}-images"
     folder.mkdir(parents=True, exist_ok=True)
@@ -131,6 +183,7 @@ def write_report(
     path: Path,
     view: str = "umpire",
     odds: OddsSource | None = None,
+    rules: Rules | None = None,
 ) -> Path:
     """Write the campaign diary of ``view`` to ``path`` and return the path.
 
@@ -148,12 +201,15 @@ def write_report(
         ``"umpire"`` (everything), ``"red"`` or ``"blue"`` (what that side knew).
     odds : OddsSource or None
         Each battle's odds before it was fought (:class:`campaign.printers.odds.OddsBook`).
+    rules : Rules or None
+        The rules the campaign was fought under (``LoadedRules.rules``); None rebuilds them
+        from the stream's CampaignStarted header.
 
     Raises
     ------
     SimulatorError
-        On another suffix, an unknown view, a map that does not match the events, or a
-        file that cannot be written.
+        On another suffix, an unknown view, a map that does not match the events, rules that
+        cannot be rebuilt from the stream (``rules`` None), or a file that cannot be written.
     """
     from campaign.printers.registry import diary_format
 
@@ -161,7 +217,7 @@ def write_report(
     fmt = diary_format(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        text = fmt.write(events, cmap, path, view, odds)
+        text = fmt.write(events, cmap, path, view, odds, rules)
         write_text_whole(path, text)  # whole or not at all; a full disk is exit 1
     except OSError as exc:
         raise SimulatorError(

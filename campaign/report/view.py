@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from campaign.clock import Clock
+from campaign.clock import Clock, default_clock
 from campaign.errors import SimulatorError
 from campaign.events import (
     BattleFought,
@@ -38,7 +38,6 @@ from campaign.events import (
 )
 
 __all__ = [
-    "BOXES_PER_UNIT",
     "VIEWS",
     "DivisionState",
     "Knowledge",
@@ -51,9 +50,6 @@ __all__ = [
 
 #: The names ``--view`` accepts.
 VIEWS: tuple[str, ...] = ("umpire", "red", "blue")
-
-#: Hit boxes of a fresh unit (a unit's strength is 10 minus its actual hits, campaign/army.py).
-BOXES_PER_UNIT = 10
 
 
 def check_view(view: str) -> str:
@@ -128,15 +124,18 @@ class Knowledge:
     ----------
     view : str
         ``"umpire"``, ``"red"`` or ``"blue"``.
-    destroyed_at : int
-        Actual hits at which a unit is destroyed (units reported ``destroyed`` are dropped
-        whatever their hits).
+    destroyed_at : int or None
+        Actual hits at which a unit is destroyed, ``battle.destroyed_at_hits`` of the rules
+        the campaign was fought under (RULES.md §1.2): a unit's boxes are that minus its
+        actual hits. None counts no boxes for the viewer's own divisions (the side filter,
+        which needs only positions and what was learned). A unit is dropped when a battle
+        reports it ``destroyed`` (the engine's word, RULES.md §1.2).
     """
 
-    def __init__(self, view: str, destroyed_at: int = BOXES_PER_UNIT) -> None:
+    def __init__(self, view: str, *, destroyed_at: int | None) -> None:
         self.view = check_view(view)
         self.destroyed_at = destroyed_at
-        self.clock = Clock()  # the campaign's, once its CampaignStarted is applied
+        self.clock = default_clock()  # the campaign's, once its CampaignStarted is applied
         self.divisions: dict[str, DivisionState] = {}
         self.now = 0
 
@@ -226,7 +225,7 @@ class Knowledge:
             if known is None or not known.own:
                 continue
             d = known
-            if u.state == "destroyed" or u.total_hits >= self.destroyed_at:
+            if u.state == "destroyed":
                 d.unit_hits.pop(u.id, None)
             else:
                 d.unit_hits[u.id] = u.total_hits
@@ -239,7 +238,8 @@ class Knowledge:
 
     def _recount(self, d: DivisionState) -> None:
         d.units = len(d.unit_hits)
-        d.boxes = sum(self.destroyed_at - h for h in d.unit_hits.values())
+        if self.destroyed_at is not None:
+            d.boxes = sum(self.destroyed_at - h for h in d.unit_hits.values())
 
 
 # ---------------------------------------------------------------------- the one side filter
@@ -344,7 +344,7 @@ def side_view(events: Iterable[CampaignEvent], view: str) -> list[CampaignEvent]
     check_view(view)
     if view == "umpire":
         return list(events)
-    k = Knowledge(view)
+    k = Knowledge(view, destroyed_at=None)  # the redactors read no own strength
     out: list[CampaignEvent] = []
     for e in events:
         shown = REDACTORS.get(type(e), _as_seen)(e, view, k)

@@ -82,7 +82,7 @@ def test_sum_distribution_is_a_distribution() -> None:
     assert sum(dist.values()) == 1 and min(dist) == 5 and max(dist) == 30
     # brute-force P(sum of 3 d6 >= 12)
     hits = sum(1 for a in range(1, 7) for b in range(1, 7) for c in range(1, 7) if a + b + c >= 12)
-    assert withdrawal_chance(3) == Fraction(hits, 216)
+    assert withdrawal_chance(3, sides=6, success_total=12) == Fraction(hits, 216)
 
 
 def _within(observed: int, n: int, p: Fraction) -> None:
@@ -117,10 +117,18 @@ def test_engine_dice_agree_with_the_exact_odds() -> None:
     _within(fails, n, row.morale_fail[80])
     _within(threes, n, row.three_hits)
     for total in (1, 2, 4, 5):
-        passes = sum(reaction_test(dice, total)[0] for _ in range(5_000))
+        passes = sum(reaction_test(dice, total, sides=battle.reaction_die)[0] for _ in range(5_000))
         _within(passes, 5_000, sheet.reaction[total])
     for factors in (2, 3, 4, 5):
-        wins = sum(withdrawal_roll(dice, factors)[0] for _ in range(5_000))
+        wins = sum(
+            withdrawal_roll(
+                dice,
+                factors,
+                sides=battle.withdrawal_die,
+                success_total=battle.withdrawal_success_total,
+            )[0]
+            for _ in range(5_000)
+        )
         _within(wins, 5_000, sheet.withdrawal[factors])
 
 

@@ -103,13 +103,19 @@ def test_worked_completion_check(rules) -> None:
         fc, fc.costs["line-column"], grade="veteran", hit_by_fire=True, charge_target=True
     )
     assert veteran == 2 + 2 + 1 - 1 == 4
-    passing = [roll for roll in range(1, 7) if reaction_test(_FixedDice(roll), veteran)[0]]
+    passing = [
+        roll
+        for roll in range(1, 7)
+        if reaction_test(_FixedDice(roll), veteran, sides=rules.reaction_die)[0]
+    ]
     assert passing == [5, 6]
     raw = completion_total(
         fc, fc.costs["line-column"], grade="raw", hit_by_fire=True, charge_target=True
     )
     assert raw == 2 + 2 + 1 + 2 == 7
-    assert not any(reaction_test(_FixedDice(roll), raw)[0] for roll in range(1, 7))
+    assert not any(
+        reaction_test(_FixedDice(roll), raw, sides=rules.reaction_die)[0] for roll in range(1, 7)
+    )
 
 
 def test_completion_total_rows(rules) -> None:
@@ -163,28 +169,32 @@ def test_dn_covers_exactly_1_to_n(sides: int) -> None:
     assert {dice.d(sides) for _ in range(5_000)} == set(range(1, sides + 1))
 
 
-def test_reaction_test_edges() -> None:
+def test_reaction_test_edges(rules) -> None:
+    die = rules.reaction_die
+    assert die == 6  # §0.3 d6
     dice = Dice(np.random.default_rng(3))
     for _ in range(3000):
-        assert reaction_test(dice, 0)[0]
-        assert reaction_test(dice, -3)[0]
-        assert not reaction_test(dice, 6)[0]
-        assert not reaction_test(dice, 9)[0]
+        assert reaction_test(dice, 0, sides=die)[0]
+        assert reaction_test(dice, -3, sides=die)[0]
+        assert not reaction_test(dice, 6, sides=die)[0]
+        assert not reaction_test(dice, 9, sides=die)[0]
     for total in range(6):
-        passing = [r for r in range(1, 7) if reaction_test(_FixedDice(r), total)[0]]
+        passing = [r for r in range(1, 7) if reaction_test(_FixedDice(r), total, sides=die)[0]]
         assert passing == list(range(total + 1, 7))
 
 
-def test_withdrawal_roll_edges() -> None:
+def test_withdrawal_roll_edges(rules) -> None:
+    die = {"sides": rules.withdrawal_die, "success_total": rules.withdrawal_success_total}
+    assert die == {"sides": 6, "success_total": 12}  # §0.4 F d6, 12 or more
     dice = Dice(np.random.default_rng(4))
     for factors in (-2, 0, 1):
         for _ in range(2000):
-            withdraws, rolls = withdrawal_roll(dice, factors)
+            withdraws, rolls = withdrawal_roll(dice, factors, **die)
             assert not withdraws
             assert len(rolls) == max(factors, 0)
-    assert withdrawal_roll(_FixedDice(6), 2) == (True, [6, 6])
-    assert withdrawal_roll(_FixedDice(5), 2) == (False, [5, 5])
-    assert withdrawal_roll(_FixedDice(4), 3) == (True, [4, 4, 4])
+    assert withdrawal_roll(_FixedDice(6), 2, **die) == (True, [6, 6])
+    assert withdrawal_roll(_FixedDice(5), 2, **die) == (False, [5, 5])
+    assert withdrawal_roll(_FixedDice(4), 3, **die) == (True, [4, 4, 4])
 
 
 def test_dice_are_a_pure_function_of_the_generator() -> None:

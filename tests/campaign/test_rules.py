@@ -167,6 +167,7 @@ def test_cut_off_division_surrenders(tmp_path):
 def test_casualties_carry_into_the_next_battle(default_map, rules):
     """§8.5: actual hits persist — a unit's hits before a battle are its total after the last."""
     carried = 0
+    destroyed_at = rules.rules.battle.destroyed_at_hits  # §1.2, 10 actual hits
     for seed in range(20):
         last_total: dict[str, int] = {}
         for e in run_campaign(default_map, rules, seed).events:
@@ -174,8 +175,8 @@ def test_casualties_carry_into_the_next_battle(default_map, rules):
                 continue
             for u in e.units:
                 assert u.hits_before == last_total.get(u.id, 0)
-                assert u.total_hits == min(u.hits_before + u.hits_taken, 10)
-                assert 0 <= u.total_hits <= 10
+                assert u.total_hits == min(u.hits_before + u.hits_taken, destroyed_at)
+                assert 0 <= u.total_hits <= destroyed_at
                 if u.hits_before:
                     carried += 1
                 last_total[u.id] = u.total_hits

@@ -4,22 +4,30 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import replace
 
 import pytest
 
-from campaign.clock import Clock
+from campaign.clock import default_clock
+from campaign.config import load_rules
+from campaign.engine import run_campaign
 from campaign.errors import SimulatorError
 from campaign.events import (
     BattleFought,
     CampaignEnded,
+    CampaignStarted,
     DayEnded,
     DivisionRaised,
     Sighted,
     StrengthLearned,
 )
+from campaign.maps import load_map
 from campaign.report import build_diary, render_html, write_report
+from campaign.report.html import rules_of_stream
 
-CLOCK = Clock()
+CLOCK = default_clock()
+#: a fresh unit's boxes under the default rules (RULES.md §1.2), read from config
+DESTROYED_AT = load_rules().rules.battle.destroyed_at_hits
 
 
 def _sections(text: str) -> list[str]:
@@ -97,7 +105,7 @@ def test_a_side_never_names_an_enemy_division_it_had_not_seen(campaign_run, diar
 
 def test_a_side_hides_enemy_strength_until_it_fights(campaign_run):
     _, _, events = campaign_run
-    diary = build_diary(events, "red")
+    diary = build_diary(events, "red", destroyed_at=DESTROYED_AT)
     learned = {}
     for e in events:
         if isinstance(e, StrengthLearned) and e.side == "red":
@@ -110,7 +118,7 @@ def test_a_side_hides_enemy_strength_until_it_fights(campaign_run):
 
 def test_the_umpire_replay_matches_the_nightly_tally(campaign_run):
     _, _, events = campaign_run
-    diary = build_diary(events, "umpire")
+    diary = build_diary(events, "umpire", destroyed_at=DESTROYED_AT)
     tallies = [e for e in events if isinstance(e, DayEnded)]
     assert tallies
     for tally in tallies:
@@ -159,3 +167,36 @@ def test_report_suffix_and_view_are_checked(campaign_run, tmp_path):
         write_report(events, cmap, tmp_path / "diary.pdf")
     with pytest.raises(SimulatorError, match="--view"):
         write_report(events, cmap, tmp_path / "diary.html", "green")
+
+
+def test_diary_strengths_read_destroyed_at_hits_from_the_streams_rules():
+    """With 12 boxes a unit (``--set battle.destroyed_at_hits=12``) the replayed strengths
+    still match the engine's nightly tally: the diary reads the rule, it keeps no copy."""
+    loaded = load_rules(overrides={"battle.destroyed_at_hits": 12})
+    events = run_campaign(load_map(None), loaded, 5, None, record_events=True).events
+    rules = rules_of_stream(events)  # rebuilt from the CampaignStarted header
+    assert rules.battle.destroyed_at_hits == 12
+    diary = build_diary(events, "umpire", destroyed_at=rules.battle.destroyed_at_hits)
+    raised = [e for e in events if isinstance(e, DivisionRaised)]
+    t0, first = diary.series[0]  # the points of one moment are merged
+    assert t0 == max(e.t for e in raised)
+    assert first == {
+        side: 12 * sum(len(e.units) for e in raised if e.side == side) for side in first
+    }
+    tallies = [e for e in events if isinstance(e, DayEnded)]
+    assert tallies
+    for tally in tallies:
+        assert diary.days[tally.day - 1].strength == tally.strength
+
+
+def test_a_stream_whose_rules_cannot_be_rebuilt_is_a_clear_error(campaign_run, tmp_path):
+    _, cmap, events = campaign_run
+    edited = [
+        replace(e, rules_hash="0" * 16) if isinstance(e, CampaignStarted) else e for e in events
+    ]
+    with pytest.raises(SimulatorError, match="destroyed_at_hits") as info:
+        write_report(edited, cmap, tmp_path / "diary.html")
+    assert info.value.fix
+    # the rules given with the stream (as campaign run --report does) need no header
+    rules = load_rules().rules
+    assert write_report(edited, cmap, tmp_path / "diary.html", rules=rules).exists()
