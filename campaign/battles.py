@@ -33,7 +33,16 @@ from battle.log import format_events
 from battle.result import BattleResult
 from battle.units import Force
 from campaign.army import Division
-from campaign.events import BattleFought, FellBack, MeetingOnRoad, StrengthLearned, Surrendered
+from campaign.events import (
+    BattleFought,
+    Check,
+    FellBack,
+    LateArrival,
+    MeetingOnRoad,
+    StrengthLearned,
+    Surrendered,
+    UnitFate,
+)
 from campaign.maps import retreat_path
 from campaign.result import BattleRow
 
@@ -328,11 +337,23 @@ class BattleDesk:
         else:
             place_name = names[where.junction]["name"]
         units = tuple(
-            (u.id, SIDES[u.side], u.kind, u.state, u.hits_before, u.hits_taken, u.total_hits)
+            UnitFate(
+                u.id, SIDES[u.side], u.kind, u.state, u.hits_before, u.hits_taken, u.total_hits
+            )
             for u in result.units
         )
         checks = tuple(
-            (SIDES[w.side], w.total, w.rolls, w.withdraws) for w in result.withdrawal_checks
+            Check(
+                SIDES[w.side],
+                w.casualty_percent,
+                w.factors,
+                w.total,
+                w.rolls,
+                w.withdraws,
+                w.die,
+                w.success_total,
+            )
+            for w in result.withdrawal_checks
         )
         log = tuple(format_events(result)) if camp.battle_logs else ()
         camp.emit(
@@ -356,7 +377,7 @@ class BattleDesk:
                 roll_off,
                 log,
                 road=where.road,
-                joined=tuple((d.id, k, ids) for d, k, ids in joined),
+                joined=tuple(LateArrival(d.id, k, ids) for d, k, ids in joined),
             )
         )
         self.rows.append(

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from battle.events import Factor
 from battle.withdrawal import roll_withdrawals, withdrawal_factors
-from campaign.events import DayEnded, WithdrawalCheck
+from campaign.events import DayEnded, DivisionAtEnd, WithdrawalCheck
 from campaign.ledger import Ledger
 
 if TYPE_CHECKING:
@@ -215,7 +215,8 @@ class Endgame:
                 "surrendered" if d.surrendered else ("destroyed" if not d.alive else "in the field")
             )
             place = d.place or "-"
-            rows.append((d.id, d.side, place, len(d.units), d.boxes if d.alive else 0, state))
+            boxes = d.boxes if d.alive else 0
+            rows.append(DivisionAtEnd(d.id, d.side, place, len(d.units), boxes, state))
         return {
             "losses": {s: self.ledger.sides[s].hits for s in SIDES},
             "divisions_left": {

@@ -34,6 +34,7 @@ from campaign.events import (
     MarchArrived,
     MarchBegun,
     Ordered,
+    RaisedUnit,
     Reinforced,
     RoughRoadTest,
     Sighted,
@@ -181,7 +182,7 @@ class Campaign:
                         side,
                         div.id,
                         roll,
-                        tuple((u.id, u.kind) for u in div.units),
+                        tuple(RaisedUnit(u.id, u.kind) for u in div.units),
                         junction,
                         seen_by=(side,),
                     )
@@ -225,7 +226,7 @@ class Campaign:
         for div, roll in raised:
             self.divisions.append(div)
             self.ledger.begin_army(r.side, div.boxes)  # their boxes join the casualty base
-            units = tuple((u.id, u.kind) for u in div.units)
+            units = tuple(RaisedUnit(u.id, u.kind) for u in div.units)
             self.emit(DivisionRaised(now, r.side, div.id, roll, units, r.junction, seen_by=seen))
             div.arrived_at = env.now
             div.process = env.process(self._division(div))

@@ -8,29 +8,36 @@ enemy only where sighted (RULES.md §8.6). Printers format these; the engine nev
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import Any, NamedTuple
 
 from battle.events import Factor
+from battle.withdrawal import Check
 
 __all__ = [
     "BattleFought",
     "CampaignEnded",
     "CampaignEvent",
     "CampaignStarted",
+    "Check",
     "DayEnded",
+    "DivisionAtEnd",
     "DivisionRaised",
     "FellBack",
     "Halted",
+    "LateArrival",
     "MarchArrived",
     "MarchBegun",
     "MeetingOnRoad",
     "Ordered",
+    "RaisedUnit",
     "Reinforced",
     "RoughRoadTest",
     "Sighted",
     "StrengthLearned",
     "Surrendered",
+    "UnitFate",
     "WithdrawalCheck",
     "event_from_dict",
     "event_to_dict",
@@ -38,6 +45,51 @@ __all__ = [
 ]
 
 BOTH = ("red", "blue")
+
+
+class RaisedUnit(NamedTuple):
+    """One unit of a division raised by the d100 table (RULES.md §2.1): its id and type."""
+
+    id: str
+    kind: str
+
+
+class UnitFate(NamedTuple):
+    """One unit at the end of a campaign battle (a :class:`battle.result.UnitOutcome` with
+    the side named ``"red"``/``"blue"``): ``state`` is steady, shaken, disordered, routed,
+    off-table or destroyed; ``hits_taken`` are this battle's hits, ``total_hits`` include
+    those carried in (RULES.md §6.8)."""
+
+    id: str
+    side: str
+    kind: str
+    state: str
+    hits_before: int
+    hits_taken: int
+    total_hits: int
+
+
+class LateArrival(NamedTuple):
+    """A division that joined a battle already begun (RULES.md §8.4): the bound it joined
+    at and its unit ids."""
+
+    division: str
+    bound: int
+    units: tuple[str, ...]
+
+
+class DivisionAtEnd(NamedTuple):
+    """One division when the campaign ends (RULES.md §8.7): its side, place (a junction id,
+    or ``"a~b"`` on a road), units left, boxes left and state. In a side's view an enemy
+    division shows where it was last seen (``""`` if never) and its last learned strength
+    (``units``/``boxes`` None if it was never fought)."""
+
+    division: str
+    side: str
+    place: str
+    units: int | None
+    boxes: int | None
+    state: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +123,7 @@ class DivisionRaised(CampaignEvent):
     side: str
     division: str
     roll: int
-    units: tuple[tuple[str, str], ...]  # (unit id, type)
+    units: tuple[RaisedUnit, ...]
     junction: str
 
 
@@ -182,10 +234,11 @@ class BattleFought(CampaignEvent):
 
     ``place`` is a junction id, or ``"a~b"`` for a meeting on the road between a and b (a
     display key: read ``road``, the two junction ids, rather than splitting it).
-    ``units`` rows are (unit id, side, type, state, hits before, hits taken, total hits).
-    ``log`` holds the bound-by-bound lines when verbose battles were asked for.
-    ``joined`` lists the divisions that arrived during the battle as (division, the bound it
-    joined at, its unit ids) (RULES.md §8.4); they are also in ``divisions`` and ``units``.
+    ``units`` holds each unit's :class:`UnitFate`; ``withdrawal_checks`` every withdrawal
+    check made (RULES.md §7.2–§7.4), the battle's own :class:`battle.withdrawal.Check`
+    record with the side named. ``log`` holds the bound-by-bound lines when verbose battles
+    were asked for. ``joined`` lists the divisions that arrived during the battle
+    (:class:`LateArrival`, RULES.md §8.4); they are also in ``divisions`` and ``units``.
     """
 
     place: str
@@ -200,13 +253,13 @@ class BattleFought(CampaignEvent):
     cards_left: dict[str, int]
     hits: dict[str, int]
     casualty_percent: dict[str, float]
-    units: tuple[tuple[str, str, str, str, int, int, int], ...]
-    withdrawal_checks: tuple[tuple[str, int, tuple[int, ...], bool], ...]
+    units: tuple[UnitFate, ...]
+    withdrawal_checks: tuple[Check[str], ...]
     battle_seed: tuple[int, ...]
     roll_off: tuple[int, int] | None = None
     log: tuple[str, ...] = ()
     road: tuple[str, str] | None = None
-    joined: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
+    joined: tuple[LateArrival, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,9 +321,7 @@ class CampaignEnded(CampaignEvent):
     losses: dict[str, int]
     divisions_left: dict[str, int | None]  # None in a side's view for the enemy
     objective_value: dict[str, int]
-    #: id, side, place, units, boxes, state; in a side's view an enemy division shows where
-    #: it was last seen ("" if never) and its last learned strength (None if never fought)
-    divisions: tuple[tuple[str, str, str, int | None, int | None, str], ...]
+    divisions: tuple[DivisionAtEnd, ...]
 
 
 _TYPES: dict[str, type[CampaignEvent]] = {}
@@ -320,10 +371,54 @@ def event_from_dict(data: dict[str, Any]) -> CampaignEvent:
         if f.name in data:
             kwargs[f.name] = _tuples(data[f.name])
     if cls is WithdrawalCheck and "factors" in kwargs:  # named rows (RULES.md §7.2)
-        kwargs["factors"] = tuple(
-            Factor(**f) if isinstance(f, dict) else Factor(*f) for f in kwargs["factors"]
-        )
+        kwargs["factors"] = _factors(kwargs["factors"])
+    for name, row in _ROWS.get(cls, {}).items():  # named rows, as the engine made them
+        if isinstance(kwargs.get(name), tuple):
+            kwargs[name] = tuple(row(r, data) for r in kwargs[name])
     return cls(**kwargs)
+
+
+def _factors(rows: Any) -> tuple[Factor, ...]:
+    return tuple(Factor(**f) if isinstance(f, dict) else Factor(*f) for f in rows)
+
+
+def _battle_check(row: Any, _data: dict[str, Any]) -> Any:
+    """A battle's withdrawal check from its JSON row. Files written before the whole check
+    was kept hold (side, total, rolls, withdraws) only: the rest was not recorded, and reads
+    as casualty percent 0.0, no factors, ``die`` 0 and ``success_total`` 0 (a ``die`` of 0
+    marks such a row; no check rolls a d0)."""
+    if not isinstance(row, tuple):
+        return row  # not a row: the type check of the reader reports it
+    if len(row) == 4:
+        side, total, rolls, withdraws = row
+        return Check(side, 0.0, (), total, rolls, withdraws, 0, 0)
+    if len(row) == len(Check._fields) and isinstance(row[2], tuple):
+        return Check(row[0], row[1], _factors(row[2]), *row[3:])
+    return row
+
+
+def _named(make: Any) -> Callable[[Any, dict[str, Any]], Any]:
+    """Rebuild one named row from its JSON list; a row of the wrong length is left as it is
+    (the type check of the reader then reports the field)."""
+
+    def row(value: Any, _data: dict[str, Any]) -> Any:
+        if isinstance(value, tuple) and len(value) == len(make._fields):
+            return make(*value)
+        return value
+
+    return row
+
+
+#: per event class, the fields whose rows are named tuples, and how to rebuild a row
+_ROWS: dict[type[CampaignEvent], dict[str, Callable[[Any, dict[str, Any]], Any]]] = {
+    DivisionRaised: {"units": _named(RaisedUnit)},
+    BattleFought: {
+        "units": _named(UnitFate),
+        "withdrawal_checks": _battle_check,
+        "joined": _named(LateArrival),
+    },
+    CampaignEnded: {"divisions": _named(DivisionAtEnd)},
+}
 
 
 def _tuples(value: Any) -> Any:

@@ -20,6 +20,7 @@ from campaign.events import (
     CampaignEnded,
     CampaignEvent,
     CampaignStarted,
+    Check,
     DayEnded,
     DivisionRaised,
     FellBack,
@@ -93,12 +94,12 @@ def _one_check(total: int, rolls: tuple[int, ...], withdraws: bool) -> str:
     return f"rolled {_dice(total)} for {sum(rolls)} and {'withdrew' if withdraws else 'held'}"
 
 
-def _checks_phrase(n: Narrator, checks: Iterable[tuple[str, int, tuple[int, ...], bool]]) -> str:
+def _checks_phrase(n: Narrator, checks: Iterable[Check[str]]) -> str:
     """The battle's withdrawal checks (RULES.md §7) in a sentence, per side; a side with
     more than three is summed up: how many it held, and how the last one went."""
     by_side: dict[str, list[tuple[int, tuple[int, ...], bool]]] = {}
-    for side, total, rolls, withdraws in checks:
-        by_side.setdefault(side, []).append((total, rolls, withdraws))
+    for c in checks:
+        by_side.setdefault(c.side, []).append((c.total, c.rolls, c.withdraws))
     parts = []
     for side, rows in by_side.items():
         who = n.side(side)
@@ -280,7 +281,7 @@ class Narrator:
         return Entry("header", 0, "", f"Campaign log: {e.map_name}", details, "bold", event=e)
 
     def _raised(self, e: DivisionRaised, day: int, tm: str) -> Entry:
-        kinds = [k for _, k in e.units]
+        kinds = [u.kind for u in e.units]
         parts = [
             f"{kinds.count(k)} "
             + (_PLURAL.get(k, k) if kinds.count(k) > 1 else _SINGLE.get(k, k)).replace("_", " ")
@@ -397,7 +398,7 @@ class Narrator:
 
     def _battle(self, e: BattleFought, day: int, tm: str) -> Entry:
         defender = "blue" if e.attacker == "red" else "red"
-        count = {s: sum(1 for u in e.units if u[1] == s) for s in ("red", "blue")}
+        count = {s: sum(1 for u in e.units if u.side == s) for s in ("red", "blue")}
         force = {}
         for s in ("red", "blue"):
             ids = e.divisions.get(s, ())
@@ -438,10 +439,10 @@ class Narrator:
             f"{_count(e.cards_lost.get('blue', 0), 'movement card')}."
         )
         if e.joined:  # late arrivals (RULES.md §8.4)
-            joined = ", ".join(f"{div} at bound {bound}" for div, bound, _ in e.joined)
+            joined = ", ".join(f"{j.division} at bound {j.bound}" for j in e.joined)
             details.append(f"Joined during the battle: {joined}.")
         for s in ("red", "blue"):
-            lost = [u[0] for u in e.units if u[1] == s and u[3] == "destroyed"]
+            lost = [u.id for u in e.units if u.side == s and u.state == "destroyed"]
             if lost:
                 details.append(f"{self.side(s)} units destroyed: {', '.join(lost)}.")
         checks = _checks_phrase(self, e.withdrawal_checks)
@@ -451,7 +452,16 @@ class Narrator:
             ("unit", "side", "type", "state", "hits before", "taken", "total")
         ]
         table += [
-            (u[0], self.side(u[1]), u[2], u[3], str(u[4]), str(u[5]), str(u[6])) for u in e.units
+            (
+                u.id,
+                self.side(u.side),
+                u.kind,
+                u.state,
+                str(u.hits_before),
+                str(u.hits_taken),
+                str(u.total_hits),
+            )
+            for u in e.units
         ]
         return Entry(
             "battle",
@@ -548,18 +558,18 @@ class Narrator:
         ]
         table: list[tuple[str, ...]] = [("division", "side", "where", "units", "boxes", "state")]
         for d in e.divisions:
-            where = self.j(d[2]) if d[2] not in ("-", "") else "-"
-            if "~" in d[2]:
-                a, b = d[2].split("~", 1)
+            where = self.j(d.place) if d.place not in ("-", "") else "-"
+            if "~" in d.place:
+                a, b = d.place.split("~", 1)
                 where = f"road {self.j(a)} - {self.j(b)}"
             table.append(
                 (
-                    self.div(d[0]),
-                    self.side(d[1]),
+                    self.div(d.division),
+                    self.side(d.side),
                     where,
-                    "?" if d[3] is None else str(d[3]),
-                    "?" if d[4] is None else str(d[4]),
-                    d[5],
+                    "?" if d.units is None else str(d.units),
+                    "?" if d.boxes is None else str(d.boxes),
+                    d.state,
                 )
             )
         return Entry(

@@ -69,7 +69,7 @@ class OddsBook:
 
     def __call__(self, b: BattleFought) -> Odds | None:
         """The odds of ``b``, or None when a side brought no unit that could fight."""
-        forces = tuple((u[0], u[1], u[2], u[4]) for u in b.units)
+        forces = tuple((u.id, u.side, u.kind, u.hits_before) for u in b.units)
         key = (tuple(b.battle_seed), b.attacker, b.bounds, b.reason, forces, b.joined)
         if key not in self._cache:
             self._cache[key] = self._estimate(b)
@@ -79,17 +79,17 @@ class OddsBook:
         br = self.rules.battle
         limit = br.destroyed_at_hits
         # late arrivals join at their bound, as they did in the battle (RULES.md §8.4)
-        late = {uid: (bound, div) for div, bound, ids in b.joined for uid in ids}
+        late = {uid: (j.bound, j.division) for j in b.joined for uid in j.units}
         forces = []
         arrivals: dict[str, list[UnitSpec]] = {}
         for side in _SIDES:
             units = []
             for u in b.units:
-                if u[1] != side or u[4] >= limit:
+                if u.side != side or u.hits_before >= limit:
                     continue
-                spec = UnitSpec(u[0], u[2], hits=u[4])
-                if u[0] in late:
-                    arrivals.setdefault(late[u[0]][1], []).append(spec)
+                spec = UnitSpec(u.id, u.kind, hits=u.hits_before)
+                if u.id in late:
+                    arrivals.setdefault(late[u.id][1], []).append(spec)
                 else:
                     units.append(spec)
             if not units:
@@ -97,9 +97,9 @@ class OddsBook:
             forces.append(Force(side, tuple(units)))
         sides = {div: side for div in arrivals for side in _SIDES if div in b.divisions[side]}
         joining = [
-            Arrival(bound, _SIDES.index(sides[div]), tuple(arrivals[div]))
-            for div, bound, _ in b.joined
-            if div in arrivals
+            Arrival(j.bound, _SIDES.index(sides[j.division]), tuple(arrivals[j.division]))
+            for j in b.joined
+            if j.division in arrivals
         ]
         ss = np.random.SeedSequence(self.seed, spawn_key=(*b.battle_seed, ODDS_KEY))
         rng = np.random.default_rng(ss)

@@ -110,13 +110,13 @@ def _battle(diary: Diary, narrator: Narrator, number: int, b: BattleFought) -> d
         ],
         "units": [
             {
-                "id": u[0],
-                "side": name(u[1]),
-                "kind": u[2],
-                "state": u[3],
-                "before": u[4],
-                "taken": u[5],
-                "total": u[6],
+                "id": u.id,
+                "side": name(u.side),
+                "kind": u.kind,
+                "state": u.state,
+                "before": u.hits_before,
+                "taken": u.hits_taken,
+                "total": u.total_hits,
             }
             for u in b.units
         ],
@@ -244,15 +244,15 @@ def _end(diary: Diary, narrator: Narrator, end: CampaignEnded | None) -> dict[st
     entry = narrator.one(end, end.days)
     assert entry is not None
     rows = []
-    for div, side, place, units, boxes, state in end.divisions:
+    for row in end.divisions:
         rows.append(
             {
-                "division": narrator.div(div),
-                "side": name(side),
-                "where": narrator.j(place) if place not in ("-", "") else "",
-                "units": "?" if units is None else units,
-                "boxes": "?" if boxes is None else boxes,
-                "state": state,
+                "division": narrator.div(row.division),
+                "side": name(row.side),
+                "where": narrator.j(row.place) if row.place not in ("-", "") else "",
+                "units": "?" if row.units is None else row.units,
+                "boxes": "?" if row.boxes is None else row.boxes,
+                "state": row.state,
             }
         )
     return {

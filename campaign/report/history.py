@@ -16,6 +16,7 @@ from campaign.events import (
     FellBack,
     MarchArrived,
     MarchBegun,
+    RaisedUnit,
     RoughRoadTest,
     Sighted,
     StrengthLearned,
@@ -35,8 +36,8 @@ def _side_of(division: str) -> str:
     return "red" if division.startswith("R") else "blue"
 
 
-def _units_text(units: tuple[tuple[str, str], ...]) -> str:
-    kinds = [k for _, k in units]
+def _units_text(units: tuple[RaisedUnit, ...]) -> str:
+    kinds = [u.kind for u in units]
     return ", ".join(
         f"{kinds.count(k)} {(_PLURAL if kinds.count(k) > 1 else _SINGLE).get(k, k)}"
         for k in dict.fromkeys(kinds)
@@ -78,7 +79,7 @@ def order_of_battle(diary: Diary, narrator: Narrator) -> list[dict[str, Any]]:
                     "division": d,
                     "commander": narrator.commanders.full(d) if narrator.commanders else "",
                     "text": f"at {narrator.j(e.junction)}: {_units_text(e.units)}",
-                    "units": ", ".join(u for u, _ in e.units),
+                    "units": ", ".join(u.id for u in e.units),
                     "boxes": diary.destroyed_at * len(e.units),
                 }
             )
@@ -168,7 +169,7 @@ def division_histories(
                 days[d][day].append(f"was seen at {narrator.j(e.junction)}")
     for d, day in last_day.items():
         flush(d, day)
-    ends = {row[0]: row for row in diary.end.divisions} if diary.end else {}
+    ends = {row.division: row for row in diary.end.divisions} if diary.end else {}
     out = []
     for d in sorted(order, key=lambda x: (_side_of(x) != "red", len(x), x)):
         lines = [
@@ -176,10 +177,11 @@ def division_histories(
         ]
         row = ends.get(d)
         if row is not None:
-            _, _, place, units, boxes, state = row
+            place = row.place
             where = f" at {narrator.j(place)}" if place not in ("", "-") else ""
-            size = f"{units} units, {boxes} boxes" if units is not None else "strength unknown"
-            lines.append(f"At the end: {state}{where} ({size}).")
+            known = row.units is not None
+            size = f"{row.units} units, {row.boxes} boxes" if known else "strength unknown"
+            lines.append(f"At the end: {row.state}{where} ({size}).")
         out.append(
             {
                 "division": narrator.div(d),
@@ -201,7 +203,11 @@ def losses_table(diary: Diary, narrator: Narrator) -> list[dict[str, Any]]:
         for e in diary.events
         if isinstance(e, DivisionRaised)
     }
-    end = {row[0]: (row[3], row[4], row[5]) for row in diary.end.divisions} if diary.end else {}
+    end = (
+        {row.division: (row.units, row.boxes, row.state) for row in diary.end.divisions}
+        if diary.end
+        else {}
+    )
     rows = []
     for side in SIDES:
         total = [0, 0, 0, 0]

@@ -21,6 +21,7 @@ from campaign.events import (
     CampaignEvent,
     CampaignStarted,
     DayEnded,
+    DivisionAtEnd,
     DivisionRaised,
     FellBack,
     Halted,
@@ -179,7 +180,7 @@ class Knowledge:
         elif isinstance(e, DivisionRaised):
             d = self._get(e.division, e.side)
             d.where = ("at", e.junction)
-            d.unit_hits = {uid: 0 for uid, _ in e.units}
+            d.unit_hits = {u.id: 0 for u in e.units}
             if d.own:
                 self._recount(d)
         elif isinstance(e, MarchBegun):
@@ -219,15 +220,15 @@ class Knowledge:
                 d.seen_t = e.t
                 if place[0] == "at" or not d.where or d.where[0] != "road":
                     d.where = place
-        for uid, _side, _kind, state, _before, _taken, total in e.units:
-            known = self.divisions.get(division_of(uid))
+        for u in e.units:
+            known = self.divisions.get(division_of(u.id))
             if known is None or not known.own:
                 continue
             d = known
-            if state == "destroyed":
-                d.unit_hits.pop(uid, None)
+            if u.state == "destroyed":
+                d.unit_hits.pop(u.id, None)
             else:
-                d.unit_hits[uid] = total
+                d.unit_hits[u.id] = u.total_hits
         for ids in e.divisions.values():
             for division in ids:
                 d = self.divisions[division]
@@ -282,11 +283,11 @@ def _the_end(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | None:
     """The end: own divisions exactly; enemy divisions only as last seen and last learned."""
     assert isinstance(e, CampaignEnded)
     rows = []
-    for div, side, place, units, boxes, state in e.divisions:
-        if side == view:
-            rows.append((div, side, place, units, boxes, state))
+    for row in e.divisions:
+        if row.side == view:
+            rows.append(row)
             continue
-        d = k.divisions.get(div)
+        d = k.divisions.get(row.division)
         if d is None:
             continue  # an enemy division this side never saw
         where = ""
@@ -295,7 +296,7 @@ def _the_end(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | None:
         elif d.where:
             where = f"{d.where[1]}~{d.where[2]}"
         status = "known lost" if not d.alive else "last seen " + k.clock.label(d.seen_t).lower()
-        rows.append((div, side, where, d.units, d.boxes, status))
+        rows.append(DivisionAtEnd(row.division, row.side, where, d.units, d.boxes, status))
     left = {view: e.divisions_left.get(view), enemy_of(view): None}
     return replace(e, divisions=tuple(rows), divisions_left=left, seen_by=(view,))
 

@@ -49,7 +49,7 @@ def check_battles(events: tuple[CampaignEvent, ...]) -> int:
     for i, e in enumerate(events):
         if isinstance(e, DivisionRaised):
             where[e.division] = e.junction
-            units_of[e.division] = [uid for uid, _ in e.units]
+            units_of[e.division] = [u.id for u in e.units]
         elif isinstance(e, MarchBegun):
             where[e.division] = None
             marching[e.division] = (e.origin, e.destination)
@@ -59,7 +59,7 @@ def check_battles(events: tuple[CampaignEvent, ...]) -> int:
             n += 1
             # §8.3: no battle starts between nightfall and dawn
             assert 0 <= e.t % 1440 < DAYLIGHT, e
-            joined = {div: bound for div, bound, _ in e.joined}
+            joined = {j.division: j.bound for j in e.joined}
             if e.road is not None:
                 assert e.place == "~".join(e.road) and not joined
                 for div in e.divisions["red"] + e.divisions["blue"]:
@@ -85,7 +85,7 @@ def check_battles(events: tuple[CampaignEvent, ...]) -> int:
                     None,
                 )
                 if arrived is None:  # destroyed in the battle it was marching to
-                    states = {u[0]: u[3] for u in e.units}
+                    states = {u.id: u.state for u in e.units}
                     assert all(states.get(u, "destroyed") == "destroyed" for u in units_of[div]), e
                     continue
                 assert 1 <= bound <= e.bounds

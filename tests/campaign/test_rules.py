@@ -173,13 +173,13 @@ def test_casualties_carry_into_the_next_battle(default_map, rules):
         for e in run_campaign(default_map, rules, seed).events:
             if not isinstance(e, BattleFought):
                 continue
-            for uid, _side, _kind, _state, before, taken, total in e.units:
-                assert before == last_total.get(uid, 0)
-                assert total == min(before + taken, destroyed_at)
-                assert 0 <= total <= destroyed_at
-                if before:
+            for u in e.units:
+                assert u.hits_before == last_total.get(u.id, 0)
+                assert u.total_hits == min(u.hits_before + u.hits_taken, destroyed_at)
+                assert 0 <= u.total_hits <= destroyed_at
+                if u.hits_before:
                     carried += 1
-                last_total[uid] = total
+                last_total[u.id] = u.total_hits
     assert carried > 0
 
 

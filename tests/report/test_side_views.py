@@ -165,14 +165,14 @@ def test_the_end_table_shows_enemy_divisions_only_as_last_seen(run):
     end = next(e for e in events if isinstance(e, CampaignEnded))
     red_end = next(e for e in side_view(events, VIEW) if isinstance(e, CampaignEnded))
     known = _known_enemy(events)
-    for div, side, place, units, boxes, state in red_end.divisions:
-        if side == VIEW:
-            assert (div, side, place, units, boxes, state) in end.divisions
+    for row in red_end.divisions:
+        if row.side == VIEW:
+            assert row in end.divisions
             continue
-        assert state == "known lost" or state.startswith("last seen")
-        s = known.get(div)
-        assert (units, boxes) == ((s.units, s.boxes) if s else (None, None))
-    shown = {row[0] for row in red_end.divisions if row[1] == ENEMY}
+        assert row.state == "known lost" or row.state.startswith("last seen")
+        s = known.get(row.division)
+        assert (row.units, row.boxes) == ((s.units, s.boxes) if s else (None, None))
+    shown = {row.division for row in red_end.divisions if row.side == ENEMY}
     assert shown <= _seen_enemy(events)
     assert red_end.divisions_left[ENEMY] is None
 
