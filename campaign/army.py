@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     import simpy
 
     from campaign.config import CampaignRules, Rules
+    from campaign.events import Place
 
 __all__ = ["Division", "raise_division", "unknown_division_boxes"]
 
@@ -57,14 +58,14 @@ class Division:
         return self.on_road[0] if self.on_road else None
 
     @property
-    def place(self) -> str:
-        """Where it is, as a display key: a junction id, or ``"a~b"`` on the road from a to b
-        (read ``location``, ``road`` and ``on_road`` rather than splitting it)."""
+    def place(self) -> Place:
+        """Where it is: a junction id, or ``(a, b)`` on the road from a to b, ``""`` if
+        nowhere (junction ids are free text: never joined into one string)."""
         if self.location:
             return self.location
         if self.road:
-            return f"{self.road[0]}~{self.road[1]}"
-        return "~".join(self.on_road) if self.on_road else ""
+            return (self.road[0], self.road[1])
+        return (self.on_road[0], self.on_road[1]) if self.on_road else ""
 
     def force(self, name: str) -> Force:
         return Force(name, tuple(self.units))

@@ -15,6 +15,10 @@ from typing import Any, NamedTuple
 from battle.events import Factor
 from battle.withdrawal import Check
 
+#: where a division is: a junction id, or the two junctions of the road it is on (ids are free
+#: text, so a road is never written as one joined string); ``""`` when it is nowhere
+Place = str | tuple[str, str]
+
 __all__ = [
     "BattleFought",
     "CampaignEnded",
@@ -31,6 +35,7 @@ __all__ = [
     "MarchBegun",
     "MeetingOnRoad",
     "Ordered",
+    "Place",
     "RaisedUnit",
     "Reinforced",
     "RoughRoadTest",
@@ -80,13 +85,13 @@ class LateArrival(NamedTuple):
 
 class DivisionAtEnd(NamedTuple):
     """One division when the campaign ends (RULES.md §8.7): its side, place (a junction id,
-    or ``"a~b"`` on a road), units left, boxes left and state. In a side's view an enemy
+    or the road's two junction ids), units left, boxes left and state. In a side's view an enemy
     division shows where it was last seen (``""`` if never) and its last learned strength
     (``units``/``boxes`` None if it was never fought)."""
 
     division: str
     side: str
-    place: str
+    place: Place
     units: int | None
     boxes: int | None
     state: str
@@ -307,7 +312,7 @@ class DayEnded(CampaignEvent):
     day: int
     strength: dict[str, int | None]  # None in a side's view for an enemy it never fought
     objectives: dict[str, int]
-    positions: dict[str, str]
+    positions: dict[str, Place]
 
 
 @dataclass(frozen=True, slots=True)

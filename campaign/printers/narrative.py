@@ -29,6 +29,7 @@ from campaign.events import (
     MarchBegun,
     MeetingOnRoad,
     Ordered,
+    Place,
     Reinforced,
     RoughRoadTest,
     Sighted,
@@ -125,10 +126,14 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
-def place_phrase(names: dict[str, str], place: str) -> str:
-    """A junction's name, or ``the road between A and B`` for a ``"a~b"`` place."""
-    if "~" in place:
-        a, b = place.split("~", 1)
+def place_phrase(names: dict[str, str], place: Place) -> str:
+    """A junction's name, or ``the road between A and B`` for a road's ``(a, b)``.
+
+    >>> place_phrase({"a": "Ligny", "b~c": "Wavre"}, ("a", "b~c"))
+    'the road between Ligny and Wavre'
+    """
+    if isinstance(place, tuple):
+        a, b = place
         return f"the road between {names.get(a, a)} and {names.get(b, b)}"
     return names.get(place, place)
 
@@ -188,7 +193,7 @@ class Narrator:
         self.marching_with: set[tuple[int, str]] = set()  # (minute, division) already said
 
     # ------------------------------------------------------------------ names
-    def j(self, junction: str) -> str:
+    def j(self, junction: Place) -> str:
         """A place's name (junction, or the road between two)."""
         return place_phrase(self.names, junction)
 
@@ -391,7 +396,7 @@ class Narrator:
             "event",
             day,
             tm,
-            f"{self.divs(e.divisions)} run into each other on {self.j('~'.join(e.road))}",
+            f"{self.divs(e.divisions)} run into each other on {self.j((e.road[0], e.road[1]))}",
             style="bold",
             event=e,
         )
@@ -559,8 +564,8 @@ class Narrator:
         table: list[tuple[str, ...]] = [("division", "side", "where", "units", "boxes", "state")]
         for d in e.divisions:
             where = self.j(d.place) if d.place not in ("-", "") else "-"
-            if "~" in d.place:
-                a, b = d.place.split("~", 1)
+            if isinstance(d.place, tuple):
+                a, b = d.place
                 where = f"road {self.j(a)} - {self.j(b)}"
             table.append(
                 (

@@ -29,6 +29,7 @@ from campaign.events import (
     MarchBegun,
     MeetingOnRoad,
     Ordered,
+    Place,
     Reinforced,
     RoughRoadTest,
     Sighted,
@@ -290,11 +291,11 @@ def _the_end(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | None:
         d = k.divisions.get(row.division)
         if d is None:
             continue  # an enemy division this side never saw
-        where = ""
+        where: Place = ""
         if d.where and d.where[0] == "at":
             where = d.where[1]
         elif d.where:
-            where = f"{d.where[1]}~{d.where[2]}"
+            where = (d.where[1], d.where[2])
         status = "known lost" if not d.alive else "last seen " + k.clock.label(d.seen_t).lower()
         rows.append(DivisionAtEnd(row.division, row.side, where, d.units, d.boxes, status))
     left = {view: e.divisions_left.get(view), enemy_of(view): None}
