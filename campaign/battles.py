@@ -175,7 +175,39 @@ class BattleDesk:
                 d.side != arriving.side and d.arrived_at == now for d in here
             ):
                 arriving = None  # arrived together: a roll-off decides the attacker (§6.9)
+            dawn = self._start_time(now)
+            if dawn > now:  # no battle starts at night: fought at dawn with all there then (§8.3)
+                self.fighting[junction] = dawn  # arrivals in the night wait for it (§8.4)
+                for d in here:
+                    d.busy_until = max(d.busy_until, dawn)
+                    camp.wake(d)
+                camp.env.process(self._at_dawn(junction, dawn, arriving))
+                return
             self.fight(Meeting(junction=junction), here, arriving)
+
+    def _start_time(self, now: float) -> float:
+        """When a battle due at minute ``now`` starts: now, or at dawn when it is night or
+        less than one bound of daylight is left (RULES.md §8.3)."""
+        clock = self.camp.clock
+        if not clock.is_daylight(now) or clock.nightfall(now) - now < (
+            self.camp.rules.battle.bound_minutes
+        ):
+            return clock.next_dawn(clock.nightfall(now) + 1)
+        return now
+
+    def _at_dawn(
+        self, junction: str, dawn: float, arriving: Division | None
+    ) -> Generator[Any, Any, None]:
+        """Hold a battle due at night until dawn, then fight it with everyone there."""
+        camp = self.camp
+        yield camp.env.timeout(max(dawn - camp.env.now, 0.0))
+        if camp.over:
+            return
+        if self.fighting.get(junction) == dawn:
+            del self.fighting[junction]
+        if arriving is not None and (not arriving.alive or arriving.location != junction):
+            arriving = None
+        self.check_contact(junction, arriving)
 
     # ------------------------------------------------------------------ the battle
     def _joiners(
@@ -216,12 +248,7 @@ class BattleDesk:
                 r, b = camp.dice.d(6), camp.dice.d(6)
             roll_off = (r, b)
             attacker = "red" if r > b else "blue"
-        start = env.now
-        if (
-            not camp.clock.is_daylight(start)
-            or camp.clock.nightfall(start) - start < br.bound_minutes
-        ):
-            start = camp.clock.next_dawn(camp.clock.nightfall(start) + 1)
+        start = self._start_time(env.now)  # a road meeting at night is fought at dawn (§8.3)
         max_bounds = int((camp.clock.nightfall(start) - start) // br.bound_minutes)
         joiners = (
             self._joiners(where.junction, start, max_bounds, divisions)
@@ -271,9 +298,7 @@ class BattleDesk:
         for s in SIDES:  # each side learns the strength of what it fought (§2.4, §8.6)
             for d in by_side[_enemy(s)]:
                 camp.known_boxes[s][d.id] = d.boxes
-                camp.emit(
-                    StrengthLearned(int(env.now), s, d.id, len(d.units), d.boxes, seen_by=(s,))
-                )
+                camp.emit(StrengthLearned(int(start), s, d.id, len(d.units), d.boxes, seen_by=(s,)))
         for d in everyone:
             if not d.alive:
                 camp.forget(d)

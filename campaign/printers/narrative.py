@@ -428,7 +428,7 @@ class Narrator:
                 f"such fights, {self.side('blue')} {odds.chance('blue'):.0%}, "
                 f"{odds.chance(None):.0%} drawn ({odds.n} simulated battles)."
             )
-        outcome = f"{self.side(e.winner)} won" if e.winner else "It was a draw"
+        outcome = f"{self.side(e.winner)} won" if e.winner else "it was a draw"
         where = ""
         if odds is not None:
             where = (

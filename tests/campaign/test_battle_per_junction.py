@@ -3,6 +3,7 @@ many seeds on the shipped and shared maps (RULES.md §8.3, §8.4, §8.7)."""
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 from pathlib import Path
 
@@ -191,3 +192,19 @@ def test_only_fall_backs_march_into_the_night() -> None:
                     continue
                 assert (e.t % 1440) + e.hours * 60 <= DAYLIGHT, e
     assert night > 0, "no fall back ran into the night in 120 campaigns"
+
+
+def test_the_stream_never_goes_back_in_time() -> None:
+    """Events come in campaign-time order, battles put off to dawn included (§8.3): what a
+    side learns in a battle fought at dawn is learned at dawn, not the night before."""
+    cmap = load_map()
+    dawn_battles = 0
+    for result in _campaigns(cmap, range(12)):
+        times = [e.t for e in result.events]
+        assert times == sorted(times), next(
+            (i, a, b) for i, (a, b) in enumerate(itertools.pairwise(times)) if b < a
+        )
+        dawn_battles += sum(
+            1 for e in result.events if isinstance(e, BattleFought) and e.t % 1440 == DAY_START
+        )
+    assert dawn_battles  # the night-deferred case is among those checked
