@@ -17,6 +17,7 @@ from rich.console import Console
 from typer.core import TyperGroup
 
 from campaign.cli import app, fail
+from campaign.cli.common import batch_interrupt_exits
 
 __all__ = ["batch_app"]
 
@@ -105,7 +106,7 @@ def run(
 ) -> None:
     """Run (or resume) a batch; print the summary at the end."""
     from campaign.batch.plan import plan_batch
-    from campaign.batch.runner import BatchInterrupted, run_batch
+    from campaign.batch.runner import run_batch
     from campaign.batch.spec import FLAG_OF_FIELD, load_spec, spec_from_flags
 
     if precision is not None:  # bounded before any work
@@ -138,7 +139,7 @@ def run(
             f"batch {batch.name}: {len(plan.cells)} cell(s) × {runs_text} → {out}",
             highlight=False,
         )
-    try:
+    with batch_interrupt_exits(out):
         if precision is not None:
             from campaign.cli.precision_cmd import run_with_precision
 
@@ -164,14 +165,6 @@ def run(
                 progress=not quiet,
                 progress_every=progress_every,
             )
-    except BatchInterrupted as stop:
-        o = stop.outcome
-        typer.echo(
-            f"interrupted: {o.already_done + o.done_now} of {o.total_runs} runs are stored in "
-            f"{out}; run the same command again to resume",
-            err=True,
-        )
-        raise typer.Exit(130) from None
     if not quiet:
         console.print(
             f"{outcome.done_now} runs in {outcome.seconds:.1f} s "

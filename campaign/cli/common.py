@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+import typer
 import yaml
 
 from battle.errors import ConfigError
@@ -82,3 +86,23 @@ def parse_overrides(items: list[str] | None) -> dict[str, Any]:
                 fix="Quote strings with spaces, e.g. --set 'battle.hit_dice=20 + d20'.",
             ) from None
     return out
+
+
+@contextmanager
+def batch_interrupt_exits(out: Path) -> Iterator[None]:
+    """Turn a batch stopped by Ctrl-C into one line on stderr and exit code 130.
+
+    The runs that finished are already stored in ``out``; the message says how to resume.
+    """
+    from campaign.batch.runner import BatchInterrupted
+
+    try:
+        yield
+    except BatchInterrupted as stop:
+        o = stop.outcome
+        typer.echo(
+            f"interrupted: {o.already_done + o.done_now} of {o.total_runs} runs are stored in "
+            f"{out}; run the same command again to resume",
+            err=True,
+        )
+        raise typer.Exit(130) from None

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from campaign.cli import app
+from campaign.cli.common import batch_interrupt_exits
 
 __all__ = ["sensitivity"]
 
@@ -60,7 +61,7 @@ def sensitivity(
         write_table,
     )
     from campaign.batch.plan import plan_batch
-    from campaign.batch.runner import BatchInterrupted, run_batch
+    from campaign.batch.runner import run_batch
     from campaign.batch.store import open_results
     from campaign.cli import fail
 
@@ -81,7 +82,7 @@ def sensitivity(
             f"points × {len(plan.cells) // len(x)} cell(s) × {sspec.runs} runs → {out}",
             highlight=False,
         )
-    try:
+    with batch_interrupt_exits(out):
         outcome = run_batch(
             plan,
             out,
@@ -90,14 +91,6 @@ def sensitivity(
             scheduler=bspec.scheduler,
             progress=not quiet,
         )
-    except BatchInterrupted as stop:
-        o = stop.outcome
-        typer.echo(
-            f"interrupted: {o.already_done + o.done_now} of {o.total_runs} runs are stored in "
-            f"{out}; run the same command again to resume",
-            err=True,
-        )
-        raise typer.Exit(130) from None
     store = open_results(out)
     try:
         result = analyse(store.con, outcome.batch_id, sspec, params, problem, x)

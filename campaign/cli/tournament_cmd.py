@@ -11,6 +11,7 @@ from rich.console import Console, JustifyMethod
 from rich.table import Table
 
 from campaign.cli import app
+from campaign.cli.common import batch_interrupt_exits
 
 __all__ = ["tournament"]
 
@@ -65,7 +66,7 @@ def tournament(
         write_tables,
     )
     from campaign.batch.plan import plan_batch
-    from campaign.batch.runner import BatchInterrupted, run_batch
+    from campaign.batch.runner import run_batch
     from campaign.batch.store import open_results
     from campaign.config import load_rules
 
@@ -91,7 +92,7 @@ def tournament(
             f"→ {output}",
             highlight=False,
         )
-    try:
+    with batch_interrupt_exits(output):
         outcome = run_batch(
             plan,
             output,
@@ -100,14 +101,6 @@ def tournament(
             scheduler=spec.scheduler,
             progress=not quiet,
         )
-    except BatchInterrupted as stop:
-        o = stop.outcome
-        typer.echo(
-            f"interrupted: {o.already_done + o.done_now} of {o.total_runs} runs are stored in "
-            f"{output}; run the same command again to resume",
-            err=True,
-        )
-        raise typer.Exit(130) from None
     store = open_results(output)
     try:
         result = analyse_tournament(store.con, outcome.batch_id, outcome.entropy)
