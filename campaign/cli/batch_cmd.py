@@ -17,7 +17,12 @@ from rich.console import Console
 from typer.core import TyperGroup
 
 from campaign.cli import app, fail
-from campaign.cli.common import batch_interrupt_exits
+from campaign.cli.common import (
+    BackendOption,
+    SchedulerOption,
+    WorkersOption,
+    batch_interrupt_exits,
+)
 
 __all__ = ["batch_app"]
 
@@ -74,16 +79,9 @@ def run(
     ] = None,
     runs: Annotated[int | None, typer.Option(help="Campaigns per cell.")] = None,
     seed: Annotated[int | None, typer.Option(help="Root seed (default: resume or fresh).")] = None,
-    workers: Annotated[
-        int | None, typer.Option(help="Worker processes (default: every CPU; 0 = inline).")
-    ] = None,
-    backend: Annotated[
-        str | None,
-        typer.Option(metavar="local|dask", help="Local worker processes or a Dask cluster."),
-    ] = None,
-    scheduler: Annotated[
-        str | None, typer.Option(help="An existing Dask scheduler, tcp://HOST:8786.")
-    ] = None,
+    workers: WorkersOption = None,
+    backend: BackendOption = None,
+    scheduler: SchedulerOption = None,
     chunk_size: Annotated[int | None, typer.Option(help="Runs per task.")] = None,
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="DuckDB results file.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 import typer
@@ -106,3 +106,17 @@ def batch_interrupt_exits(out: Path) -> Iterator[None]:
             err=True,
         )
         raise typer.Exit(130) from None
+
+
+#: the batch options every batch-driven command shares (``batch``, ``tournament``,
+#: ``sensitivity``), declared once
+WorkersOption = Annotated[
+    int | None, typer.Option(help="Worker processes (default: every CPU; 0 = inline).")
+]
+BackendOption = Annotated[
+    str | None,
+    typer.Option(metavar="local|dask", help="Local worker processes or a Dask cluster."),
+]
+SchedulerOption = Annotated[
+    str | None, typer.Option(metavar="URL", help="An existing Dask scheduler, tcp://HOST:8786.")
+]

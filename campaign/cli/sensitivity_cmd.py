@@ -11,7 +11,12 @@ from rich.console import Console
 from rich.table import Table
 
 from campaign.cli import app
-from campaign.cli.common import batch_interrupt_exits
+from campaign.cli.common import (
+    BackendOption,
+    SchedulerOption,
+    WorkersOption,
+    batch_interrupt_exits,
+)
 
 __all__ = ["sensitivity"]
 
@@ -31,20 +36,15 @@ def sensitivity(
         typer.Option(help="Morris trajectories or Sobol' base samples (a power of 2)."),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Root seed of the design and the runs.")] = None,
-    workers: Annotated[
-        int | None, typer.Option(help="Worker processes (default: every CPU; 0 = inline).")
-    ] = None,
-    backend: Annotated[
-        str | None,
-        typer.Option(metavar="local|dask", help="Local worker processes or a Dask cluster."),
-    ] = None,
-    scheduler: Annotated[
-        str | None, typer.Option(help="An existing Dask scheduler, tcp://HOST:8786.")
-    ] = None,
+    workers: WorkersOption = None,
+    backend: BackendOption = None,
+    scheduler: SchedulerOption = None,
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="DuckDB results file.")
     ] = None,
-    plot: Annotated[Path | None, typer.Option(help="Write the chart to this folder.")] = None,
+    plot: Annotated[
+        Path | None, typer.Option(metavar="DIR", help="Write the chart to this folder.")
+    ] = None,
     json_: Annotated[bool, typer.Option("--json", help="Print the indices as JSON.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress.")] = False,
 ) -> None:

@@ -11,7 +11,12 @@ from rich.console import Console, JustifyMethod
 from rich.table import Table
 
 from campaign.cli import app
-from campaign.cli.common import batch_interrupt_exits
+from campaign.cli.common import (
+    BackendOption,
+    SchedulerOption,
+    WorkersOption,
+    batch_interrupt_exits,
+)
 
 __all__ = ["tournament"]
 
@@ -37,20 +42,15 @@ def tournament(
     seed: Annotated[
         int | None, typer.Option(help="Root seed (default: resume the same design or fresh).")
     ] = None,
-    workers: Annotated[
-        int | None, typer.Option(help="Worker processes (default: every CPU; 0 = inline).")
-    ] = None,
-    backend: Annotated[
-        str | None,
-        typer.Option(metavar="local|dask", help="Local worker processes or a Dask cluster."),
-    ] = None,
-    scheduler: Annotated[
-        str | None, typer.Option(help="An existing Dask scheduler, tcp://HOST:8786.")
-    ] = None,
+    workers: WorkersOption = None,
+    backend: BackendOption = None,
+    scheduler: SchedulerOption = None,
     output: Annotated[Path, typer.Option("--output", "-o", help="DuckDB results file.")] = Path(
         "tournament.duckdb"
     ),
-    plot: Annotated[Path | None, typer.Option(help="Write the charts to this folder.")] = None,
+    plot: Annotated[
+        Path | None, typer.Option(metavar="DIR", help="Write the charts to this folder.")
+    ] = None,
     json_: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress.")] = False,
 ) -> None:
