@@ -414,7 +414,7 @@ def odds_sheet(loaded: LoadedRules) -> OddsSheet:
         reaction=reaction,
         formation_changes=changes,
         withdrawal=withdrawal,
-        withdrawal_dice=f"d{wd}, success on {success}+",
+        withdrawal_dice=f"F d{wd} summed, success on {success}+",
         rough_road_pass=percentage_pass(camp.rough_road_pass, sides=pct),
         rough_road_retry_minutes=camp.rough_road_retry_minutes,
         division_sizes=sizes,

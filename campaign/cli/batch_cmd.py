@@ -98,15 +98,26 @@ def run(
         typer.Option(help="Run each cell until its 95% intervals are within ±PTS points."),
     ] = None,
     max_runs: Annotated[
-        int, typer.Option(help="With --precision: at most this many runs per cell.")
-    ] = 10_000,
-    look: Annotated[int, typer.Option(help="With --precision: runs before the first look.")] = 100,
+        int | None,
+        typer.Option(help="With --precision: at most this many runs per cell [default: 10000]."),
+    ] = None,
+    look: Annotated[
+        int | None,
+        typer.Option(help="With --precision: runs before the first look [default: 100]."),
+    ] = None,
 ) -> None:
     """Run (or resume) a batch; print the summary at the end."""
     from campaign.batch.plan import plan_batch
     from campaign.batch.runner import run_batch
     from campaign.batch.spec import FLAG_OF_FIELD, load_spec, spec_from_flags
 
+    if precision is None and (max_runs is not None or look is not None):
+        fail(
+            "--max-runs and --look only work with --precision: without it a batch runs the "
+            "spec's runs per cell. Fix: add --precision PTS, or set the runs with --runs N."
+        )
+    max_runs = 10_000 if max_runs is None else max_runs
+    look = 100 if look is None else look
     if precision is not None:  # bounded before any work
         from campaign.analysis.precision import check_precision
 

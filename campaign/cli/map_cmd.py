@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from campaign.cli import app
+from campaign.cli import app, fail
 from campaign.errors import MapError
 from campaign.maps import MapOptions, load_map, write_map
 from campaign.maps.summary import summarize_map
@@ -164,6 +164,12 @@ def convert(
     blue_start: StartOpt = None,
 ) -> None:
     """Write a map (any supported format) in the project's own YAML format."""
+    if out.suffix.lower() not in (".yaml", ".yml"):
+        fail(
+            f"--out {out}: map convert writes the project's YAML format only, so the file "
+            "must end in .yaml or .yml. Fix: give a name such as "
+            f"{out.with_suffix('.yaml').name}."
+        )
     options = _options(
         contract,
         road_kind,

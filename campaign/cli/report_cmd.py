@@ -23,14 +23,15 @@ def report(
         Path, typer.Option("-o", "--output", help="Diary file: .html (self-contained) or .md.")
     ],
     view: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--view",
             metavar="umpire|red|blue",
             help="Whose diary: umpire sees all; red or blue only what that side knew "
-            "(RULES.md §8.6).",
+            "(RULES.md §8.6). Default: the stream's own (umpire, or the side a "
+            "'run --view' stream was written for).",
         ),
-    ] = "umpire",
+    ] = None,
     map_path: Annotated[
         str | None,
         typer.Option(
@@ -50,9 +51,12 @@ def report(
     from campaign.report.html import rules_of_stream
     from campaign.report.view import check_view
 
-    check_view(view)
+    if view is not None:
+        check_view(view)
     stream = read_jsonl(events)
     owner = [s for s in ("red", "blue") if stream and all(s in e.seen_by for e in stream)]
+    if view is None:  # the stream's own view: a side's stream gives that side's diary
+        view = owner[0] if len(owner) == 1 else "umpire"
     if len(owner) == 1 and view != owner[0]:  # a side's own stream (run --view red)
         raise SimulatorError(
             f"this event stream is {owner[0]}'s view only (written with --view {owner[0]}); "

@@ -135,8 +135,8 @@ def tournament(
         t.add_row(
             str(rank),
             name,
-            f"{elo:+.0f}",
-            f"[{lo:+.0f}, {hi:+.0f}]",
+            f"{_elo(elo)}",
+            f"[{_elo(lo)}, {_elo(hi)}]",
             f"{100 * score:.1f}",
             str(games),
         )
@@ -158,7 +158,12 @@ def tournament(
     console.print(t)
     for m, e, lo, hi in zip(r.sides, r.side_elo, r.side_low, r.side_high, strict=True):
         console.print(
-            f"Red's advantage on {m}: {e:+.0f} Elo [{lo:+.0f}, {hi:+.0f}]", highlight=False
+            f"Red's advantage on {m}: {_elo(e)} Elo [{_elo(lo)}, {_elo(hi)}]", highlight=False
         )
     for f in files:
         console.print(f"wrote {f}", highlight=False)
+
+
+def _elo(x: float) -> str:
+    """A signed Elo figure, rounded, with no "-0" (``_elo(-0.4) == "+0"``)."""
+    return f"{round(x) + 0:+d}"

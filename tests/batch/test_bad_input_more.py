@@ -156,3 +156,13 @@ def test_cli_exit_130_on_duckdb_interrupt(capsys, tmp_path, monkeypatch):
     code, _, err = run_cli([*argv, "-o", str(tmp_path / "r.duckdb")], capsys)
     assert code == 130
     assert "of 2 runs are stored" in err and "run the same command again" in err
+
+
+def test_max_runs_without_precision_is_refused(tmp_path, capsys):
+    from .conftest import run_cli
+
+    out = tmp_path / "x.duckdb"
+    code, _, err = run_cli(
+        ["batch", "run", "--runs", "2", "--max-runs", "20", "-o", str(out)], capsys
+    )
+    assert code == 2 and "--precision" in err and not out.exists()

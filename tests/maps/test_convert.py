@@ -68,3 +68,12 @@ def test_shared_maps_round_trip(shared_maps: Path, tmp_path: Path) -> None:
             cmap = load_map(path, MapOptions(contract=contract))
             out = write_map(cmap, tmp_path / f"{path.stem}-{contract}.yaml")
             _same_map(cmap, load_map(out))
+
+
+@pytest.mark.parametrize("suffix", [".graphml", ".json", ".txt"])
+def test_convert_refuses_an_output_that_is_not_yaml(suffix: str, tmp_path: Path) -> None:
+    _register()
+    out = tmp_path / f"map{suffix}"
+    result = CliRunner().invoke(app, ["map", "convert", "default", "-o", str(out)])
+    assert result.exit_code == 2, result.output
+    assert ".yaml" in result.output and not out.exists()

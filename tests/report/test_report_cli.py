@@ -66,3 +66,7 @@ def test_a_sides_stream_gives_only_that_sides_diary(campaign_run, tmp_path, caps
         err = capsys.readouterr().err
         assert "red's view only" in err and "--view red" in err
     assert _run(["report", str(path), "-o", str(tmp_path / "d.html"), "--view", "red"]) == 0
+    out = tmp_path / "own.html"  # no --view: the stream's own view, Red's diary
+    assert _run(["report", str(path), "-o", str(out)]) == 0
+    title = out.read_text(encoding="utf-8").split("<title>")[1].split("</title>")[0]
+    assert "only what" in title and "umpire" not in title, title
