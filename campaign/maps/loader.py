@@ -147,6 +147,15 @@ def load_map(path: str | Path | None = None, options: MapOptions | None = None) 
     raw = read_raw_map(file)
     table = load_road_kind_table().with_overrides(options.road_kinds, options.hours_per_length)
     graph, notes = build_graph(raw, table, options.seed)
+    unused = sorted(k for k in options.road_kinds if k.lower() not in table.seen)
+    if unused:  # a typo in --road-kind must not pass silently
+        kinds = ", ".join(sorted(table.seen)) or "none"
+        raise MapError(
+            f"{', '.join(unused)}: no road of this map has that kind (its road kinds: {kinds})",
+            source=raw.source,
+            key="--road-kind",
+            fix="Name one of the map's road kinds, e.g. --road-kind KIND=rough.",
+        )
     notes = raw.notes + notes
     _check_playable(graph, raw.source)
     sides, origin, side_notes = resolve_sides(graph, raw, options)

@@ -50,6 +50,7 @@ class RoadKindTable:
     hours_per_length: dict[str, float]
     length_factor: float | None = None
     unknown: set[str] = field(default_factory=set, compare=False)
+    seen: set[str] = field(default_factory=set, compare=False)
 
     def with_overrides(
         self, road_kinds: Mapping[str, str], hours_per_length: float | None
@@ -84,8 +85,11 @@ class RoadKindTable:
     def classify(self, source_kind: str) -> str:
         """``normal``, ``rough`` or ``impassable`` for a source kind (unknown → normal).
 
-        Unknown kinds are remembered in :attr:`unknown` so the loader can name them.
+        Unknown kinds are remembered in :attr:`unknown` so the loader can name them, and every
+        kind met in :attr:`seen` (lower case) so that an override of a kind the map never uses
+        can be refused.
         """
+        self.seen.add(source_kind.lower())
         mapped = self.kinds.get(source_kind.lower())
         if mapped is None:
             self.unknown.add(source_kind)

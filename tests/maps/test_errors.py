@@ -161,3 +161,14 @@ def test_cli_exits_2_with_a_message_and_no_traceback(
     assert result.returncode == 2
     assert "roads[3]: unknown junction 'foo'" in result.stderr
     assert "Traceback" not in result.stderr + result.stdout
+
+
+def test_a_road_kind_override_the_map_never_uses_is_refused() -> None:
+    from campaign.errors import MapError
+    from campaign.maps import MapOptions, load_map
+
+    with pytest.raises(MapError) as err:
+        load_map(None, MapOptions(road_kinds={"nosuch": "normal"}))
+    text = str(err.value)
+    assert "nosuch" in text and "normal, rough" in text and "--road-kind" in text
+    assert load_map(None, MapOptions(road_kinds={"ROUGH": "normal"})).graph  # case-blind
