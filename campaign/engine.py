@@ -22,7 +22,6 @@ from campaign.battles import BattleDesk
 from campaign.clock import Clock
 from campaign.config import LoadedRules
 from campaign.endgame import Endgame
-from campaign.errors import MapError
 from campaign.events import (
     BattleFought,
     CampaignEnded,
@@ -35,13 +34,13 @@ from campaign.events import (
     MarchBegun,
     Ordered,
     RaisedUnit,
-    Reinforced,
     RoughRoadTest,
     Sighted,
 )
 from campaign.ledger import Ledger
-from campaign.maps import CampaignMap, Reinforcement
+from campaign.maps import CampaignMap
 from campaign.paths import display_path
+from campaign.reinforcements import check_reinforcements, reinforce
 from campaign.result import CampaignResult
 from campaign.strategy import (
     Order,
@@ -96,7 +95,7 @@ class Campaign:
                     fix=f"Choose one of: {', '.join(sorted(self.cr.doctrines))}.",
                 )
         self.time_limit_days = cmap.time_limit(self.cr.time_limit_days)
-        self._check_reinforcements()
+        check_reinforcements(self)
         self.record = record_events
         self.battle_logs = battle_logs
         root = np.random.SeedSequence(seed)
@@ -189,52 +188,6 @@ class Campaign:
                 )
         self.endgame.start()
 
-    def _entry_minute(self, r: Reinforcement) -> float:
-        """Campaign minute of a reinforcement's entry (minutes since day 1's dawn)."""
-        return (r.day - 1) * 1440 + r.hour * 60 - self.cr.day_start_minutes
-
-    def _check_reinforcements(self) -> None:
-        """Each reinforcement enters within the campaign (RULES.md §8.9), else MapError."""
-        for r in self.map.reinforcements:
-            t = self._entry_minute(r)
-            if not 0 <= t < self.time_limit_days * 1440:
-                raise MapError(
-                    f"reinforcements enter on day {r.day} at {r.hour:g}h, outside the campaign "
-                    f"(day 1 from {self.cr.day_start_minutes // 60:02d}:00 to the end of day "
-                    f"{self.time_limit_days}, the time limit)",
-                    source=self.map.source,
-                    key=f"{r.key}.day",
-                    fix="Bring them in before the time limit (or raise the map's time_limit_days).",
-                )
-
-    def _reinforce(self, r: Reinforcement) -> Process:
-        """Raise a reinforcement's divisions at its junction when it enters (RULES.md §8.9)."""
-        env = self.env
-        yield env.timeout(self._entry_minute(r))
-        if self.over:
-            return
-        number = sum(1 for d in self.divisions if d.side == r.side)
-        raised = []
-        for _ in r.divisions:
-            number += 1
-            div, roll = raise_division(r.side, number, r.junction, self.rules, self.forces_dice)
-            raised.append((div, roll))
-        now = int(env.now)
-        seen = (r.side, *self._enemies_seeing(r.side, r.junction))  # fog of war (§8.6)
-        ids = tuple(d.id for d, _ in raised)
-        self.emit(Reinforced(now, r.side, r.junction, r.divisions, ids, seen_by=seen))
-        for div, roll in raised:
-            self.divisions.append(div)
-            self.ledger.begin_army(r.side, div.boxes)  # their boxes join the casualty base
-            units = tuple(RaisedUnit(u.id, u.kind) for u in div.units)
-            self.emit(DivisionRaised(now, r.side, div.id, roll, units, r.junction, seen_by=seen))
-            div.arrived_at = env.now
-            div.process = env.process(self._division(div))
-        self.update_sightings()
-        self.endgame.occupy(r.junction)
-        self._after_this_minute(lambda: self.desk.check_contact(r.junction, arriving=raised[-1][0]))
-        self._after_this_minute(self.endgame.check_immediate)
-
     def run(self) -> CampaignResult:
         """Run the campaign to its end (RULES.md §8.7) and return the result."""
         cmap = self.map
@@ -258,11 +211,11 @@ class Campaign:
         self._raise_armies()
         self.update_sightings()
         for div in self.divisions:
-            div.process = self.env.process(self._division(div))
+            div.process = self.env.process(self.division_process(div))
         self.env.process(self.endgame.evenings())
         self.env.process(self._initial_contacts())
         for reinforcement in self.map.reinforcements:
-            self.env.process(self._reinforce(reinforcement))
+            self.env.process(reinforce(self, reinforcement))
         limit = self.time_limit_days * 1440 + 1
         self.env.run(until=simpy.AnyOf(self.env, [self.done, self.env.timeout(limit)]))
         if not self.over:
@@ -270,7 +223,7 @@ class Campaign:
         return self._result()
 
     # ------------------------------------------------------------------ processes
-    def _division(self, div: Division) -> Process:
+    def division_process(self, div: Division) -> Process:
         env = self.env
         while not self.over and div.alive:
             try:

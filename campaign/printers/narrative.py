@@ -40,12 +40,15 @@ from campaign.events import (
 from campaign.printers.commanders import Commanders
 from campaign.printers.odds import Odds, odds_phrase
 from campaign.printers.orders import order_sentence
+from campaign.printers.phrases import count as _count
+from campaign.printers.phrases import dice as _dice
+from campaign.printers.phrases import place_phrase, possessive
 
 __all__ = ["Entry", "Narrator", "OddsSource", "narrate", "place_phrase", "possessive"]
 
 _SINGLE = {"artillery": "battery"}
 _PLURAL = {"artillery": "batteries"}
-_NUMBERS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+
 
 _REASONS = {
     "cards": "{loser} was down to its last movement card",
@@ -80,15 +83,6 @@ class Entry:
     event: CampaignEvent | None = None
 
 
-def _count(n: int, one: str, many: str | None = None) -> str:
-    word = _NUMBERS[n] if 0 <= n < len(_NUMBERS) else str(n)
-    return f"{word} {one if n == 1 else (many or one + 's')}"
-
-
-def _dice(n: int) -> str:
-    return _count(n, "die", "dice")
-
-
 def _one_check(total: int, rolls: tuple[int, ...], withdraws: bool) -> str:
     if total <= 0:
         return "had nothing to roll and held"
@@ -115,27 +109,6 @@ def _checks_phrase(n: Narrator, checks: Iterable[Check[str]]) -> str:
     if not parts:
         return ""
     return "Withdrawal checks: " + "; ".join(parts) + "."
-
-
-def possessive(name: str) -> str:
-    """``Red's``, ``Allies'``.
-
-    >>> possessive("Red"), possessive("Allies")
-    ("Red's", "Allies'")
-    """
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
-
-
-def place_phrase(names: dict[str, str], place: Place) -> str:
-    """A junction's name, or ``the road between A and B`` for a road's ``(a, b)``.
-
-    >>> place_phrase({"a": "Ligny", "b~c": "Wavre"}, ("a", "b~c"))
-    'the road between Ligny and Wavre'
-    """
-    if isinstance(place, tuple):
-        a, b = place
-        return f"the road between {names.get(a, a)} and {names.get(b, b)}"
-    return names.get(place, place)
 
 
 class Narrator:

@@ -1,0 +1,69 @@
+"""Reinforcements (RULES.md §8.9): divisions a map brings in at a junction on a given day and
+hour, checked when the campaign is set up and raised when they enter."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
+
+from campaign.army import raise_division
+from campaign.errors import MapError
+from campaign.events import DivisionRaised, RaisedUnit, Reinforced
+
+if TYPE_CHECKING:
+    from campaign.engine import Campaign
+    from campaign.maps import Reinforcement
+
+__all__ = ["check_reinforcements", "entry_minute", "reinforce"]
+
+#: a SimPy process: yields events, returns nothing
+Process = Generator[Any, Any, None]
+
+
+def entry_minute(camp: Campaign, r: Reinforcement) -> float:
+    """Campaign minute of a reinforcement's entry (minutes since day 1's dawn)."""
+    return (r.day - 1) * 1440 + r.hour * 60 - camp.cr.day_start_minutes
+
+
+def check_reinforcements(camp: Campaign) -> None:
+    """Each reinforcement enters within the campaign (RULES.md §8.9), else MapError."""
+    for r in camp.map.reinforcements:
+        t = entry_minute(camp, r)
+        if not 0 <= t < camp.time_limit_days * 1440:
+            raise MapError(
+                f"reinforcements enter on day {r.day} at {r.hour:g}h, outside the campaign "
+                f"(day 1 from {camp.cr.day_start_minutes // 60:02d}:00 to the end of day "
+                f"{camp.time_limit_days}, the time limit)",
+                source=camp.map.source,
+                key=f"{r.key}.day",
+                fix="Bring them in before the time limit (or raise the map's time_limit_days).",
+            )
+
+
+def reinforce(camp: Campaign, r: Reinforcement) -> Process:
+    """Raise a reinforcement's divisions at its junction when it enters (RULES.md §8.9)."""
+    env = camp.env
+    yield env.timeout(entry_minute(camp, r))
+    if camp.over:
+        return
+    number = sum(1 for d in camp.divisions if d.side == r.side)
+    raised = []
+    for _ in r.divisions:
+        number += 1
+        div, roll = raise_division(r.side, number, r.junction, camp.rules, camp.forces_dice)
+        raised.append((div, roll))
+    now = int(env.now)
+    seen = (r.side, *camp._enemies_seeing(r.side, r.junction))  # fog of war (§8.6)
+    ids = tuple(d.id for d, _ in raised)
+    camp.emit(Reinforced(now, r.side, r.junction, r.divisions, ids, seen_by=seen))
+    for div, roll in raised:
+        camp.divisions.append(div)
+        camp.ledger.begin_army(r.side, div.boxes)  # their boxes join the casualty base
+        units = tuple(RaisedUnit(u.id, u.kind) for u in div.units)
+        camp.emit(DivisionRaised(now, r.side, div.id, roll, units, r.junction, seen_by=seen))
+        div.arrived_at = env.now
+        div.process = env.process(camp.division_process(div))
+    camp.update_sightings()
+    camp.endgame.occupy(r.junction)
+    camp._after_this_minute(lambda: camp.desk.check_contact(r.junction, arriving=raised[-1][0]))
+    camp._after_this_minute(camp.endgame.check_immediate)
