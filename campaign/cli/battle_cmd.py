@@ -282,8 +282,11 @@ def _print_header(
 ) -> None:
     out.print(f"seed {seed}  rules {loaded.label} ({loaded.hash})", highlight=False)
     for i, force in enumerate(forces):
-        kinds = Counter(u.kind for u in force.units)
-        what = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in kinds.items())
+        kinds = Counter((u.grade, u.kind) for u in force.units)  # grades shown, bar regular
+        what = ", ".join(
+            f"{n} {'' if g == 'regular' else g + ' '}{k.replace('_', ' ')}"
+            for (g, k), n in kinds.items()
+        )
         role = "attacker" if i == attacker else "defender"
         out.print(f"{force.name}: {what}; doctrine {docs[i]}; {role}", highlight=False)
     out.print()

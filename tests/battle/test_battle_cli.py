@@ -203,3 +203,12 @@ def test_events_file_that_cannot_be_written_is_exit_2(tmp_path) -> None:
     assert done.returncode == 2
     assert "--events" in done.stderr and "cannot write" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_header_names_grades_other_than_regular(capsys) -> None:
+    code, out, _ = _run(
+        capsys, "battle", "--seed", "3", "--red", "6i1c1a", "--blue", "4i1c1a:veteran"
+    )
+    assert code == 0
+    assert "Red: 6 infantry, 1 cavalry, 1 artillery;" in out
+    assert "Blue: 4 veteran infantry, 1 veteran cavalry, 1 veteran artillery;" in out
