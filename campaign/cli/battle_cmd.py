@@ -32,7 +32,7 @@ from battle.result import BattleResult
 from battle.rules import BattleRules
 from battle.units import Force
 from campaign.cli import app
-from campaign.cli.common import check_seed, parse_overrides
+from campaign.cli.common import SetOption, VariantOption, check_seed, parse_overrides
 from campaign.config import LoadedRules, load_rules
 
 __all__ = ["battle", "battle_seed", "odds_summary", "wilson_interval"]
@@ -174,14 +174,8 @@ def battle(
     seed: Annotated[
         int | None, typer.Option(help="Seed; a fresh one is drawn and printed when omitted.")
     ] = None,
-    variant: Annotated[
-        list[str] | None,
-        typer.Option("--variant", metavar="NAME", help="A named rules variant (repeatable)."),
-    ] = None,
-    set_: Annotated[
-        list[str] | None,
-        typer.Option("--set", metavar="KEY=VALUE", help="A dotted rules override (repeatable)."),
-    ] = None,
+    variant: VariantOption = None,
+    set_: SetOption = None,
     doctrine: Annotated[
         str | None,
         typer.Option(metavar="NAME", help="Tactical doctrine of both sides (steady, bold)."),

@@ -120,3 +120,21 @@ BackendOption = Annotated[
 SchedulerOption = Annotated[
     str | None, typer.Option(metavar="URL", help="An existing Dask scheduler, tcp://HOST:8786.")
 ]
+
+#: the rules options of every command that plays the rules (``run``, ``battle``, ``odds``)
+VariantOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--variant",
+        metavar="NAME",
+        help="A named rules variant (config/variants; repeatable, applied in order).",
+    ),
+]
+SetOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set",
+        metavar="KEY=VALUE",
+        help="A dotted rules override, e.g. campaign.rough_road_pass=60 (repeatable).",
+    ),
+]

@@ -11,27 +11,15 @@ from rich.console import Console
 from rich.table import Table
 
 from campaign.cli import app
-from campaign.cli.common import parse_overrides
+from campaign.cli.common import SetOption, VariantOption, parse_overrides
 
 __all__ = ["odds"]
 
 
 @app.command("odds")
 def odds(
-    variant: Annotated[
-        list[str] | None,
-        typer.Option(
-            metavar="NAME", help="A named rules variant (config/variants; repeatable, in order)."
-        ),
-    ] = None,
-    set_: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--set",
-            metavar="KEY=VALUE",
-            help="A dotted rules override, e.g. battle.hit_dice=3d10 (repeatable).",
-        ),
-    ] = None,
+    variant: VariantOption = None,
+    set_: SetOption = None,
     json_: Annotated[bool, typer.Option("--json", help="Print the exact odds as JSON.")] = False,
     card: Annotated[
         Path | None, typer.Option(help="Write the printable reference card (HTML) here.")

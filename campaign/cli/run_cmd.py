@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 
 from campaign.cli import app
-from campaign.cli.common import check_seed, parse_overrides, parse_pairs
+from campaign.cli.common import SetOption, VariantOption, check_seed, parse_overrides, parse_pairs
 from campaign.outfile import atomic_text_file
 from campaign.printers.registry import FORMATS
 
@@ -42,18 +42,8 @@ def run(
     seed: Annotated[
         int | None, typer.Option(help="Seed; a fresh one is drawn and printed when omitted.")
     ] = None,
-    variant: Annotated[
-        list[str] | None,
-        typer.Option(metavar="NAME", help="A named rules variant (config/variants; repeatable)."),
-    ] = None,
-    set_: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--set",
-            metavar="KEY=VALUE",
-            help="A dotted rules override, e.g. campaign.rough_road_pass=60 (repeatable).",
-        ),
-    ] = None,
+    variant: VariantOption = None,
+    set_: SetOption = None,
     red_doctrine: Annotated[
         str,
         typer.Option(
