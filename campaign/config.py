@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -47,6 +47,10 @@ class StrategyDoctrine(_Strict):
     plan_slack_hours: float = Field(ge=0, le=1000)
 
 
+#: a share of a distance, 0 to 1
+_Fraction = Annotated[float, Field(ge=0, le=1)]
+
+
 class CampaignRules(_Strict):
     """Every number of the campaign (RULES.md §2, §7.6, §8); defaults in config/rules.yaml."""
 
@@ -67,6 +71,7 @@ class CampaignRules(_Strict):
     batteries_per_factor: int = Field(ge=1, le=100)
     max_events: int = Field(ge=100)
     hold_minutes: int = Field(ge=1)
+    opening_waypoint_window: tuple[_Fraction, _Fraction]
     battle_doctrine: str
     doctrines: dict[Literal["aggressive", "cautious", "balanced", "raider"] | str, StrategyDoctrine]
 

@@ -128,6 +128,7 @@ class Strategist:
         self.priced = PricedRoutes.of(
             graph, rules.rough_road_pass, rules.rough_road_retry_minutes, doctrine.rough_risk_weight
         )
+        self.waypoint_window = rules.opening_waypoint_window
         self.memory: dict[str, _Memory] = {}
         self.fled: dict[str, str] = {}  # enemy division -> where it was seen falling back to
 
@@ -373,18 +374,20 @@ class Strategist:
         return Order("wait", None, None, enemy_at=enemy.junction, friends=coming)
 
     def _plan(self, at: str, view: SideView) -> str | None:
-        """Draw the opening waypoint: a junction 30-70% of the way to the enemy base on a
-        route at most ``plan_slack_hours`` longer than the best (house, RULES.md §8.8)."""
+        """Draw the opening waypoint: a junction within ``campaign.opening_waypoint_window``
+        of the way to the enemy base (30-70% by default) on a route at most
+        ``plan_slack_hours`` longer than the best (house, RULES.md §8.8)."""
         cost = self.priced.cost
         best = cost(at, view.enemy_base)
         if not math.isfinite(best) or best <= 0:
             return None
         slack = self.doctrine.plan_slack_hours
+        low, high = self.waypoint_window
         candidates = sorted(
             j
             for j in self.priced.graph.nodes
             if j not in (at, view.own_base, view.enemy_base)
-            and 0.3 * best <= cost(at, j) <= 0.7 * best
+            and low * best <= cost(at, j) <= high * best
             and cost(at, j) + cost(j, view.enemy_base) <= best + slack
         )
         if not candidates:
