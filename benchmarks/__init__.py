@@ -9,4 +9,4 @@ from __future__ import annotations
 __all__ = ["MODULES"]
 
 #: Benchmark modules in the order ``python -m benchmarks`` runs them; add new ones here.
-MODULES = ("battle_speed", "campaign_speed", "batch_speed")
+MODULES = ("yardstick", "battle_speed", "campaign_speed", "batch_speed")
