@@ -50,7 +50,8 @@ class Division:
     def boxes(self) -> int:
         """Hits it can still take: ``destroyed_at`` (10, RULES.md §1.2) minus the actual hits
         of each of its units, summed."""
-        return sum(self.destroyed_at - u.hits for u in self.units)
+        units = self.units
+        return self.destroyed_at * len(units) - sum([u.hits for u in units])
 
     @property
     def last_junction(self) -> str | None:

@@ -184,6 +184,9 @@ class Campaign:
                 junction = setup.starts[i % len(setup.starts)]
                 div, roll = raise_division(side, i + 1, junction, self.rules, self.forces_dice)
                 self.divisions.append(div)
+                if not self.record:
+                    self.tally()
+                    continue
                 self.emit(
                     DivisionRaised(
                         0,
@@ -197,8 +200,11 @@ class Campaign:
                 )
         self.endgame.start()
 
-    def run(self) -> CampaignResult:
-        """Run the campaign to its end (RULES.md §8.7) and return the result."""
+    def _started(self) -> None:
+        """Log the campaign's header: map, rules, doctrines, bases, seed, versions."""
+        if not self.record:
+            self.tally()
+            return
         cmap = self.map
         self.emit(
             CampaignStarted(
@@ -217,6 +223,10 @@ class Campaign:
                 self.cr.day_end_minutes,
             )
         )
+
+    def run(self) -> CampaignResult:
+        """Run the campaign to its end (RULES.md §8.7) and return the result."""
+        self._started()
         self._raise_armies()
         self.update_sightings()
         for div in self.divisions:
