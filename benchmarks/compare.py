@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import cache
 
-__all__ = ["versus", "yardstick_rate"]
+__all__ = ["ratio", "versus", "yardstick_rate"]
 
 
 @cache
@@ -21,7 +21,12 @@ def yardstick_rate() -> float:
     return toy_battles_per_second(1.5)
 
 
+def ratio(rate: float) -> float:
+    """``rate`` (per second) over the yardstick's toy battles per second."""
+    return rate / yardstick_rate()
+
+
 def versus(rate: float, unit: str) -> str:
     """``rate`` (``unit`` per second) as a ratio to the yardstick, e.g. ``0.153 campaigns
     per toy battle``: the same-run ratio that compares across machines."""
-    return f"{rate / yardstick_rate():.3g} {unit} per toy battle of the yardstick"
+    return f"{ratio(rate):.3g} {unit} per toy battle of the yardstick"
