@@ -98,3 +98,25 @@ def test_cached_detours_equal_fresh_searches(default_map):
         assert cached.path_avoiding(a, b, avoid) == fresh
         if fresh[0]:
             assert not (set(fresh[0][1:-1]) & avoid)
+
+
+def test_clock_spelled_out_matches_the_plain_definitions():
+    """The clock's hot-path methods give exactly what their definitions give (RULES.md §8.3)."""
+    from campaign.clock import Clock
+
+    clock = Clock(360, 1200)
+    for t in [x * 7.5 for x in range(-10, 1500)] + [0.1, 839.999, 840.0, 1439.5]:
+        absolute = t + 360
+        day = int(absolute // 1440) + 1
+        of_day = absolute % 1440
+        assert clock.day(t) == day
+        assert clock.time_of_day(t) == of_day
+        assert clock.is_daylight(t) == (360 <= of_day < 1200)
+        assert clock.nightfall(t) == (day - 1) * 1440 + 1200 - 360
+        if of_day < 360:
+            dawn = (day - 1) * 1440.0
+        elif of_day < 1200:
+            dawn = float(t)
+        else:
+            dawn = day * 1440.0
+        assert clock.next_dawn(t) == dawn
