@@ -68,7 +68,7 @@ Results = Generator[dict[str, Any] | None, None, None]
 __all__ = ["FLUSH_RUNS", "BatchInterrupted", "BatchOutcome", "default_workers", "run_batch"]
 
 #: Most finished runs held in memory before they are written (one DuckDB transaction).
-FLUSH_RUNS = 5_000
+FLUSH_RUNS = 2_000
 
 
 class BatchInterrupted(KeyboardInterrupt):

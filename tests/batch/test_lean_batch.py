@@ -125,3 +125,50 @@ def test_a_chunk_warms_a_cold_worker(monkeypatch: pytest.MonkeyPatch) -> None:
     task = next(chunk_tasks(plan, 3, MissingRuns(1, {0: set(), 1: set()}), 1))
     assert worker_module.run_chunk(task)["runs"]["run"] == [0]
     assert warmed == [1]
+
+
+def _one_chunk(plan, store, runs: int):
+    from campaign.batch.plan import chunk_tasks
+
+    todo = store.done_runs("b", len(plan.cells), runs)
+    return worker_module.run_chunk(next(iter(chunk_tasks(plan, 1, todo, runs))))
+
+
+def test_writer_memory_is_capped_and_doubled_when_a_write_needs_more(tmp_path: Path) -> None:
+    import campaign.batch.store as store_module
+
+    plan = small_plan(runs=40)
+    store = ResultStore(tmp_path / "r.duckdb")
+    try:
+        assert store.memory_mb == store_module.WRITER_MEMORY_MB
+        limit = store.con.execute("SELECT current_setting('memory_limit')").fetchone()[0]
+        assert limit == "122.0 MiB"  # 128 MB as DuckDB reports it
+        store.begin_batch("b", plan, 1)
+        result = _one_chunk(plan, store, 40)
+        store._set_memory(1)  # far too little for DuckDB to insert anything
+        assert store.write_chunks("b", [result]) == 40
+        assert store.memory_mb > 1  # raised (and the write retried) until it fitted
+        assert store.con.execute("SELECT count(*) FROM runs").fetchone()[0] == 40
+    finally:
+        store.close()
+
+
+def test_out_of_memory_at_the_cap_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import campaign.batch.store as store_module
+    from campaign.errors import EnvironmentFailure
+
+    plan = small_plan(runs=40)
+    store = ResultStore(tmp_path / "r.duckdb")
+    try:
+        store.begin_batch("b", plan, 1)
+        result = _one_chunk(plan, store, 40)
+        monkeypatch.setattr(store_module, "MAX_WRITER_MEMORY_MB", 1)
+        store._set_memory(1)
+        with pytest.raises(EnvironmentFailure, match="out of memory") as failure:
+            store.write_chunks("b", [result])
+        assert "smaller batches" in failure.value.fix
+        assert store.con.execute("SELECT count(*) FROM runs").fetchone()[0] == 0
+    finally:
+        store.close()
