@@ -9,7 +9,8 @@ Run: ``python -m benchmarks scale`` (about 4 minutes on 2 cores) or ``python -m 
 - **Campaigns** on road nets of 10 to 1,000 junctions drawn with networkx
   (:func:`networkx.random_geometric_graph`, about 3.5 roads a junction, a quarter of them rough,
   road hours from the distance), sides chosen automatically (RULES.md §8.7): loading the map
-  once, then the time per campaign, events off.
+  once, then the time per campaign, events off, and the process's peak memory so far (the
+  route caches grow with the map).
 - **Batches** of default campaigns on 2 local workers: 1,000 and 10,000 measured (wall time,
   peak memory), 100,000 and 1,000,000 extrapolated from the 10,000 rate (labelled so), and the
   Dask workers a million campaigns in ten minutes would need at that per-worker rate.
@@ -124,8 +125,8 @@ def map_table(sizes: tuple[int, ...] = MAP_SIZES, seconds: float = 6.0) -> list[
     loaded = load_rules()
     lines = [
         "| junctions | roads | map load (s) | ms per campaign | days | battles | "
-        "campaigns/s | per toy battle |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        "campaigns/s | per toy battle | peak MB |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
@@ -147,9 +148,16 @@ def map_table(sizes: tuple[int, ...] = MAP_SIZES, seconds: float = 6.0) -> list[
             lines.append(
                 f"| {n:,} | {g.number_of_edges():,} | {load_s:.2f} | {per * 1000:,.1f} | "
                 f"{days / count:.1f} | {battles / count:.1f} | {1 / per:,.0f} | "
-                f"{ratio(1 / per):.3g} |"
+                f"{ratio(1 / per):.3g} | {_peak_mb():.0f} |"
             )
     return lines
+
+
+def _peak_mb() -> float:
+    """Peak RSS of this process so far (MB): what a batch worker on that map would need."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def batch_table(sizes: tuple[int, ...] = (1_000, 10_000)) -> list[str]:
