@@ -85,3 +85,14 @@ def test_plural_side_names_agree_with_their_verbs(capsys: pytest.CaptureFixture[
     assert "Allies was" not in text and "Allies withdraws" not in text
     assert "Allies fights" not in text and "Allies won a fight it wins" not in text
     assert "Allies were down to their last" in text or "Allies won a fight they win" in text
+
+
+def test_a_batch_from_flags_only_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "r.duckdb"
+    code, stdout, err = run_cli(
+        ["batch", "run", "--runs", "2", "--workers", "1", "-o", str(out)], capsys
+    )
+    assert code == 0, err
+    assert "no spec file given" in stdout + err and "maps: default" in stdout + err
