@@ -124,9 +124,9 @@ def map_table(sizes: tuple[int, ...] = MAP_SIZES, seconds: float = 6.0) -> list[
 
     loaded = load_rules()
     lines = [
-        "| junctions | roads | map load (s) | ms per campaign | days | battles | "
-        "campaigns/s | per toy battle | peak MB |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| junctions | roads | map load (s) | ms per campaign | days | battles | marches | "
+        "µs per march | campaigns/s | per toy battle | peak MB |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
@@ -137,17 +137,19 @@ def map_table(sizes: tuple[int, ...] = MAP_SIZES, seconds: float = 6.0) -> list[
             cmap.routes  # noqa: B018 - built once per map, as a batch worker does
             run_campaign(cmap, loaded, 0, record_events=False)  # warm: tables, caches
             load_s = time.process_time() - start
-            count = days = battles = 0
+            count = days = battles = marches = 0
             start = time.process_time()
             while (time.process_time() - start < seconds or count < 3) and count < 500:
                 res = run_campaign(cmap, loaded, count + 1, record_events=False)
                 count += 1
                 days += res.days
                 battles += res.battles
+                marches += res.marches
             per = (time.process_time() - start) / count
             lines.append(
                 f"| {n:,} | {g.number_of_edges():,} | {load_s:.2f} | {per * 1000:,.1f} | "
-                f"{days / count:.1f} | {battles / count:.1f} | {1 / per:,.0f} | "
+                f"{days / count:.1f} | {battles / count:.1f} | {marches / count:.0f} | "
+                f"{per * count * 1e6 / max(marches, 1):,.0f} | {1 / per:,.0f} | "
                 f"{ratio(1 / per):.3g} | {_peak_mb():.0f} |"
             )
     return lines
