@@ -24,10 +24,11 @@ class MapTables:
 
     ``roads[(a, b)]`` is ``(hours, kind)`` of the road between junctions ``a`` and ``b``
     (both directions; march hours, ``"normal"`` or ``"rough"``); ``objectives`` maps each
-    objective junction to its value (RULES.md §7.2), in junction order.
+    objective junction to its value (RULES.md §7.2), in junction order. The graph is held
+    weakly (the tables are kept *for* the graph and must not keep it alive).
     """
 
-    graph: nx.Graph
+    graph_ref: weakref.ref[nx.Graph]
     roads: dict[tuple[str, str], tuple[float, str]]
     objectives: dict[str, int]
     _sight: dict[int, dict[str, frozenset[str]]] = field(default_factory=dict)
@@ -37,9 +38,11 @@ class MapTables:
         (what a division there sees, ``campaign.fog_sight_junctions``, RULES.md §8.6)."""
         found = self._sight.get(junctions)
         if found is None:
+            graph = self.graph_ref()
+            assert graph is not None  # the tables are dropped with their graph
             found = self._sight[junctions] = {
-                j: frozenset(nx.single_source_shortest_path_length(self.graph, j, junctions))
-                for j in self.graph.nodes
+                j: frozenset(nx.single_source_shortest_path_length(graph, j, junctions))
+                for j in graph.nodes
             }
         return found
 
@@ -68,5 +71,5 @@ def map_tables(graph: nx.Graph) -> MapTables:
             for j, d in sorted(graph.nodes(data=True))
             if d.get("objective")
         }
-        tables = _TABLES[graph] = MapTables(graph, roads, objectives)
+        tables = _TABLES[graph] = MapTables(weakref.ref(graph), roads, objectives)
     return tables

@@ -120,3 +120,17 @@ def test_clock_spelled_out_matches_the_plain_definitions():
         else:
             dawn = day * 1440.0
         assert clock.next_dawn(t) == dawn
+
+
+def test_map_tables_do_not_keep_their_graph_alive():
+    """A process that loads many maps (sensitivity runs, fuzzing) must not keep them all."""
+    import gc
+    import weakref
+
+    g = nx.Graph()
+    g.add_edge("a", "b", hours=1.0, kind="normal")
+    map_tables(g).neighbourhood(1)
+    gone = weakref.ref(g)
+    del g
+    gc.collect()
+    assert gone() is None
