@@ -1,7 +1,8 @@
 """How time grows with size (issue 15): battles, maps and batches. Not part of plain ``make bench``.
 
-Run: ``python -m benchmarks scale`` (about 4 minutes on 2 cores) or ``python -m benchmarks.scale
---quick`` (under a minute: smaller sizes, no 10,000 batch). Three tables:
+Run: ``python -m benchmarks scale`` (2-4 minutes on 2 cores) or ``python -m benchmarks.scale
+--quick`` (under a minute: smaller sizes, no 10,000 batch); ``--tables batches`` makes one
+table only. Three tables:
 
 - **Battles** of 1 to 100 units a side (2–200 in all), both sides the same mix (three in four
   infantry, the rest cavalry and batteries in equal parts), default rules, events off: the
@@ -32,7 +33,7 @@ import networkx as nx
 import numpy as np
 import yaml
 
-__all__ = ["batch_table", "battle_table", "make_road_net", "map_table", "run"]
+__all__ = ["TABLES", "batch_table", "battle_table", "make_road_net", "map_table", "run"]
 
 #: units a side of the battle table (2-200 units in all)
 BATTLE_SIZES = (1, 2, 5, 10, 25, 50, 100)
@@ -167,8 +168,9 @@ def batch_table(sizes: tuple[int, ...] = (1_000, 10_000)) -> list[str]:
     from benchmarks.batch_speed import _batch
 
     lines = [
-        "| campaigns | wall time | campaigns/s | battles/s | coordinator MB | worker MB | |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| campaigns | wall time | campaigns/s | battles/s | coordinator MB | worker MB | "
+        "workers busy | load at start | |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     measured = []
     for n in sizes:
@@ -177,7 +179,8 @@ def batch_table(sizes: tuple[int, ...] = (1_000, 10_000)) -> list[str]:
         lines.append(
             f"| {n:,} | {res['seconds']:,.1f} s | {res['runs'] / res['seconds']:,.0f} | "
             f"{res['battles'] / res['seconds']:,.0f} | {res['coordinator_mb']:.0f} | "
-            f"{res['worker_mb']:.0f} | measured |"
+            f"{res['worker_mb']:.0f} | {res['worker_cpu_s'] / (2 * res['seconds']):.0%} | "
+            f"{res['load']:.1f} | measured |"
         )
     last = measured[-1]
     rate = last["runs"] / last["seconds"]
@@ -186,7 +189,7 @@ def batch_table(sizes: tuple[int, ...] = (1_000, 10_000)) -> list[str]:
             continue
         lines.append(
             f"| {n:,} | {n / rate:,.0f} s | {rate:,.0f} | "
-            f"{last['battles'] / last['seconds']:,.0f} | flat | flat | "
+            f"{last['battles'] / last['seconds']:,.0f} | flat | flat | | | "
             f"extrapolated from {max(sizes):,} |"
         )
     per_worker = rate / 2
@@ -210,17 +213,23 @@ def batch_table(sizes: tuple[int, ...] = (1_000, 10_000)) -> list[str]:
     return lines
 
 
-def run(quick: bool = False) -> list[str]:
-    """Every table (smaller ones with ``quick``); returns the report lines."""
+TABLES = ("battles", "maps", "batches")
+
+
+def run(quick: bool = False, tables: tuple[str, ...] = TABLES) -> list[str]:
+    """The chosen tables (smaller ones with ``quick``); returns the report lines."""
     from benchmarks.compare import yardstick_rate
 
-    lines = [f"scale: yardstick {yardstick_rate():,.0f} toy battles/s now", ""]
-    lines += ["Battles (one core, events off, process time):", ""]
-    lines += battle_table(BATTLE_SIZES[:4] if quick else BATTLE_SIZES, 0.3 if quick else 1.0)
-    lines += ["", "Campaigns by map size (one core, events off, process time):", ""]
-    lines += map_table(MAP_SIZES[:3] if quick else MAP_SIZES, 1.0 if quick else 6.0)
-    lines += ["", "Batches of default campaigns (2 local workers, wall time):", ""]
-    lines += batch_table((1_000,) if quick else (1_000, 10_000))
+    lines = [f"scale: yardstick {yardstick_rate():,.0f} toy battles/s now"]
+    if "battles" in tables:
+        lines += ["", "Battles (one core, events off, process time):", ""]
+        lines += battle_table(BATTLE_SIZES[:4] if quick else BATTLE_SIZES, 0.3 if quick else 1.0)
+    if "maps" in tables:
+        lines += ["", "Campaigns by map size (one core, events off, process time):", ""]
+        lines += map_table(MAP_SIZES[:3] if quick else MAP_SIZES, 1.0 if quick else 6.0)
+    if "batches" in tables:
+        lines += ["", "Batches of default campaigns (2 local workers, wall time):", ""]
+        lines += batch_table((1_000,) if quick else (1_000, 10_000))
     return lines
 
 
@@ -228,8 +237,17 @@ def main(argv: list[str] | None = None) -> int:
     """Print the tables."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="smaller sizes, under a minute")
+    parser.add_argument(
+        "--tables",
+        default=",".join(TABLES),
+        help=f"comma-separated tables to make, of {', '.join(TABLES)} (default: all)",
+    )
     args = parser.parse_args(argv)
-    for line in run(quick=args.quick):
+    chosen = tuple(t.strip() for t in args.tables.split(",") if t.strip())
+    unknown = sorted(set(chosen) - set(TABLES))
+    if unknown or not chosen:
+        parser.error(f"--tables: unknown table(s) {', '.join(unknown)}; choose from {TABLES}")
+    for line in run(quick=args.quick, tables=chosen):
         print(line, flush=True)
     return 0
 
