@@ -134,3 +134,24 @@ def test_map_tables_do_not_keep_their_graph_alive():
     del g
     gc.collect()
     assert gone() is None
+
+
+def test_division_boxes_follow_every_change_of_its_units(rules):
+    """boxes is summed once per units list: hits applied, units lost or replaced show."""
+    import numpy as np
+
+    from battle.dice import Dice
+    from campaign.army import raise_division
+
+    div, _ = raise_division("red", 1, "a", rules.rules, Dice(np.random.default_rng(3)))
+    per_unit = div.destroyed_at
+    assert div.boxes == per_unit * len(div.units)
+    first, second = div.units[0], div.units[1]
+    div.apply_hits({first.id: 3}, per_unit)
+    assert div.boxes == per_unit * len(div.units) - 3
+    div.apply_hits({second.id: per_unit}, per_unit)  # destroyed: gone from the division
+    assert div.boxes == per_unit * len(div.units) - 3
+    div.units = div.units[:1]
+    assert div.boxes == per_unit - 3
+    div.apply_hits({first.id: per_unit}, per_unit)
+    assert div.boxes == 0 and not div.alive
