@@ -333,7 +333,8 @@ class BattleDesk:
         for d in camp.divisions:
             if not d.alive or d.location != junction or d.orders or d.id in inside:
                 continue
-            k = arrival_bound(d.arrived_at, battle.start, bound_minutes)
+            # it joins from now: one that stood there on other orders joins as it arrives
+            k = arrival_bound(camp.env.now, battle.start, bound_minutes)
             if k <= battle.result.bounds and d.units:
                 new.append((d, k))
             elif d.busy_until < battle.end:
