@@ -281,6 +281,8 @@ class BattleDesk:
             len(camp.events),
         )
         self.pending[battle.number] = battle
+        for d in divisions:  # in the battle now: no longer holding (each is woken once)
+            camp.holding.discard(d.id)
         if where.road is not None:
             self.aftermath.hold_on_road({s: [d for d in divisions if d.side == s] for s in SIDES})
         else:
@@ -314,12 +316,18 @@ class BattleDesk:
             arrivals=arrivals,
         )
         battle.version += 1
-        # its end is scheduled before the divisions it holds go back to sleep, so that at
-        # that minute the result is applied before any of them thinks again
-        camp.env.process(self._battle_over(battle, battle.version))
         end = battle.end
+        over = end <= camp.env.now  # over before its first bound (a side began beaten)
+        if not over:
+            # its end is scheduled before the divisions it holds go back to sleep, so that
+            # at that minute the result is applied before any of them thinks again
+            camp.env.process(self._battle_over(battle, battle.version))
         for d in battle.members():
             d.busy_until = end  # held until it ends
+        if over:  # settled now (which wakes them once, to read their new orders)
+            self._settle(battle)
+            return
+        for d in battle.members():
             camp.wake(d)
 
     def _join(self, battle: Battle, junction: str) -> None:
@@ -350,6 +358,11 @@ class BattleDesk:
         yield camp.env.timeout(max(battle.end - camp.env.now, 0.0))
         if camp.over or battle.version != version:
             return  # fought again with a late arrival: that version ends it
+        self._settle(battle)
+
+    def _settle(self, battle: Battle) -> None:
+        """Apply and record ``battle``'s result and work out its consequences (§8.5)."""
+        camp = self.camp
         del self.pending[battle.number]
         where = battle.where
         if where.junction is not None:
