@@ -19,6 +19,7 @@ from campaign.config import load_rules
 from campaign.engine import run_campaign
 from campaign.events import BattleFought, MarchArrived, MarchBegun
 from campaign.maps import load_map
+from tests.campaign.test_battle_per_junction import check_battles
 
 LOADED = load_rules()
 RULES = LOADED.rules
@@ -94,3 +95,53 @@ def test_divisions_that_set_off_during_a_battle_join_it() -> None:
     cmap = load_map()
     late = sum(_set_off_late(run_campaign(cmap, LOADED, seed).events) for seed in range(60))
     assert late >= 8, late
+
+
+#: (overrides, seed) of campaigns, balanced Red against cautious Blue, in which a battle is
+#: over before its first bound (with ``lose_at_cards: 2`` a one-unit force begins beaten,
+#: RULES.md §3.4): on a road (seed 7), at a junction (16), and against a division that was
+#: holding when the battle began (the last). Each once sent a division marching twice.
+BEATEN_AT_ONCE = [
+    (
+        {
+            "battle.deck.lose_at_cards": 2,
+            "campaign.rough_road_pass": 30,
+            "battle.withdrawal_success_total": 10,
+            "campaign.withdrawal_threshold_percent": 35,
+        },
+        7,
+    ),
+    (
+        {
+            "battle.deck.lose_at_cards": 2,
+            "campaign.rough_road_pass": 30,
+            "battle.withdrawal_success_total": 10,
+            "campaign.withdrawal_threshold_percent": 15,
+        },
+        16,
+    ),
+    (
+        {
+            "battle.deck.lose_at_cards": 2,
+            "battle.hit_dice": "20 + d20",
+            "battle.withdrawal_success_total": 13,
+            "campaign.rough_road_pass": 30,
+            "campaign.withdrawal_threshold_percent": 35,
+        },
+        1242261459355305350,
+    ),
+]
+
+
+def test_a_battle_over_before_its_first_bound_is_settled_at_once() -> None:
+    """A battle that ends before its first bound is applied at once: the loser falls back,
+    nobody is sent marching twice, and every property of the stream holds."""
+    cmap = load_map()
+    zero = 0
+    for overrides, seed in BEATEN_AT_ONCE:
+        events = run_campaign(
+            cmap, load_rules(overrides=overrides), seed, {"red": "balanced", "blue": "cautious"}
+        ).events
+        check_battles(events)
+        zero += sum(1 for e in events if isinstance(e, BattleFought) and e.bounds == 0)
+    assert zero >= 3, zero
