@@ -46,7 +46,8 @@ def measure(campaigns: int, repeats: int = 3) -> dict[str, float]:
 
     Returns the best run's figures: ``seconds`` (process time), ``wall`` (its wall time),
     ``battles`` (fought in all), ``battle_seconds`` (process time inside the battle engine)
-    and ``battle_calls`` (engine calls seen; equal to ``battles`` when the split is sound).
+    and ``battle_calls`` (engine calls: more than ``battles``, since a battle joined by a
+    late arrival is fought again from its seed, RULES.md §8.4).
     """
     import battle.engine
     import campaign.battles
@@ -103,7 +104,7 @@ def run(campaigns: int = 500) -> list[str]:
         "in a campaign (ms per campaign / battles per campaign; issue 10 goal: no worse than "
         "~2 ms)",
     ]
-    if m["battle_calls"] == m["battles"]:
+    if m["battle_calls"] >= m["battles"]:
         outside = (m["seconds"] - m["battle_seconds"]) * 1000 / campaigns
         inside = m["battle_seconds"] * 1000 / campaigns
         ok = "ok" if outside <= NON_BATTLE_TARGET_MS else "BELOW TARGET"
@@ -111,9 +112,11 @@ def run(campaigns: int = 500) -> list[str]:
             f"campaign speed: {outside:.2f} ms per campaign outside its battles (target <= "
             f"{NON_BATTLE_TARGET_MS:.1f} ms, a third of {NON_BATTLE_BEFORE_MS} ms at fc34652) "
             f"[{ok}]; {inside:.2f} ms inside the battle engine "
-            f"({inside * 1000 * campaigns / max(m['battles'], 1):,.0f} us per battle)"
+            f"({inside * 1000 * campaigns / max(m['battle_calls'], 1):,.0f} us per engine call, "
+            f"{m['battle_calls'] / max(m['battles'], 1):.2f} calls a battle: a late arrival "
+            "fights its battle again)"
         )
-    else:  # the engine is called another way: the split would be wrong, so none is printed
+    else:  # fewer calls than battles: the engine is called another way, so no split
         lines.append(
             f"campaign speed: cannot split battle time ({m['battle_calls']:.0f} engine calls "
             f"seen for {m['battles']:.0f} battles)"
