@@ -132,6 +132,8 @@ class BattleDesk:
 
     def engaged(self, side: str) -> tuple[str, ...]:
         """Junctions where ``side`` is fighting a battle now, sorted (for its doctrine)."""
+        if not self.fighting:
+            return ()
         return tuple(
             sorted(j for j, b in self.fighting.items() if any(d.side == side for d in b.divisions))
         )

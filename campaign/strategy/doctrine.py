@@ -379,7 +379,7 @@ class Strategist:
     ) -> Order | None:
         doc = self.doctrine
         cost = self.priced.cost
-        guards = set(self.guards())
+        guards = {d for d, mem in self.memory.items() if mem.order and mem.order[0] in GUARD_CODES}
         able = {
             d.id: (p, d.boxes, d.at)
             for d in view.own
@@ -434,13 +434,17 @@ class Strategist:
             if order.step is not None:
                 return order
         if doc.objectives_first:
+            from_at = self.priced.costs_from(at)
+            inf = math.inf
+            side, own_base = view.side, view.own_base
+            owner = view.owner
             open_objectives = sorted(
-                (cost(at, j), *self._tie(j, view))
+                (hours, cost(j, own_base), j)  # (hours, *self._tie(j, view))
                 for j in view.objectives
-                if view.owner.get(j) != view.side
-                and j not in (view.own_base, at)
+                if owner.get(j) != side
+                and j not in (own_base, at)
                 and j not in stronger
-                and math.isfinite(cost(at, j))
+                and (hours := from_at.get(j, inf)) < inf
             )
             for *_, j in open_objectives:
                 order = self._go("objective", at, j, stronger)

@@ -7,6 +7,8 @@ import math
 import networkx as nx
 import pytest
 
+from campaign.config import load_rules
+from campaign.engine import SIDES, Campaign
 from campaign.maps import load_map
 from campaign.strategy.routing import PricedRoutes
 
@@ -51,3 +53,47 @@ def test_costs_from_is_the_row_of_cost(default_map):
             assert row.get(b, math.inf) == priced.cost(a, b)
     with pytest.raises(nx.NodeNotFound):
         priced.costs_from("nowhere")
+
+
+class _CheckingEveryArrival(Campaign):
+    """The loop as it was: the end check (RULES.md §8.7) scheduled after every arrival."""
+
+    def arrived(self, div, junction):
+        super().arrived(div, junction)
+        if len({d.side for d in self.divisions if d.alive}) == len(SIDES):  # skipped there
+            self._after_this_minute(self.endgame.check_immediate)
+
+
+@pytest.mark.parametrize(
+    ("map_name", "doctrines"),
+    [
+        (None, None),
+        (None, {"red": "aggressive", "blue": "raider"}),
+        ("waterloo-1815", {"red": "aggressive", "blue": "aggressive"}),
+    ],
+)
+def test_end_check_skipped_while_both_sides_stand_changes_nothing(map_name, doctrines):
+    """Skipping the end check after an arrival while both sides have a division standing
+    gives the same campaign, event for event, as checking after every arrival. With no
+    evening withdrawal (threshold 100%) some campaigns end with a side wiped out (§8.7),
+    the case the check exists for."""
+    rules = load_rules(None, {"campaign.withdrawal_threshold_percent": 100})
+    cmap = load_map(map_name)
+    for seed in range(24):
+        lean = Campaign(cmap, rules, seed, doctrines).run()
+        full = _CheckingEveryArrival(cmap, rules, seed, doctrines).run()
+        assert lean == full
+
+
+def test_the_end_check_case_is_met():
+    """The sample above (seeds 0-23) meets campaigns that end with a side wiped out (seeds fixed)."""
+    rules = load_rules(None, {"campaign.withdrawal_threshold_percent": 100})
+    ends = [
+        Campaign(load_map(m), rules, seed, d).run().reason
+        for m, d, seed in [
+            (None, None, 11),
+            (None, None, 21),
+            ("waterloo-1815", {"red": "aggressive", "blue": "aggressive"}, 3),
+        ]
+    ]
+    assert all("has no divisions left" in reason for reason in ends)
