@@ -86,7 +86,7 @@ def test_end_check_skipped_while_both_sides_stand_changes_nothing(map_name, doct
 
 
 def test_the_end_check_case_is_met():
-    """The sample above (seeds 0-23) meets campaigns that end with a side wiped out (seeds fixed)."""
+    """The sample above (seeds 0-23) meets campaigns that end with a side wiped out."""
     rules = load_rules(None, {"campaign.withdrawal_threshold_percent": 100})
     ends = [
         Campaign(load_map(m), rules, seed, d).run().reason
