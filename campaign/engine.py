@@ -484,22 +484,28 @@ class Campaign:
         """Each side sees enemy divisions within its sight of its own (RULES.md §8.6)."""
         neighbourhood = self.neighbourhood
         alive = [d for d in self.divisions if d.alive]
-        sights: dict[str, set[str]] = {side: set() for side in SIDES}
-        for d in alive:  # where each stands: its junction, the road's start, or held on it
+        # where each side's divisions stand: a junction, the road's start, or held on it
+        stands: dict[str, list[str]] = {side: [] for side in SIDES}
+        for d in alive:
             here = d.location or (d.road[0] if d.road else d.last_junction)
             if here is not None:
-                sights[d.side] |= neighbourhood[here]
+                stands[d.side].append(here)
+        # j is in sight when a junction stood on is within sight of it: the neighbourhoods
+        # are symmetric (junctions within n roads of one another on an undirected map)
         for side in SIDES:
-            sight = sights[side]
+            standing = stands[side]
             seen = self.last_seen[side]
             for d in alive:
                 if d.side == side:
                     continue
                 if d.location is None:  # marching: gone from where it was last seen?
-                    if seen.get(d.id) in sight:
+                    was = seen.get(d.id)
+                    if was is not None and not neighbourhood[was].isdisjoint(standing):
                         del seen[d.id]
                     continue
-                if d.location in sight and seen.get(d.id) != d.location:
+                if seen.get(d.id) != d.location and not neighbourhood[d.location].isdisjoint(
+                    standing
+                ):
                     seen[d.id] = d.location
                     if self.record:
                         self.emit(

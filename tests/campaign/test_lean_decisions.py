@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import networkx as nx
 import pytest
 
 from campaign.config import load_rules
-from campaign.engine import SIDES, Campaign
+from campaign.engine import SIDES, Campaign, run_campaign
 from campaign.maps import load_map
 from campaign.strategy.routing import PricedRoutes
 
@@ -97,3 +98,33 @@ def test_the_end_check_case_is_met():
         ]
     ]
     assert all("has no divisions left" in reason for reason in ends)
+
+
+def _summary(result):
+    fields = dataclasses.asdict(result)
+    fields.pop("events")
+    return fields
+
+
+def test_events_off_ends_at_the_same_event_wherever_the_cap_falls(default_map, monkeypatch):
+    """Events off, a battle's record (BattleFought, StrengthLearned) is counted, not built:
+    the event cap (``campaign.max_events``) still ends the campaign at the same event,
+    wherever the cap falls (inside battle records included), with the same result."""
+    import sys
+
+    ended_in_record = []
+    end = Campaign.end
+
+    def watched_end(self, winner, reason):
+        if not self.over and not self.record:
+            ended_in_record.append(sys._getframe(2).f_code.co_name == "_apply")
+        end(self, winner, reason)
+
+    monkeypatch.setattr(Campaign, "end", watched_end)
+    for cap in range(100, 460, 7):
+        capped = load_rules(None, {"campaign.max_events": cap})
+        for seed in range(2):
+            full = run_campaign(default_map, capped, seed)
+            lean = run_campaign(default_map, capped, seed, record_events=False)
+            assert _summary(lean) == _summary(full)
+    assert any(ended_in_record)  # the cap fell inside a battle's record at least once
