@@ -324,7 +324,8 @@ class Campaign:
             yield env.timeout(self.clock.next_dawn(nightfall) - env.now)
             return
         self._order(div, at, order, kind)
-        for other in self.divisions:  # divisions counted in the order march with it (§8.8)
+        for other in self.divisions if order.friends and self.holding else ():
+            # divisions counted in the order march with it (§8.8)
             if other.id in order.friends and other.id in self.holding:
                 self.holding.discard(other.id)  # woken once: never again mid-march
                 self.wake(other)

@@ -6,6 +6,7 @@ import dataclasses
 import math
 
 import networkx as nx
+import numpy as np
 import pytest
 
 from campaign.config import load_rules
@@ -128,3 +129,29 @@ def test_events_off_ends_at_the_same_event_wherever_the_cap_falls(default_map, m
             lean = run_campaign(default_map, capped, seed, record_events=False)
             assert _summary(lean) == _summary(full)
     assert any(ended_in_record)  # the cap fell inside a battle's record at least once
+
+
+@pytest.mark.parametrize("map_name", [None, "waterloo-1815"])
+def test_detours_equal_searches_of_the_map_without_the_blocked_junctions(map_name):
+    """path_avoiding hides the roads into blocked junctions; route and hours are exactly
+    those of a search on the map with the blocked junctions taken out (RULES.md §8.8),
+    including no route at all when they cut the way."""
+    graph = load_map(map_name).graph
+    junctions = sorted(graph.nodes)
+    rng = np.random.default_rng(15)
+    cut = 0
+    for _ in range(150):
+        a, b = (str(j) for j in rng.choice(junctions, 2, replace=False))
+        many = int(rng.integers(1, len(junctions) // 2))
+        avoid = {str(j) for j in rng.choice(junctions, many, replace=False)}
+        priced = PricedRoutes(graph, 70, 60, float(rng.choice([0.5, 1.0, 1.5])))
+        blocked = avoid - {a, b}
+        kept = priced.graph.subgraph(n for n in priced.graph.nodes if n not in blocked)
+        try:
+            hours, path = nx.single_source_dijkstra(kept, a, b, weight="hours")
+            expected = (list(path), float(hours))
+        except nx.NetworkXNoPath:
+            expected = ([], math.inf)
+            cut += 1
+        assert priced.path_avoiding(a, b, avoid) == expected
+    assert cut  # some questions have no way round
