@@ -269,9 +269,10 @@ class Strategist:
                 return self._go(
                     "attack", at, j, stronger, enemy_at=j, enemies=g.divisions, friends=band
                 )
-        if doc.concentrate:
-            for *_, j in near:
-                order = self._concentrate(div, at, view, groups[j], stronger)
+        if doc.concentrate and near:
+            able, places = self._rally_places(view)
+            for *_, j in near if places else ():
+                order = self._concentrate(div, at, view, groups[j], stronger, able, places)
                 if order is not None:
                     return order
         return self._strategic(div, at, view, stronger, m)
@@ -374,11 +375,12 @@ class Strategist:
         with_them = tuple(sorted(d for d, p in friends.items() if p == target))
         return self._go("regroup", at, target, stronger, friends=with_them)
 
-    def _concentrate(
-        self, div: str, at: str, view: SideView, enemy: EnemyGroup, stronger: set[str]
-    ) -> Order | None:
-        doc = self.doctrine
-        cost = self.priced.cost
+    def _rally_places(
+        self, view: SideView
+    ) -> tuple[dict[str, tuple[str, int, str | None]], list[str]]:
+        """Divisions that may concentrate, ``id -> (position, boxes, junction)`` (all but the
+        base's guards; the position is where it is or is bound), and the positions free of
+        known enemies, sorted: the rally points to choose from (RULES.md §8.8)."""
         guards = {d for d, mem in self.memory.items() if mem.order and mem.order[0] in GUARD_CODES}
         able = {
             d.id: (p, d.boxes, d.at)
@@ -387,6 +389,23 @@ class Strategist:
         }
         enemy_held = set(view.enemy_positions.values())
         places = sorted({p for p, _, _ in able.values()} - enemy_held)
+        return able, places
+
+    def _concentrate(
+        self,
+        div: str,
+        at: str,
+        view: SideView,
+        enemy: EnemyGroup,
+        stronger: set[str],
+        able: dict[str, tuple[str, int, str | None]],
+        places: list[str],
+    ) -> Order | None:
+        """Concentrate against ``enemy`` (RULES.md §8.8): march to the rally point, the
+        position in ``places`` nearest the enemy, or wait there for friends on their way,
+        when all of ``able`` within ``concentrate_hours`` of it reach ``attack_ratio``."""
+        doc = self.doctrine
+        cost = self.priced.cost
         if not places:
             return None
         rally = min(places, key=lambda p: (cost(p, enemy.junction), *self._tie(p, view)))
