@@ -1,0 +1,65 @@
+"""The one decorator of the battle kernel: numba's ``njit`` with a fixed signature and an
+on-disk cache.
+
+Every rule function is compiled once, for the kernel's own types: ``BT``, one battle (its
+arrays, :mod:`battle.kernel.layout`, with the rules and the two doctrines as arrays,
+:func:`battle.kernel.pack.doctrine_arrays`, in one numba structure: a call passes one
+reference, not two dozen arrays), 64-bit integers and floats. Fixed signatures keep
+numba from compiling a copy per literal argument, and make the first (cold) compilation a
+one-off of a few tens of seconds; later runs load the compiled code from ``__pycache__``.
+``NUMBA_DISABLE_JIT=1`` runs the kernel as plain Python (slow, for debugging).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from numba import njit
+from numba import types as nt
+from numba.experimental import structref
+
+__all__ = ["A1B", "A1I", "A2I", "B1", "BT", "F8", "I8", "RL", "ST", "VOID", "Battle", "rule"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+I8, F8, B1, VOID = nt.int64, nt.float64, nt.boolean, nt.void
+A1I = nt.Array(nt.int64, 1, "C")
+A2I = nt.Array(nt.int64, 2, "C")
+A1F = nt.Array(nt.float64, 1, "C")
+A2F = nt.Array(nt.float64, 2, "C")
+A1B = nt.Array(nt.boolean, 1, "C")
+#: one battle: U, P, S, DK, DL, DB, E, O, OG, AB, AS, ADK, ADN (battle.kernel.layout)
+ST = nt.Tuple((A2I, A2F, A1I, A2I, A2I, A1F, A2F, A2I, A1F, A1I, A1I, A2I, A1I))
+#: the rules: RI, RF, FI, FF, TI, CT, MNF, HD, LS, then the doctrines DI, DF, DR, DFF, DAF
+RL = nt.Tuple((A1I, A1F, A2I, A2F, A2I, A2I, A2I, A2I, A2F, A2I, A2F, A2I, A2I, A2I))
+
+#: the fields of a Battle: ST's arrays, then RL's
+FIELDS = (
+    *("U", "P", "S", "DK", "DL", "DB", "E", "O", "OG", "AB", "AS", "ADK", "ADN"),
+    *("RI", "RF", "FI", "FF", "TI", "CT", "MNF", "HD", "LS", "DI", "DF", "DR", "DFF", "DAF"),
+)
+
+
+@structref.register
+class BattleType(nt.StructRef):  # type: ignore[misc]
+    """The numba type of a :class:`Battle`."""
+
+
+class Battle(structref.StructRefProxy):  # type: ignore[misc]
+    """One battle in the kernel: the arrays of ``ST`` and ``RL`` as fields (``b.U``, ``b.RI``)."""
+
+
+structref.define_proxy(Battle, BattleType, list(FIELDS))
+BT = BattleType(list(zip(FIELDS, (*ST.types, *RL.types), strict=True)))
+
+
+def rule(ret: Any, *args: Any, inline: bool = False) -> Callable[[F], F]:
+    """Compile the decorated function for ``ret(*args)`` (nopython, cached on disk);
+    ``inline``: a small step inlined where it is called (no call overhead)."""
+
+    def wrap(fn: F) -> F:
+        compiled: F = njit(ret(*args), cache=True, inline="always" if inline else "never")(fn)
+        return compiled
+
+    return wrap
