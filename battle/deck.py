@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-
 __all__ = ["deck_composition"]
 
 

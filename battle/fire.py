@@ -17,7 +17,7 @@ __all__ = ["morale_hits"]
 
 
 @rule(I8, I8, I8, inline=True)
-def morale_hits(d, cd):  # type: ignore[no-untyped-def]
+def morale_hits(d: int, cd: int) -> int:
     """Morale hits ``h = ceil(D / CD)`` (RULES.md §4.2).
 
     Parameters

@@ -116,9 +116,17 @@ def completion_total(
 
 
 @rule(I8, I8, B1, B1, B1, B1, I8, I8, I8, I8, inline=True)
-def completion_sum(  # type: ignore[no-untyped-def]
-    cost, raw_irregular_or_shaken, veteran_or_elite, hit_by_fire, charge_target, hbf, raw, ct, vet
-):
+def completion_sum(
+    cost: int,
+    raw_irregular_or_shaken: bool,
+    veteran_or_elite: bool,
+    hit_by_fire: bool,
+    charge_target: bool,
+    hbf: int,
+    raw: int,
+    ct: int,
+    vet: int,
+) -> int:
     """The §5.2 sum (compiled; the kernel's completion test calls it): the change's own
     ``cost``, + ``hbf`` if hit by fire, + ``raw`` (once) if raw, irregular or shaken, + ``ct``
     if a charge target, + ``vet`` (negative) if veteran or elite."""

@@ -5,6 +5,9 @@ the withdrawal phase at the end of each turn (§7), and the turn limit and night
 
 from __future__ import annotations
 
+from numba import njit
+from numba.experimental import structref
+
 from battle.kernel.core import (
     check_end,
     d,
@@ -15,9 +18,6 @@ from battle.kernel.core import (
     row,
     withdrawal_phase,
 )
-from numba import njit
-from numba.experimental import structref
-
 from battle.kernel.jit import BT, I8, RL, ST, VOID, rule
 from battle.kernel.layout import (
     A_ADVANCE,
@@ -142,21 +142,21 @@ def bound(b, side):
     """One bound of ``side`` (RULES.md §6.3): draw a card, activate, then the response, fire,
     melee, manoeuvre and checks phases, with the end check after every phase (§6.8). Only a
     lost card or a unit gone can have ended the battle."""
-    U, S, O = b.U, b.S, b.O
+    U, S, OA = b.U, b.S, b.OA
     S[S_BOUNDS] += 1
     record = S[S_RECORD]
     card = draw_card(b, side)
     norders = choose_orders(b, side, card, side == S[S_ATTACKER])
     for k in range(norders):
-        U[O[k, O_UNIT], U_ACT] = 1
+        U[OA[k, O_UNIT], U_ACT] = 1
     if b.RI[R_MOVE_FIRE]:  # §6.10: an advancing unit may fire as it moves
         for k in range(norders):
-            if O[k, O_ACTION] == A_ADVANCE:
-                U[O[k, O_UNIT], U_ADV] = 1
+            if OA[k, O_ACTION] == A_ADVANCE:
+                U[OA[k, O_UNIT], U_ADV] = 1
     if record:
         emit(b, EV_BOUND, side, card, S[S_DN + side], norders, 0, 0, 0, 0)
         for k in range(norders):
-            emit(b, EV_ACT, O[k, O_UNIT], 0, 0, 0, 0, 0, 0, 0)
+            emit(b, EV_ACT, OA[k, O_UNIT], 0, 0, 0, 0, 0, 0, 0)
     phase(b, side, PH_RESPONSE)
     # 2. response: stand tests, formation completion, charge declarations
     stand_tests(b, side)
@@ -224,7 +224,7 @@ def fight_arrays(st, rl):
     the arrays hold the outcome."""
     b = structref.new(BT)
     b.U, b.P, b.S, b.DK, b.DL, b.DB, b.E = st[0], st[1], st[2], st[3], st[4], st[5], st[6]
-    b.O, b.OG, b.AB, b.AS, b.ADK, b.ADN = st[7], st[8], st[9], st[10], st[11], st[12]
+    b.OA, b.OG, b.AB, b.AS, b.ADK, b.ADN = st[7], st[8], st[9], st[10], st[11], st[12]
     b.RI, b.RF, b.FI, b.FF, b.TI, b.CT, b.MNF = rl[0], rl[1], rl[2], rl[3], rl[4], rl[5], rl[6]
     b.HD, b.LS, b.DI, b.DF, b.DR, b.DFF, b.DAF = rl[7], rl[8], rl[9], rl[10], rl[11], rl[12], rl[13]
     run_battle(b)

@@ -256,7 +256,9 @@ def events(
         elif kind == L.EV_STATE:
             unit, state, why, arg = (int(x) for x in r[3:7])
             out.append(
-                StateChanged(turn, bound, ids[unit], L.STATES[state], _reason(why, arg, bound, t, names))
+                StateChanged(
+                    turn, bound, ids[unit], L.STATES[state], _reason(why, arg, bound, t, names)
+                )
             )
         elif kind == L.EV_MOVED:
             target = int(r[7])

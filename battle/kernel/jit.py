@@ -29,14 +29,14 @@ A2I = nt.Array(nt.int64, 2, "C")
 A1F = nt.Array(nt.float64, 1, "C")
 A2F = nt.Array(nt.float64, 2, "C")
 A1B = nt.Array(nt.boolean, 1, "C")
-#: one battle: U, P, S, DK, DL, DB, E, O, OG, AB, AS, ADK, ADN (battle.kernel.layout)
+#: one battle: U, P, S, DK, DL, DB, E, OA, OG, AB, AS, ADK, ADN (battle.kernel.layout)
 ST = nt.Tuple((A2I, A2F, A1I, A2I, A2I, A1F, A2F, A2I, A1F, A1I, A1I, A2I, A1I))
 #: the rules: RI, RF, FI, FF, TI, CT, MNF, HD, LS, then the doctrines DI, DF, DR, DFF, DAF
 RL = nt.Tuple((A1I, A1F, A2I, A2F, A2I, A2I, A2I, A2I, A2F, A2I, A2F, A2I, A2I, A2I))
 
 #: the fields of a Battle: ST's arrays, then RL's
 FIELDS = (
-    *("U", "P", "S", "DK", "DL", "DB", "E", "O", "OG", "AB", "AS", "ADK", "ADN"),
+    *("U", "P", "S", "DK", "DL", "DB", "E", "OA", "OG", "AB", "AS", "ADK", "ADN"),
     *("RI", "RF", "FI", "FF", "TI", "CT", "MNF", "HD", "LS", "DI", "DF", "DR", "DFF", "DAF"),
 )
 

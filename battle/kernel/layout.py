@@ -16,7 +16,7 @@ Arrays of one battle (the ``st`` tuple, see :func:`battle.kernel.pack.new_state`
        dealt since the last reshuffle (draw-through).
 ``DB`` float64 [n]: the battle's uniforms, drawn from its generator in blocks of 64.
 ``E``  float64 [rows, EW]: the event buffer, one row per event (``EV_*`` kinds).
-``O``  int64 [units, NO]: this bound's orders; ``OG`` float64 [units]: their stop gaps.
+``OA``  int64 [units, NO]: this bound's orders; ``OG`` float64 [units]: their stop gaps.
 """
 
 from __future__ import annotations

@@ -10,7 +10,6 @@ the one it advances in (``DAF``), -1 where the type has none.
 from __future__ import annotations
 
 import numpy as np
-
 from numba import types as nt
 
 from battle.kernel.jit import A1B, A1I, A2I, B1, BT, F8, I8, VOID, rule
@@ -128,7 +127,7 @@ def charge_target(b, side, u, targets, ntargets, taken):
 
 
 @rule(ORDER, BT, I8, I8, F8, B1, A1I, I8, A1B, B1, B1)
-def order_for(b, side, u, nearest, may, targets, ntargets, taken, threatened, advancing):  # noqa: E501
+def order_for(b, side, u, nearest, may, targets, ntargets, taken, threatened, advancing):
     """The order of a steady unit ``nearest`` inches from the nearest enemy (RULES.md §6.7):
     ``(action, target, formation, gap)``, action -1 for none.
 
@@ -161,9 +160,9 @@ def order_for(b, side, u, nearest, may, targets, ntargets, taken, threatened, ad
     if fire_range > 0.0 and nearest <= fire_range and hold:
         return -1, -1, -1, 0.0  # stays to fire
     advance_in, fire_in = b.DAF[side, kind], b.DFF[side, kind]
-    if TI[kind, T_FOOT] and advance_in >= 0 and fid == advance_in and fire_in >= 0:
-        if nearest <= DF[side, DF_FORM_LINE]:
-            return A_FORM, -1, fire_in, 0.0
+    forms_fire = TI[kind, T_FOOT] and advance_in >= 0 and fid == advance_in and fire_in >= 0
+    if forms_fire and nearest <= DF[side, DF_FORM_LINE]:  # foot near the enemy forms line
+        return A_FORM, -1, fire_in, 0.0
     if not advancing or FF[fid, FF_MOVE] <= 0.0:
         return -1, -1, -1, 0.0
     if TI[kind, T_MOUNTED]:
@@ -217,7 +216,7 @@ def choose_orders(b, side, card, attacking):
     one charger per target (§6.4): a unit whose target an earlier charger took picks again.
     """
     U, P, RI, FI, FF, TI, DI = b.U, b.P, b.RI, b.FI, b.FF, b.TI, b.DI
-    O, OG = b.O, b.OG
+    OA, OG = b.OA, b.OG
     n = U.shape[0]
     if card <= 0:
         return 0
@@ -317,7 +316,7 @@ def choose_orders(b, side, card, attacking):
                     clash = True
     if not clash:
         for i in range(count):
-            O[i, O_UNIT], O[i, O_ACTION], O[i, O_TARGET], O[i, O_FORM] = (
+            OA[i, O_UNIT], OA[i, O_ACTION], OA[i, O_TARGET], OA[i, O_FORM] = (
                 ch[i, 1],
                 ch[i, 2],
                 ch[i, 3],
@@ -347,7 +346,7 @@ def choose_orders(b, side, card, attacking):
                     continue
             if action == A_CHARGE and target >= 0:
                 taken[target] = True
-        O[m, O_UNIT], O[m, O_ACTION], O[m, O_TARGET], O[m, O_FORM] = u, action, target, form
+        OA[m, O_UNIT], OA[m, O_ACTION], OA[m, O_TARGET], OA[m, O_FORM] = u, action, target, form
         OG[m] = gap
         m += 1
     return m

@@ -35,7 +35,17 @@ class Packed:
     names by formation index; ``fid`` the inverse.
     """
 
-    arrays: tuple[IntArray, FloatArray, IntArray, FloatArray, IntArray, IntArray, IntArray, IntArray, FloatArray]  # noqa: E501
+    arrays: tuple[
+        IntArray,
+        FloatArray,
+        IntArray,
+        FloatArray,
+        IntArray,
+        IntArray,
+        IntArray,
+        IntArray,
+        FloatArray,
+    ]
     kinds: tuple[str, ...]
     kind_index: dict[str, int]
     formations: tuple[str, ...]

@@ -8,18 +8,18 @@ order, which is the order every list was sorted into (RULES.md §6.9).
 
 from __future__ import annotations
 
+from battle.formation import completion_sum
 from battle.kernel.core import (
     bad_thing,
     d,
+    drop_back,
     emit,
     fall_back,
     hit_filter,
     morale_test,
-    drop_back,
     state_event,
     test_event,
 )
-from battle.formation import completion_sum
 from battle.kernel.jit import A2I, B1, BT, F8, I8, VOID, rule
 from battle.kernel.layout import (
     A_ADVANCE,
@@ -32,7 +32,6 @@ from battle.kernel.layout import (
     EV_MOVED,
     F_FIRECD,
     F_SQUARE,
-    F_TYPE,
     FF_MOVE,
     FF_RANGE,
     FF_REACH,
@@ -285,10 +284,10 @@ def declare_charges(b, norders):
     pending, or a target already charged or declared on this bound, is refused. A charger that
     fails drops back (and leaves the table past its baseline).
     """
-    U, O, FI, RI = b.U, b.O, b.FI, b.RI
+    U, OA, FI, RI = b.U, b.OA, b.FI, b.RI
     for k in range(norders):
-        u, target = O[k, O_UNIT], O[k, O_TARGET]
-        if O[k, O_ACTION] != A_CHARGE or target < 0:
+        u, target = OA[k, O_UNIT], OA[k, O_TARGET]
+        if OA[k, O_ACTION] != A_CHARGE or target < 0:
             continue
         if U[u, U_OUT] or U[u, U_FROZEN] or U[u, U_SHAKEN] or U[u, U_DISORD]:
             continue
@@ -298,7 +297,7 @@ def declare_charges(b, norders):
             continue
         declared = False  # already the target of a charge declared this bound
         for j in range(k):
-            if O[j, O_TARGET] == target and U[O[j, O_UNIT], U_CDECL]:
+            if OA[j, O_TARGET] == target and U[OA[j, O_UNIT], U_CDECL]:
                 declared = True
         if declared:
             continue
@@ -479,22 +478,22 @@ def advance(b, u, to_gap, front):
 def manoeuvre_phase(b, side, norders):
     """Activated units move, charge, change formation or rally (RULES.md §6.3 step 5), in
     activation order."""
-    U, P, O = b.U, b.P, b.O
+    U, P, OA = b.U, b.P, b.OA
     front = -2.0  # the enemy's furthest-forward position (worked out when first needed)
     for k in range(norders):
-        u = O[k, O_UNIT]
+        u = OA[k, O_UNIT]
         if U[u, U_OUT] or U[u, U_FROZEN] or U[u, U_MELEE] >= 0:
             continue
-        action = O[k, O_ACTION]
+        action = OA[k, O_ACTION]
         if action == A_CHARGE:
             if U[u, U_CDECL]:
-                charge_move(b, u, O[k, O_TARGET])
+                charge_move(b, u, OA[k, O_TARGET])
         elif action == A_RALLY:
             if U[u, U_SHAKEN] and morale_test(b, u, 0, TK_RALLY, 0, False, TR_NONE, 0):
                 U[u, U_SHAKEN] = 0
                 state_event(b, u, ST_RALLIED, 0, 0)
         elif action == A_FORM:
-            change_formation(b, u, O[k, O_FORM])
+            change_formation(b, u, OA[k, O_FORM])
         elif action == A_ADVANCE:
             if front < -1.5:
                 front = -1.0  # no enemy left
@@ -525,9 +524,9 @@ def half_strength_checks(b):
 def end_bound(b, side, norders):
     """Clear the side's per-bound flags: activation, charges declared, frozen, moving fire,
     and hit by fire or charged since its last bound (used by completion tests, §5.2)."""
-    U, O = b.U, b.O
+    U, OA = b.U, b.OA
     for k in range(norders):
-        u = O[k, O_UNIT]
+        u = OA[k, O_UNIT]
         U[u, U_ACT] = 0
         U[u, U_CDECL] = 0
         U[u, U_ADV] = 0

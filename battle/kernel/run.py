@@ -35,9 +35,9 @@ def _layout(
     if due:
         return new_state(t, (force_a, force_b), due, attacker)
     hit = _LAYOUTS.get(id(t))
-    if hit is not None and hit[0] is t and hit[1] is force_a and hit[2] is force_b:
-        if hit[3] == attacker:
-            return hit[4]
+    same = hit is not None and hit[0] is t and hit[1] is force_a and hit[2] is force_b
+    if hit is not None and same and hit[3] == attacker:
+        return hit[4]
     lay = new_state(t, (force_a, force_b), due, attacker)
     if len(_LAYOUTS) > 64:
         _LAYOUTS.clear()

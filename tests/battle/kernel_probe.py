@@ -68,6 +68,7 @@ class Probe:
         attacker: int = 0,
         record: bool = True,
         arrivals: Sequence[Arrival] = (),
+        uniforms: Sequence[float] = (),
     ) -> None:
         self.t = tables
         self.packed = rule_arrays(tables)
@@ -76,7 +77,7 @@ class Probe:
             tables, (Force("Red", tuple(red)), Force("Blue", tuple(blue))), due, attacker
         )
         n = lay.U.shape[0]
-        dice = [uniform(r, s) for r, s in rolls]
+        dice = [uniform(r, s) for r, s in rolls] + list(uniforms)
         self.U = lay.U.copy()
         self.P = lay.P.copy()
         self.S = lay.S.copy()
@@ -93,7 +94,7 @@ class Probe:
             self.S,
             self.DK,
             np.zeros_like(lay.DK),
-            np.array(dice + [0.5], np.float64),
+            np.array([*dice, 0.5], np.float64),
             self.E,
             self.O,
             self.OG,
@@ -104,6 +105,19 @@ class Probe:
         )
         self.b = Battle(*arrays, *doctrine_arrays(tables, doctrines))
         self.ids = [s.id for s in lay.specs]
+
+    def reset(self) -> None:
+        """Put the units and the battle's counts back as laid out (the dice read on)."""
+        self.U[:] = self.lay.U
+        self.P[:] = self.lay.P
+        keep = self.S[[L.S_DI, L.S_DUSED, L.S_DNUM, L.S_RECORD, L.S_TURN, L.S_BOUNDS]]
+        self.S[:] = self.lay.S
+        self.S[[L.S_DI, L.S_DUSED, L.S_DNUM, L.S_RECORD, L.S_TURN, L.S_BOUNDS]] = keep
+        self.DK[:] = self.lay.DK
+
+    def deck(self, side: int) -> list[int]:
+        """``side``'s cards, highest first (RULES.md §3)."""
+        return [int(c) for c in self.DK[side, : self.S[L.S_DN + side]]]
 
     # ------------------------------------------------------------------ units
     def i(self, uid: str) -> int:

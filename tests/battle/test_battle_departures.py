@@ -17,8 +17,13 @@ from battle.forces import parse_force_flag
 from battle.kernel import layout as L
 from battle.kernel.bound import bound
 from battle.kernel.orders import choose_orders
-from battle.kernel.phases import completion_tests, declare_charges, fire_phase, melee_phase
-from battle.kernel.phases import stand_tests
+from battle.kernel.phases import (
+    completion_tests,
+    declare_charges,
+    fire_phase,
+    melee_phase,
+    stand_tests,
+)
 from battle.tables import Tables, compile_rules
 from battle.units import UnitSpec
 from campaign.config import load_rules
