@@ -18,7 +18,7 @@ from battle.kernel.core import (
     row,
     withdrawal_phase,
 )
-from battle.kernel.jit import BT, I8, RL, ST, VOID, rule
+from battle.kernel.jit import BT, I8, RL, ST, VOID, rule, unmanaged
 from battle.kernel.layout import (
     A_ADVANCE,
     END_NIGHTFALL,
@@ -223,8 +223,17 @@ def fight_arrays(st, rl):
     """Fight the battle of the arrays ``st`` with the rules ``rl`` (see :func:`run_battle`);
     the arrays hold the outcome."""
     b = structref.new(BT)
-    b.U, b.P, b.S, b.DK, b.DL, b.DB, b.E = st[0], st[1], st[2], st[3], st[4], st[5], st[6]
-    b.OA, b.OG, b.AB, b.AS, b.ADK, b.ADN = st[7], st[8], st[9], st[10], st[11], st[12]
-    b.RI, b.RF, b.FI, b.FF, b.TI, b.CT, b.MNF = rl[0], rl[1], rl[2], rl[3], rl[4], rl[5], rl[6]
-    b.HD, b.LS, b.DI, b.DF, b.DR, b.DFF, b.DAF = rl[7], rl[8], rl[9], rl[10], rl[11], rl[12], rl[13]
+    b.U, b.P, b.S = unmanaged(st[0]), unmanaged(st[1]), unmanaged(st[2])
+    b.DK, b.DL, b.DB, b.E = unmanaged(st[3]), unmanaged(st[4]), unmanaged(st[5]), unmanaged(st[6])
+    b.OA, b.OG, b.AB, b.AS = unmanaged(st[7]), unmanaged(st[8]), unmanaged(st[9]), unmanaged(st[10])
+    b.ADK, b.ADN = unmanaged(st[11]), unmanaged(st[12])
+    b.RI, b.RF, b.FI, b.FF = unmanaged(rl[0]), unmanaged(rl[1]), unmanaged(rl[2]), unmanaged(rl[3])
+    b.TI, b.CT, b.MNF, b.HD = unmanaged(rl[4]), unmanaged(rl[5]), unmanaged(rl[6]), unmanaged(rl[7])
+    b.LS, b.DI, b.DF, b.DR = (
+        unmanaged(rl[8]),
+        unmanaged(rl[9]),
+        unmanaged(rl[10]),
+        unmanaged(rl[11]),
+    )
+    b.DFF, b.DAF = unmanaged(rl[12]), unmanaged(rl[13])
     run_battle(b)

@@ -65,6 +65,7 @@ from battle.kernel.layout import (
     S_EOVER,
     S_FCT,
     S_LOST,
+    S_NWD,
     S_ONF,
     S_OVER,
     S_REASON,
@@ -569,6 +570,7 @@ def withdrawal_phase(b):
     for k in range(n):
         side = sides[k]
         r = row(b, EV_WD)  # always recorded: the result lists every check
+        S[S_NWD] += 1
         rolled = 0
         for _ in range(totals[k]):  # none when the total is 0 or less
             roll = d(b, die)

@@ -3,6 +3,8 @@ its :mod:`battle.events` (built only when events were recorded)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from battle.events import (
@@ -32,22 +34,22 @@ from battle.withdrawal import SideTally
 __all__ = ["events", "result"]
 
 _new_tuple = tuple.__new__
-_STATE_BY_FLAG = ((L.U_DESTR, "destroyed"), (L.U_ROUTED, "routed"), (L.U_OFFT, "off-table"))
 
 
-def unit_state(u: IntArray) -> str:
-    """``destroyed``, ``routed``, ``off-table``, ``shaken``, ``disordered`` or ``steady``."""
-    if u[L.U_DESTR]:
-        return "destroyed"
-    if u[L.U_ROUTED]:
-        return "routed"
-    if u[L.U_OFFT]:
-        return "off-table"
-    if u[L.U_SHAKEN]:
-        return "shaken"
-    if u[L.U_DISORD]:
-        return "disordered"
-    return "steady"
+#: U's columns a result reads, in this order
+_OUT_COLUMNS = [
+    L.U_PRESENT,
+    L.U_SIDE,
+    L.U_FID,
+    L.U_HITS,
+    L.U_TOTAL,
+    L.U_RETSH,
+    L.U_DESTR,
+    L.U_ROUTED,
+    L.U_OFFT,
+    L.U_SHAKEN,
+    L.U_DISORD,
+]
 
 
 def result(
@@ -62,34 +64,47 @@ def result(
 ) -> BattleResult:
     """The :class:`BattleResult` of a finished battle (units listed side 0 first, by id)."""
     specs = lay.specs
-    Ul = U.tolist()
-    order = [i for i, u in enumerate(Ul) if u[L.U_PRESENT] and u[L.U_SIDE] == 0]
-    order += [i for i, u in enumerate(Ul) if u[L.U_PRESENT] and u[L.U_SIDE] == 1]
-    kinds, formations = p.kinds, p.formations
-    units = tuple(
-        [
+    rows = U[:, _OUT_COLUMNS].tolist()
+    formations = p.formations
+    outcomes = ([], [])
+    for i, (present, side, fid, hits, total, retsh, destr, routed, offt, shaken, dis) in enumerate(
+        rows
+    ):
+        if not present:
+            continue
+        spec = specs[i]
+        if destr:
+            state = "destroyed"
+        elif routed:
+            state = "routed"
+        elif offt:
+            state = "off-table"
+        elif shaken:
+            state = "shaken"
+        elif dis:
+            state = "disordered"
+        else:
+            state = "steady"
+        outcomes[side].append(
             _new_tuple(
                 UnitOutcome,
                 (
-                    specs[i].id,
-                    Ul[i][L.U_SIDE],
-                    kinds[Ul[i][L.U_KIND]],
-                    specs[i].grade,
-                    formations[Ul[i][L.U_FID]],
-                    unit_state(Ul[i]),
-                    Ul[i][L.U_HB],
-                    Ul[i][L.U_HITS],
-                    Ul[i][L.U_TOTAL],
-                    Ul[i][L.U_RETSH] == 1,
+                    spec.id,
+                    side,
+                    spec.kind,
+                    spec.grade,
+                    formations[fid],
+                    state,
+                    spec.hits,
+                    hits,
+                    total,
+                    retsh == 1,
                 ),
             )
-            for i in order
-        ]
-    )
+        )
     s = S.tolist()
     n = s[L.S_EN]
-    rows = E[:n].tolist() if n else []
-    checks = tuple(_withdrawals(t, rows))
+    checks = tuple(_withdrawals(t, E, n)) if s[L.S_NWD] else ()
     winner = s[L.S_WINNER]
     box0, box1 = s[L.S_BOX], s[L.S_BOX + 1]
     return BattleResult(
@@ -100,7 +115,7 @@ def result(
         bounds=s[L.S_BOUNDS],
         turns=s[L.S_TURN],
         minutes=s[L.S_BOUNDS] * t.bound_minutes,
-        units=units,
+        units=tuple(outcomes[0] + outcomes[1]),
         cards_left=(s[L.S_DN], s[L.S_DN + 1]),
         cards_lost=(s[L.S_CL], s[L.S_CL + 1]),
         casualty_percent=(
@@ -108,35 +123,103 @@ def result(
             100.0 * s[L.S_LOST + 1] / box1 if box1 else 0.0,
         ),
         withdrawal_checks=checks,
-        events=tuple(events(t, p, lay, s[L.S_ATTACKER], rows, checks)) if record else (),
+        recorded=_decoder(t, p, lay, s[L.S_ATTACKER], E[:n].copy(), checks) if record else (),
     )
 
 
-def _withdrawals(t: Tables, rows: list[list[float]]) -> list[WithdrawalChecked]:
-    """Every withdrawal check of the battle (RULES.md §7.2–§7.4), from its rows."""
+def _decoder(
+    t: Tables,
+    p: Packed,
+    lay: Layout,
+    attacker: int,
+    E: FloatArray,
+    checks: tuple[WithdrawalChecked, ...],
+) -> Callable[[], tuple[BattleEvent, ...]]:
+    """What turns the event rows ``E`` into the battle's events when they are first read."""
+
+    def decode() -> tuple[BattleEvent, ...]:
+        ints = E.astype(np.int64).tolist()
+        return tuple(events(t, p, lay, attacker, E.tolist(), checks, ints))
+
+    return decode
+
+
+#: withdrawal checks by their row and dice (the same check recurs across battles)
+_CHECKS: dict[tuple[float, ...], WithdrawalChecked] = {}
+
+
+def _withdrawals(t: Tables, E: FloatArray, n: int) -> list[WithdrawalChecked]:
+    """Every withdrawal check of the battle (RULES.md §7.2–§7.4), from its event rows."""
+    rows = E[:n].tolist()
     out = []
     for i, r in enumerate(rows):
         if r[0] != L.EV_WD:
             continue
         nrolls = int(r[7])
-        pct = r[4]
-        own = SideTally(int(r[8]), int(r[9]), int(r[10]), int(r[11]))
-        enemy = SideTally(int(r[12]), int(r[13]), int(r[14]), int(r[15]))
-        out.append(
-            WithdrawalChecked(
+        rolls = [rows[i + 1 + k][3] for k in range(nrolls)]
+        key = (id(t), *r[1:16], *rolls)
+        check = _CHECKS.get(key)
+        if check is None:
+            pct = r[4]
+            own = SideTally(int(r[8]), int(r[9]), int(r[10]), int(r[11]))
+            enemy = SideTally(int(r[12]), int(r[13]), int(r[14]), int(r[15]))
+            check = WithdrawalChecked(
                 int(r[1]),
                 int(r[2]),
                 int(r[3]),
                 round(pct, 3),
                 tuple(t.withdrawal.factors(own, enemy, pct)),
                 int(r[5]),
-                tuple([int(rows[i + 1 + k][3]) for k in range(nrolls)]),
+                tuple([int(x) for x in rolls]),
                 bool(r[6]),
                 t.withdrawal_die,
                 t.withdrawal_success_total,
             )
-        )
+            if len(_CHECKS) > 100_000:
+                _CHECKS.clear()
+            _CHECKS[key] = check
+        out.append(check)
     return out
+
+
+#: phase events are the most common and the same in many battles: made once each
+_PHASE_EVENTS: dict[tuple[int, int, int, int], PhaseStarted] = {}
+_STARTS: dict[int, tuple[Layout, int, BattleStarted]] = {}
+
+
+def _started(p: Packed, lay: Layout, attacker: int) -> BattleStarted:
+    """The battle's first event: the attacker, every unit there from the start, the decks
+    (made once per layout)."""
+    hit = _STARTS.get(id(lay))
+    if hit is not None and hit[0] is lay and hit[1] == attacker:
+        return hit[2]
+    specs, U0 = lay.specs, lay.U
+    start = [i for i in range(len(specs)) if U0[i, L.U_PRESENT] and U0[i, L.U_SIDE] == 0]
+    start += [i for i in range(len(specs)) if U0[i, L.U_PRESENT] and U0[i, L.U_SIDE] == 1]
+    event = BattleStarted(
+        0,
+        0,
+        attacker,
+        tuple(
+            UnitStart(
+                specs[i].id,
+                int(U0[i, L.U_SIDE]),
+                specs[i].kind,
+                specs[i].grade,
+                specs[i].irregular,
+                p.formations[int(U0[i, L.U_FID])],
+                float(lay.P[i, L.P_POS]),
+                specs[i].hits,
+                int(U0[i, L.U_MORALE]),
+            )
+            for i in start
+        ),
+        lay.decks,
+    )
+    if len(_STARTS) > 64:
+        _STARTS.clear()
+    _STARTS[id(lay)] = (lay, attacker, event)
+    return event
 
 
 def events(
@@ -146,150 +229,140 @@ def events(
     attacker: int,
     rows: list[list[float]],
     checks: tuple[WithdrawalChecked, ...],
+    ints: list[list[int]] | None = None,
 ) -> list[BattleEvent]:
-    """The battle's events, in order, from its event rows (and the start, from its layout)."""
-    specs = lay.specs
-    ids = [s.id for s in specs]
+    """The battle's events, in order, from its event rows (``ints``: the same as integers)
+    and the start, from its layout."""
+    ids = [s.id for s in lay.specs]
     names = p.formations
-    U0 = lay.U
-    start = [i for i in range(len(specs)) if U0[i, L.U_PRESENT] and U0[i, L.U_SIDE] == 0]
-    start += [i for i in range(len(specs)) if U0[i, L.U_PRESENT] and U0[i, L.U_SIDE] == 1]
-    out: list[BattleEvent] = [
-        BattleStarted(
-            0,
-            0,
-            attacker,
-            tuple(
-                UnitStart(
-                    specs[i].id,
-                    int(U0[i, L.U_SIDE]),
-                    specs[i].kind,
-                    specs[i].grade,
-                    specs[i].irregular,
-                    names[int(U0[i, L.U_FID])],
-                    float(lay.P[i, L.P_POS]),
-                    specs[i].hits,
-                    int(U0[i, L.U_MORALE]),
-                )
-                for i in start
-            ),
-            lay.decks,
-        )
-    ]
-    kinds = L.TEST_KINDS
+    if ints is None:
+        ints = [[int(x) for x in r] for r in rows]
+    out: list[BattleEvent] = [_started(p, lay, attacker)]
+    append = out.append
+    kinds, phases, moves, states = L.TEST_KINDS, PHASES, L.MOVES, L.STATES
     wd = iter(checks)
     i = 0
-    while i < len(rows):
-        r = rows[i]
+    count = len(rows)
+    while i < count:
+        r = ints[i]
         i += 1
-        kind, turn, bound = int(r[0]), int(r[1]), int(r[2])
+        kind = r[0]
         if kind == L.EV_PHASE:
-            out.append(PhaseStarted(turn, bound, int(r[3]), PHASES[int(r[4])]))
-        elif kind == L.EV_BOUND:
-            count = int(r[6])
-            acts = tuple(ids[int(rows[i + k][3])] for k in range(count))
-            i += count
-            out.append(BoundStarted(turn, bound, int(r[3]), int(r[4]), int(r[5]), acts))
+            key = (r[1], r[2], r[3], r[4])
+            ev = _PHASE_EVENTS.get(key)
+            if ev is None:
+                ev = _PHASE_EVENTS[key] = PhaseStarted(r[1], r[2], r[3], phases[r[4]])
+            append(ev)
         elif kind == L.EV_TEST:
-            tk, unit, die, why, arg = int(r[3]), int(r[4]), int(r[5]), int(r[9]), int(r[10])
-            dice = f"d{die} vs d{die}" if tk == L.TK_INITIATIVE else f"d{die}"
-            if why == L.TR_TARGET:
+            tk, unit, die, why, arg = r[3], r[4], r[5], r[9], r[10]
+            if why == L.TR_NONE:
+                reason = ""
+            elif why == L.TR_TARGET:
                 reason = ids[arg]
             elif why == L.TR_FORMING:
                 reason = f"to complete forming {names[arg]}"
-            elif why == L.TR_FIRST:
-                reason = f"side {arg} has the first bound"
             else:
-                reason = ""
-            out.append(
+                reason = f"side {arg} has the first bound"
+            append(
                 TestRolled(
-                    turn,
-                    bound,
+                    r[1],
+                    r[2],
                     kinds[tk],
                     ids[unit] if unit >= 0 else "",
-                    dice,
-                    int(r[6]),
-                    int(r[7]),
+                    _dice_name(die, tk == L.TK_INITIATIVE),
+                    r[6],
+                    r[7],
                     r[8] != 0,
                     reason,
                 )
             )
         elif kind == L.EV_HIT:
-            v = [int(x) for x in r[3:13]]
-            out.append(
+            v = r[11:13]
+            append(
                 HitResolved(
-                    turn,
-                    bound,
-                    L.HOWS[v[0]],
-                    ids[v[1]],
-                    ids[v[2]],
-                    v[3] != 0,
-                    v[4],
-                    v[5],
-                    v[6],
-                    v[7],
-                    v[8],
-                    v[9],
-                )
-            )
-        elif kind == L.EV_MELEE:
-            v = [int(x) for x in r[3:9]]
-            out.append(
-                MeleeResolved(
-                    turn,
-                    bound,
-                    ids[v[0]],
-                    ids[v[1]],
-                    v[2],
-                    v[3],
-                    ids[v[4]] if v[4] >= 0 else "",
-                    L.OUTCOMES[v[5]],
-                )
-            )
-        elif kind == L.EV_CARD:
-            side, card, left, cause, unit, tk = (int(x) for x in r[3:9])
-            if cause == L.CC_FAILED:
-                why_text = f"{ids[unit]} failed a {kinds[tk]} test"
-            else:
-                why_text = f"{ids[unit]} lost a melee"
-            out.append(CardLost(turn, bound, side, card, left, why_text))
-        elif kind == L.EV_STATE:
-            unit, state, why, arg = (int(x) for x in r[3:7])
-            out.append(
-                StateChanged(
-                    turn, bound, ids[unit], L.STATES[state], _reason(why, arg, bound, t, names)
+                    r[1],
+                    r[2],
+                    L.HOWS[r[3]],
+                    ids[r[4]],
+                    ids[r[5]],
+                    r[6] != 0,
+                    r[7],
+                    r[8],
+                    r[9],
+                    r[10],
+                    v[0],
+                    v[1],
                 )
             )
         elif kind == L.EV_MOVED:
-            target = int(r[7])
-            out.append(
+            f = rows[i - 1]
+            target = r[7]
+            append(
                 Moved(
-                    turn,
-                    bound,
-                    ids[int(r[3])],
-                    L.MOVES[int(r[4])],
-                    r[5],
-                    r[6],
+                    r[1],
+                    r[2],
+                    ids[r[3]],
+                    moves[r[4]],
+                    f[5],
+                    f[6],
                     ids[target] if target >= 0 else "",
                 )
             )
+        elif kind == L.EV_CARD:
+            unit = ids[r[7]]
+            why_text = (
+                f"{unit} failed a {kinds[r[8]]} test"
+                if r[6] == L.CC_FAILED
+                else f"{unit} lost a melee"
+            )
+            append(CardLost(r[1], r[2], r[3], r[4], r[5], why_text))
+        elif kind == L.EV_STATE:
+            append(
+                StateChanged(r[1], r[2], ids[r[3]], states[r[4]], _reason(r[5], r[6], r[2], names))
+            )
+        elif kind == L.EV_BOUND:
+            n = r[6]
+            acts = tuple([ids[ints[i + k][3]] for k in range(n)])
+            i += n
+            append(BoundStarted(r[1], r[2], r[3], r[4], r[5], acts))
+        elif kind == L.EV_MELEE:
+            append(
+                MeleeResolved(
+                    r[1],
+                    r[2],
+                    ids[r[3]],
+                    ids[r[4]],
+                    r[5],
+                    r[6],
+                    ids[r[7]] if r[7] >= 0 else "",
+                    L.OUTCOMES[r[8]],
+                )
+            )
         elif kind == L.EV_FORMED:
-            out.append(
-                FormationChanged(turn, bound, ids[int(r[3])], names[int(r[4])], names[int(r[5])])
-            )
+            append(FormationChanged(r[1], r[2], ids[r[3]], names[r[4]], names[r[5]]))
         elif kind == L.EV_WD:
-            out.append(next(wd))
-            i += int(r[7])
+            append(next(wd))
+            i += int(rows[i - 1][7])
         elif kind == L.EV_END:
-            winner = int(r[3])
-            out.append(
-                BattleEnded(turn, bound, None if winner < 0 else winner, L.END_REASONS[int(r[4])])
-            )
+            append(BattleEnded(r[1], r[2], None if r[3] < 0 else r[3], L.END_REASONS[r[4]]))
     return out
 
 
-def _reason(why: int, arg: int, bound: int, t: Tables, names: tuple[str, ...]) -> str:
+_DICE: dict[tuple[int, bool], str] = {}
+
+
+def _dice_name(die: int, versus: bool) -> str:
+    """``d100``, or ``d6 vs d6`` for the initiative roll (RULES.md §6.2)."""
+    name = _DICE.get((die, versus))
+    if name is None:
+        name = _DICE[(die, versus)] = f"d{die} vs d{die}" if versus else f"d{die}"
+    return name
+
+
+def _reason(why: int, arg: int, bound: int, names: tuple[str, ...]) -> str:
     """The reason text of a StateChanged event."""
+    if why == L.SR_NONE:
+        return ""
     if why == L.SR_TEST:
         return L.TEST_KINDS[arg]
     if why == L.SR_ROUT_TEST:
@@ -305,6 +378,3 @@ def _reason(why: int, arg: int, bound: int, t: Tables, names: tuple[str, ...]) -
     if why == L.SR_JOINED:
         return f"arrived for bound {bound}; deck rebuilt to {arg} cards"
     return ""
-
-
-_ = np  # numpy arrays are read through .tolist() above

@@ -15,11 +15,26 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from numba import njit
+from numba import carray, njit
 from numba import types as nt
 from numba.experimental import structref
+from numba.extending import intrinsic
 
-__all__ = ["A1B", "A1I", "A2I", "B1", "BT", "F8", "I8", "RL", "ST", "VOID", "Battle", "rule"]
+__all__ = [
+    "A1B",
+    "A1I",
+    "A2I",
+    "B1",
+    "BT",
+    "F8",
+    "I8",
+    "RL",
+    "ST",
+    "VOID",
+    "Battle",
+    "rule",
+    "unmanaged",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -63,3 +78,26 @@ def rule(ret: Any, *args: Any, inline: bool = False) -> Callable[[F], F]:
         return compiled
 
     return wrap
+
+
+@intrinsic  # type: ignore[misc]
+def _data(typingctx: Any, array: Any) -> Any:
+    """The data pointer of ``array`` (compiled code only)."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return context.make_array(signature.args[0])(context, builder, args[0]).data
+
+    return nt.CPointer(array.dtype)(array), codegen
+
+
+@njit(cache=True, inline="always")  # type: ignore[misc]
+def unmanaged(array: Any) -> Any:
+    """A view of ``array`` that compiled code does not reference-count.
+
+    Every array a compiled function receives, or reads from a structure, is reference-counted
+    with atomic operations, and the battle's rules are many small functions over a few
+    arrays: counting them cost most of a battle's time. A view over the same data without a
+    reference count costs nothing to pass; the caller (:func:`battle.engine.fight`) keeps the
+    arrays alive while the battle runs.
+    """
+    return carray(_data(array), array.shape)

@@ -91,7 +91,8 @@ S_TAL = 26  # §7.2 tallies: + 4 * side + T_*
 S_NEXTARR = 34  # next arrival to join
 S_NARR = 35  # arrivals
 S_MAXB = 36  # nightfall after this many bounds, -1 none
-NS = 37
+S_NWD = 37  # withdrawal checks recorded
+NS = 38
 
 # tallies (RULES.md §7.2 rows a battle can fire)
 T_FLAGS = 0

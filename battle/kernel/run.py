@@ -61,7 +61,7 @@ def fight_tables(
     lay = _layout(t, force_a, force_b, due, attacker)
     n = lay.U.shape[0]
     dice = rng.random(BLOCK * _GUESS[0])
-    rows = 512 + 64 * n if record else 16
+    rows = 512 + 64 * n if record else 256
     while True:
         U = lay.U.copy()
         S = lay.S.copy()
