@@ -71,11 +71,20 @@ class BattleResult:
     cards_left: tuple[int, int]
     cards_lost: tuple[int, int]
     casualty_percent: tuple[float, float]
-    withdrawal_checks: tuple[WithdrawalChecked, ...] = ()
+    #: the withdrawal checks, or what decodes them (called once, when first read)
+    recorded_checks: tuple[WithdrawalChecked, ...] | Callable[[], tuple[WithdrawalChecked, ...]] = (
+        field(default=(), repr=False, compare=False)
+    )
     #: the recorded events, or what decodes them (called once, when first read)
     recorded: tuple[BattleEvent, ...] | Callable[[], tuple[BattleEvent, ...]] = field(
         default=(), repr=False, compare=False
     )
+
+    @cached_property
+    def withdrawal_checks(self) -> tuple[WithdrawalChecked, ...]:
+        """Every withdrawal check made, with its factors and dice (RULES.md §7.2–§7.4)."""
+        checks = self.recorded_checks
+        return checks if isinstance(checks, tuple) else checks()
 
     @cached_property
     def events(self) -> tuple[BattleEvent, ...]:
@@ -112,7 +121,9 @@ class BattleResult:
         """Pickled with its events decoded (a decoder does not pickle)."""
         state = dict(self.__dict__)
         state["recorded"] = self.events
+        state["recorded_checks"] = self.withdrawal_checks
         state.pop("events", None)
+        state.pop("withdrawal_checks", None)
         return state
 
     @property

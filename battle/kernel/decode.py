@@ -66,7 +66,7 @@ def result(
     specs = lay.specs
     rows = U[:, _OUT_COLUMNS].tolist()
     formations = p.formations
-    outcomes = ([], [])
+    outcomes: tuple[list[UnitOutcome], list[UnitOutcome]] = ([], [])
     for i, (present, side, fid, hits, total, retsh, destr, routed, offt, shaken, dis) in enumerate(
         rows
     ):
@@ -104,7 +104,13 @@ def result(
         )
     s = S.tolist()
     n = s[L.S_EN]
-    checks = tuple(_withdrawals(t, E, n)) if s[L.S_NWD] else ()
+    rows = E[:n].copy() if s[L.S_NWD] or record else E[:0]
+    checks: tuple[WithdrawalChecked, ...] | Callable[[], tuple[WithdrawalChecked, ...]] = ()
+    if s[L.S_NWD]:
+
+        def checks() -> tuple[WithdrawalChecked, ...]:
+            return tuple(_withdrawals(t, rows, n))
+
     winner = s[L.S_WINNER]
     box0, box1 = s[L.S_BOX], s[L.S_BOX + 1]
     return BattleResult(
@@ -122,8 +128,8 @@ def result(
             100.0 * s[L.S_LOST] / box0 if box0 else 0.0,
             100.0 * s[L.S_LOST + 1] / box1 if box1 else 0.0,
         ),
-        withdrawal_checks=checks,
-        recorded=_decoder(t, p, lay, s[L.S_ATTACKER], E[:n].copy(), checks) if record else (),
+        recorded_checks=checks,
+        recorded=_decoder(t, p, lay, s[L.S_ATTACKER], rows, checks) if record else (),
     )
 
 
@@ -133,13 +139,14 @@ def _decoder(
     lay: Layout,
     attacker: int,
     E: FloatArray,
-    checks: tuple[WithdrawalChecked, ...],
+    checks: tuple[WithdrawalChecked, ...] | Callable[[], tuple[WithdrawalChecked, ...]],
 ) -> Callable[[], tuple[BattleEvent, ...]]:
     """What turns the event rows ``E`` into the battle's events when they are first read."""
 
     def decode() -> tuple[BattleEvent, ...]:
         ints = E.astype(np.int64).tolist()
-        return tuple(events(t, p, lay, attacker, E.tolist(), checks, ints))
+        made = checks if isinstance(checks, tuple) else checks()
+        return tuple(events(t, p, lay, attacker, E.tolist(), made, ints))
 
     return decode
 
@@ -309,11 +316,11 @@ def events(
                 )
             )
         elif kind == L.EV_CARD:
-            unit = ids[r[7]]
+            who = ids[r[7]]
             why_text = (
-                f"{unit} failed a {kinds[r[8]]} test"
+                f"{who} failed a {kinds[r[8]]} test"
                 if r[6] == L.CC_FAILED
-                else f"{unit} lost a melee"
+                else f"{who} lost a melee"
             )
             append(CardLost(r[1], r[2], r[3], r[4], r[5], why_text))
         elif kind == L.EV_STATE:

@@ -80,7 +80,7 @@ def rule(ret: Any, *args: Any, inline: bool = False) -> Callable[[F], F]:
     return wrap
 
 
-@intrinsic  # type: ignore[misc]
+@intrinsic  # type: ignore[untyped-decorator]
 def _data(typingctx: Any, array: Any) -> Any:
     """The data pointer of ``array`` (compiled code only)."""
 
@@ -90,7 +90,7 @@ def _data(typingctx: Any, array: Any) -> Any:
     return nt.CPointer(array.dtype)(array), codegen
 
 
-@njit(cache=True, inline="always")  # type: ignore[misc]
+@njit(cache=True, inline="always")  # type: ignore[untyped-decorator]
 def unmanaged(array: Any) -> Any:
     """A view of ``array`` that compiled code does not reference-count.
 
