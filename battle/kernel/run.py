@@ -10,12 +10,15 @@ Afterwards the generator stands exactly where 64-uniform blocks would have left 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import SimpleNamespace
 
 import numpy as np
+from numba import config
 
 from battle.arrivals import Arrival
 from battle.kernel import layout as L
-from battle.kernel.bound import fight_arrays
+from battle.kernel.bound import fight_arrays, run_battle
+from battle.kernel.jit import FIELDS
 from battle.kernel.decode import result
 from battle.kernel.pack import Layout, doctrine_arrays, new_state, rule_arrays
 from battle.result import BattleResult
@@ -25,6 +28,11 @@ from battle.units import Force
 __all__ = ["BLOCK", "fight_tables"]
 
 BLOCK = 64  # uniforms per block drawn from the battle's generator
+#: numba's NUMBA_DISABLE_JIT: the kernel's functions are plain Python
+PLAIN_PYTHON = bool(config.DISABLE_JIT)
+#: event rows a recording battle starts with, plus 64 per unit
+EVENT_ROWS = 512
+EVENT_ROWS_PER_UNIT = 64
 _GUESS = [4]  # blocks drawn up front: grows to what battles have needed
 _LAYOUTS: dict[int, tuple[Tables, Force, Force, int, Layout]] = {}
 
@@ -61,7 +69,7 @@ def fight_tables(
     lay = _layout(t, force_a, force_b, due, attacker)
     n = lay.U.shape[0]
     dice = rng.random(BLOCK * _GUESS[0])
-    rows = 512 + 64 * n if record else 256
+    rows = EVENT_ROWS + EVENT_ROWS_PER_UNIT * n if record else 256
     while True:
         U = lay.U.copy()
         S = lay.S.copy()
@@ -84,7 +92,10 @@ def fight_tables(
             lay.ADK,
             lay.ADN,
         )
-        fight_arrays(st, rl)
+        if PLAIN_PYTHON:  # NUMBA_DISABLE_JIT=1: the same rules, run as Python (debugging)
+            run_battle(SimpleNamespace(**dict(zip(FIELDS, (*st, *rl), strict=True))))
+        else:
+            fight_arrays(st, rl)
         used = int(S[L.S_DUSED])
         if used > len(dice):  # more dice: the next blocks of the same stream
             more = -(-(used - len(dice)) // BLOCK) + 1
