@@ -18,8 +18,8 @@ from numba import config
 from battle.arrivals import Arrival
 from battle.kernel import layout as L
 from battle.kernel.bound import fight_arrays, run_battle
-from battle.kernel.jit import FIELDS
 from battle.kernel.decode import result
+from battle.kernel.jit import FIELDS
 from battle.kernel.pack import Layout, doctrine_arrays, new_state, rule_arrays
 from battle.result import BattleResult
 from battle.tables import Tables
