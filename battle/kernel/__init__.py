@@ -3,8 +3,8 @@ numba-compiled functions over them. :func:`battle.engine.fight` is its public en
 
 numba compiles the kernel when it is first imported and caches the machine code on disk
 (``__pycache__`` beside the modules, or ``NUMBA_CACHE_DIR``); later runs load it in a fraction
-of a second. A first run (a fresh install, or kernel sources newer than the cache) says so on
-stderr, since it takes a few tens of seconds; stdout is untouched.
+of a second. A first run (a fresh install: no compiled kernel in the cache) says so on stderr,
+since it takes a few tens of seconds; stdout is untouched.
 """
 
 from __future__ import annotations
@@ -18,23 +18,27 @@ __all__ = ["COMPILE_SECONDS", "cache_is_warm"]
 #: about how long the first compilation takes on a 2-core machine (seconds)
 COMPILE_SECONDS = 15
 _HERE = Path(__file__).resolve().parent
-#: the modules whose compiled code is cached, and the last function compiled on import
-_SOURCES = (*_HERE.glob("*.py"), _HERE.parent / "fire.py", _HERE.parent / "formation.py")
-_LAST = "bound.fight_arrays-*.nbi"
+#: the modules with compiled functions (numba caches each function beside its module and
+#: compiles it again when its module changes)
+_SOURCES = tuple(
+    [_HERE / f"{m}.py" for m in ("core", "phases", "orders", "bound")]
+    + [_HERE.parent / "fire.py", _HERE.parent / "formation.py"]
+)
 
 
 def cache_is_warm() -> bool:
-    """Whether the kernel's compiled code is on disk and newer than its sources."""
+    """Whether the kernel's compiled code is on disk (numba's index of each module's compiled
+    functions; numba itself checks that they match the sources)."""
     if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
         return True  # nothing is compiled
     given = os.environ.get("NUMBA_CACHE_DIR")
-    places = [Path(given)] if given else [_HERE / "__pycache__"]
     tag = f"py{sys.version_info.major}{sys.version_info.minor}"
-    found = [p for place in places if place.is_dir() for p in place.rglob(_LAST) if tag in p.name]
-    if not found:
-        return False
-    newest_source = max(p.stat().st_mtime for p in _SOURCES if p.exists())
-    return max(p.stat().st_mtime for p in found) >= newest_source
+    for source in _SOURCES:
+        place = Path(given) if given else source.parent / "__pycache__"
+        found = list(place.rglob(f"{source.stem}.*.{tag}.nbi")) if place.is_dir() else []
+        if not found:
+            return False
+    return True
 
 
 if not cache_is_warm():
