@@ -3,47 +3,85 @@ numba-compiled functions over them. :func:`battle.engine.fight` is its public en
 
 numba compiles the kernel when it is first imported and caches the machine code on disk
 (``__pycache__`` beside the modules, or ``NUMBA_CACHE_DIR``); later runs load it in a fraction
-of a second. A first run (a fresh install: no compiled kernel in the cache) says so on stderr,
-since it takes a few tens of seconds; stdout is untouched.
+of a second. A first run (a fresh install, or changed kernel sources) says so on stderr, since
+it takes a few tens of seconds; stdout is untouched.
+
+numba checks a cached function against its own module only, not against the constants it
+read from :mod:`battle.kernel.layout` or the functions it called from other modules: so the
+cache is stamped with a hash of every kernel source, and a stale cache is removed before it
+can be loaded.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from pathlib import Path
 
-__all__ = ["COMPILE_SECONDS", "cache_is_warm"]
+__all__ = ["COMPILE_SECONDS", "cache_is_warm", "prepare_cache"]
 
 #: about how long the first compilation takes on a 2-core machine (seconds)
 COMPILE_SECONDS = 15
 _HERE = Path(__file__).resolve().parent
-#: the modules with compiled functions (numba caches each function beside its module and
-#: compiles it again when its module changes)
-_SOURCES = tuple(
-    [_HERE / f"{m}.py" for m in ("core", "phases", "orders", "bound")]
+#: every source the compiled code depends on (the modules with compiled functions first)
+_COMPILED = tuple(
+    [_HERE / f"{m}.py" for m in ("jit", "core", "phases", "orders", "bound")]
     + [_HERE.parent / "fire.py", _HERE.parent / "formation.py"]
 )
+_SOURCES = (*_COMPILED, _HERE / "layout.py")
+_STAMP = "battle-kernel.stamp"
+
+
+def _cache_dirs() -> list[Path]:
+    """Where numba keeps the compiled code of the kernel's modules."""
+    given = os.environ.get("NUMBA_CACHE_DIR")
+    if given:
+        return [Path(given)]
+    return sorted({p.parent / "__pycache__" for p in _COMPILED})
+
+
+def _stamp() -> str:
+    """A hash of the kernel's sources, numba's version and Python's."""
+    import numba
+
+    digest = hashlib.sha256(f"{numba.__version__} {sys.version}".encode())
+    for source in _SOURCES:
+        digest.update(source.read_bytes())
+    return digest.hexdigest()
 
 
 def cache_is_warm() -> bool:
-    """Whether the kernel's compiled code is on disk (numba's index of each module's compiled
-    functions; numba itself checks that they match the sources)."""
+    """Whether the compiled kernel in the cache is that of the current sources."""
     if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
         return True  # nothing is compiled
-    given = os.environ.get("NUMBA_CACHE_DIR")
-    tag = f"py{sys.version_info.major}{sys.version_info.minor}"
-    for source in _SOURCES:
-        place = Path(given) if given else source.parent / "__pycache__"
-        found = list(place.rglob(f"{source.stem}.*.{tag}.nbi")) if place.is_dir() else []
-        if not found:
-            return False
-    return True
+    stamp = _cache_dirs()[0] / _STAMP
+    return stamp.is_file() and stamp.read_text() == _stamp()
 
 
-if not cache_is_warm():
+def prepare_cache() -> None:
+    """Before the kernel compiles: if its cache is not that of the current sources, say on
+    stderr that it compiles, remove the stale compiled code, and stamp the cache."""
+    if cache_is_warm():
+        return
     print(
         f"compiling the battle kernel (first run only, about {COMPILE_SECONDS} s)…",
         file=sys.stderr,
         flush=True,
     )
+    stems = {p.stem for p in _COMPILED}
+    for place in _cache_dirs():
+        if not place.is_dir():
+            continue
+        for made in list(place.rglob("*.nb[ic]")):
+            if made.name.split(".", 1)[0] in stems:
+                made.unlink(missing_ok=True)
+    try:
+        place = _cache_dirs()[0]
+        place.mkdir(parents=True, exist_ok=True)
+        (place / _STAMP).write_text(_stamp())
+    except OSError:  # a read-only install: numba then caches elsewhere, or not at all
+        pass
+
+
+prepare_cache()

@@ -191,16 +191,23 @@ def test_plain_python_gives_the_same_battle(rules) -> None:  # type: ignore[no-u
     assert "compiling" not in out.stderr  # nothing is compiled
 
 
-def test_the_first_run_notice_follows_the_cache(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """No compiled kernel in the cache (a fresh install): the notice; all of it: none."""
+def test_the_first_run_notice_follows_the_cache(tmp_path: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    """No compiled kernel of the current sources in the cache (a fresh install, or changed
+    sources): the notice on stderr, the stale compiled code removed; then none."""
     monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    assert not kernel.cache_is_warm()
     tag = f"py{sys.version_info.major}{sys.version_info.minor}"
-    (tmp_path / "battle").mkdir()
-    indexes = [tmp_path / "battle" / f"{s.stem}.f-1.{tag}.nbi" for s in kernel._SOURCES]
-    for made in indexes:
-        made.write_bytes(b"")
+    stale = tmp_path / "battle" / f"core.d-130.{tag}.nbi"
+    other = tmp_path / "battle" / f"elsewhere.f-1.{tag}.nbi"
+    stale.parent.mkdir()
+    stale.write_bytes(b"")
+    other.write_bytes(b"")
+    assert not kernel.cache_is_warm()
+    kernel.prepare_cache()
+    assert "compiling the battle kernel" in capsys.readouterr().err
+    assert not stale.exists() and other.exists()  # only the kernel's compiled code goes
     assert kernel.cache_is_warm()
-    indexes[2].unlink()  # one module not compiled yet
+    kernel.prepare_cache()
+    assert capsys.readouterr().err == ""
+    (tmp_path / kernel._STAMP).write_text("an older kernel")
     assert not kernel.cache_is_warm()
