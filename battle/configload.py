@@ -19,7 +19,7 @@ from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
-from battle.errors import ConfigError
+from battle.errors import ConfigError, plain_message
 from battle.yamlfile import read_yaml_file
 
 __all__ = [
@@ -280,10 +280,7 @@ def describe_error(err: Mapping[str, Any]) -> str:
     A ``model_type`` error (a mapping was expected) would name the model's class
     ("instance of CampaignRules"); it reads "expected a mapping of keys" instead.
     """
-    if err["type"] in ("model_type", "model_attributes_type", "dict_type"):
-        msg = "expected a mapping of keys"
-    else:
-        msg = str(err["msg"]).removeprefix("Value error, ")
+    msg = plain_message(err)
     found = repr(err.get("input"))
     if len(found) > 80:  # a whole section: the message already names what is wrong in it
         return msg

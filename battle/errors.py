@@ -8,11 +8,15 @@ plain message and exit code 2; nothing else in the engine swallows exceptions.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 __all__ = [
     "ConfigError",
     "DiceExpressionError",
     "ForceError",
     "SimulatorError",
+    "plain_message",
 ]
 
 
@@ -55,3 +59,53 @@ class DiceExpressionError(ConfigError):
 
 class ForceError(SimulatorError):
     """A force description (YAML file or compact flag) is invalid."""
+
+
+#: pydantic error types whose own wording a player should not see, in plain words
+_PLAIN = {
+    "extra_forbidden": "unknown key (a typo?)",
+    "missing": "missing (it is required)",
+    "int_parsing": "expected a whole number",
+    "int_type": "expected a whole number",
+    "int_from_float": "expected a whole number",
+    "float_parsing": "expected a number",
+    "float_type": "expected a number",
+    "bool_parsing": "expected true or false",
+    "bool_type": "expected true or false",
+    "string_type": "expected text (a string)",
+    "list_type": "expected a list",
+    "model_type": "expected a mapping of keys",
+    "model_attributes_type": "expected a mapping of keys",
+    "dict_type": "expected a mapping of keys",
+}
+_BOUNDS = {
+    "greater_than_equal": ("ge", "expected at least {}"),
+    "greater_than": ("gt", "expected more than {}"),
+    "less_than_equal": ("le", "expected at most {}"),
+    "less_than": ("lt", "expected less than {}"),
+}
+
+
+def plain_message(err: Mapping[str, Any]) -> str:
+    """One pydantic error (an item of ``ValidationError.errors()``) in a player's words.
+
+    The single place that rewords pydantic for every loader (config, forces, maps, specs).
+
+    >>> plain_message({"type": "int_parsing", "msg": "Input should be a valid integer"})
+    'expected a whole number'
+    >>> plain_message({"type": "greater_than_equal", "msg": "...", "ctx": {"ge": 1}})
+    'expected at least 1'
+    >>> plain_message({"type": "literal_error", "msg": "Input should be 'a' or 'b'"})
+    "expected 'a' or 'b'"
+    """
+    kind = str(err.get("type", ""))
+    if kind in _PLAIN:
+        return _PLAIN[kind]
+    ctx = err.get("ctx") or {}
+    if kind in _BOUNDS and _BOUNDS[kind][0] in ctx:
+        name, text = _BOUNDS[kind]
+        return text.format(ctx[name])
+    msg = str(err.get("msg", "")).removeprefix("Value error, ")
+    if msg.startswith("Input should be "):
+        return "expected " + msg.removeprefix("Input should be ")
+    return msg

@@ -36,16 +36,16 @@ class EnvironmentFailure(SimulatorError):
 def write_error(path: str | Path, exc: OSError, flag: str | None = None) -> SimulatorError:
     """A one-paragraph error for an output file or folder that cannot be written."""
     reason = exc.strerror or exc.__class__.__name__
+    fix = "Choose a writable location you can create files in."
     if isinstance(exc, IsADirectoryError):
         reason = "it is a folder, not a file"
     elif isinstance(exc, NotADirectoryError | FileExistsError):
         reason = "a file is in the way where a folder is needed"
-    return SimulatorError(
-        f"cannot write there ({reason})",
-        source=str(path),
-        key=flag,
-        fix="Choose a writable location you can create files in.",
-    )
+    elif isinstance(exc, FileNotFoundError) and not Path(path).parent.is_dir():
+        folder = Path(path).parent
+        reason = f"the folder {str(folder)!r} does not exist"
+        fix = f"Create the folder first (mkdir -p {folder}) or choose another path."
+    return SimulatorError(f"cannot write there ({reason})", source=str(path), key=flag, fix=fix)
 
 
 def make_output_dir(directory: str | Path, flag: str | None = None) -> Path:

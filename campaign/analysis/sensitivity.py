@@ -48,7 +48,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from battle.configload import load_rules_document
-from battle.errors import SimulatorError
+from battle.errors import SimulatorError, plain_message
 from battle.yamlfile import read_yaml_file
 from campaign.errors import BatchSpecError
 
@@ -190,7 +190,7 @@ def load_sensitivity_spec(
     except ValidationError as exc:
         err = exc.errors()[0]
         key = ".".join(str(p) for p in err["loc"]) or None
-        msg = "unknown key (a typo?)" if err["type"] == "extra_forbidden" else err["msg"]
+        msg = plain_message(err)
         raise BatchSpecError(
             f"{msg} (found {err.get('input')!r})"[:300],
             source=source,

@@ -30,6 +30,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from battle.errors import plain_message
 from battle.yamlfile import read_yaml_file, safe_load_text
 from campaign.errors import BatchSpecError
 
@@ -302,9 +303,7 @@ def _spec_error(
     first = exc.errors()[0]
     loc = [str(p) for p in first["loc"]]
     key = ".".join(loc) or None
-    msg = first["msg"].removeprefix("Value error, ")
-    if first["type"] == "extra_forbidden":
-        msg = "unknown key (a typo?)"
+    msg = plain_message(first)
     flag = (flags or {}).get(loc[0]) if loc else None
     if flag is not None:  # the bad value came from a flag: name the flag, not the file
         return BatchSpecError(

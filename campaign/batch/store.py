@@ -188,6 +188,13 @@ class ResultStore:
         self.path = Path(path)
         if read_only and not self.path.exists():
             raise BatchSpecError("results file not found", source=str(path), fix="Check the path.")
+        folder = self.path.parent
+        if not read_only and not folder.is_dir():
+            raise BatchSpecError(
+                f"cannot create the results file: the folder {str(folder)!r} does not exist",
+                source=str(path),
+                fix=f"Create the folder first (mkdir -p {folder}) or choose another path.",
+            )
         try:
             self.con = duckdb.connect(str(self.path), read_only=read_only)
         except duckdb.Error as exc:

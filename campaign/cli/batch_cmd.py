@@ -144,6 +144,12 @@ def run(
     console = _console()
     if not quiet:
         runs_text = f"up to {max_runs} runs" if precision is not None else f"{batch.runs} runs"
+        if spec is None:  # flags only: say what the defaults chose
+            console.print(
+                f"no spec file given: the batch is built from flags and defaults (maps: "
+                f"{', '.join(batch.maps)}); see config/batches/*.yaml for specs",
+                highlight=False,
+            )
         console.print(
             f"batch {batch.name}: {len(plan.cells)} cell(s) × {runs_text} → {out}",
             highlight=False,

@@ -73,6 +73,9 @@ def report(
             source=str(events),
             fix="Give the map file with --map PATH.",
         )
+    beside = Path(events).parent / source  # a relative map path, from the stream's folder
+    if map_path is None and not resolve_map_path(source).exists() and beside.is_file():
+        source = str(beside)
     if map_path is None and not resolve_map_path(source).exists():
         raise SimulatorError(
             f"the campaign's map file {source} is not there",

@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from battle.errors import plain_message
 from campaign.errors import MapError
 from campaign.maps.yaml_io import read_map_yaml
 from campaign.paths import CONFIG_DIR
@@ -130,7 +131,7 @@ def _read_table(path: Path) -> RoadKindTable:
         table = _TableFile.model_validate(data)
     except ValidationError as exc:
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
+            f"{'.'.join(str(p) for p in e['loc'])}: {plain_message(e)}" for e in exc.errors()
         )
         raise MapError(problems, source=str(path), fix="Fix the road-kind table.") from None
     return RoadKindTable(

@@ -19,6 +19,7 @@ from pydantic import (
     model_validator,
 )
 
+from battle.errors import plain_message
 from campaign.errors import MapError
 from campaign.maps.raw import RawJunction, RawMap, RawReinforcement, RawRoad, RawSide
 from campaign.maps.yaml_io import read_map_yaml
@@ -185,8 +186,7 @@ def _pydantic_problems(exc: ValidationError) -> list[str]:
         elif err["type"] == "missing":
             lines.append(f"{_key_path(loc)}: missing (it is required)")
         else:
-            msg = err["msg"].removeprefix("Value error, ")
-            lines.append(f"{_key_path(loc)}: {msg} (found {err.get('input')!r})")
+            lines.append(f"{_key_path(loc)}: {plain_message(err)} (found {err.get('input')!r})")
     return lines
 
 

@@ -280,6 +280,14 @@ def resolve_sides(
                 f"{s.capitalize()} starts at {', '.join(starts)}: its base and the nearest "
                 "junctions on its side of the map."
             )
+        if enemy in starts:
+            flag = f"--{s}-start" if getattr(options, f"{s}_start") else f"sides.{s}.starts"
+            raise MapError(
+                f"{s.capitalize()} would start at {enemy!r}, the enemy's base",
+                source=raw.source,
+                key=flag,
+                fix=f"Start {s.capitalize()} on its own side of the map (its base is {own!r}).",
+            )
         name = in_file.name if in_file and in_file.name else s.capitalize()
         sides[s] = SideSetup(name, own, tuple(starts), primary[s])
     return sides, origin, notes

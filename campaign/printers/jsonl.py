@@ -10,6 +10,7 @@ from typing import Any, TextIO, get_type_hints
 
 from pydantic import TypeAdapter, ValidationError
 
+from battle.errors import plain_message
 from battle.yamlfile import check_file_size
 from campaign.errors import SimulatorError
 from campaign.events import CampaignEvent, event_from_dict, event_to_dict
@@ -62,7 +63,7 @@ def _checked_event(data: Any) -> CampaignEvent:
             err = exc.errors()[0]
             where = ".".join([name, *(str(p) for p in err["loc"])])
             raise ValueError(
-                f"field {where!r} of {type(event).__name__}: {err['msg']} "
+                f"field {where!r} of {type(event).__name__}: {plain_message(err)} "
                 f"(found {err.get('input')!r:.60})"
             ) from None
     return event

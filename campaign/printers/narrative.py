@@ -42,16 +42,18 @@ from campaign.printers.odds import Odds, odds_phrase
 from campaign.printers.orders import order_sentence
 from campaign.printers.phrases import count as _count
 from campaign.printers.phrases import dice as _dice
-from campaign.printers.phrases import place_phrase, possessive
+from campaign.printers.phrases import place_phrase, possessive, verb
 
 __all__ = ["Entry", "Narrator", "OddsSource", "narrate", "place_phrase", "possessive"]
 
 _SINGLE = {"artillery": "battery"}
+#: verbs and pronouns that agree with a side's name (printers/phrases.py ``verb``)
+_AGREE = (("withdraws", "withdraw"), ("fights", "fight"), ("its", "their"))
 _PLURAL = {"artillery": "batteries"}
 
 
 _REASONS = {
-    "cards": "{loser} was down to its last movement card",
+    "cards": "{loser} {was} down to {its} last movement card",
     "both-cards": "both sides reached their last movement card together",
     "withdrawal": "{loser} withdrew after a withdrawal check",
     "both-withdrew": "both sides withdrew",
@@ -385,7 +387,10 @@ class Narrator:
             listed = ", ".join(led[:-1]) + " and " + led[-1] if len(led) > 1 else "".join(led)
             force[s] = f"{possessive(self.side(s))} {listed} ({_count(count[s], 'unit')})"
         loser = None if e.winner is None else ("blue" if e.winner == "red" else "red")
-        why = _REASONS.get(e.reason, e.reason).format(loser=self.side(loser))
+        name = self.side(loser)
+        why = _REASONS.get(e.reason, e.reason).format(
+            loser=name, was=verb(name, "was", "were"), its=verb(name, "its", "their")
+        )
         roll = ""
         if e.roll_off:
             roll = (
@@ -405,7 +410,9 @@ class Narrator:
         where = ""
         if odds is not None:
             where = (
-                f" - {self.side(e.winner)} won a fight it wins {odds_phrase(odds.chance(e.winner))}"
+                f" - {self.side(e.winner)} won a fight "
+                f"{verb(self.side(e.winner), 'it wins', 'they win')} "
+                f"{odds_phrase(odds.chance(e.winner))}"
                 if e.winner
                 else f" - a draw comes {odds_phrase(odds.chance(None))}"
             )
@@ -505,7 +512,8 @@ class Narrator:
 
     def _check(self, e: WithdrawalCheck, day: int, tm: str) -> Entry:
         who = self.side(e.side)
-        verdict = f"{who} withdraws from the campaign" if e.withdraws else f"{who} fights on"
+        withdraws, fights, its = (verb(who, *v) for v in _AGREE)
+        verdict = f"{who} {withdraws} from the campaign" if e.withdraws else f"{who} {fights} on"
         if e.casualty_percent is None:  # the enemy's check, as the other side learns of it
             text = f"Evening withdrawal check for {who} (only its outcome is known): {verdict}"
         else:
@@ -515,7 +523,7 @@ class Narrator:
             else:
                 dice = f"{_dice(e.total)} rolled {'+'.join(map(str, e.rolls))} = {sum(e.rolls)}"
             text = (
-                f"Evening withdrawal check for {who}, {e.casualty_percent:.0f}% of its strength "
+                f"Evening withdrawal check for {who}, {e.casualty_percent:.0f}% of {its} strength "
                 f"lost. Factors: {rows}; {dice}: {verdict}"
             )
         return Entry("event", day, tm, text, style="bold red" if e.withdraws else "", event=e)

@@ -36,6 +36,26 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
+def plural_name(name: str) -> bool:
+    """Whether a side's name reads as a plural (``Allies``, ``Prussians``): it ends in s.
+
+    The same test as :func:`possessive`; ``Red``, ``French`` read as singular.
+
+    >>> plural_name("Allies"), plural_name("Red")
+    (True, False)
+    """
+    return name.endswith("s")
+
+
+def verb(name: str, singular: str, plural: str) -> str:
+    """The form of a verb or pronoun that agrees with a side's name.
+
+    >>> verb("Allies", "withdraws", "withdraw"), verb("Red", "its", "their")
+    ('withdraw', 'its')
+    """
+    return plural if plural_name(name) else singular
+
+
 def place_phrase(names: dict[str, str], place: Place) -> str:
     """A junction's name, or ``the road between A and B`` for a road's ``(a, b)``.
 

@@ -71,7 +71,7 @@ def test_grid_is_a_product() -> None:
         (["--runs", "0"], "runs"),
         (["--set", "campaign.rough_road_pass"], "is not KEY=VALUE"),
         (["--set", "campaign.rough_road_pass=[60,"], "not valid YAML"),
-        (["--set", "campaign.rough_road_pass=[60, lots]"], "valid number"),
+        (["--set", "campaign.rough_road_pass=[60, lots]"], "expected a number"),
         (["--doctrines", "bold"], "not a doctrine pair"),
     ],
 )
