@@ -34,11 +34,17 @@ _STAMP = "battle-kernel.stamp"
 
 
 def _cache_dirs() -> list[Path]:
-    """Where numba keeps the compiled code of the kernel's modules."""
+    """Where numba keeps the compiled code of the kernel's modules: ``NUMBA_CACHE_DIR``, else
+    ``__pycache__`` beside them, else (a read-only install) numba's user-wide cache."""
     given = os.environ.get("NUMBA_CACHE_DIR")
     if given:
         return [Path(given)]
-    return sorted({p.parent / "__pycache__" for p in _COMPILED})
+    beside = sorted({p.parent / "__pycache__" for p in _COMPILED})
+    if all(os.access(d if d.exists() else d.parent, os.W_OK) for d in beside):
+        return beside
+    from numba.misc.appdirs import AppDirs
+
+    return [Path(AppDirs(appname="numba", appauthor=False).user_cache_dir)]
 
 
 def _stamp() -> str:
