@@ -93,7 +93,8 @@ def fight_tables(
             lay.ADN,
         )
         if PLAIN_PYTHON:  # NUMBA_DISABLE_JIT=1: the same rules, run as Python (debugging)
-            run_battle(SimpleNamespace(**dict(zip(FIELDS, (*st, *rl), strict=True))))
+            fields = dict(zip(FIELDS, (*st, *rl), strict=True))
+            run_battle(SimpleNamespace(**fields))  # type: ignore[no-untyped-call]
         else:
             fight_arrays(st, rl)
         used = int(S[L.S_DUSED])
