@@ -243,24 +243,29 @@ def new_state(
         rows.extend((s.id, a.side, s, k) for s in a.units if s.hits < destroyed_at)
     rows.sort(key=lambda r: r[0])
     n = len(rows)
-    U = np.zeros((n, L.NU), np.int64)
+    # each unit's row, built as a list (setting numpy elements one by one is slow)
+    blank = [0] * L.NU
+    for col in (L.U_MELEE, L.U_CBY, L.U_CING, L.U_SVS, L.U_SBY):
+        blank[col] = -1
+    morale, half_at, kind_index, fids = t.morale, t.half_strength_at, p.kind_index, p.fid
+    table = []
+    for _, side, spec, arr in rows:
+        u = blank.copy()
+        u[L.U_SIDE] = side
+        u[L.U_KIND] = kind_index[spec.kind]
+        formation = spec.formation or t.unit_types[spec.kind].default_formation
+        u[L.U_FID] = fids[(spec.kind, formation)]
+        u[L.U_HB] = u[L.U_TOTAL] = spec.hits
+        u[L.U_MORALE] = morale[spec.grade]
+        u[L.U_GRADE] = GRADES.index(spec.grade)
+        u[L.U_IRREG] = spec.irregular
+        u[L.U_PRESENT] = arr < 0
+        u[L.U_HALFT] = spec.hits >= half_at  # already tested (§6.3 step 6)
+        u[L.U_ARR] = arr
+        table.append(u)
+    U = np.array(table, np.int64).reshape(n, L.NU)
     P = np.zeros((n, L.NP), np.float64)
     P[:, L.P_POS] = t.deploy
-    for i, (_, side, s, arr) in enumerate(rows):
-        kind = t.unit_types[s.kind]
-        u = U[i]
-        u[L.U_SIDE] = side
-        u[L.U_KIND] = p.kind_index[s.kind]
-        u[L.U_FID] = p.fid[(s.kind, s.formation or kind.default_formation)]
-        u[L.U_HB] = u[L.U_TOTAL] = s.hits
-        u[L.U_MORALE] = t.morale[s.grade]
-        u[L.U_GRADE] = GRADES.index(s.grade)
-        u[L.U_IRREG] = s.irregular
-        u[L.U_PRESENT] = arr < 0
-        u[L.U_HALFT] = s.hits >= t.half_strength_at  # already tested (§6.3 step 6)
-        u[L.U_ARR] = arr
-    for col in (L.U_MELEE, L.U_CBY, L.U_CING, L.U_SVS, L.U_SBY):
-        U[:, col] = -1
     counts = [0, 0]
     for _, side, _, arr in rows:
         if arr < 0:
@@ -289,15 +294,14 @@ def new_state(
     S[L.S_FCT] = -1
     S[L.S_MAXB] = -1
     S[L.S_NARR] = len(due)
+    boxes = [0, 0]
+    for _, side, spec, arr in rows:
+        if arr < 0:
+            boxes[side] += destroyed_at - spec.hits
     for side in (0, 1):
         S[L.S_DN + side] = len(decks[side])
-        S[L.S_ONF + side] = counts_start = sum(
-            1 for _, s2, _, arr in rows if s2 == side and arr < 0
-        )
-        S[L.S_BOX + side] = sum(
-            destroyed_at - spec.hits for _, s2, spec, arr in rows if s2 == side and arr < 0
-        )
-        del counts_start
+        S[L.S_ONF + side] = sum(1 for _, s2, _, arr in rows if s2 == side and arr < 0)
+        S[L.S_BOX + side] = boxes[side]
     return Layout(
         [r[2] for r in rows],
         U,
