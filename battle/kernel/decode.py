@@ -144,9 +144,8 @@ def _decoder(
     """What turns the event rows ``E`` into the battle's events when they are first read."""
 
     def decode() -> tuple[BattleEvent, ...]:
-        ints = E.astype(np.int64).tolist()
         made = checks if isinstance(checks, tuple) else checks()
-        return tuple(events(t, p, lay, attacker, E.tolist(), made, ints))
+        return tuple(events(t, p, lay, attacker, E, made))
 
     return decode
 
@@ -157,13 +156,11 @@ _CHECKS: dict[tuple[float, ...], WithdrawalChecked] = {}
 
 def _withdrawals(t: Tables, E: FloatArray, n: int) -> list[WithdrawalChecked]:
     """Every withdrawal check of the battle (RULES.md §7.2–§7.4), from its event rows."""
-    rows = E[:n].tolist()
     out = []
-    for i, r in enumerate(rows):
-        if r[0] != L.EV_WD:
-            continue
+    for i in np.flatnonzero(E[:n, 0] == L.EV_WD).tolist():
+        r = E[i].tolist()
         nrolls = int(r[7])
-        rolls = [rows[i + 1 + k][3] for k in range(nrolls)]
+        rolls = E[i + 1 : i + 1 + nrolls, 3].tolist()
         key = (id(t), *r[1:16], *rolls)
         check = _CHECKS.get(key)
         if check is None:
@@ -234,22 +231,20 @@ def events(
     p: Packed,
     lay: Layout,
     attacker: int,
-    rows: list[list[float]],
+    E: FloatArray,
     checks: tuple[WithdrawalChecked, ...],
-    ints: list[list[int]] | None = None,
 ) -> list[BattleEvent]:
-    """The battle's events, in order, from its event rows (``ints``: the same as integers)
-    and the start, from its layout."""
+    """The battle's events, in order, from its event rows ``E`` (one row per event, see
+    :mod:`battle.kernel.layout`) and the start, from its layout."""
     ids = [s.id for s in lay.specs]
     names = p.formations
-    if ints is None:
-        ints = [[int(x) for x in r] for r in rows]
+    ints = E[:, :13].astype(np.int64).tolist()
     out: list[BattleEvent] = [_started(p, lay, attacker)]
     append = out.append
     kinds, phases, moves, states = L.TEST_KINDS, PHASES, L.MOVES, L.STATES
     wd = iter(checks)
     i = 0
-    count = len(rows)
+    count = len(ints)
     while i < count:
         r = ints[i]
         i += 1
@@ -302,7 +297,7 @@ def events(
                 )
             )
         elif kind == L.EV_MOVED:
-            f = rows[i - 1]
+            f = E[i - 1, 5:7].tolist()
             target = r[7]
             append(
                 Moved(
@@ -310,8 +305,8 @@ def events(
                     r[2],
                     ids[r[3]],
                     moves[r[4]],
-                    f[5],
-                    f[6],
+                    f[0],
+                    f[1],
                     ids[target] if target >= 0 else "",
                 )
             )
@@ -349,7 +344,7 @@ def events(
             append(FormationChanged(r[1], r[2], ids[r[3]], names[r[4]], names[r[5]]))
         elif kind == L.EV_WD:
             append(next(wd))
-            i += int(rows[i - 1][7])
+            i += r[7]
         elif kind == L.EV_END:
             append(BattleEnded(r[1], r[2], None if r[3] < 0 else r[3], L.END_REASONS[r[4]]))
     return out

@@ -193,5 +193,5 @@ class Probe:
 
     def events(self) -> list[BattleEvent]:
         """The events recorded so far (after the battle's start)."""
-        rows = self.E[: int(self.S[L.S_EN])].tolist()
+        rows = self.E[: int(self.S[L.S_EN])]
         return events(self.t, self.packed, self.lay, int(self.S[L.S_ATTACKER]), rows, ())[1:]
