@@ -39,6 +39,7 @@ from battle.kernel.layout import (
     R_CAS_PER_H,
     R_CUMUL,
     R_DESTROYED,
+    R_DRAW_THROUGH,
     R_HALF,
     R_HD_CONST,
     R_HITS_FAIL,
@@ -196,12 +197,14 @@ def phase(b, side, name):
 
 @rule(VOID, BT, I8, I8, I8, I8, I8, B1, I8, I8)
 def test_event(b, kind, unit, die, roll, target, passed, why, arg):
+    """Record a test (RULES.md §0.2, §0.3): its kind, unit, die, roll, target and verdict."""
     if b.S[S_RECORD]:
         emit(b, EV_TEST, kind, unit, die, roll, target, passed, why, arg)
 
 
 @rule(VOID, BT, I8, I8, I8, I8)
 def state_event(b, unit, state, why, arg):
+    """Record that a unit changed state (shaken, routed, destroyed, ...) and why."""
     if b.S[S_RECORD]:
         emit(b, EV_STATE, unit, state, why, arg, 0, 0, 0, 0)
 
@@ -214,7 +217,7 @@ def draw_card(b, side):
     n = S[S_DN + side]
     if n <= 0:
         return 0
-    if not b.RI[9]:  # R_DRAW_THROUGH
+    if not b.RI[R_DRAW_THROUGH]:
         return DK[side, index(b, n)]
     # the cards not dealt since the last reshuffle, highest first
     dealt = S[S_DEALT + side]
