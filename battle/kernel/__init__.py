@@ -19,7 +19,7 @@ import os
 import sys
 from pathlib import Path
 
-__all__ = ["COMPILE_SECONDS", "cache_is_warm", "prepare_cache"]
+__all__ = ["COLD", "COMPILE_SECONDS", "cache_is_warm", "prepare_cache"]
 
 #: about how long the first compilation takes on a 2-core machine (seconds)
 COMPILE_SECONDS = 15
@@ -90,4 +90,8 @@ def prepare_cache() -> None:
         pass
 
 
+#: the compiled kernel is not in the cache: every rule function is compiled (and cached) as
+#: it is imported; when it is, only the battle's entry point is loaded from the cache (its
+#: compiled code holds every rule it calls) and the others load when first called
+COLD = not cache_is_warm()
 prepare_cache()

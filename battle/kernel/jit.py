@@ -15,10 +15,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from numba import carray, njit
+from numba import carray, config, njit
 from numba import types as nt
 from numba.experimental import structref
 from numba.extending import intrinsic
+
+from battle.kernel import COLD
 
 __all__ = [
     "A1B",
@@ -71,11 +73,34 @@ BT = BattleType(list(zip(FIELDS, (*ST.types, *RL.types), strict=True)))
 
 def rule(ret: Any, *args: Any, inline: bool = False) -> Callable[[F], F]:
     """Compile the decorated function for ``ret(*args)`` (nopython, cached on disk);
-    ``inline``: a small step inlined where it is called (no call overhead)."""
+    ``inline``: a small step inlined where it is called (no call overhead).
+
+    With the kernel already in the cache (:data:`battle.kernel.COLD` false) the function is
+    compiled, or loaded from the cache, only when first called: a battle's entry point holds
+    the compiled code of every rule it calls, so a warm start loads one function, not sixty.
+    """
+    how = "always" if inline else "never"
 
     def wrap(fn: F) -> F:
-        compiled: F = njit(ret(*args), cache=True, inline="always" if inline else "never")(fn)
-        return compiled
+        signature = ret(*args)
+        if COLD or config.DISABLE_JIT:
+            compiled: F = njit(signature, cache=True, inline=how)(fn)
+            return compiled
+        lazy = njit(cache=True, inline=how)(fn)
+        typed = lazy.get_call_template
+
+        def get_call_template(_args: Any, kws: Any) -> Any:
+            # a compiled caller calls it with the fixed signature, whatever its literal
+            # arguments (numba casts them), as when it was compiled up front
+            lazy.compile(signature)
+            return typed(signature.args, kws)
+
+        def compile_for_args(*_args: Any, **_kws: Any) -> Any:
+            return lazy.compile(signature)  # a call from Python: the same, from the cache
+
+        lazy.get_call_template = get_call_template
+        lazy._compile_for_args = compile_for_args
+        return lazy  # type: ignore[no-any-return]
 
     return wrap
 
