@@ -27,7 +27,7 @@ _HERE = Path(__file__).resolve().parent
 #: every source the compiled code depends on (the modules with compiled functions first)
 _COMPILED = tuple(
     [_HERE / f"{m}.py" for m in ("jit", "core", "phases", "orders", "bound")]
-    + [_HERE.parent / "fire.py", _HERE.parent / "formation.py"]
+    + [_HERE.parent / f"{m}.py" for m in ("fire", "formation", "withdrawal")]
 )
 _SOURCES = (*_COMPILED, _HERE / "layout.py")
 _STAMP = "battle-kernel.stamp"

@@ -114,6 +114,7 @@ from battle.kernel.layout import (
     U_SVS,
     U_TOTAL,
 )
+from battle.withdrawal import highest_loss_step, withdrawal_order
 
 # ------------------------------------------------------------------ dice (RULES.md §0)
 
@@ -533,11 +534,7 @@ def withdrawal_total(b, side, pct):
     for k in range(4):
         w = RI[R_W_FLAG + k]
         total += w * S[S_TAL + 4 * side + k] - w * S[S_TAL + 4 * (1 - side) + k]
-    best = 0
-    for k in range(LS.shape[0]):
-        if pct >= LS[k, 0] and LS[k, 1] > best:
-            best = int(LS[k, 1])
-    return total + best
+    return total + highest_loss_step(pct, LS)
 
 
 @rule(VOID, BT)
@@ -562,11 +559,11 @@ def withdrawal_phase(b):
         return
     if S[S_FCT] < 0:
         S[S_FCT] = S[S_TURN]
-    if n == 2 and totals[1] > totals[0]:
+    swap, equal = withdrawal_order(n, totals[0], totals[1])
+    if swap:
         sides[0], sides[1] = sides[1], sides[0]
         pcts[0], pcts[1] = pcts[1], pcts[0]
         totals[0], totals[1] = totals[1], totals[0]
-    equal = n == 2 and totals[0] == totals[1]
     die, success = RI[R_WD_DIE], RI[R_WD_SUCCESS]
     withdrew = [0, 0]
     nw = 0
