@@ -3,47 +3,42 @@
 The :class:`BattleDesk` notices meetings — opposing divisions at one junction, or about to
 pass each other on a road — and fights them with :func:`battle.engine.fight`:
 
-* **One battle per junction** (§8.4): every division of either side at the junction fights;
-  no second battle starts there while one is fought. Divisions already on the road to the
-  junction when the battle starts, arriving before nightfall, are handed to the engine as
-  :class:`~battle.arrivals.Arrival` data: they join their side at the start of the bound after
-  they arrive (15 minutes a bound from the battle's start). A division that sets off for the
-  junction later and arrives while the battle is fought waits there for its end.
-* **Losses** go through the campaign's ledger (:meth:`campaign.ledger.Ledger.apply_losses`)
-  when the battle is fought; the divisions are held until it ends.
-* **Consequences** are worked out when the battle **ends** (§8.5), from where the enemy is
-  then: the loser falls back 2 junctions — from its own base along the road leading farthest
-  from the enemy — or surrenders when cut off; on a draw the attacker goes back whence it came.
+* **One battle per junction** (§8.4): every division of either side at the junction when it
+  starts fights; no second battle starts there while one is fought.
+* **Late arrivals** (§8.4): a division that reaches the junction while the battle is fought —
+  whether it was already on the road when the battle began or set off later, marching to the
+  guns — joins its side at the start of the battle's next bound (15 minutes a bound from its
+  start), handed to the engine as :class:`~battle.arrivals.Arrival` data. The battle is then
+  fought again from its own seed with the arrival added: every bound before the one it joins
+  replays exactly (the engine draws nothing for an arrival before it joins), so what was
+  already fought stands and only the rest changes. A division arriving after the battle's last
+  bound began waits for its end.
+* **Results are applied when the battle ends**: losses go through the campaign's ledger
+  (:meth:`campaign.ledger.Ledger.apply_losses`), each side learns the strength of what it
+  fought, and the consequences follow (:mod:`campaign.fallback`, §8.5). The
+  :class:`~campaign.events.BattleFought` record is written into the event stream at the
+  moment the battle began (so the stream stays in time order), with its late arrivals.
 * No battle starts between nightfall and dawn (§8.3): a meeting at night is fought at dawn.
 """
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Generator
-from dataclasses import dataclass
-from itertools import pairwise
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from battle.arrivals import Arrival
 from battle.engine import fight
-from battle.log import format_events
 from battle.result import BattleResult
 from battle.units import Force
 from campaign.army import Division
-from campaign.events import (
-    BattleFought,
-    Check,
-    FellBack,
-    LateArrival,
-    MeetingOnRoad,
-    StrengthLearned,
-    Surrendered,
-    UnitFate,
-)
-from campaign.maps import retreat_path
+from campaign.battle_record import battle_row, fought_event
+from campaign.events import CampaignEvent, MeetingOnRoad, StrengthLearned
+from campaign.fallback import Aftermath, Road
 from campaign.result import BattleRow
 
 if TYPE_CHECKING:
@@ -52,7 +47,6 @@ if TYPE_CHECKING:
 __all__ = ["BattleDesk", "Meeting", "arrival_bound"]
 
 SIDES = ("red", "blue")
-Road = tuple[str, str]
 
 
 def _enemy(side: str) -> str:
@@ -84,27 +78,63 @@ class Meeting:
         return self.junction if self.junction is not None else "~".join(self.road or ())
 
 
-def _clear(path: list[str], blocked: set[str], road: Road | None) -> bool:
-    """True if a precomputed route avoids the blocked junctions and the enemy's road."""
-    if not path or any(j in blocked for j in path[1:]):
-        return False
-    return road is None or all({a, b} != set(road) for a, b in pairwise(path))
+@dataclass(eq=False, slots=True)
+class Battle:
+    """A battle being fought: what it needs to be fought again with a late arrival.
+
+    ``start`` is in campaign minutes; ``divisions`` were at the place when it began;
+    ``joins`` are the late arrivals with the bound each joins (RULES.md §8.4); ``slot`` is
+    where its record goes in the event stream; ``version`` counts the times it was fought.
+    """
+
+    number: int
+    where: Meeting
+    divisions: list[Division]
+    forces: tuple[Force, Force]
+    attacker: str
+    roll_off: tuple[int, int] | None
+    start: float
+    max_bounds: int
+    seed: np.random.SeedSequence
+    slot: int
+    joins: list[tuple[Division, int]] = field(default_factory=list)
+    result: BattleResult | None = None
+    version: int = 0
+
+    @property
+    def end(self) -> float:
+        """Campaign minute the battle ends (bounds x 15 minutes after its start, §8.3)."""
+        assert self.result is not None
+        return self.start + self.result.minutes
+
+    def members(self) -> list[Division]:
+        """Everyone in it: those there at the start, then the late arrivals."""
+        return self.divisions + [d for d, _ in self.joins]
 
 
 class BattleDesk:
-    """Finds meetings, fights them and applies their results."""
+    """Finds meetings, fights them and applies their results when they end."""
 
     def __init__(self, camp: Campaign) -> None:
         self.camp = camp
-        self.count = 0
+        self.aftermath = Aftermath(camp)
+        self.count = 0  # battles ended and recorded
+        self.started = 0  # battles begun (numbers them in order of their start)
         self.rows: list[BattleRow] = []
-        #: junction -> minute the battle fought there ends (RULES.md §8.4: one at a time)
-        self.fighting: dict[str, float] = {}
-        #: divisions still marching to a battle they have joined: no road meeting stops them
-        #: *(house)*: the battle was fought with them in it
-        self.committed: set[str] = set()
+        #: junction -> the battle fought there now (RULES.md §8.4: one at a time)
+        self.fighting: dict[str, Battle] = {}
+        #: junction -> dawn, for a battle due at night and held until then (§8.3)
+        self.dawn: dict[str, float] = {}
+        #: every battle begun and not yet ended, by number (roads included)
+        self.pending: dict[int, Battle] = {}
         #: distinct places battles were fought at: a junction, or a road whichever way marched
         self.places: dict[str | tuple[str, ...], None] = {}
+
+    def engaged(self, side: str) -> tuple[str, ...]:
+        """Junctions where ``side`` is fighting a battle now, sorted (for its doctrine)."""
+        return tuple(
+            sorted(j for j, b in self.fighting.items() if any(d.side == side for d in b.divisions))
+        )
 
     # ------------------------------------------------------------------ meetings
     def watch_road(self, div: Division) -> None:
@@ -133,13 +163,13 @@ class BattleDesk:
         yield camp.env.timeout(max(meet - camp.env.now, 0.0))
         if camp.over or a.road is not road_a or b.road is not road_b:
             return
-        if not (a.alive and b.alive) or a.id in self.committed or b.id in self.committed:
+        if not (a.alive and b.alive):
             return
         # Divisions marching together (same road, same direction, same hour) meet the enemy
         # together and fight as one force (RULES.md §2.3).
         together = []
         for d in camp.divisions:
-            if not d.alive or d.id in self.committed or d.road is None:
+            if not d.alive or d.road is None:
                 continue
             if (d.side == a.side and d.road[:3] == road_a[:3]) or (
                 d.side == b.side and d.road[:3] == road_b[:3]
@@ -153,17 +183,22 @@ class BattleDesk:
         """Opposing divisions at one junction fight with everything there (§2.3, §8.4).
 
         While a battle is fought at the junction no other starts there: divisions that reach
-        it and did not join the battle wait for its end, when the junction is checked again.
+        it join that battle at its next bound, or wait for its end when its last bound has
+        begun; the junction is checked again when it ends.
         """
         camp = self.camp
         if camp.over:
             return
         now = camp.env.now
-        end = self.fighting.get(junction)
-        if end is not None and end > now:
+        battle = self.fighting.get(junction)
+        if battle is not None:
+            self._join(battle, junction)
+            return
+        dawn = self.dawn.get(junction)
+        if dawn is not None and dawn > now:
             for d in camp.divisions:
-                if d.alive and d.location == junction and not d.orders and d.busy_until < end:
-                    d.busy_until = end
+                if d.alive and d.location == junction and not d.orders and d.busy_until < dawn:
+                    d.busy_until = dawn  # arrivals in the night wait for it (§8.4)
             return
         here = [
             d
@@ -177,7 +212,7 @@ class BattleDesk:
                 arriving = None  # arrived together: a roll-off decides the attacker (§6.9)
             dawn = self._start_time(now)
             if dawn > now:  # no battle starts at night: fought at dawn with all there then (§8.3)
-                self.fighting[junction] = dawn  # arrivals in the night wait for it (§8.4)
+                self.dawn[junction] = dawn
                 for d in here:
                     d.busy_until = max(d.busy_until, dawn)
                     camp.wake(d)
@@ -203,41 +238,17 @@ class BattleDesk:
         yield camp.env.timeout(max(dawn - camp.env.now, 0.0))
         if camp.over:
             return
-        if self.fighting.get(junction) == dawn:
-            del self.fighting[junction]
+        if self.dawn.get(junction) == dawn:
+            del self.dawn[junction]
         if arriving is not None and (not arriving.alive or arriving.location != junction):
             arriving = None
         self.check_contact(junction, arriving)
 
     # ------------------------------------------------------------------ the battle
-    def _joiners(
-        self, junction: str, start: float, max_bounds: int, present: list[Division]
-    ) -> list[tuple[Division, int]]:
-        """Divisions on the road to ``junction`` that reach it while the battle may still be
-        fought, with the bound each joins (RULES.md §8.4). A division with an enemy coming
-        the other way on its road meets that enemy first and is left out."""
-        camp = self.camp
-        bound_minutes = camp.rules.battle.bound_minutes
-        last = start + max_bounds * bound_minutes
-        out = []
-        for d in camp.divisions:
-            if not d.alive or d.road is None or d.orders or d in present:
-                continue
-            origin, dest, _, t1 = d.road
-            if dest != junction or t1 >= last:
-                continue
-            if any(
-                e.alive and e.side != d.side and e.road is not None and e.road[:2] == (dest, origin)
-                for e in camp.divisions
-            ):
-                continue
-            out.append((d, arrival_bound(t1, start, bound_minutes)))
-        return out
-
     def fight(self, where: Meeting, divisions: list[Division], arriving: Division | None) -> None:
-        """Fight one battle now (or at dawn if it is night, §8.3) and apply its result."""
+        """Begin one battle now (or at dawn if it is night, §8.3); its result is applied
+        when it ends."""
         camp = self.camp
-        env = camp.env
         br = camp.rules.battle
         roll_off = None
         if arriving is not None:
@@ -248,92 +259,123 @@ class BattleDesk:
                 r, b = camp.dice.d(6), camp.dice.d(6)
             roll_off = (r, b)
             attacker = "red" if r > b else "blue"
-        start = self._start_time(env.now)  # a road meeting at night is fought at dawn (§8.3)
-        max_bounds = int((camp.clock.nightfall(start) - start) // br.bound_minutes)
-        joiners = (
-            self._joiners(where.junction, start, max_bounds, divisions)
-            if where.junction is not None
-            else []
-        )
-        forces = [
+        start = self._start_time(camp.env.now)  # a road meeting at night is fought at dawn
+        forces = tuple(
             Force(
                 camp.map.sides[s].name,
                 tuple(u for d in sorted(divisions, key=_by_id) if d.side == s for u in d.units),
             )
             for s in SIDES
-        ]
-        arrivals = [Arrival(k, SIDES.index(d.side), tuple(d.units)) for d, k in joiners]
-        battle_ss = camp.battles_ss.spawn(1)[0]
-        result = fight(
-            forces[0],
-            forces[1],
-            br,
-            np.random.default_rng(battle_ss),
-            attacker=SIDES.index(attacker),
+        )
+        self.started += 1
+        battle = Battle(
+            self.started,
+            where,
+            list(divisions),
+            (forces[0], forces[1]),
+            attacker,
+            roll_off,
+            start,
+            int((camp.clock.nightfall(start) - start) // br.bound_minutes),
+            camp.battles_ss.spawn(1)[0],
+            len(camp.events),
+        )
+        self.pending[battle.number] = battle
+        for d in divisions:  # in the battle now: no longer holding (each is woken once)
+            camp.holding.discard(d.id)
+        if where.road is not None:
+            self.aftermath.hold_on_road({s: [d for d in divisions if d.side == s] for s in SIDES})
+        else:
+            assert where.junction is not None
+            self.fighting[where.junction] = battle
+        self._fight_out(battle)
+        for d in camp.divisions:  # the guns are heard: divisions holding think again (§8.8)
+            if d.id in camp.holding:
+                camp.holding.discard(d.id)  # woken once: never again mid-march
+                camp.wake(d)
+
+    def _fight_out(self, battle: Battle) -> None:
+        """Fight ``battle`` from its own seed with its late arrivals, and (re)schedule its end.
+
+        Fought again after a late arrival, every bound before the arrival's replays exactly:
+        the same seed, forces and attacker, and the engine draws nothing for an arrival
+        before the bound it joins (RULES.md §8.4).
+        """
+        camp = self.camp
+        battle.joins.sort(key=lambda j: (j[1], j[0].id))
+        arrivals = [Arrival(k, SIDES.index(d.side), tuple(d.units)) for d, k in battle.joins]
+        battle.result = fight(
+            battle.forces[0],
+            battle.forces[1],
+            camp.rules.battle,
+            np.random.default_rng(battle.seed),
+            attacker=SIDES.index(battle.attacker),
             doctrines=(camp.cr.battle_doctrine, camp.cr.battle_doctrine),
-            max_bounds=max_bounds,
+            max_bounds=battle.max_bounds,
             record_events=camp.battle_logs,
             arrivals=arrivals,
         )
-        self.count += 1
-        place = tuple(sorted(where.road)) if where.road is not None else where.junction
-        assert place is not None
-        self.places.setdefault(place, None)
-        end = start + result.minutes
-        joined = [(d, k, tuple(u.id for u in d.units)) for d, k in joiners if k <= result.bounds]
-        self.committed.update(d.id for d, _, _ in joined)
-        everyone = divisions + [d for d, _, _ in joined]
-        by_side = {s: sorted((d for d in everyone if d.side == s), key=_by_id) for s in SIDES}
-        winner = None if result.winner is None else SIDES[result.winner]
-        totals = {u.id: u.total_hits for u in result.units}
-        ledger = camp.ledger
-        ledger.fought(everyone)
-        lost_as = {kind: unit.lost_as for kind, unit in br.units.items()}  # flag or battery
-        for d in everyone:
-            ledger.apply_losses(d, totals, br.destroyed_at_hits, lost_as)  # §1.2, §7.6
-            d.busy_until = end
-        if winner is not None:  # a battle lost (RULES.md §7.6)
-            ledger.battle_lost(_enemy(winner), by_side[_enemy(winner)])
-        self._record(where, by_side, attacker, winner, result, start, roll_off, battle_ss, joined)
-        for s in SIDES:  # each side learns the strength of what it fought (§2.4, §8.6)
-            for d in by_side[_enemy(s)]:
-                camp.known_boxes[s][d.id] = d.boxes
-                camp.emit(StrengthLearned(int(start), s, d.id, len(d.units), d.boxes, seen_by=(s,)))
-        for d in everyone:
-            if not d.alive:
-                camp.forget(d)
-        if where.road is not None:
-            self._hold_on_road(by_side)
-        else:
-            assert where.junction is not None
-            self.fighting[where.junction] = end
-        env.process(self._battle_over(where, by_side, winner, attacker, end, result.reason))
-        for d in divisions:  # not the joiners still marching: they arrive, then wait
-            camp.wake(d)
-        camp.endgame.check_immediate()
-
-    def _battle_over(
-        self,
-        where: Meeting,
-        by_side: dict[str, list[Division]],
-        winner: str | None,
-        attacker: str,
-        end: float,
-        reason: str,
-    ) -> Generator[Any, Any, None]:
-        """At the battle's end: its consequences, worked out from where everyone is then."""
-        camp = self.camp
-        yield camp.env.timeout(max(end - camp.env.now, 0.0))
-        if camp.over:
+        battle.version += 1
+        end = battle.end
+        over = end <= camp.env.now  # over before its first bound (a side began beaten)
+        if not over:
+            # its end is scheduled before the divisions it holds go back to sleep, so that
+            # at that minute the result is applied before any of them thinks again
+            camp.env.process(self._battle_over(battle, battle.version))
+        for d in battle.members():
+            d.busy_until = end  # held until it ends
+        if over:  # settled now (which wakes them once, to read their new orders)
+            self._settle(battle)
             return
-        for s in SIDES:
-            self.committed.difference_update(d.id for d in by_side[s])
+        for d in battle.members():
+            camp.wake(d)
+
+    def _join(self, battle: Battle, junction: str) -> None:
+        """Divisions that reached ``junction`` while ``battle`` is fought there join their
+        side at its next bound (RULES.md §8.4); after its last bound began they wait."""
+        camp = self.camp
+        assert battle.result is not None
+        bound_minutes = camp.rules.battle.bound_minutes
+        inside = {d.id for d in battle.members()}
+        new = []
+        for d in camp.divisions:
+            if not d.alive or d.location != junction or d.orders or d.id in inside:
+                continue
+            # it joins from now: one that stood there on other orders joins as it arrives
+            k = arrival_bound(camp.env.now, battle.start, bound_minutes)
+            if k <= battle.result.bounds and d.units:
+                new.append((d, k))
+            elif d.busy_until < battle.end:
+                d.busy_until = battle.end  # the battle is all but over: it waits for the end
+        if new:
+            battle.joins.extend(new)
+            self._fight_out(battle)
+
+    def _battle_over(self, battle: Battle, version: int) -> Generator[Any, Any, None]:
+        """At the battle's end: its result applied and recorded, and its consequences worked
+        out from where everyone is then (RULES.md §8.5)."""
+        camp = self.camp
+        yield camp.env.timeout(max(battle.end - camp.env.now, 0.0))
+        if camp.over or battle.version != version:
+            return  # fought again with a late arrival: that version ends it
+        self._settle(battle)
+
+    def _settle(self, battle: Battle) -> None:
+        """Apply and record ``battle``'s result and work out its consequences (§8.5)."""
+        camp = self.camp
+        del self.pending[battle.number]
+        where = battle.where
+        if where.junction is not None:
+            del self.fighting[where.junction]
+        by_side, winner = self._apply(battle)
+        reason = battle.result.reason if battle.result is not None else ""
         if where.road is not None:
-            self._after_road_battle(where.road, by_side, winner, end, reason)
+            self.aftermath.after_road_battle(where.road, by_side, winner, battle.end, reason)
         else:
             assert where.junction is not None
-            self.fighting.pop(where.junction, None)
-            self._after_junction_battle(where.junction, by_side, winner, attacker, end, reason)
+            self.aftermath.after_junction_battle(
+                where.junction, by_side, winner, battle.attacker, battle.end, reason
+            )
         for s in SIDES:
             for d in by_side[s]:
                 camp.wake(d)
@@ -342,252 +384,64 @@ class BattleDesk:
             junction = where.junction
             camp._after_this_minute(lambda: self.check_contact(junction, arriving=None))
 
-    def _record(
-        self,
-        where: Meeting,
-        by_side: dict[str, list[Division]],
-        attacker: str,
-        winner: str | None,
-        result: BattleResult,
-        start: float,
-        roll_off: tuple[int, int] | None,
-        battle_ss: np.random.SeedSequence,
-        joined: list[tuple[Division, int, tuple[str, ...]]],
-    ) -> None:
+    def _apply(self, battle: Battle) -> tuple[dict[str, list[Division]], str | None]:
+        """Losses, the battle lost, what each side learned (RULES.md §1.2, §2.4, §7.6), and
+        the battle's record in the stream; returns the divisions by side and the winner."""
         camp = self.camp
-        names = camp.graph.nodes
-        if where.road is not None:
-            a, b = where.road
-            place_name = f"the road {names[a]['name']} - {names[b]['name']}"
-        else:
-            place_name = names[where.junction]["name"]
-        units = tuple(
-            UnitFate(
-                u.id, SIDES[u.side], u.kind, u.state, u.hits_before, u.hits_taken, u.total_hits
-            )
-            for u in result.units
-        )
-        checks = tuple(
-            Check(
-                SIDES[w.side],
-                w.casualty_percent,
-                w.factors,
-                w.total,
-                w.rolls,
-                w.withdraws,
-                w.die,
-                w.success_total,
-            )
-            for w in result.withdrawal_checks
-        )
-        log = tuple(format_events(result)) if camp.battle_logs else ()
-        camp.emit(
-            BattleFought(
-                int(start),
-                where.key,
-                place_name,
-                {s: tuple(d.id for d in by_side[s]) for s in SIDES},
-                attacker,
-                winner,
-                result.reason,
-                result.bounds,
-                result.minutes,
-                {s: result.cards_lost[i] for i, s in enumerate(SIDES)},
-                {s: result.cards_left[i] for i, s in enumerate(SIDES)},
-                {s: result.hits_taken(i) for i, s in enumerate(SIDES)},
-                {s: round(result.casualty_percent[i], 2) for i, s in enumerate(SIDES)},
-                units,
-                checks,
-                tuple(int(k) for k in battle_ss.spawn_key),
-                roll_off,
-                log,
-                road=where.road,
-                joined=tuple(LateArrival(d.id, k, ids) for d, k, ids in joined),
-            )
-        )
-        self.rows.append(
-            BattleRow(
-                self.count,
-                int(start),
-                camp.clock.day(start),
-                where.key,
-                where.road is not None,
-                attacker,
-                winner,
-                result.reason,
-                result.bounds,
-                len(by_side["red"]),
-                len(by_side["blue"]),
-                sum(1 for u in result.units if u.side == 0),
-                sum(1 for u in result.units if u.side == 1),
-                result.hits_taken(0),
-                result.hits_taken(1),
-                result.cards_lost[0],
-                result.cards_lost[1],
-            )
-        )
+        result = battle.result
+        assert result is not None
+        br = camp.rules.battle
+        everyone = battle.members()
+        by_side = {s: sorted((d for d in everyone if d.side == s), key=_by_id) for s in SIDES}
+        winner = None if result.winner is None else SIDES[result.winner]
+        totals = {u.id: u.total_hits for u in result.units}
+        ledger = camp.ledger
+        ledger.fought(everyone)
+        lost_as = {kind: unit.lost_as for kind, unit in br.units.items()}  # flag or battery
+        for d in everyone:
+            ledger.apply_losses(d, totals, br.destroyed_at_hits, lost_as)  # §1.2, §7.6
+        if winner is not None:  # a battle lost (RULES.md §7.6)
+            ledger.battle_lost(_enemy(winner), by_side[_enemy(winner)])
+        self.count += 1
+        where = battle.where
+        place = tuple(sorted(where.road)) if where.road is not None else where.junction
+        assert place is not None
+        self.places.setdefault(place, None)
+        start = int(battle.start)
+        joined = [(d, k, tuple(u.id for u in d.units)) for d, k in battle.joins]
+        record: list[CampaignEvent] = [fought_event(camp, battle, by_side, joined)]
+        for s in SIDES:  # each side learns the strength of what it fought (§2.4, §8.6)
+            for d in by_side[_enemy(s)]:
+                camp.known_boxes[s][d.id] = d.boxes
+                record.append(StrengthLearned(start, s, d.id, len(d.units), d.boxes, seen_by=(s,)))
+        self._write(battle, record)
+        bisect.insort(self.rows, battle_row(camp, battle, by_side), key=lambda r: r.index)
+        for d in everyone:
+            if not d.alive:
+                camp.forget(d)
+        return by_side, winner
 
-    # ------------------------------------------------------------------ consequences
-    def _after_junction_battle(
-        self,
-        junction: str,
-        by_side: dict[str, list[Division]],
-        winner: str | None,
-        attacker: str,
-        end: float,
-        reason: str,
-    ) -> None:
+    def _write(self, battle: Battle, record: list[CampaignEvent]) -> None:
+        """Emit a battle's record and move it to where the battle began in the stream: after
+        everything before its start, and after the battles begun before it."""
         camp = self.camp
-        if winner is None:
-            # §8.5: on a draw the attacker returns whence it came (at dawn after nightfall).
-            when = camp.clock.next_dawn(end + 1) if reason == "nightfall" else end
-            for d in by_side[attacker]:
-                if (
-                    d.alive
-                    and d.location == junction
-                    and d.came_from
-                    and camp.graph.has_edge(junction, d.came_from)
-                ):
-                    d.orders = [("wait_until", when), ("return", d.came_from)]
+        events = camp.events
+        n = len(events)
+        for e in record:
+            camp.emit(e)
+        added = events[n:]
+        slot = max(battle.slot, bisect.bisect_left(events, battle.start, hi=n, key=_t))
+        if not added or slot >= n:
             return
-        loser = _enemy(winner)
-        came_by = None
-        if winner == attacker:
-            froms = sorted({d.came_from for d in by_side[winner] if d.came_from})
-            came_by = (junction, froms[0]) if froms else None
-        for d in by_side[loser]:
-            if d.alive and d.location == junction:
-                self._fall_back(d, junction, came_by, end)
+        del events[n:]
+        events[slot:slot] = added
+        for other in self.pending.values():  # later slots move down by what was put in
+            if other.slot > slot or (other.slot == slot and other.number > battle.number):
+                other.slot += len(added)
 
-    def _hold_on_road(self, by_side: dict[str, list[Division]]) -> None:
-        """After a battle on a road both sides stay where they met until it ends."""
-        now = self.camp.env.now
-        for s in SIDES:
-            for d in by_side[s]:
-                if d.road is None:
-                    continue
-                origin, dest, t0, t1 = d.road
-                d.road = None
-                d.location = None
-                d.on_road = (origin, dest)
-                d.road_walked = (now - t0, (t1 - t0) - (now - t0))
 
-    def _after_road_battle(
-        self,
-        road: Road,
-        by_side: dict[str, list[Division]],
-        winner: str | None,
-        end: float,
-        reason: str,
-    ) -> None:
-        camp = self.camp
-        for s in SIDES:
-            for d in by_side[s]:
-                if not d.alive or d.on_road is None:
-                    continue
-                origin, dest = d.on_road
-                walked, left = d.road_walked
-                if winner == s:  # the winner marches on (§8.4)
-                    d.orders = [("arrive", (dest, left))]
-                elif winner is None:  # (house) a draw on the road: both go back whence they came
-                    when = camp.clock.next_dawn(end + 1) if reason == "nightfall" else end
-                    d.orders = [("wait_until", when), ("arrive", (origin, walked))]
-                else:  # the loser's first junction back is the one it left (§8.4)
-                    self._fall_back(d, origin, (origin, dest), end, from_road=walked)
-
-    def _fall_back(
-        self, d: Division, start: str, came_by: Road | None, end: float, from_road: float = 0.0
-    ) -> None:
-        """Fall back 2 junctions toward the base, or surrender if cut off (RULES.md §8.5).
-
-        Worked out now, at the battle's end, from where the enemy is now: the path avoids
-        junctions enemy divisions stand on and the road the enemy came by. Beaten on its own
-        base, the division falls back along the road that leads farthest from the enemy.
-        """
-        camp = self.camp
-        base = camp.map.sides[d.side].base
-        blocked = {
-            e.location
-            for e in camp.divisions
-            if e.alive and e.side != d.side and e.location and e.location != start
-        }
-        path: list[str] | None
-        if start == base and not from_road:
-            path = self._away_from_base(d, base, came_by, blocked)
-        else:
-            path = camp.routes.path(start, base)
-            if not _clear(path, blocked, came_by):  # the usual shortest route is barred
-                path = retreat_path(camp.graph, start, base, blocked, came_by)
-        if path is None:
-            self._surrender(d, start)
-            return
-        steps = camp.cr.fall_back_junctions
-        orders: list[tuple[str, object]] = []
-        if from_road:
-            orders.append(("arrive", (start, from_road)))
-            route = path[1:steps]
-        else:
-            route = path[1 : steps + 1]
-        orders += [("march", j) for j in route]
-        final = route[-1] if route else start
-        onto_base = final == base
-        camp.ledger.fell_back(d.side, onto_base)
-        fell = FellBack(int(end), d.side, d.id, tuple([start, *route]), onto_base, bool(from_road))
-        d.orders = [("announce", fell), *orders]  # logged as it sets off
-
-    def _away_from_base(
-        self, d: Division, base: str, came_by: Road | None, blocked: set[str]
-    ) -> list[str] | None:
-        """From its own base: up to ``fall_back_junctions`` steps along the road leading
-        farthest from the enemy, never the enemy's road nor into an enemy-held junction
-        (RULES.md §8.5). Distance is march hours to the nearest enemy division; ties go to
-        the lowest junction ids. None when no road is open (cut off)."""
-        camp = self.camp
-        graph = camp.graph
-        enemies = sorted(
-            {
-                e.location or (e.on_road[0] if e.on_road else "") or (e.road[0] if e.road else "")
-                for e in camp.divisions
-                if e.alive and e.side != d.side
-            }
-            - {""}
-        )
-
-        def open_road(a: str, b: str) -> bool:
-            return b not in blocked and (came_by is None or {a, b} != set(came_by))
-
-        paths: list[list[str]] = [[base]]
-        if camp.cr.fall_back_junctions == 0:  # nobody falls back: it stays where it is
-            return [base]
-        for _ in range(camp.cr.fall_back_junctions):
-            longer = [
-                [*p, n]
-                for p in paths
-                for n in sorted(graph.neighbors(p[-1]))
-                if n not in p and open_road(p[-1], n)
-            ]
-            if not longer:
-                break
-            paths = longer
-        if len(paths[0]) == 1:
-            return None
-
-        def score(p: list[str]) -> tuple[float, list[str]]:
-            far = min((camp.routes.hours(p[-1], e) for e in enemies), default=0.0)
-            return (-far, p)
-
-        return min(paths, key=score)
-
-    def _surrender(self, d: Division, where: str) -> None:
-        """A cut-off division surrenders (RULES.md §8.5, §7.5)."""
-        camp = self.camp
-        d.alive = False
-        d.surrendered = True
-        d.orders = []
-        camp.ledger.surrendered(d, camp.rules.battle.withdrawal.surrendered_casualty_fraction)
-        camp.forget(d)
-        camp.endgame.occupy(where)
-        camp.emit(Surrendered(int(camp.env.now), d.side, d.id, where))
+def _t(e: CampaignEvent) -> float:
+    return e.t
 
 
 def _by_id(d: Division) -> str:

@@ -45,6 +45,7 @@ class StrategyDoctrine(_Strict):
     objectives_first: bool
     advance_on_base: bool
     plan_slack_hours: float = Field(ge=0, le=1000)
+    guns_hours: float = Field(ge=0, le=1000)
 
 
 #: a share of a distance, 0 to 1

@@ -494,6 +494,7 @@ class Campaign:
             objectives=self.objectives,
             owner=self.endgame.owner,
             estimate_boxes=self.unknown_boxes,
+            engaged=self.desk.engaged(side),
         )
 
     # ------------------------------------------------------------------ result

@@ -44,6 +44,8 @@ def order_sentence(n: Narrator, e: Ordered) -> str:
         "guard_hold": f"{div} holds {j(e.junction)} to cover the base "
         f"({them} seen at {j(e.enemy_at or '')})",
         "regroup": f"{div}, beaten, marches to rejoin {friends} at {target(e.goal)}",
+        "guns": f"{div} marches to the guns at {target(e.goal)}, where the "
+        f"{n.side(e.side)} army is fighting {enemies}",
         "pursue": f"{together} pursue{'' if many else 's'} the beaten {enemies} "
         f"to {target(e.goal)}",
         "attack": f"{together} march{'' if many else 'es'} on {enemies} at {target(e.goal)}",

@@ -8,6 +8,8 @@ and divisions that explain it. In order of precedence a division
 1. **guards** the base while a known enemy is within ``guard_hours`` of it and no other
    division holds or is bound for it (the nearest free division goes);
 2. **regroups** after a lost battle: rejoins the nearest friends, attacking nothing;
+   **marches to the guns**: to the nearest battle its side is fighting within
+   ``guns_hours`` of march, to join it as a late arrival (RULES.md §8.4; 0 = never);
 3. **pursues** after a won battle, for ``pursue_hours``, a beaten enemy still in sight whom
    it can attack at ``attack_ratio``;
 4. **attacks** the nearest known enemy within ``seek_hours`` it can attack at
@@ -45,6 +47,7 @@ CODES = (
     "guard",  # returns to the base to cover it
     "guard_hold",  # stays on the base to cover it
     "regroup",  # rejoins friends after a defeat
+    "guns",  # marches to a battle its side is fighting, to join it
     "pursue",  # follows a beaten enemy
     "attack",  # marches on a known enemy it can beat
     "concentrate",  # marches to the rally point before attacking
@@ -227,6 +230,10 @@ class Strategist:
             order = self._regroup(div, at, view, stronger, m)
             if order is not None:
                 return order
+        if doc.guns_hours > 0 and view.engaged:
+            order = self._guns(at, view, groups, stronger)
+            if order is not None:
+                return order
         if m.pursue and view.now <= m.pursue_until:
             where = {e: view.enemy_positions.get(e, self.fled.get(e)) for e in m.pursue}
             seen = sorted({j for j in where.values() if j is not None})
@@ -322,6 +329,24 @@ class Strategist:
         if at == base:
             return Order("guard_hold", None, None, enemy_at=enemy_at)
         return self._go("guard", at, base, stronger, enemy_at=enemy_at)
+
+    def _guns(
+        self, at: str, view: SideView, groups: dict[str, EnemyGroup], stronger: set[str]
+    ) -> Order | None:
+        """March to the nearest battle the side is fighting within ``guns_hours``, to join
+        it at its next bound (RULES.md §8.4, §8.8 *(house)*: "march to the sound of the
+        guns"); None when no battle is within reach."""
+        cost = self.priced.cost
+        near = sorted(
+            (cost(at, j), *self._tie(j, view))
+            for j in view.engaged
+            if j != at and cost(at, j) <= self.doctrine.guns_hours
+        )
+        if not near:
+            return None
+        j = near[0][-1]
+        enemies = groups[j].divisions if j in groups else ()
+        return self._go("guns", at, j, stronger, enemy_at=j, enemies=enemies)
 
     def _regroup(
         self, div: str, at: str, view: SideView, stronger: set[str], m: _Memory

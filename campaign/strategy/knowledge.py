@@ -43,7 +43,9 @@ class SideView:
 
     ``now`` is campaign minutes; ``enemy_positions`` maps enemy division -> junction last
     seen; ``enemy_boxes`` holds strengths learned by fighting (RULES.md §8.6);
-    ``objectives`` maps junction -> value and ``owner`` junction -> holding side.
+    ``objectives`` maps junction -> value and ``owner`` junction -> holding side;
+    ``engaged`` lists the junctions where the side is fighting a battle now (it hears the
+    guns: RULES.md §8.4, §8.8).
     """
 
     side: str
@@ -56,6 +58,7 @@ class SideView:
     objectives: dict[str, int]
     owner: dict[str, str | None]
     estimate_boxes: int
+    engaged: tuple[str, ...] = ()
 
     def enemy_groups(self) -> dict[str, EnemyGroup]:
         """Known enemy groups by junction (sorted by junction id)."""

@@ -40,16 +40,20 @@ def _campaigns(cmap, seeds: range, pairs=PAIRS):
 
 
 def check_battles(events: tuple[CampaignEvent, ...]) -> int:
-    """Assert the §8.3/§8.4 properties of one campaign's event stream; return battles seen."""
+    """Assert the §8.3/§8.4 properties of one campaign's event stream; return battles seen.
+
+    Every division in a battle was at its place when it began, or is a late arrival that
+    reached the place while it was fought and joined at the bound after its arrival; and
+    every division that reached a junction during a battle there (not merely passing
+    through on a fall back) joined it, unless the battle's last bound had already begun.
+    """
     where: dict[str, str | None] = {}  # division -> junction it stands on (None: on a road)
     marching: dict[str, tuple[str, str]] = {}
-    fought: dict[str, list[tuple[int, int]]] = defaultdict(list)
-    units_of: dict[str, list[str]] = {}
+    fought: dict[str, list[BattleFought]] = defaultdict(list)
     n = 0
     for i, e in enumerate(events):
         if isinstance(e, DivisionRaised):
             where[e.division] = e.junction
-            units_of[e.division] = [u.id for u in e.units]
         elif isinstance(e, MarchBegun):
             where[e.division] = None
             marching[e.division] = (e.origin, e.destination)
@@ -66,34 +70,40 @@ def check_battles(events: tuple[CampaignEvent, ...]) -> int:
                     assert set(marching[div]) == set(e.road), (div, e)
                 continue
             # §8.4: no second battle at a junction while one is fought there
-            for start, end in fought[e.place]:
-                assert e.t >= end or e.t + e.minutes <= start, (e.place, start, end, e.t)
-            fought[e.place].append((e.t, e.t + e.minutes))
+            for other in fought[e.place]:
+                assert e.t >= other.t + other.minutes or e.t + e.minutes <= other.t, (e, other)
+            fought[e.place].append(e)
             for div in e.divisions["red"] + e.divisions["blue"]:
                 if div not in joined:  # every division in the battle was at that place
                     assert where.get(div) == e.place, (div, where.get(div), e)
                     continue
-                # a late arrival was marching there and joins at a bound after it arrives
-                assert marching[div][1] == e.place and where.get(div) is None, (div, e)
-                bound = joined[div]
+                # a late arrival reached the place while the battle was fought and joined it
+                # at the start of the bound after its arrival (§8.4)
                 arrived = next(
-                    (
-                        x.t
-                        for x in events[i + 1 :]
-                        if isinstance(x, MarchArrived) and x.division == div
-                    ),
-                    None,
+                    x
+                    for x in events[i + 1 :]
+                    if isinstance(x, MarchArrived)
+                    and x.division == div
+                    and x.junction == e.place
+                    and e.t <= x.t < e.t + e.minutes
                 )
-                if arrived is None:  # destroyed in the battle it was marching to
-                    states = {u.id: u.state for u in e.units}
-                    assert all(states.get(u, "destroyed") == "destroyed" for u in units_of[div]), e
-                    continue
+                bound = joined[div]
                 assert 1 <= bound <= e.bounds
-                assert bound == arrival_bound(arrived, e.t, BOUND)
-                if bound == 1:  # arrived in the night before a battle fought at dawn
-                    assert arrived < e.t and e.t % 1440 == 0, (div, arrived, e)
-                else:
-                    assert e.t + (bound - 1) * BOUND >= arrived > e.t + (bound - 2) * BOUND
+                assert bound == arrival_bound(arrived.t, e.t, BOUND), (div, arrived, e)
+    # the converse: whoever reached a junction during a battle there is in it
+    passing: dict[str, list[str]] = {}  # fall-back steps still to come
+    for e in events:
+        if isinstance(e, FellBack):
+            passing[e.division] = list(e.path if e.from_road else e.path[1:])
+        elif isinstance(e, MarchArrived):
+            steps = passing.get(e.division)
+            if steps and steps[0] == e.junction:
+                steps.pop(0)
+                if steps:
+                    continue  # passing through on its fall back: it does not stop to fight
+            for b in fought.get(e.junction, ()):
+                if b.t <= e.t < b.t + b.minutes and arrival_bound(e.t, b.t, BOUND) <= b.bounds:
+                    assert e.division in b.divisions[e.side], (e, b)
     return n
 
 

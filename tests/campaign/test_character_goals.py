@@ -35,23 +35,20 @@ def default_battles() -> list[int]:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 10's goal of a median of 5 battles is not met yet: 4 measured (mean 4.7) "
-    "on seeds 0-299; strict, so meeting it turns this test red until the mark goes",
-)
 def test_default_map_median_campaign_has_five_battles(default_battles: list[int]) -> None:
-    """Goal: median battles >= 5 (tolerance: 4.5, the median of 120 seeds can fall between
-    two counts)."""
+    """Goal: median battles >= 5 (measured on seeds 0-299: 5, mean 5.6, 39% of campaigns at
+    4 or fewer; on these 120 seeds 52 of 120 at 4 or fewer). Tolerance: 4.5, as the median
+    of 120 seeds can fall between two counts; and the mean at least 5 (5.5 measured)."""
     assert statistics.median(default_battles) >= 4.5, statistics.median(default_battles)
+    assert statistics.mean(default_battles) >= 5.0, statistics.mean(default_battles)
 
 
 @pytest.mark.slow
 def test_default_map_balanced_campaigns_have_character() -> None:
-    """120 seeds. Goals: <= 25% decided on day 1 (1% measured on 300 seeds: a failure means
+    """120 seeds. Goals: <= 25% decided on day 1 (2% measured on 300 seeds: a failure means
     a real regression); no place > 35% of battles; >= 8 places; the commonest opening in
-    <= 50% of seeds; rough roads tested in >= 60%; at least 4 battles in the median campaign
-    (the goal of 5 is tracked by the strict xfail above)."""
+    <= 50% of seeds; rough roads tested in >= 60% (the median of 5 battles: the test
+    above)."""
     cmap, loaded = load_map(), load_rules()
     n = N_DEFAULT
     day1 = rough = 0
@@ -71,7 +68,6 @@ def test_default_map_balanced_campaigns_have_character() -> None:
     assert len(places) >= 8
     assert openings.most_common(1)[0][1] / n <= 0.5
     assert rough / n >= 0.6
-    assert statistics.median(battles) >= 4, statistics.median(battles)
 
 
 @pytest.mark.slow

@@ -36,7 +36,9 @@ def _graph(edges: list[tuple[str, str, float, str]]) -> nx.Graph:
     return g
 
 
-def _view(own, enemy_positions, enemy_boxes=None, own_base="a", enemy_base="d", now=0.0):
+def _view(
+    own, enemy_positions, enemy_boxes=None, own_base="a", enemy_base="d", now=0.0, engaged=()
+):
     return SideView(
         side="red",
         now=now,
@@ -48,6 +50,7 @@ def _view(own, enemy_positions, enemy_boxes=None, own_base="a", enemy_base="d", 
         objectives={},
         owner={},
         estimate_boxes=70,
+        engaged=engaged,
     )
 
 
@@ -125,6 +128,25 @@ def test_the_nearest_free_division_returns_to_guard_the_base() -> None:
     assert (order.code, order.goal, order.enemy_at) == ("guard", "a", "d")
     none = _strategist(g, {"campaign.doctrines.balanced.guard_hours": 0})
     assert none.decide("R1", "m", view).code not in GUARD_CODES
+
+
+def test_a_division_within_reach_marches_to_the_guns() -> None:
+    """§8.4, §8.8 (house): a free division within guns_hours of a battle its side is
+    fighting marches there to join it; beyond reach, or with guns_hours 0, it does not."""
+    g = _graph([("a", "b", 2.0, "normal"), ("b", "c", 2.0, "normal"), ("c", "d", 9.0, "normal")])
+    off = {"campaign.doctrines.balanced.guard_hours": 0}
+    own = [OwnDivision("R1", "b", None, 60, False), OwnDivision("R2", "a", None, 60, True)]
+    # R1 fights at b; a strong enemy B1 there and B2 far off
+    view = _view(own, {"B1": "b", "B2": "d"}, {"B1": 200}, engaged=("b",))
+    order = _strategist(g, {**off, "campaign.doctrines.balanced.guns_hours": 3}).decide(
+        "R2", "a", view
+    )
+    assert (order.code, order.goal, order.step, order.enemies) == ("guns", "b", "b", ("B1",))
+    for hours in (1.5, 0):  # out of reach, or never
+        s = _strategist(g, {**off, "campaign.doctrines.balanced.guns_hours": hours})
+        assert s.decide("R2", "a", view).code != "guns"
+    quiet = _view(own, {"B1": "b", "B2": "d"}, {"B1": 200})  # no battle: nothing to join
+    assert _strategist(g, off).decide("R2", "a", quiet).code != "guns"
 
 
 def test_a_beaten_division_regroups_before_fighting_again() -> None:

@@ -174,7 +174,8 @@ def test_diary_strengths_read_destroyed_at_hits_from_the_streams_rules():
     rules = rules_of_stream(events)  # rebuilt from the CampaignStarted header
     assert rules.battle.destroyed_at_hits == 12
     diary = build_diary(events, "umpire", destroyed_at=rules.battle.destroyed_at_hits)
-    raised = [e for e in events if isinstance(e, DivisionRaised)]
+    # the armies raised at the start (the default map's reserves come on day 2, §8.9)
+    raised = [e for e in events if isinstance(e, DivisionRaised) and e.t == 0]
     t0, first = diary.series[0]  # the points of one moment are merged
     assert t0 == max(e.t for e in raised)
     assert first == {

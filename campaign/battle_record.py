@@ -1,0 +1,104 @@
+"""A campaign battle's record: its :class:`~campaign.events.BattleFought` event and its
+results-table row (RULES.md §8.4), built from the battle as fought."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from battle.log import format_events
+from campaign.army import Division
+from campaign.events import BattleFought, Check, LateArrival, UnitFate
+from campaign.result import BattleRow
+
+if TYPE_CHECKING:
+    from campaign.battles import Battle
+    from campaign.engine import Campaign
+
+__all__ = ["battle_row", "fought_event"]
+
+SIDES = ("red", "blue")
+
+
+def fought_event(
+    camp: Campaign,
+    battle: Battle,
+    by_side: dict[str, list[Division]],
+    joined: list[tuple[Division, int, tuple[str, ...]]],
+) -> BattleFought:
+    """The battle as an event, timed at its start; ``joined`` holds each late arrival, the
+    bound it joined and its unit ids (RULES.md §8.4)."""
+    result = battle.result
+    assert result is not None
+    where = battle.where
+    names = camp.graph.nodes
+    if where.road is not None:
+        a, b = where.road
+        place_name = f"the road {names[a]['name']} - {names[b]['name']}"
+    else:
+        place_name = names[where.junction]["name"]
+    units = tuple(
+        UnitFate(u.id, SIDES[u.side], u.kind, u.state, u.hits_before, u.hits_taken, u.total_hits)
+        for u in result.units
+    )
+    checks = tuple(
+        Check(
+            SIDES[w.side],
+            w.casualty_percent,
+            w.factors,
+            w.total,
+            w.rolls,
+            w.withdraws,
+            w.die,
+            w.success_total,
+        )
+        for w in result.withdrawal_checks
+    )
+    log = tuple(format_events(result)) if camp.battle_logs else ()
+    return BattleFought(
+        int(battle.start),
+        where.key,
+        place_name,
+        {s: tuple(d.id for d in by_side[s]) for s in SIDES},
+        battle.attacker,
+        None if result.winner is None else SIDES[result.winner],
+        result.reason,
+        result.bounds,
+        result.minutes,
+        {s: result.cards_lost[i] for i, s in enumerate(SIDES)},
+        {s: result.cards_left[i] for i, s in enumerate(SIDES)},
+        {s: result.hits_taken(i) for i, s in enumerate(SIDES)},
+        {s: round(result.casualty_percent[i], 2) for i, s in enumerate(SIDES)},
+        units,
+        checks,
+        tuple(int(k) for k in battle.seed.spawn_key),
+        battle.roll_off,
+        log,
+        road=where.road,
+        joined=tuple(LateArrival(d.id, k, ids) for d, k, ids in joined),
+    )
+
+
+def battle_row(camp: Campaign, battle: Battle, by_side: dict[str, list[Division]]) -> BattleRow:
+    """The battle as a results-table row, numbered in order of the battles' starts."""
+    result = battle.result
+    assert result is not None
+    where = battle.where
+    return BattleRow(
+        battle.number,
+        int(battle.start),
+        camp.clock.day(battle.start),
+        where.key,
+        where.road is not None,
+        battle.attacker,
+        None if result.winner is None else SIDES[result.winner],
+        result.reason,
+        result.bounds,
+        len(by_side["red"]),
+        len(by_side["blue"]),
+        sum(1 for u in result.units if u.side == 0),
+        sum(1 for u in result.units if u.side == 1),
+        result.hits_taken(0),
+        result.hits_taken(1),
+        result.cards_lost[0],
+        result.cards_lost[1],
+    )
