@@ -273,20 +273,26 @@ class Narrator:
             "event",
             day,
             tm,
-            f"{self.side(e.side)} raises division {e.division}{under} at {self.j(e.junction)}: "
+            f"{self.side(e.side)} {verb(self.side(e.side), 'raises', 'raise')} division "
+            f"{e.division}{under} at {self.j(e.junction)}: "
             f"{', '.join(parts)} (d100 roll {e.roll})",
             event=e,
         )
 
+    def _adjective(self, side: str) -> str:
+        """A side's name before a noun: ``Red scouts``, ``French scouts``, ``Allies' scouts``."""
+        name = self.side(side)
+        return verb(name, name, possessive(name))
+
     def _march(self, e: MarchBegun, day: int, tm: str) -> Entry:
         road = "a rough road" if e.kind == "rough" else "the road"
-        hours = f"{e.hours:g} hour{'' if e.hours == 1 else 's'}"
+        hours = f"{e.hours:g} hour's" if e.hours == 1 else f"{e.hours:g} hours'"
         return Entry(
             "event",
             day,
             tm,
             f"{self.div(e.division)} sets out from {self.j(e.origin)} for "
-            f"{self.j(e.destination)} along {road} ({hours}' march)",
+            f"{self.j(e.destination)} along {road} ({hours} march)",
             event=e,
         )
 
@@ -348,7 +354,7 @@ class Narrator:
             "event",
             day,
             tm,
-            f"{self.side(e.side)} scouts see {self.div(e.enemy)} at {self.j(e.junction)}",
+            f"{self._adjective(e.side)} scouts see {self.div(e.enemy)} at {self.j(e.junction)}",
             style="cyan",
             event=e,
         )
