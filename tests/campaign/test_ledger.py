@@ -185,7 +185,8 @@ def _star(tmp_path):
     loaded = load_rules(overrides={"campaign.divisions_per_side": 1})
     camp = Campaign(cmap, loaded, 1)
     camp._raise_armies()
-    red, blue = camp.divisions
+    # the order of camp.divisions is the campaign's seeded side order, not red first
+    red, blue = (next(d for d in camp.divisions if d.side == s) for s in ("red", "blue"))
     return camp, red, blue
 
 
