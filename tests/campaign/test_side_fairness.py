@@ -111,3 +111,22 @@ def test_equal_doctrines_win_equally_often_on_the_default_map() -> None:
     assert decided >= 0.95 * len(FAIR_SEEDS)  # draws are rare: the share is of real results
     red_share = 100.0 * wins["red"] / decided
     assert abs(red_share - 50.0) <= FAIR_TOLERANCE, wins
+
+
+def test_the_side_that_acts_first_in_a_minute_is_a_seeded_draw(default_map: CampaignMap) -> None:
+    """Within one minute the divisions act in the campaign's side order, drawn from its seed
+    (not red first): over seeds 0-399 each side goes first in 50% +- 7.5 points (2.9
+    standard errors of a fair coin), and the same seed always draws the same order."""
+    from campaign.engine import Campaign
+
+    loaded = load_rules()
+    orders = [Campaign(default_map, loaded, seed).side_order for seed in range(400)]
+    assert set(orders) == {("red", "blue"), ("blue", "red")}
+    red_first = sum(order[0] == "red" for order in orders)
+    assert abs(100.0 * red_first / len(orders) - 50.0) <= 7.5, red_first
+    assert Campaign(default_map, loaded, 7).side_order == orders[7]
+    camp = Campaign(default_map, loaded, 7)
+    camp._raise_armies()
+    sides = [d.side for d in camp.divisions]
+    first, second = camp.side_order
+    assert sides == [first] * sides.count(first) + [second] * sides.count(second)
