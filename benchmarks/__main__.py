@@ -1,18 +1,20 @@
-"""Run every benchmark, or those named: ``python -m benchmarks [battle] [campaign] ...``."""
+"""Run every benchmark, or those named: ``python -m benchmarks [battle] [campaign] [scale] ...``
+(``scale`` runs only when named: it takes minutes)."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-from benchmarks import MODULES
+from benchmarks import MODULES, NAMED_ONLY
 
 
 def _resolve(name: str) -> str:
-    for module in MODULES:
+    for module in MODULES + NAMED_ONLY:
         if name in (module, module.removesuffix("_speed")):
             return module
-    raise SystemExit(f"error: no benchmark named {name!r}; choose from: {', '.join(MODULES)}")
+    choices = ", ".join(MODULES + NAMED_ONLY)
+    raise SystemExit(f"error: no benchmark named {name!r}; choose from: {choices}")
 
 
 def main(argv: list[str]) -> int:

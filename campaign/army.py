@@ -45,12 +45,20 @@ class Division:
     process: simpy.Process | None = None
     #: actual hits that destroy a unit (``battle.destroyed_at_hits``, RULES.md §1.2)
     destroyed_at: int = field(kw_only=True)
+    #: the units list ``boxes`` was last summed for, and the sum (units are immutable and
+    #: the list is only ever replaced, never changed in place: see apply_hits)
+    _boxes_of: list[UnitSpec] | None = field(default=None, init=False, repr=False)
+    _boxes: int = field(default=0, init=False, repr=False)
 
     @property
     def boxes(self) -> int:
         """Hits it can still take: ``destroyed_at`` (10, RULES.md §1.2) minus the actual hits
         of each of its units, summed."""
-        return sum(self.destroyed_at - u.hits for u in self.units)
+        units = self.units
+        if units is not self._boxes_of:  # asked hundreds of times a campaign: summed once
+            self._boxes = self.destroyed_at * len(units) - sum([u.hits for u in units])
+            self._boxes_of = units
+        return self._boxes
 
     @property
     def last_junction(self) -> str | None:

@@ -23,27 +23,31 @@ class Clock:
     def absolute(self, t: float) -> float:
         return t + self.day_start
 
+    # The methods below are on the campaign's hot path: each spells out ``absolute`` and
+    # ``day`` instead of calling them (the same arithmetic, so the same floats).
     def day(self, t: float) -> int:
         """Campaign day (1-based) of time ``t``."""
-        return int(self.absolute(t) // 1440) + 1
+        return int((t + self.day_start) // 1440) + 1
 
     def time_of_day(self, t: float) -> float:
-        return self.absolute(t) % 1440
+        return (t + self.day_start) % 1440
 
     def is_daylight(self, t: float) -> bool:
-        return self.day_start <= self.time_of_day(t) < self.day_end
+        return self.day_start <= (t + self.day_start) % 1440 < self.day_end
 
     def nightfall(self, t: float) -> float:
         """The campaign minute of nightfall on the day of ``t`` (may be in the past at night)."""
-        return (self.day(t) - 1) * 1440 + self.day_end - self.day_start
+        return int((t + self.day_start) // 1440) * 1440 + self.day_end - self.day_start
 
     def next_dawn(self, t: float) -> float:
         """The first daylight minute at or after ``t``."""
-        if self.time_of_day(t) < self.day_start:
-            return (self.day(t) - 1) * 1440.0
-        if self.is_daylight(t):
+        start = self.day_start
+        of_day = (t + start) % 1440
+        if of_day < start:
+            return int((t + start) // 1440) * 1440.0
+        if of_day < self.day_end:
             return float(t)
-        return self.day(t) * 1440.0
+        return (int((t + start) // 1440) + 1) * 1440.0
 
     @property
     def daylight_minutes(self) -> int:

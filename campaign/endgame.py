@@ -77,7 +77,8 @@ class Endgame:
         camp = self.camp
         if camp.over:
             return
-        alive = {s: any(d.alive and d.side == s for d in camp.divisions) for s in SIDES}
+        standing = {d.side for d in camp.divisions if d.alive}
+        alive = {s: s in standing for s in SIDES}
         if not alive["red"] or not alive["blue"]:
             if alive["red"] or alive["blue"]:
                 winner = "red" if alive["red"] else "blue"
@@ -125,19 +126,10 @@ class Endgame:
             yield env.timeout(0)
             if camp.over:
                 return
-            camp.emit(
-                DayEnded(
-                    int(env.now),
-                    day,
-                    {
-                        s: sum(d.boxes for d in camp.divisions if d.alive and d.side == s)
-                        for s in SIDES
-                    },
-                    {s: self.objective_value(s) for s in SIDES},
-                    {d.id: d.place for d in camp.divisions if d.alive},
-                    seen_by=(),
-                )
-            )
+            if not camp.record:  # events off: counted, not built (Campaign.tally)
+                camp.tally()
+            else:
+                self._day_ended(day)
             self.check_bases()
             if camp.over:
                 return
@@ -145,6 +137,20 @@ class Endgame:
             if camp.over:
                 return
         self._decide_on_objectives()
+
+    def _day_ended(self, day: int) -> None:
+        """Log the day's tally: strength, objectives and every division's place."""
+        camp = self.camp
+        camp.emit(
+            DayEnded(
+                int(camp.env.now),
+                day,
+                {s: sum(d.boxes for d in camp.divisions if d.alive and d.side == s) for s in SIDES},
+                {s: self.objective_value(s) for s in SIDES},
+                {d.id: d.place for d in camp.divisions if d.alive},
+                seen_by=(),
+            )
+        )
 
     def _withdrawal_checks(self) -> None:
         camp = self.camp

@@ -38,6 +38,7 @@ from campaign.events import (
     Sighted,
 )
 from campaign.ledger import Ledger
+from campaign.lookups import map_tables
 from campaign.maps import CampaignMap
 from campaign.paths import display_path
 from campaign.reinforcements import check_reinforcements, reinforce
@@ -121,19 +122,14 @@ class Campaign:
         self.winner: str | None = None
         self.reason = ""
         self.over = False
-        self.neighbourhood = {
-            j: set(
-                nx.single_source_shortest_path_length(self.graph, j, self.cr.fog_sight_junctions)
-            )
-            for j in self.graph.nodes
-        }
+        tables = map_tables(self.graph)  # built once per map and process, then shared
+        #: (a, b) -> (march hours, road kind), both directions
+        self.roads = tables.roads
+        #: junction -> what a division there sees (RULES.md §8.6); shared, read-only
+        self.neighbourhood = tables.neighbourhood(self.cr.fog_sight_junctions)
         self.last_seen: dict[str, dict[str, str]] = {s: {} for s in SIDES}
         self.known_boxes: dict[str, dict[str, int]] = {s: {} for s in SIDES}
-        self.objectives = {
-            j: int(d.get("value", 0))
-            for j, d in sorted(self.graph.nodes(data=True))
-            if d.get("objective")
-        }
+        self.objectives = dict(tables.objectives)
         self.ledger = Ledger(self.objectives, {s: cmap.sides[s].primary_road for s in SIDES})
         self.desk = BattleDesk(self)
         self._last_order: dict[str, tuple[str, str | None]] = {}
@@ -166,6 +162,19 @@ class Campaign:
         if self.n_events >= self.cr.max_events and not self.over:
             self.end(None, "event cap reached: a draw")
 
+    def tally(self) -> None:
+        """Count an event that is not built because events are off (batch runs).
+
+        Only for events that nothing but the log reads: it does what :meth:`emit` does for
+        them without the event object, so the event cap (``campaign.max_events``) ends a
+        campaign at the same event whether events are recorded or not.
+        """
+        if self.over:
+            return
+        self.n_events += 1
+        if self.n_events >= self.cr.max_events:
+            self.end(None, "event cap reached: a draw")
+
     def end(self, winner: str | None, reason: str) -> None:
         if self.over:
             return
@@ -182,6 +191,9 @@ class Campaign:
                 junction = setup.starts[i % len(setup.starts)]
                 div, roll = raise_division(side, i + 1, junction, self.rules, self.forces_dice)
                 self.divisions.append(div)
+                if not self.record:
+                    self.tally()
+                    continue
                 self.emit(
                     DivisionRaised(
                         0,
@@ -196,8 +208,11 @@ class Campaign:
         self.divisions.sort(key=lambda d: self.side_order.index(d.side))  # stable
         self.endgame.start()
 
-    def run(self) -> CampaignResult:
-        """Run the campaign to its end (RULES.md §8.7) and return the result."""
+    def _started(self) -> None:
+        """Log the campaign's header: map, rules, doctrines, bases, seed, versions."""
+        if not self.record:
+            self.tally()
+            return
         cmap = self.map
         self.emit(
             CampaignStarted(
@@ -216,6 +231,10 @@ class Campaign:
                 self.cr.day_end_minutes,
             )
         )
+
+    def run(self) -> CampaignResult:
+        """Run the campaign to its end (RULES.md §8.7) and return the result."""
+        self._started()
         self._raise_armies()
         self.update_sightings()
         for div in self.divisions:
@@ -261,10 +280,10 @@ class Campaign:
         elif kind in ("march", "return"):  # a fall back or a return: no rough-road test (§8.2)
             dest = str(arg)
             origin = div.location
-            if origin is None or not self.graph.has_edge(origin, dest):
+            if origin is None or (origin, dest) not in self.roads:
                 return
             if kind == "return":  # only fall backs march at night (RULES.md §8.3)
-                march_minutes = self.graph.edges[origin, dest]["hours"] * 60.0
+                march_minutes = self.roads[origin, dest][0] * 60.0
                 nightfall = self.clock.nightfall(env.now)
                 if not self.clock.is_daylight(env.now) or (
                     env.now + march_minutes > nightfall
@@ -280,8 +299,7 @@ class Campaign:
             yield env.timeout(max(float(minutes), 0.0))  # type: ignore[has-type]
             div.location = dest
             div.on_road = None
-            seen = (div.side, *self._enemies_seeing(div.side, dest))
-            self.emit(MarchArrived(int(env.now), div.side, div.id, dest, seen_by=seen))
+            self._arrival(div, dest)
             self.arrived(div, dest)
             yield env.timeout(0)
 
@@ -306,13 +324,14 @@ class Campaign:
             finally:
                 self.holding.discard(div.id)
             return
-        minutes = self.graph.edges[at, dest]["hours"] * 60.0
+        hours, kind = self.roads[at, dest]
+        minutes = hours * 60.0
         nightfall = self.clock.nightfall(env.now)
         if env.now + minutes > nightfall and minutes <= self.clock.daylight_minutes:
             self._halt(div, at, "too late in the day to set off")
             yield env.timeout(self.clock.next_dawn(nightfall) - env.now)
             return
-        self._order(div, at, order, self.graph.edges[at, dest]["kind"])
+        self._order(div, at, order, kind)
         for other in self.divisions:  # divisions counted in the order march with it (§8.8)
             if other.id in order.friends and other.id in self.holding:
                 self.holding.discard(other.id)  # woken once: never again mid-march
@@ -325,6 +344,9 @@ class Campaign:
         if order.code == "flank" and self._last_order.get(div.id) != key:
             self.counts["flank"] += 1
         self._last_order[div.id] = key
+        if not self.record:
+            self.tally()
+            return
         self.emit(
             Ordered(
                 int(self.env.now),
@@ -346,64 +368,72 @@ class Campaign:
     def _halt(self, div: Division, at: str, why: str) -> None:
         if div.halted_reason != why:
             div.halted_reason = why
+            if not self.record:
+                self.tally()
+                return
             self.emit(Halted(int(self.env.now), div.side, div.id, at, why, seen_by=(div.side,)))
 
     def _march(self, div: Division, origin: str, dest: str, test_rough: bool) -> Process:
         env = self.env
-        road = self.graph.edges[origin, dest]
-        if test_rough and road["kind"] == "rough":
+        hours, kind = self.roads[origin, dest]
+        record = self.record
+        if test_rough and kind == "rough":
             passed, roll = percentage_test(self.dice, self.cr.rough_road_pass)
             self.counts["rough_road_tests"] += 1
             self.counts["rough_road_failures"] += not passed
-            self.emit(
-                RoughRoadTest(
-                    int(env.now),
-                    div.side,
-                    div.id,
-                    origin,
-                    dest,
-                    roll,
-                    self.cr.rough_road_pass,
-                    passed,
-                    seen_by=(div.side,),
+            if record:
+                self.emit(
+                    RoughRoadTest(
+                        int(env.now),
+                        div.side,
+                        div.id,
+                        origin,
+                        dest,
+                        roll,
+                        self.cr.rough_road_pass,
+                        passed,
+                        seen_by=(div.side,),
+                    )
                 )
-            )
+            else:
+                self.tally()
             if not passed:
                 div.halted_reason = ""
                 yield env.timeout(self.cr.rough_road_retry_minutes)
                 return
         div.halted_reason = ""
-        minutes = road["hours"] * 60.0
+        minutes = hours * 60.0
         self.counts["marches"] += 1
         div.location = None
         div.came_from = origin
         div.road = (origin, dest, env.now, env.now + minutes)
         self.endgame.occupy(origin)  # a contested junction left to one side (RULES.md §7.2)
-        seen = (div.side, *self._enemies_seeing(div.side, origin))
-        self.emit(
-            MarchBegun(
-                int(env.now),
-                div.side,
-                div.id,
-                origin,
-                dest,
-                road["kind"],
-                road["hours"],
-                seen_by=seen,
+        if record:
+            seen = (div.side, *self._enemies_seeing(div.side, origin))
+            self.emit(
+                MarchBegun(int(env.now), div.side, div.id, origin, dest, kind, hours, seen_by=seen)
             )
-        )
+        else:
+            self.tally()
         self.desk.watch_road(div)
         yield env.timeout(minutes)
         if div.road is None or not div.alive:  # a meeting on the road already settled it
             return
         div.road = None
         div.location = dest
-        seen = (div.side, *self._enemies_seeing(div.side, dest))
-        self.emit(MarchArrived(int(env.now), div.side, div.id, dest, seen_by=seen))
+        self._arrival(div, dest)
         self.arrived(div, dest)
         # Let every other arrival of this minute land before anyone marches on, so that
         # divisions reaching one junction at the same time meet there (§8.4).
         yield env.timeout(0)
+
+    def _arrival(self, div: Division, junction: str) -> None:
+        """Log a division reaching a junction (seen by the enemy within sight, §8.6)."""
+        if not self.record:
+            self.tally()
+            return
+        seen = (div.side, *self._enemies_seeing(div.side, junction))
+        self.emit(MarchArrived(int(self.env.now), div.side, div.id, junction, seen_by=seen))
 
     def arrived(self, div: Division, junction: str) -> None:
         """A division reached a junction: sightings, objectives, contact (§8.4, §8.6)."""
@@ -471,7 +501,12 @@ class Campaign:
                     continue
                 if d.location in sight and seen.get(d.id) != d.location:
                     seen[d.id] = d.location
-                    self.emit(Sighted(int(self.env.now), side, d.id, d.location, seen_by=(side,)))
+                    if self.record:
+                        self.emit(
+                            Sighted(int(self.env.now), side, d.id, d.location, seen_by=(side,))
+                        )
+                    else:
+                        self.tally()
 
     def forget(self, div: Division) -> None:
         """A division surrendered or was destroyed: both sides know it is gone."""
@@ -487,10 +522,13 @@ class Campaign:
             if d.side != side or not d.alive:
                 continue
             heading = d.road[1] if d.road else None
-            marches = [str(arg) for kind, arg in d.orders if kind == "march"]
-            if marches:
-                heading = marches[-1]
-            free = d.location is not None and not d.orders and d.busy_until <= now
+            if d.orders:
+                for kind, arg in d.orders:  # the last march ordered is where it is bound
+                    if kind == "march":
+                        heading = str(arg)
+                free = False
+            else:
+                free = d.location is not None and d.busy_until <= now
             own.append(OwnDivision(d.id, d.location, heading, d.boxes, free))
         return SideView(
             side=side,

@@ -25,13 +25,21 @@ The results file is written only by the coordinating process (where ``campaign b
 
 Every backend computes the same runs rows: run *i* of every cell gets the seed
 :func:`~campaign.batch.worker.run_seed` ``(entropy, i)``, whichever worker runs it. At most
-``2 × workers`` chunks are in flight and each is written to DuckDB (one transaction) as soon as
-it arrives, so memory stays flat whatever the batch size and an interrupted batch keeps every
-finished chunk.
+``2 × workers`` chunks are in flight. Finished chunks are written to DuckDB together, one
+transaction once ``flush_every`` seconds (1 s) have passed since the last, or at
+:data:`FLUSH_RUNS` runs (the backends report in when no chunk has come for that long), so
+memory stays flat whatever the batch size; an interrupted batch writes the finished chunks it
+holds before it stops, so it keeps every finished chunk (a killed one loses at most about the
+last second's). ``workers=0`` (in this process) writes each chunk as it finishes.
+
+Workers stay alive for the whole batch and keep their warm state: the map with its route
+tables, the rules, and the battle engine, called once at start-up
+(:func:`~campaign.batch.worker.warm_up`) so that any compilation happens once per worker.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import logging
@@ -53,10 +61,14 @@ from campaign.batch.store import ResultStore
 from campaign.batch.worker import ChunkTask, init_worker, run_chunk
 from campaign.errors import EnvironmentFailure
 
-#: chunk results as the backends yield them (closed when the batch stops)
-Results = Generator[dict[str, Any], None, None]
+#: chunk results as the backends yield them, or None when none has come for a while (a cue
+#: to write what is held); closed when the batch stops
+Results = Generator[dict[str, Any] | None, None, None]
 
-__all__ = ["BatchInterrupted", "BatchOutcome", "default_workers", "run_batch"]
+__all__ = ["FLUSH_RUNS", "BatchInterrupted", "BatchOutcome", "default_workers", "run_batch"]
+
+#: Most finished runs held in memory before they are written (one DuckDB transaction).
+FLUSH_RUNS = 2_000
 
 
 class BatchInterrupted(KeyboardInterrupt):
@@ -99,14 +111,17 @@ def _inline(tasks: Iterable[ChunkTask]) -> Results:
         yield run_chunk(task)
 
 
-def _local(tasks: Iterable[ChunkTask], workers: int) -> Results:
+def _local(tasks: Iterable[ChunkTask], workers: int, tick: float) -> Results:
     ctx = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=init_worker)
     it = iter(tasks)
     pending = {pool.submit(run_chunk, t) for t in itertools.islice(it, 2 * workers)}
     try:
         while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            done, pending = wait(pending, timeout=tick, return_when=FIRST_COMPLETED)
+            if not done:
+                yield None
+                continue
             for future in done:
                 result = future.result()
                 nxt = next(it, None)
@@ -120,9 +135,10 @@ def _local(tasks: Iterable[ChunkTask], workers: int) -> Results:
 
 
 def _dask(
-    tasks: Iterable[ChunkTask], workers: int, scheduler: str | None, processes: bool
+    tasks: Iterable[ChunkTask], workers: int, scheduler: str | None, processes: bool, tick: float
 ) -> Results:
-    from distributed import Client, LocalCluster, as_completed
+    from distributed import Client, LocalCluster
+    from distributed import wait as wait_for
 
     cluster = None
     if scheduler:
@@ -149,18 +165,55 @@ def _dask(
         slots = max(1, sum(client.nthreads().values()))
         it = iter(tasks)
         first = list(itertools.islice(it, 2 * slots))
-        futures = as_completed(client.map(run_chunk, first, pure=False))
-        for future in futures:
-            result = future.result()
-            future.release()
-            nxt = next(it, None)
-            if nxt is not None:
-                futures.add(client.submit(run_chunk, nxt, pure=False))
-            yield result
+        pending = list(client.map(run_chunk, first, pure=False))
+        while pending:
+            try:
+                done, _ = wait_for(pending, timeout=tick, return_when="FIRST_COMPLETED")
+            except TimeoutError:
+                yield None
+                continue
+            pending = [f for f in pending if f not in done]
+            for future in done:
+                result = future.result()
+                future.release()
+                nxt = next(it, None)
+                if nxt is not None:
+                    pending.append(client.submit(run_chunk, nxt, pure=False))
+                yield result
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+class _HeldChunks:
+    """Finished chunks not written yet: written together once ``every`` seconds have
+    passed since the last write, or at :data:`FLUSH_RUNS` runs."""
+
+    def __init__(self, store: ResultStore, batch_id: str, bar: BatchProgress, every: float):
+        self.store, self.batch_id, self.bar, self.every = store, batch_id, bar, every
+        self.chunks: list[dict[str, Any]] = []
+        self.runs = 0
+        self.since = time.perf_counter()
+        #: a write is under way (a Ctrl-C then rolled it back: it is not retried)
+        self.writing = False
+
+    def add(self, result: dict[str, Any] | None) -> None:
+        """Hold a finished chunk (None: no news) and write what is held when it is due."""
+        if result is not None:
+            self.chunks.append(result)
+            self.runs += len(result["runs"]["run"])
+        if self.runs >= FLUSH_RUNS or time.perf_counter() - self.since >= self.every:
+            self.write()
+
+    def write(self) -> None:
+        """Write every held chunk in one transaction and count its runs as done."""
+        self.writing = True
+        written = self.store.write_chunks(self.batch_id, self.chunks)
+        self.writing = False
+        self.chunks.clear()
+        self.runs, self.since = 0, time.perf_counter()
+        self.bar.advance(written)
 
 
 def _batch_id(design_hash: str, entropy: int) -> str:
@@ -179,6 +232,7 @@ def run_batch(
     progress_every: float = 5.0,
     dask_processes: bool = True,
     runs_per_cell: Mapping[int, int] | None = None,
+    flush_every: float = 1.0,
 ) -> BatchOutcome:
     """Run (or resume) a batch and store every run in ``output``.
 
@@ -206,6 +260,9 @@ def run_batch(
     runs_per_cell : mapping of int to int, optional
         Run only the first N runs (seed order) of each cell, N at most ``spec.runs``
         (``campaign batch run --precision`` grows these between looks).
+    flush_every : float
+        Seconds (≥ 0) finished chunks may wait to be written together; 0 writes each chunk
+        as it arrives. Writing is also forced at :data:`FLUSH_RUNS` runs and at the end.
 
     Returns
     -------
@@ -244,12 +301,13 @@ def run_batch(
         missing = todo.count
         size = chunk_size or max(1, min(100, math.ceil(missing / max(1, n_workers * 8))))
         tasks = chunk_tasks(plan, entropy, todo, size)
+        tick = max(flush_every, 0.05)
         if backend == "dask":
-            results = _dask(tasks, n_workers, scheduler, dask_processes)
+            results = _dask(tasks, n_workers, scheduler, dask_processes, tick)
         elif n_workers == 0:
             results = _inline(tasks)
         else:
-            results = _local(tasks, n_workers)
+            results = _local(tasks, n_workers, tick)
         start = time.perf_counter()
         bar = BatchProgress(missing, enabled=progress, every_seconds=progress_every)
 
@@ -265,12 +323,17 @@ def run_batch(
                 complete=bar.done == missing,
             )
 
+        held = _HeldChunks(store, batch_id, bar, 0.0 if n_workers == 0 else flush_every)
         try:
             with bar:
                 for result in results:
-                    bar.advance(store.write_chunk(batch_id, result))
+                    held.add(result)
+                held.write()
         except KeyboardInterrupt:
             results.close()
+            if not held.writing:  # Ctrl-C while waiting for workers: keep what finished
+                with contextlib.suppress(KeyboardInterrupt):
+                    held.write()
             raise BatchInterrupted(outcome()) from None
         finally:
             results.close()

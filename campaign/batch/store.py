@@ -10,7 +10,9 @@ upgraded in place when a batch is resumed into it; so is a file written before t
 campaign-character columns of ``runs`` (issue 10), whose old rows keep them NULL.
 
 Each chunk's runs and battles are inserted from Arrow tables in one transaction, so the file
-only ever holds whole runs, whatever interrupts the batch.
+only ever holds whole runs, whatever interrupts the batch. Several chunks may go in one
+transaction (:meth:`ResultStore.write_chunks`): DuckDB's cost is mostly per statement and
+commit, so five chunks of 100 runs together cost about a quarter of five separate writes.
 """
 
 from __future__ import annotations
@@ -29,19 +31,26 @@ from campaign.batch.reasons import battle_reason_text, run_reason_code
 from campaign.batch.schema import TABLES, comment_sql, create_sql
 from campaign.batch.todo import MissingRuns
 from campaign.batch.worker import BATTLE_COLUMNS, RUN_COLUMNS
-from campaign.errors import BatchSpecError, make_output_dir
+from campaign.errors import BatchSpecError, EnvironmentFailure, make_output_dir
 
 if TYPE_CHECKING:
     from campaign.batch.plan import BatchPlan
 
 __all__ = [
+    "MAX_WRITER_MEMORY_MB",
     "RUN_COLUMNS_ADDED",
+    "WRITER_MEMORY_MB",
     "ResultStore",
     "export_results",
     "open_results",
     "query_interrupted",
     "run_columns",
 ]
+
+#: DuckDB memory of the writing connection (MB); doubled when a write needs more, up to
+#: :data:`MAX_WRITER_MEMORY_MB`. With 128 MB the coordinator stays near 320 MB at 10^6 runs.
+WRITER_MEMORY_MB = 128
+MAX_WRITER_MEMORY_MB = 4_096
 
 _RUN_TYPES = {
     "seed": pa.int64(),
@@ -203,8 +212,13 @@ class ResultStore:
                 source=str(path),
                 fix="Use a DuckDB file that no other batch is writing.",
             ) from None
+        self.memory_mb = 0
         if not read_only:
             try:
+                # one thread (workers have the cores) and bounded memory: the buffer pool
+                # would otherwise grow with the file (about 400 MB at 10^6 runs)
+                self.con.execute("SET threads = 1")
+                self._set_memory(WRITER_MEMORY_MB)
                 self.con.execute(create_sql())
                 _upgrade(self.con)
                 self.con.execute(comment_sql())
@@ -313,21 +327,70 @@ class ResultStore:
             When Ctrl-C interrupts DuckDB during the write (its ``InterruptException``);
             the chunk is rolled back, every earlier chunk stays committed.
         """
-        cell = int(result["cell"])
-        runs = _arrow(
-            batch_id,
-            cell,
-            _with_reason_codes(result["runs"], battles=False),
-            (*RUN_COLUMNS, "reason_text"),
-            _RUN_TYPES,
+        return self.write_chunks(batch_id, [result])
+
+    def write_chunks(self, batch_id: str, results: list[dict[str, Any]]) -> int:
+        """Insert the runs and battles of several chunks (as :func:`run_chunk
+        <campaign.batch.worker.run_chunk>` returns them) in one transaction, streamed to
+        DuckDB as two Arrow tables; return the runs written (0 for no chunks).
+
+        Rows already present (a resumed batch) are ignored, never duplicated.
+
+        Raises
+        ------
+        KeyboardInterrupt
+            When Ctrl-C interrupts DuckDB during the write (its ``InterruptException``);
+            every chunk of this call is rolled back, every earlier call stays committed.
+        EnvironmentFailure
+            If DuckDB runs out of memory even at :data:`MAX_WRITER_MEMORY_MB` (each time it
+            runs out below that, the write is rolled back and retried with twice the memory).
+        """
+        if not results:
+            return 0
+        runs = pa.concat_tables(
+            [
+                _arrow(
+                    batch_id,
+                    int(result["cell"]),
+                    _with_reason_codes(result["runs"], battles=False),
+                    (*RUN_COLUMNS, "reason_text"),
+                    _RUN_TYPES,
+                )
+                for result in results
+            ]
         )
-        battles = _arrow(
-            batch_id,
-            cell,
-            _with_reason_codes(result["battles"], battles=True),
-            (*BATTLE_COLUMNS, "reason_text"),
-            _BATTLE_TYPES,
+        battles = pa.concat_tables(
+            [
+                _arrow(
+                    batch_id,
+                    int(result["cell"]),
+                    _with_reason_codes(result["battles"], battles=True),
+                    (*BATTLE_COLUMNS, "reason_text"),
+                    _BATTLE_TYPES,
+                )
+                for result in results
+            ]
         )
+        while True:
+            try:
+                return self._insert(runs, battles)
+            except duckdb.OutOfMemoryException:  # rolled back: more room, then once more
+                if self.memory_mb >= MAX_WRITER_MEMORY_MB:
+                    raise EnvironmentFailure(
+                        f"DuckDB ran out of memory writing results, even at {self.memory_mb:,} MB",
+                        source=str(self.path),
+                        fix="Free memory on this machine, or split the study into smaller "
+                        "batches written to separate files.",
+                    ) from None
+                self._set_memory(self.memory_mb * 2)
+
+    def _set_memory(self, megabytes: int) -> None:
+        """Cap DuckDB's memory for this connection (its buffer pool and indexes)."""
+        self.memory_mb = min(megabytes, MAX_WRITER_MEMORY_MB)
+        self.con.execute(f"SET memory_limit = '{self.memory_mb}MB'")
+
+    def _insert(self, runs: pa.Table, battles: pa.Table) -> int:
+        """Insert the two Arrow tables in one transaction; return the runs inserted."""
         con = self.con
         began = False
         try:

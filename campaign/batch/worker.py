@@ -33,7 +33,11 @@ __all__ = [
     "init_worker",
     "run_chunk",
     "run_seed",
+    "warm_up",
 ]
+
+#: whether this process has called the battle engine once (:func:`warm_up`)
+_warm = {"done": False}
 
 #: Columns of a ``runs`` row after (batch_id, cell, run), in table order.
 RUN_COLUMNS = (
@@ -175,6 +179,7 @@ def run_chunk(task: ChunkTask) -> dict[str, Any]:
     """
     from campaign.engine import run_campaign
 
+    warm_up()  # a Dask worker has no initializer: the first chunk warms it
     start = time.perf_counter()
     cmap = _cached_map(task.map_path, task.map_sha)
     loaded = _cached_rules(task.variants, task.overrides_json)
@@ -221,6 +226,27 @@ def run_chunk(task: ChunkTask) -> dict[str, Any]:
     }
 
 
+def warm_up() -> None:
+    """Fight one small battle with :func:`battle.engine.fight` (6i1c1a against 4i1c1a,
+    default rules, events off), once per process; later calls return at once.
+
+    A worker calls it before its first chunk so that whatever the battle engine does on
+    its first call (compiling or loading a compiled kernel, filling caches) is done once
+    per worker, not timed inside a chunk.
+    """
+    if _warm["done"]:
+        return
+    from battle.engine import fight
+    from battle.forces import parse_force_flag
+    from campaign.config import load_rules
+
+    rules = load_rules().rules.battle
+    red = parse_force_flag("6i1c1a", "Red", "R")
+    blue = parse_force_flag("4i1c1a", "Blue", "B")
+    fight(red, blue, rules, np.random.default_rng(0), record_events=False)
+    _warm["done"] = True
+
+
 def _watch_parent(parent: int) -> None:
     while True:
         time.sleep(0.5)
@@ -231,8 +257,11 @@ def _watch_parent(parent: int) -> None:
 def init_worker() -> None:
     """Initializer of a local worker process.
 
-    Ignores SIGINT (the coordinator handles Ctrl-C and stops the pool) and exits when the
-    coordinating process dies, so a killed batch leaves no orphaned workers.
+    Ignores SIGINT (the coordinator handles Ctrl-C and stops the pool), exits when the
+    coordinating process dies, so a killed batch leaves no orphaned workers, and warms the
+    battle engine up (:func:`warm_up`). The pool keeps its workers for the whole batch, so
+    maps, rules and the engine stay warm from chunk to chunk.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    warm_up()

@@ -37,6 +37,10 @@ def rough_road_cost(
     return hours + weight * (1.0 / p - 1.0) * retry_minutes / 60.0
 
 
+#: most answers of :meth:`PricedRoutes.path_avoiding` kept per map and pricing (~100 bytes
+#: each): a 1,000-junction map asks far fewer distinct questions than this in a batch
+MAX_AVOIDING_CACHED = 100_000
+
 _CACHE: weakref.WeakKeyDictionary[nx.Graph, dict[tuple[float, float, float], PricedRoutes]] = (
     weakref.WeakKeyDictionary()
 )
@@ -61,6 +65,8 @@ class PricedRoutes:
         self.graph = priced
         self.routes = Routes(priced)
         self._cost: dict[str, dict[str, float]] = {}
+        #: (a, b, blocked junctions) -> (route, hours) of the searches of path_avoiding
+        self._avoiding: dict[tuple[str, str, frozenset[str]], tuple[tuple[str, ...], float]] = {}
 
     @classmethod
     def of(cls, graph: nx.Graph, pass_percent: float, retry: float, weight: float) -> PricedRoutes:
@@ -101,9 +107,16 @@ class PricedRoutes:
         plain = self.path(a, b)
         if plain and not blocked.intersection(plain):
             return plain, self.cost(a, b)
-        view = nx.subgraph_view(self.graph, filter_node=lambda n: n not in blocked)
-        try:
-            hours, path = nx.single_source_dijkstra(view, a, b, weight="hours")
-        except nx.NetworkXNoPath:
-            return [], math.inf
-        return list(path), float(hours)
+        key = (a, b, frozenset(blocked))
+        found = self._avoiding.get(key)
+        if found is None:  # searched once per question per process (a batch asks again)
+            view = nx.subgraph_view(self.graph, filter_node=lambda n: n not in blocked)
+            try:
+                hours, path = nx.single_source_dijkstra(view, a, b, weight="hours")
+                found = (tuple(path), float(hours))
+            except nx.NetworkXNoPath:
+                found = ((), math.inf)
+            if len(self._avoiding) >= MAX_AVOIDING_CACHED:  # bounded: start afresh
+                self._avoiding.clear()
+            self._avoiding[key] = found
+        return list(found[0]), found[1]

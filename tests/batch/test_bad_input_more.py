@@ -131,15 +131,15 @@ def test_interrupted_write_rolls_back_and_raises_keyboard_interrupt(tmp_path):
 
 def test_duckdb_interrupt_stops_the_batch_like_ctrl_c(tmp_path, monkeypatch):
     calls = {"n": 0}
-    real_write = ResultStore.write_chunk
+    real_write = ResultStore.write_chunks
 
-    def write_then_interrupt(self, batch_id, result):
+    def write_then_interrupt(self, batch_id, results):
         calls["n"] += 1
         if calls["n"] == 2:
             self.con = _InterruptingConnection(self.con)
-        return real_write(self, batch_id, result)
+        return real_write(self, batch_id, results)
 
-    monkeypatch.setattr(runner_module.ResultStore, "write_chunk", write_then_interrupt)
+    monkeypatch.setattr(runner_module.ResultStore, "write_chunks", write_then_interrupt)
     out = tmp_path / "r.duckdb"
     with pytest.raises(BatchInterrupted) as stop:
         run_batch(small_plan(runs=4), out, workers=0, chunk_size=2, progress=False)
@@ -148,10 +148,10 @@ def test_duckdb_interrupt_stops_the_batch_like_ctrl_c(tmp_path, monkeypatch):
 
 
 def test_cli_exit_130_on_duckdb_interrupt(capsys, tmp_path, monkeypatch):
-    def interrupt(self, batch_id, result):
+    def interrupt(self, batch_id, results):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(runner_module.ResultStore, "write_chunk", interrupt)
+    monkeypatch.setattr(runner_module.ResultStore, "write_chunks", interrupt)
     argv = ["batch", "--runs", "2", "--seed", "1", "--workers", "0", "-q"]
     code, _, err = run_cli([*argv, "-o", str(tmp_path / "r.duckdb")], capsys)
     assert code == 130
