@@ -307,8 +307,14 @@ class Campaign:
         env = self.env
         at = div.location
         assert at is not None
-        if any(d.alive and d.side != div.side and d.location == at for d in self.divisions):
-            # an enemy reached this junction this minute: the contact check comes first (§8.4)
+        if any(
+            d.alive and d.side != div.side and d.location == at and not d.orders
+            for d in self.divisions
+        ):
+            # an enemy reached this junction this minute: the contact check comes first (§8.4).
+            # An enemy with orders (a beaten division falling back, an attacker going back
+            # after a draw) fights nobody here (BattleDesk.check_contact): waiting for it cost
+            # the side woken first after a battle a minute (issue 10, item 4)
             yield env.timeout(1)
             return
         order = self.strategists[div.side].decide(div.id, at, self.view(div.side))
