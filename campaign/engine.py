@@ -271,9 +271,7 @@ class Campaign:
     def _follow_orders(self, div: Division) -> Process:
         kind, arg = div.orders.pop(0)
         env = self.env
-        if kind == "announce":
-            self.emit(arg)  # type: ignore[arg-type]
-        elif kind == "wait_until":
+        if kind == "wait_until":
             until = float(arg)  # type: ignore[arg-type]
             if until > env.now:
                 yield env.timeout(until - env.now)
