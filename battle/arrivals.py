@@ -1,4 +1,5 @@
-"""Late arrivals: units that join a side during a battle (RULES.md §8.4).
+"""Late arrivals: units that join a side during a battle (RULES.md §8.4); the kernel joins
+them (:func:`battle.kernel.bound.join_due`).
 
 The battle knows nothing of campaigns: whoever calls :func:`battle.engine.fight` says, as data,
 which units join which side at the start of which bound (:class:`Arrival`). At the start of
@@ -14,17 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from battle.deck import MovementDeck
 from battle.errors import ForceError
-from battle.events import StateChanged
-from battle.units import ID, UnitSpec
+from battle.units import UnitSpec
 
-if TYPE_CHECKING:
-    from battle.state import BattleState
-
-__all__ = ["Arrival", "check_arrivals", "join_due"]
+__all__ = ["Arrival", "check_arrivals"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,40 +55,3 @@ def check_arrivals(arrivals: Sequence[Arrival], taken: set[str], limit: int) -> 
             if u.id in taken:
                 raise ForceError(f"unit ids repeat: {u.id}", fix="Give every unit its own id.")
             taken.add(u.id)
-
-
-def join_due(st: BattleState, due: list[Arrival]) -> None:
-    """Join every arrival of ``due`` (sorted by bound) whose bound starts next; pop them."""
-    next_bound = st.bounds + 1
-    while due and due[0].bound <= next_bound:
-        _join(st, due.pop(0))
-
-
-def _join(st: BattleState, arrival: Arrival) -> None:
-    t = st.t
-    side = arrival.side
-    new = [
-        t.new_unit(spec, side, t.deploy)  # deployed at its own baseline (RULES.md §6.1)
-        for spec in sorted(arrival.units, key=ID)
-        if spec.hits < t.destroyed_at  # a destroyed unit does not come (RULES.md §1.2)
-    ]
-    if not new:
-        return
-    units = st.sides[side]
-    units.extend(new)
-    units.sort(key=ID)
-    field = st.field[side]
-    field.extend(new)
-    field.sort(key=ID)
-    st.on_field[side] += len(new)
-    boxes = list(st.boxes)
-    boxes[side] += sum(t.destroyed_at - u.hits_before for u in new)  # §7.1 casualty base
-    st.boxes = (boxes[0], boxes[1])
-    old = st.decks[side]
-    deck = MovementDeck(t.deck_for(len(units)), old.mode, old.removal)  # §3.1
-    del deck.cards[: st.cards_lost[side]]  # one highest card per bad thing so far (§3.3)
-    st.decks = (deck, st.decks[1]) if side == 0 else (st.decks[0], deck)
-    if st.record:
-        why = f"arrived for bound {st.bounds + 1}; deck rebuilt to {len(deck)} cards"
-        for u in new:
-            st.emit(StateChanged(st.turn, st.bounds + 1, u.id, "in the battle", why))

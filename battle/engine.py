@@ -14,23 +14,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from battle.arrivals import Arrival, check_arrivals, join_due
-from battle.dice import Dice
-from battle.doctrine import ADVANCE, Order, TacticalDoctrine
+from battle.arrivals import Arrival, check_arrivals
 from battle.errors import ConfigError, ForceError
-from battle.phases import (
-    completion_tests,
-    declare_charges,
-    end_bound,
-    fire_phase,
-    half_strength_checks,
-    manoeuvre_phase,
-    melee_phase,
-    stand_tests,
-)
+from battle.kernel.run import fight_tables
 from battle.result import BattleResult
 from battle.rules import BattleRules
-from battle.state import BattleState
 from battle.tables import Tables, compile_rules
 from battle.units import Force, UnitSpec
 
@@ -97,7 +85,6 @@ def fight(
         if len(_CHECKED) > 64:
             _CHECKED.clear()
         _CHECKED[id(tables)] = (tables, force_a, force_b)  # the same pair again: checked
-    docs = []
     for name in doctrines:
         if name not in tables.doctrines:
             raise ConfigError(
@@ -105,42 +92,15 @@ def fight(
                 key="--doctrine",
                 fix=f"Choose one of: {', '.join(sorted(tables.doctrines))}.",
             )
-        docs.append(tables.doctrines[name])
     due = sorted(arrivals, key=lambda a: a.bound)
     if due:
         taken = {u.id for f in (force_a, force_b) for u in f.units}
         check_arrivals(due, taken, tables.max_units_per_force)
         for a in due:
             _check_types(tables, a.units)
-    st = BattleState(tables, (force_a, force_b), Dice(rng), attacker, record_events)
-    st.changed = True
-    if st.check_end():  # a side may start at its losing card count (arw-1998, one unit)
-        return st.result()
-    limit, cap, from_check = tables.max_turns, tables.max_turns_cap, tables.turns_from_first_check
-    while not st.over:
-        if from_check:
-            first_check = st.first_check_turn
-            ended = st.turn >= cap or (first_check is not None and st.turn >= first_check + limit)
-        else:
-            ended = st.turn >= limit or st.turn >= cap
-        if ended:
-            st.finish(None, "turn-limit")
-            break
-        st.turn += 1
-        first = st.first_side()
-        for side in (first, 1 - first):
-            # (late arrivals that join a side do so here, at the start of its bound, §8.4)
-            if max_bounds is not None and st.bounds >= max_bounds:
-                st.finish(None, "nightfall")
-                break
-            if due:
-                join_due(st, due)
-            _bound(st, side, docs[side])
-            if st.over:
-                break
-        if not st.over:
-            st.withdrawal_phase()
-    return st.result()
+    return fight_tables(
+        tables, force_a, force_b, rng, attacker, doctrines, max_bounds, record_events, due
+    )
 
 
 def _check_forces(t: Tables, force_a: Force, force_b: Force) -> None:
@@ -186,57 +146,3 @@ def _check_types(t: Tables, units: Sequence[UnitSpec]) -> None:
                 key=f"battle.units.{u.kind}.formations",
                 fix=f"Use one of: {', '.join(kind.formations)}.",
             )
-
-
-def _bound(st: BattleState, side: int, doc: TacticalDoctrine) -> None:
-    """One bound of ``side`` (RULES.md §6.3), with the end check after every phase (§6.8).
-
-    ``st.changed`` says whether a card was lost or a unit left since the last end check:
-    only then can the battle have ended (RULES.md §6.8 a, c).
-    """
-    st.bounds += 1
-    record = st.record
-    card = st.decks[side].draw(st.dice)
-    orders: list[Order] = doc.choose_orders(
-        st.field[side], st.field[1 - side], card, attacking=(side == st.attacker)
-    )
-    for o in orders:
-        o.unit.activated = True
-    if st.t.move_and_fire:  # §6.10: an advancing unit may fire as it moves
-        for o in orders:
-            if o.action == ADVANCE:
-                o.unit.advancing = True
-    if record:
-        st.bound_started(side, card, orders)
-        st.phase(side, "response")
-    # 2. response: stand tests, formation completion, charge declarations
-    stand_tests(st, side)
-    completion_tests(st, side)
-    charges = declare_charges(st, side, orders)
-    if st.changed and st.check_end():
-        return
-    # 3. fire
-    if record:
-        st.phase(side, "fire")
-    fire_phase(st, side, charges)
-    if st.changed and st.check_end():
-        return
-    # 4. melee
-    if record:
-        st.phase(side, "melee")
-    melee_phase(st)
-    if st.changed and st.check_end():
-        return
-    # 5. manoeuvre
-    if record:
-        st.phase(side, "manoeuvre")
-    manoeuvre_phase(st, side, orders, charges)
-    if st.changed and st.check_end():
-        return
-    # 6. checks
-    if record:
-        st.phase(side, "checks")
-    half_strength_checks(st)
-    end_bound(st, side, orders)
-    if st.changed:
-        st.check_end()

@@ -1,7 +1,7 @@
 """The arithmetic of the 4-step hit filter (RULES.md §4).
 
-The engine rolls the dice (:meth:`battle.state.BattleState.hit_filter`); the pure numbers
-live here so that they can be tested on their own.
+The kernel rolls the dice (:func:`battle.kernel.core.hit_filter`) and calls the arithmetic
+here, compiled, so that it can be tested on its own.
 
 Examples
 --------
@@ -11,9 +11,12 @@ Examples
 
 from __future__ import annotations
 
+from battle.kernel.jit import I8, rule
+
 __all__ = ["morale_hits"]
 
 
+@rule(I8, I8, I8, inline=True)
 def morale_hits(d: int, cd: int) -> int:
     """Morale hits ``h = ceil(D / CD)`` (RULES.md §4.2).
 

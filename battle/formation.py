@@ -21,9 +21,10 @@ Light infantry reforming from skirmish order to line (pair cost 0, house) adds +
 
 from __future__ import annotations
 
+from battle.kernel.jit import B1, I8, rule
 from battle.rules import FormationChangeRules
 
-__all__ = ["change_cost", "completion_total"]
+__all__ = ["change_cost", "completion_sum", "completion_total"]
 
 
 def change_cost(
@@ -99,13 +100,43 @@ def completion_total(
     failed its last completion test adds nothing for that failure (§5.3): pass ``shaken``
     only for a unit that is shaken.
     """
-    total = change_cost
+    return int(
+        completion_sum(
+            change_cost,
+            grade == "raw" or irregular or shaken,
+            grade in ("veteran", "elite"),
+            hit_by_fire,
+            charge_target,
+            fc.hit_by_fire,
+            fc.raw_irregular_or_shaken,
+            fc.charge_target,
+            fc.veteran_or_elite,
+        )
+    )
+
+
+@rule(I8, I8, B1, B1, B1, B1, I8, I8, I8, I8, inline=True)
+def completion_sum(
+    cost: int,
+    raw_irregular_or_shaken: bool,
+    veteran_or_elite: bool,
+    hit_by_fire: bool,
+    charge_target: bool,
+    hbf: int,
+    raw: int,
+    ct: int,
+    vet: int,
+) -> int:
+    """The §5.2 sum (compiled; the kernel's completion test calls it): the change's own
+    ``cost``, + ``hbf`` if hit by fire, + ``raw`` (once) if raw, irregular or shaken, + ``ct``
+    if a charge target, + ``vet`` (negative) if veteran or elite."""
+    total = cost
     if hit_by_fire:
-        total += fc.hit_by_fire
-    if grade == "raw" or irregular or shaken:
-        total += fc.raw_irregular_or_shaken
+        total += hbf
+    if raw_irregular_or_shaken:
+        total += raw
     if charge_target:
-        total += fc.charge_target
-    if grade in ("veteran", "elite"):
-        total += fc.veteran_or_elite
+        total += ct
+    if veteran_or_elite:
+        total += vet
     return total

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from functools import cached_property
+from typing import Any, NamedTuple
 
 from battle.events import BattleEvent, WithdrawalChecked
 
@@ -54,7 +56,8 @@ class BattleResult:
     withdrawal_checks
         Every withdrawal check made, with its factors and dice.
     events
-        Every event, when recording was on (else empty).
+        Every event, when recording was on (else empty). The kernel records them as rows of
+        numbers; they become event objects when first read (``recorded`` decodes them).
     """
 
     names: tuple[str, str]
@@ -68,8 +71,60 @@ class BattleResult:
     cards_left: tuple[int, int]
     cards_lost: tuple[int, int]
     casualty_percent: tuple[float, float]
-    withdrawal_checks: tuple[WithdrawalChecked, ...] = ()
-    events: tuple[BattleEvent, ...] = field(default=(), repr=False)
+    #: the withdrawal checks, or what decodes them (called once, when first read)
+    recorded_checks: tuple[WithdrawalChecked, ...] | Callable[[], tuple[WithdrawalChecked, ...]] = (
+        field(default=(), repr=False, compare=False)
+    )
+    #: the recorded events, or what decodes them (called once, when first read)
+    recorded: tuple[BattleEvent, ...] | Callable[[], tuple[BattleEvent, ...]] = field(
+        default=(), repr=False, compare=False
+    )
+
+    @cached_property
+    def withdrawal_checks(self) -> tuple[WithdrawalChecked, ...]:
+        """Every withdrawal check made, with its factors and dice (RULES.md §7.2–§7.4)."""
+        checks = self.recorded_checks
+        return checks if isinstance(checks, tuple) else checks()
+
+    @cached_property
+    def events(self) -> tuple[BattleEvent, ...]:
+        """Every event, in order (empty when recording was off)."""
+        recorded = self.recorded
+        return recorded if isinstance(recorded, tuple) else recorded()
+
+    def __eq__(self, other: object) -> bool:
+        """Equal outcomes and equal events."""
+        if not isinstance(other, BattleResult):
+            return NotImplemented
+        return self._outcome() == other._outcome() and self.events == other.events
+
+    def __hash__(self) -> int:
+        return hash(self._outcome())
+
+    def _outcome(self) -> tuple[Any, ...]:
+        return (
+            self.names,
+            self.attacker,
+            self.winner,
+            self.reason,
+            self.bounds,
+            self.turns,
+            self.minutes,
+            self.units,
+            self.cards_left,
+            self.cards_lost,
+            self.casualty_percent,
+            self.withdrawal_checks,
+        )
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled with its events decoded (a decoder does not pickle)."""
+        state = dict(self.__dict__)
+        state["recorded"] = self.events
+        state["recorded_checks"] = self.withdrawal_checks
+        state.pop("events", None)
+        state.pop("withdrawal_checks", None)
+        return state
 
     @property
     def loser(self) -> int | None:

@@ -188,7 +188,7 @@ class WithdrawalRules(_Strict):
 
 
 class DoctrineRules(_Strict):
-    """RULES.md §6.7 a tactical doctrine as data (read by battle/doctrine.py)."""
+    """RULES.md §6.7 a tactical doctrine as data (read by battle/kernel/orders.py)."""
 
     #: "shaken" or unit type names (battle.units); types not listed come last
     activation_order: list[str]

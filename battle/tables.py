@@ -1,7 +1,7 @@
-"""Battle rules flattened into plain Python values for the hot loop.
+"""Battle rules flattened into plain Python values.
 
 :func:`compile_rules` reads a :class:`~battle.rules.BattleRules` once and caches the result
-per rules object; the engine then does dictionary look-ups instead of walking pydantic models.
+per rules object; :mod:`battle.kernel.pack` turns it into the compiled kernel's arrays.
 """
 
 from __future__ import annotations
@@ -11,10 +11,8 @@ from typing import NamedTuple
 
 from battle.deck import deck_composition
 from battle.dice import DiceExpression, parse_dice
-from battle.doctrine import TacticalDoctrine
 from battle.formation import change_cost as total_of_change
-from battle.rules import BattleRules
-from battle.units import Unit, UnitSpec
+from battle.rules import BattleRules, DoctrineRules
 from battle.withdrawal import WithdrawalTable, withdrawal_table
 
 __all__ = ["FormationNumbers", "Tables", "TypeNumbers", "compile_rules"]
@@ -71,8 +69,9 @@ class Tables:
     #: (battle.formation.change_cost, compiled once); a change not listed cannot be made
     change_totals: dict[tuple[str, str, str], int]
     default_formation: dict[str, str]
-    #: name -> the tactical doctrine, compiled (RULES.md §6.7)
-    doctrines: dict[str, TacticalDoctrine]
+    #: name -> the tactical doctrine (RULES.md §6.7; packed for the kernel by
+    #: battle.kernel.pack.doctrine_arrays)
+    doctrines: dict[str, DoctrineRules]
     #: §6.4 a unit may charge an enemy within its move + this many inches
     reach_bonus: float
     #: §6.4 ordinary advances stop this many inches short of contact
@@ -129,25 +128,6 @@ class Tables:
     move_and_fire_fraction: float
     max_units_per_force: int  # (house)
     _decks: dict[int, tuple[int, ...]] = field(default_factory=dict, repr=False, compare=False)
-
-    def new_unit(self, spec: UnitSpec, side: int, pos: float, formation: str | None = None) -> Unit:
-        """A fresh :class:`~battle.units.Unit` for ``spec`` at ``pos`` inches from its
-        baseline, in ``formation`` (default: its type's), with its grade's morale (§1.3).
-
-        Raises KeyError if the type or formation is not in the rules.
-        """
-        kind = self.unit_types[spec.kind]
-        formation = spec.formation or formation or kind.default_formation
-        return Unit(
-            spec,
-            side,
-            self.morale[spec.grade],
-            formation,
-            pos,
-            kind,
-            self.formations[(spec.kind, formation)],
-            spec.hits >= self.half_strength_at,  # already tested (§6.3 step 6)
-        )
 
     def deck_for(self, units: int) -> tuple[int, ...]:
         """The §3.1 deck of a force of ``units`` units (>= 1), highest card first (cached).
@@ -237,16 +217,7 @@ def compile_rules(rules: BattleRules) -> Tables:
             for fname, f in ut.formations.items()
             if f.skirmish
         ),
-        doctrines={
-            name: TacticalDoctrine(
-                doc,
-                depth=rules.ground_depth_inches,
-                stop_short=rules.advance_stop_short_inches,
-                full_strength=rules.destroyed_at_hits,
-                unit_types=unit_types,
-            )
-            for name, doc in rules.doctrines.items()
-        },
+        doctrines=dict(rules.doctrines),
         reach_bonus=reach_bonus,
         stop_short=rules.advance_stop_short_inches,
         depth=rules.ground_depth_inches,

@@ -6,16 +6,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, NamedTuple, TypeVar
 
+import numpy as np
+from numba import types as nt
+from numpy.typing import NDArray
+
 from battle.events import Factor
+from battle.kernel.jit import A2F, B1, F8, I8, rule
 from battle.rules import WithdrawalRules
 
 __all__ = [
     "Check",
     "SideTally",
     "WithdrawalTable",
+    "highest_loss_step",
     "loss_factors",
     "roll_withdrawals",
     "withdrawal_factors",
+    "withdrawal_order",
     "withdrawal_table",
 ]
 
@@ -51,7 +58,7 @@ class WithdrawalTable:
     Built once per rules object (:func:`withdrawal_table`): a battle checks several times.
     """
 
-    __slots__ = ("losses", "rows")
+    __slots__ = ("losses", "rows", "steps")
 
     def __init__(self, w: WithdrawalRules) -> None:
         #: (weight, SideTally count, own row name, enemy row name) of each non-zero weight
@@ -62,14 +69,11 @@ class WithdrawalTable:
         )
         #: (percent, factors) of each losses step
         self.losses = tuple((step.percent, step.factors) for step in w.losses)
+        self.steps = np.array(self.losses, np.float64).reshape(-1, 2)
 
     def loss_factors(self, casualty_percent: float) -> int:
         """Factors for losses: the highest step reached (30/40/50% → 1/2/3)."""
-        best = 0
-        for percent, factors in self.losses:
-            if casualty_percent >= percent and factors > best:
-                best = factors
-        return best
+        return int(highest_loss_step(float(casualty_percent), self.steps))
 
     def factors(self, own: SideTally, enemy: SideTally, casualty_percent: float) -> list[Factor]:
         """The non-zero factors of one army, as :class:`Factor` rows (see
@@ -165,10 +169,10 @@ def roll_withdrawals(
     """
     totals = [sum(n for _, n in rows) for _, _, rows in armies]
     order = list(armies)
-    if len(armies) == 2 and totals[1] > totals[0]:
+    swap, equal = withdrawal_order(len(totals), *[*totals, 0, 0][:2])
+    if swap:
         order.reverse()
         totals.reverse()
-    equal = len(armies) == 2 and totals[0] == totals[1]
     checks: list[Check[S]] = []
     for total, (side, pct, rows) in zip(totals, order, strict=True):
         rolls = tuple([roll_die() for _ in range(total)])  # none when total <= 0
@@ -179,3 +183,24 @@ def roll_withdrawals(
         if withdraws and not equal:
             break
     return checks
+
+
+@rule(I8, F8, A2F, inline=True)
+def highest_loss_step(casualty_percent: float, steps: NDArray[np.float64]) -> int:
+    """Factors for losses (RULES.md §7.2): the highest ``(percent, factors)`` step of
+    ``steps`` (float64 [k, 2]) that ``casualty_percent`` reaches (30/40/50% → 1/2/3); 0 below
+    them all. Compiled: the battle kernel and the campaign (§7.6) share it."""
+    best = 0
+    for k in range(steps.shape[0]):
+        if casualty_percent >= steps[k, 0] and steps[k, 1] > best:
+            best = int(steps[k, 1])
+    return best
+
+
+@rule(nt.UniTuple(B1, 2), I8, I8, I8, inline=True)
+def withdrawal_order(armies: int, first: int, second: int) -> tuple[bool, bool]:
+    """Who rolls first (RULES.md §7.3–§7.4): of two armies that must check, the one with more
+    factors (``first`` and ``second``: each army's total, in side order). Returns (whether
+    the second rolls first, whether both roll whatever the first throws: equal factors).
+    Compiled: the battle kernel and the campaign (§7.6) share it."""
+    return armies == 2 and second > first, armies == 2 and first == second

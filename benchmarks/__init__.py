@@ -11,4 +11,4 @@ __all__ = ["MODULES", "NAMED_ONLY"]
 #: Benchmark modules in the order ``python -m benchmarks`` runs them; add new ones here.
 MODULES = ("yardstick", "battle_speed", "campaign_speed", "batch_speed")
 #: Benchmarks run only when named (``python -m benchmarks scale``): they take minutes.
-NAMED_ONLY = ("scale",)
+NAMED_ONLY = ("scale", "fingerprint")

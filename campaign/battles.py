@@ -132,6 +132,8 @@ class BattleDesk:
 
     def engaged(self, side: str) -> tuple[str, ...]:
         """Junctions where ``side`` is fighting a battle now, sorted (for its doctrine)."""
+        if not self.fighting:
+            return ()
         return tuple(
             sorted(j for j, b in self.fighting.items() if any(d.side == side for d in b.divisions))
         )
@@ -409,13 +411,26 @@ class BattleDesk:
         assert place is not None
         self.places.setdefault(place, None)
         start = int(battle.start)
-        joined = [(d, k, tuple(u.id for u in d.units)) for d, k in battle.joins]
-        record: list[CampaignEvent] = [fought_event(camp, battle, by_side, joined)]
+        if camp.record:
+            joined = [(d, k, tuple(u.id for u in d.units)) for d, k in battle.joins]
+            record: list[CampaignEvent] = [fought_event(camp, battle, by_side, joined)]
+        else:  # events off: what emitting the BattleFought would do, without building it
+            if not camp.over:
+                divisions = {s: tuple(d.id for d in by_side[s]) for s in SIDES}
+                for strategist in camp.strategists.values():
+                    strategist.observe_battle(start + result.minutes, divisions, winner)
+            camp.tally()
         for s in SIDES:  # each side learns the strength of what it fought (§2.4, §8.6)
             for d in by_side[_enemy(s)]:
                 camp.known_boxes[s][d.id] = d.boxes
-                record.append(StrengthLearned(start, s, d.id, len(d.units), d.boxes, seen_by=(s,)))
-        self._write(battle, record)
+                if camp.record:
+                    record.append(
+                        StrengthLearned(start, s, d.id, len(d.units), d.boxes, seen_by=(s,))
+                    )
+                else:
+                    camp.tally()
+        if camp.record:
+            self._write(battle, record)
         bisect.insort(self.rows, battle_row(camp, battle, by_side), key=lambda r: r.index)
         for d in everyone:
             if not d.alive:

@@ -65,7 +65,7 @@ class Endgame:
 
     def occupy(self, junction: str) -> None:
         """The occupants of ``junction`` changed: update control (RULES.md §7.2)."""
-        sides = [d.side for d in self.camp.divisions if d.alive and d.location == junction]
+        sides = [d.side for d in self.camp.divisions if d.location == junction and d.alive]
         self.ledger.occupy(junction, sides)
 
     def objective_value(self, side: str) -> int:

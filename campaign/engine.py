@@ -305,9 +305,9 @@ class Campaign:
         env = self.env
         at = div.location
         assert at is not None
+        side = div.side
         if any(
-            d.alive and d.side != div.side and d.location == at and not d.orders
-            for d in self.divisions
+            d.location == at and d.side != side and d.alive and not d.orders for d in self.divisions
         ):
             # an enemy reached this junction this minute: the contact check comes first (§8.4).
             # An enemy with orders (a beaten division falling back, an attacker going back
@@ -336,7 +336,8 @@ class Campaign:
             yield env.timeout(self.clock.next_dawn(nightfall) - env.now)
             return
         self._order(div, at, order, kind)
-        for other in self.divisions:  # divisions counted in the order march with it (§8.8)
+        for other in self.divisions if order.friends and self.holding else ():
+            # divisions counted in the order march with it (§8.8)
             if other.id in order.friends and other.id in self.holding:
                 self.holding.discard(other.id)  # woken once: never again mid-march
                 self.wake(other)
@@ -448,7 +449,13 @@ class Campaign:
         # arriving together fight together, and an enemy reaching the same base at the same
         # time is met there, not ignored.
         self._after_this_minute(lambda: self.desk.check_contact(junction, arriving=div))
-        self._after_this_minute(self.endgame.check_immediate)
+        if len({d.side for d in self.divisions if d.alive}) < len(SIDES):
+            # Only a side with no division standing ends the campaign here (§8.7). With both
+            # standing now the check would find nothing: every division lost later this
+            # minute is lost in a battle's settlement, which checks at once (BattleDesk
+            # _settle), and the scheduled check would then find the campaign over; a
+            # reinforcement only adds divisions. Skipping it saves an event per arrival.
+            self._after_this_minute(self.endgame.check_immediate)
 
     def _after_this_minute(self, action: Callable[[], object]) -> None:
         """Run ``action`` after everything already scheduled for this minute.
@@ -488,22 +495,30 @@ class Campaign:
 
     def update_sightings(self) -> None:
         """Each side sees enemy divisions within its sight of its own (RULES.md §8.6)."""
+        neighbourhood = self.neighbourhood
+        alive = [d for d in self.divisions if d.alive]
+        # where each side's divisions stand: a junction, the road's start, or held on it
+        stands: dict[str, list[str]] = {side: [] for side in SIDES}
+        for d in alive:
+            here = d.location or (d.road[0] if d.road else d.last_junction)
+            if here is not None:
+                stands[d.side].append(here)
+        # j is in sight when a junction stood on is within sight of it: the neighbourhoods
+        # are symmetric (junctions within n roads of one another on an undirected map)
         for side in SIDES:
-            sight: set[str] = set()
-            for d in self.divisions:
-                if d.side == side and d.alive:
-                    here = d.location or (d.road[0] if d.road else d.last_junction)
-                    if here is not None:
-                        sight |= self.neighbourhood[here]
+            standing = stands[side]
             seen = self.last_seen[side]
-            for d in self.divisions:
-                if d.side == side or not d.alive:
+            for d in alive:
+                if d.side == side:
                     continue
                 if d.location is None:  # marching: gone from where it was last seen?
-                    if seen.get(d.id) in sight:
+                    was = seen.get(d.id)
+                    if was is not None and not neighbourhood[was].isdisjoint(standing):
                         del seen[d.id]
                     continue
-                if d.location in sight and seen.get(d.id) != d.location:
+                if seen.get(d.id) != d.location and not neighbourhood[d.location].isdisjoint(
+                    standing
+                ):
                     seen[d.id] = d.location
                     if self.record:
                         self.emit(
@@ -525,9 +540,11 @@ class Campaign:
         for d in self.divisions:
             if d.side != side or not d.alive:
                 continue
-            heading = d.road[1] if d.road else None
-            if d.orders:
-                for kind, arg in d.orders:  # the last march ordered is where it is bound
+            road = d.road
+            heading = road[1] if road else None
+            orders = d.orders
+            if orders:
+                for kind, arg in orders:  # the last march ordered is where it is bound
                     if kind == "march":
                         heading = str(arg)
                 free = False

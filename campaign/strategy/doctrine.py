@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import networkx as nx
 import numpy as np
@@ -68,12 +69,12 @@ GUARD_CODES = ("guard", "guard_hold")
 GROUP_CODES = ("attack", "pursue")
 
 
-@dataclass(frozen=True, slots=True)
-class Order:
+class Order(NamedTuple):
     """One decision: ``code`` (one of :data:`CODES`), the ``goal`` junction (None: holds),
     the next junction ``step`` (None: holds here), and what explains it: the enemy junction
     ``enemy_at`` and divisions ``enemies``, the ``friends`` joined or awaited, and the
-    final aim ``aim`` of a plan or flank march."""
+    final aim ``aim`` of a plan or flank march. Immutable: a named tuple, made for every
+    decision, is several times cheaper to build than a frozen dataclass."""
 
     code: str
     goal: str | None
@@ -217,12 +218,15 @@ class Strategist:
 
     def _choose(self, div: str, at: str, view: SideView, m: _Memory) -> Order:
         doc = self.doctrine
-        cost = self.priced.cost
+        priced = self.priced
+        from_at = priced.costs_from(at)  # from_at.get(j, inf) is cost(at, j)
         groups = view.enemy_groups()
-        band = tuple(sorted(d.id for d in view.own if d.at == at and d.free and d.id != div))
+        own = view.own
+        band = tuple(sorted(d.id for d in own if d.at == at and d.free and d.id != div))
         here = view.strength_at(at, free_only=True, also=div)
-        stronger = {j for j, g in groups.items() if here < doc.attack_ratio * g.boxes}
-        if doc.guard_hours > 0:
+        ratio = doc.attack_ratio
+        stronger = {j for j, g in groups.items() if here < ratio * g.boxes}
+        if doc.guard_hours > 0 and groups:
             order = self._guard(div, at, view, groups, stronger)
             if order is not None:
                 return order
@@ -235,6 +239,7 @@ class Strategist:
             if order is not None:
                 return order
         if m.pursue and view.now <= m.pursue_until:
+            cost = priced.cost
             where = {e: view.enemy_positions.get(e, self.fled.get(e)) for e in m.pursue}
             seen = sorted({j for j in where.values() if j is not None})
             for j in sorted(seen, key=lambda j: (cost(at, j), *self._tie(j, view))):
@@ -242,26 +247,32 @@ class Strategist:
                 g = groups.get(j) or EnemyGroup(
                     j, beaten, sum(view.enemy_boxes.get(e, view.estimate_boxes) for e in beaten)
                 )
-                if j != at and here >= doc.attack_ratio * g.boxes:
+                if j != at and here >= ratio * g.boxes:
                     return self._go(
                         "pursue", at, j, stronger, enemy_at=j, enemies=g.divisions, friends=band
                     )
         if view.now > m.pursue_until:
             m.pursue = ()
+        if not groups:  # nothing known of the enemy: no attack, nothing to concentrate on
+            return self._strategic(div, at, view, stronger, m)
+        inf = math.inf
+        seek = doc.seek_hours
+        base = view.own_base
         near = sorted(
-            (cost(at, j), *self._tie(j, view))
+            (hours, priced.cost(j, base), j)  # (hours, *self._tie(j, view))
             for j in groups
-            if j != at and cost(at, j) <= doc.seek_hours
+            if j != at and (hours := from_at.get(j, inf)) <= seek
         )
         for *_, j in near:
             g = groups[j]
-            if here >= doc.attack_ratio * g.boxes:
+            if here >= ratio * g.boxes:
                 return self._go(
                     "attack", at, j, stronger, enemy_at=j, enemies=g.divisions, friends=band
                 )
-        if doc.concentrate:
-            for *_, j in near:
-                order = self._concentrate(div, at, view, groups[j], stronger)
+        if doc.concentrate and near:
+            able, places = self._rally_places(view)
+            for *_, j in near if places else ():
+                order = self._concentrate(div, at, view, groups[j], stronger, able, places)
                 if order is not None:
                     return order
         return self._strategic(div, at, view, stronger, m)
@@ -305,9 +316,8 @@ class Strategist:
     ) -> Order | None:
         base = view.own_base
         cost = self.priced.cost
-        threats = sorted(
-            (cost(j, base), j) for j in groups if cost(j, base) <= self.doctrine.guard_hours
-        )
+        guard_hours = self.doctrine.guard_hours
+        threats = sorted((hours, j) for j in groups if (hours := cost(j, base)) <= guard_hours)
         if not threats:
             return None
         enemy_at = threats[0][1]
@@ -365,12 +375,13 @@ class Strategist:
         with_them = tuple(sorted(d for d, p in friends.items() if p == target))
         return self._go("regroup", at, target, stronger, friends=with_them)
 
-    def _concentrate(
-        self, div: str, at: str, view: SideView, enemy: EnemyGroup, stronger: set[str]
-    ) -> Order | None:
-        doc = self.doctrine
-        cost = self.priced.cost
-        guards = set(self.guards())
+    def _rally_places(
+        self, view: SideView
+    ) -> tuple[dict[str, tuple[str, int, str | None]], list[str]]:
+        """Divisions that may concentrate, ``id -> (position, boxes, junction)`` (all but the
+        base's guards; the position is where it is or is bound), and the positions free of
+        known enemies, sorted: the rally points to choose from (RULES.md §8.8)."""
+        guards = {d for d, mem in self.memory.items() if mem.order and mem.order[0] in GUARD_CODES}
         able = {
             d.id: (p, d.boxes, d.at)
             for d in view.own
@@ -378,6 +389,23 @@ class Strategist:
         }
         enemy_held = set(view.enemy_positions.values())
         places = sorted({p for p, _, _ in able.values()} - enemy_held)
+        return able, places
+
+    def _concentrate(
+        self,
+        div: str,
+        at: str,
+        view: SideView,
+        enemy: EnemyGroup,
+        stronger: set[str],
+        able: dict[str, tuple[str, int, str | None]],
+        places: list[str],
+    ) -> Order | None:
+        """Concentrate against ``enemy`` (RULES.md §8.8): march to the rally point, the
+        position in ``places`` nearest the enemy, or wait there for friends on their way,
+        when all of ``able`` within ``concentrate_hours`` of it reach ``attack_ratio``."""
+        doc = self.doctrine
+        cost = self.priced.cost
         if not places:
             return None
         rally = min(places, key=lambda p: (cost(p, enemy.junction), *self._tie(p, view)))
@@ -402,18 +430,9 @@ class Strategist:
         """Draw the opening waypoint: a junction within ``campaign.opening_waypoint_window``
         of the way to the enemy base (30-70% by default) on a route at most
         ``plan_slack_hours`` longer than the best (house, RULES.md §8.8)."""
-        cost = self.priced.cost
-        best = cost(at, view.enemy_base)
-        if not math.isfinite(best) or best <= 0:
-            return None
-        slack = self.doctrine.plan_slack_hours
         low, high = self.waypoint_window
-        candidates = sorted(
-            j
-            for j in self.priced.graph.nodes
-            if j not in (at, view.own_base, view.enemy_base)
-            and low * best <= cost(at, j) <= high * best
-            and cost(at, j) + cost(j, view.enemy_base) <= best + slack
+        candidates = self.priced.waypoints(
+            at, view.own_base, view.enemy_base, low, high, self.doctrine.plan_slack_hours
         )
         if not candidates:
             return None
@@ -434,13 +453,17 @@ class Strategist:
             if order.step is not None:
                 return order
         if doc.objectives_first:
+            from_at = self.priced.costs_from(at)
+            inf = math.inf
+            side, own_base = view.side, view.own_base
+            owner = view.owner
             open_objectives = sorted(
-                (cost(at, j), *self._tie(j, view))
+                (hours, cost(j, own_base), j)  # (hours, *self._tie(j, view))
                 for j in view.objectives
-                if view.owner.get(j) != view.side
-                and j not in (view.own_base, at)
+                if owner.get(j) != side
+                and j not in (own_base, at)
                 and j not in stronger
-                and math.isfinite(cost(at, j))
+                and (hours := from_at.get(j, inf)) < inf
             )
             for *_, j in open_objectives:
                 order = self._go("objective", at, j, stronger)

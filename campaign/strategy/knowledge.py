@@ -37,7 +37,7 @@ class EnemyGroup(NamedTuple):
     boxes: int
 
 
-@dataclass
+@dataclass(slots=True)
 class SideView:
     """One side's knowledge at one moment (built by the campaign for each decision).
 
@@ -62,15 +62,14 @@ class SideView:
 
     def enemy_groups(self) -> dict[str, EnemyGroup]:
         """Known enemy groups by junction (sorted by junction id)."""
+        if not self.enemy_positions:
+            return {}
         by_junction: dict[str, list[str]] = {}
         for div, junction in sorted(self.enemy_positions.items()):
             by_junction.setdefault(junction, []).append(div)
+        boxes, estimate = self.enemy_boxes, self.estimate_boxes
         return {
-            j: EnemyGroup(
-                j,
-                tuple(divs),
-                sum(self.enemy_boxes.get(d, self.estimate_boxes) for d in divs),
-            )
+            j: EnemyGroup(j, tuple(divs), sum([boxes.get(d, estimate) for d in divs]))
             for j, divs in sorted(by_junction.items())
         }
 

@@ -67,6 +67,8 @@ class PricedRoutes:
         self._cost: dict[str, dict[str, float]] = {}
         #: (a, b, blocked junctions) -> (route, hours) of the searches of path_avoiding
         self._avoiding: dict[tuple[str, str, frozenset[str]], tuple[tuple[str, ...], float]] = {}
+        #: (from, own base, enemy base, window, slack) -> opening waypoints (§8.8)
+        self._waypoints: dict[tuple[str, str, str, float, float, float], tuple[str, ...]] = {}
 
     @classmethod
     def of(cls, graph: nx.Graph, pass_percent: float, retry: float, weight: float) -> PricedRoutes:
@@ -87,10 +89,46 @@ class PricedRoutes:
         """
         found = self._cost.get(a)
         if found is None:
+            found = self.costs_from(a)
+        return found.get(b, math.inf)
+
+    def costs_from(self, a: str) -> dict[str, float]:
+        """Expected hours from ``a`` to every junction it can reach (read-only; a junction
+        missing is unreachable). Same errors as :meth:`cost`."""
+        found = self._cost.get(a)
+        if found is None:
             found = self._cost[a] = dict(
                 nx.single_source_dijkstra_path_length(self.graph, a, weight="hours")
             )
-        return found.get(b, math.inf)
+        return found
+
+    def waypoints(
+        self, at: str, own_base: str, enemy_base: str, low: float, high: float, slack: float
+    ) -> tuple[str, ...]:
+        """Junctions an opening plan from ``at`` may make for (RULES.md §8.8, house): not
+        ``at`` nor either base, ``low``..``high`` (fractions) of the expected hours from
+        ``at`` to ``enemy_base``, on a route at most ``slack`` hours longer than the best.
+        Sorted by id; ``()`` when the enemy base is unreachable or is ``at``. Computed once
+        per question per map and pricing (the map never changes)."""
+        key = (at, own_base, enemy_base, float(low), float(high), float(slack))
+        found = self._waypoints.get(key)
+        if found is None:
+            from_at = self.costs_from(at)
+            best = from_at.get(enemy_base, math.inf)
+            if not math.isfinite(best) or best <= 0:
+                found = ()
+            else:
+                found = tuple(
+                    sorted(
+                        j
+                        for j in self.graph.nodes
+                        if j not in (at, own_base, enemy_base)
+                        and low * best <= self.cost(at, j) <= high * best
+                        and self.cost(at, j) + self.cost(j, enemy_base) <= best + slack
+                    )
+                )
+            self._waypoints[key] = found
+        return found
 
     def path(self, a: str, b: str) -> list[str]:
         """Cheapest route, ``a`` and ``b`` included (``[]`` if unreachable)."""
@@ -110,9 +148,15 @@ class PricedRoutes:
         key = (a, b, frozenset(blocked))
         found = self._avoiding.get(key)
         if found is None:  # searched once per question per process (a batch asks again)
-            view = nx.subgraph_view(self.graph, filter_node=lambda n: n not in blocked)
+            # the roads into a blocked junction are hidden (a weight of None), which searches
+            # as a subgraph without those junctions would, several times faster
+            def hours_unless_blocked(_: str, v: str, road: dict[str, float]) -> float | None:
+                return None if v in blocked else road["hours"]
+
             try:
-                hours, path = nx.single_source_dijkstra(view, a, b, weight="hours")
+                hours, path = nx.single_source_dijkstra(
+                    self.graph, a, b, weight=hours_unless_blocked
+                )
                 found = (tuple(path), float(hours))
             except nx.NetworkXNoPath:
                 found = ((), math.inf)

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import pytest
 from battle_helpers import rng
+from kernel_probe import Probe
 
-from battle.arrivals import Arrival, join_due
-from battle.dice import Dice
+from battle.arrivals import Arrival
 from battle.engine import fight
 from battle.errors import ForceError
 from battle.events import BoundStarted, StateChanged
 from battle.forces import parse_force_flag
-from battle.state import BattleState
+from battle.kernel import layout as L
+from battle.kernel.bound import join_due
+from battle.kernel.core import bad_thing
 from battle.tables import compile_rules
 from battle.units import UnitSpec
 from campaign.config import load_rules
@@ -25,52 +27,54 @@ def _rules(*variants: str):
     return load_rules(list(variants)).rules.battle
 
 
-def _state(rules=None) -> BattleState:
-    t = compile_rules(rules or _rules())
-    return BattleState(t, (RED, BLUE), Dice(rng(0)), 0, True)
+def _probe(*arrivals: Arrival) -> Probe:
+    t = compile_rules(_rules())
+    return Probe(t, RED.units, BLUE.units, arrivals=arrivals)
 
 
 def test_join_rebuilds_the_deck_less_one_highest_card_per_bad_thing() -> None:
-    st = _state()
-    assert st.decks[0].cards == [6, 6, 5, 5, 4, 3, 3]
-    st.bad_thing(0, "test")
-    st.bad_thing(0, "test")
-    assert st.decks[0].cards == [5, 5, 4, 3, 3]
-    st.bounds = 4
-    due = [Arrival(5, 0, HELP)]
-    join_due(st, due)
-    assert due == []
+    p = _probe(Arrival(5, 0, HELP))
+    assert p.deck(0) == [6, 6, 5, 5, 4, 3, 3]
+    bad_thing(p.b, 0, 0, 0, 0)
+    bad_thing(p.b, 0, 0, 0, 0)
+    assert p.deck(0) == [5, 5, 4, 3, 3]
+    p.S[L.S_BOUNDS] = 4
+    join_due(p.b)
+    assert p.S[L.S_NEXTARR] == 1  # joined
     # 8 units: 8 8 7 7 6 5 4 3 3 (RULES.md §3.1) less the two highest cards
-    assert st.decks[0].cards == [7, 7, 6, 5, 4, 3, 3]
-    assert st.decks[1].cards == [6, 6, 5, 5, 4, 3, 3]  # the other side is untouched
-    assert st.boxes == (60 + 10 + 7, 60)  # §7.1 casualty base grows by their boxes
-    assert st.on_field == [8, 6]
-    assert [u.id for u in st.field[0]][-2:] == ["R-I8", "R-I9"]
-    joined = {u.id: u for u in st.field[0]}
-    assert joined["R-I9"].hits_before == 3 and joined["R-I9"].hits == 0
-    assert joined["R-I8"].pos == st.t.deploy  # at its own baseline, as deployed (§6.1)
-    assert [e.unit for e in st.events if isinstance(e, StateChanged)] == ["R-I8", "R-I9"]
+    assert p.deck(0) == [7, 7, 6, 5, 4, 3, 3]
+    assert p.deck(1) == [6, 6, 5, 5, 4, 3, 3]  # the other side is untouched
+    assert (p.S[L.S_BOX], p.S[L.S_BOX + 1]) == (60 + 10 + 7, 60)  # §7.1 base grows
+    assert (p.S[L.S_ONF], p.S[L.S_ONF + 1]) == (8, 6)
+    assert p.get("R-I8", "present") and p.get("R-I9", "present")
+    assert p.get("R-I9", "hits_before") == 3 and p.get("R-I9", "hits") == 0
+    assert p.get("R-I8", "pos") == p.t.deploy  # at its own baseline, as deployed (§6.1)
+    joined = [e for e in p.events() if isinstance(e, StateChanged)]
+    assert [(e.unit, e.bound) for e in joined] == [("R-I8", 5), ("R-I9", 5)]
+    assert joined[0].reason == "arrived for bound 5; deck rebuilt to 7 cards"
 
 
 def test_join_waits_for_its_bound_and_counts_every_unit_brought() -> None:
-    st = _state()
-    st.bounds = 2
-    due = [Arrival(4, 0, HELP)]
-    join_due(st, due)  # bound 3 starts next: not yet
-    assert len(due) == 1 and st.on_field == [6, 6]
-    st.bounds = 3
-    st.field[0].pop()  # a unit already gone from the field still counts in the new deck
-    st.on_field[0] -= 1
-    join_due(st, due)
-    assert st.decks[0].cards == [8, 8, 7, 7, 6, 5, 4, 3, 3]
-    assert st.on_field[0] == 7
+    p = _probe(Arrival(4, 0, HELP))
+    p.S[L.S_BOUNDS] = 2
+    join_due(p.b)  # bound 3 starts next: not yet
+    assert p.S[L.S_NEXTARR] == 0 and (p.S[L.S_ONF], p.S[L.S_ONF + 1]) == (6, 6)
+    assert not p.get("R-I8", "present")
+    p.S[L.S_BOUNDS] = 3
+    p.set("R-I1", out=True)  # a unit already gone from the field still counts in the new deck
+    p.S[L.S_ONF] -= 1
+    join_due(p.b)
+    assert p.deck(0) == [8, 8, 7, 7, 6, 5, 4, 3, 3]
+    assert p.S[L.S_ONF] == 7
 
 
 def test_destroyed_arrivals_do_not_come() -> None:
-    st = _state()
-    join_due(st, [Arrival(1, 1, (UnitSpec("B-I9", "infantry", hits=10),))])
-    assert st.on_field == [6, 6] and st.boxes == (60, 60)
-    assert st.decks[1].cards == [6, 6, 5, 5, 4, 3, 3]
+    p = _probe(Arrival(1, 1, (UnitSpec("B-I9", "infantry", hits=10),)))
+    join_due(p.b)
+    assert (p.S[L.S_ONF], p.S[L.S_ONF + 1]) == (6, 6)
+    assert (p.S[L.S_BOX], p.S[L.S_BOX + 1]) == (60, 60)
+    assert p.deck(1) == [6, 6, 5, 5, 4, 3, 3]
+    assert "B-I9" not in p.ids
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -7,14 +7,18 @@ import math
 import numpy as np
 import pytest
 from battle_helpers import rng
+from kernel_probe import Probe
 
-from battle.deck import MovementDeck, deck_composition
+from battle.deck import deck_composition
 from battle.dice import Dice, parse_dice, percentage_test, reaction_test, withdrawal_roll
 from battle.engine import fight
 from battle.events import BattleEnded, BoundStarted, CardLost
 from battle.fire import morale_hits
 from battle.forces import parse_force_flag
 from battle.formation import completion_total
+from battle.kernel.core import draw_card, remove_card
+from battle.tables import compile_rules
+from battle.units import UnitSpec
 from campaign.config import load_rules
 
 # ---------------------------------------------------------------- §3.1 deck composition
@@ -208,30 +212,45 @@ def test_dice_are_a_pure_function_of_the_generator() -> None:
 # ---------------------------------------------------------------- §3.2–§3.4 the deck runs out
 
 
-def test_draw_from_an_empty_deck_raises() -> None:
-    deck = MovementDeck([2, 2, 1])
-    dice = Dice(np.random.default_rng(0))
+def _probe(units: int, *variants: str, seed: int = 0) -> Probe:
+    """A battle of ``units`` infantry a side (decks of RULES.md §3.1) with random dice."""
+    tables = compile_rules(load_rules(list(variants)).rules.battle)
+    red = [UnitSpec(f"R-I{i}", "infantry") for i in range(units)]
+    blue = [UnitSpec(f"B-I{i}", "infantry") for i in range(units)]
+    return Probe(tables, red, blue, uniforms=np.random.default_rng(seed).random(2000).tolist())
+
+
+def test_an_empty_deck_gives_no_card() -> None:
+    """A deck with no card left removes and deals nothing (0): the battle has ended before
+    (RULES.md §3.4)."""
+    p = _probe(2)
+    assert p.deck(0) == [2, 2, 1]
     for _ in range(3):
-        deck.remove_for_bad_thing(dice)
-    assert len(deck) == 0
-    assert deck.remove_for_bad_thing(dice) == 0
-    with pytest.raises(RuntimeError, match="empty"):
-        deck.draw(dice)
+        remove_card(p.b, 0)
+    assert p.deck(0) == []
+    assert remove_card(p.b, 0) == 0
+    assert draw_card(p.b, 0) == 0
 
 
 def test_bad_thing_removes_a_highest_card() -> None:
-    deck = MovementDeck(deck_composition(6))
-    dice = Dice(np.random.default_rng(0))
-    removed = [deck.remove_for_bad_thing(dice) for _ in range(7)]
+    p = _probe(6)
+    removed = [remove_card(p.b, 0) for _ in range(7)]
     assert removed == [6, 6, 5, 5, 4, 3, 3]
+    assert p.dice_used == 0  # the highest card: nothing rolled
+
+
+def test_reshuffle_draws_from_the_whole_deck() -> None:
+    """RULES.md §3.2: every draw is from the whole deck (the card goes back)."""
+    p = _probe(8)
+    drawn = [draw_card(p.b, 0) for _ in range(300)]
+    assert set(drawn) == set(deck_composition(8)) and p.deck(0) == deck_composition(8)
 
 
 def test_draw_through_deals_the_whole_deck() -> None:
     cards = deck_composition(8)
-    deck = MovementDeck(cards, mode="draw-through")
-    dice = Dice(np.random.default_rng(5))
+    p = _probe(8, "draw-through", seed=5)
     for _ in range(3):
-        assert sorted(deck.draw(dice) for _ in cards) == sorted(cards)
+        assert sorted(draw_card(p.b, 0) for _ in cards) == sorted(cards)
 
 
 def _ended_before_drawing_empty(result, lose_at: int) -> None:

@@ -14,6 +14,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from battle_helpers import rng
+from kernel_probe import Probe
 
 from battle.dice import Dice, parse_dice
 from battle.engine import fight
@@ -21,7 +22,8 @@ from battle.events import HitResolved
 from battle.events import TestRolled as Rolled
 from battle.fire import morale_hits
 from battle.forces import parse_force_flag
-from battle.state import BattleState
+from battle.kernel import layout as L
+from battle.kernel.core import hit_filter
 from battle.tables import compile_rules
 from battle.units import Force, UnitSpec
 
@@ -57,18 +59,20 @@ def test_hit_filter_outcome_frequencies(rules, firer: UnitSpec, grade: str, cd: 
     """20,000 fires at a fresh target; each of the four outcomes (morale pass/fail x 1 or 3
     hits) must lie within 5 standard errors of its exact probability."""
     tables = compile_rules(rules)
-    target = Force("Blue", (UnitSpec("B-I1", "infantry", grade),))
     n = 20_000
-    dice = Dice(np.random.default_rng(12345))
+    uniforms = np.random.default_rng(12345).random(3 * n + 1).tolist()
+    p = Probe(tables, [firer], [UnitSpec("B-I1", "infantry", grade)], uniforms=uniforms)
+    a, b = p.i(firer.id), p.i("B-I1")
     seen: Counter[tuple[bool, int]] = Counter()
     for _ in range(n):
-        state = BattleState(tables, (Force("Red", (firer,)), target), dice, 0, record=True)
-        a, b = state.sides[0][0], state.sides[1][0]
-        hits = state.hit_filter(a, b, "fire")
-        hit = next(e for e in state.events if isinstance(e, HitResolved))
-        morale = next(e for e in state.events if isinstance(e, Rolled) and e.kind == "morale")
+        p.reset()
+        hits = hit_filter(p.b, a, b, L.HOW_FIRE, 0, 1)
+        events = p.events()
+        hit = next(e for e in events if isinstance(e, HitResolved))
+        morale = next(e for e in events if isinstance(e, Rolled) and e.kind == "morale")
         assert hit.divisor == cd and hit.actual_hits == hits
         seen[morale.passed, hits] += 1
+    assert p.dice_used == 3 * n  # one hit die, the morale and the casualty test each
     exact = _exact_filter(rules, cd, tables.morale[grade])
     assert set(seen) <= set(exact)
     for outcome, fraction in exact.items():

@@ -1,19 +1,23 @@
 """Who fires at, charges and forms square against whom (RULES.md §6.4, §6.7, §6.9).
 
-The engine picks targets with single scans and works out orders before ranking them (for
+The kernel picks targets with single scans and works out orders before ranking them (for
 speed); each test here checks it against the rule written out the plain way: sort by the
 §6.9 preference, then walk.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from kernel_probe import Probe
 
-from battle.doctrine import TacticalDoctrine
-from battle.phases import _fire_target
+from battle.kernel.orders import charge_target, choose_orders
+from battle.kernel.phases import fire_target
 from battle.tables import Tables
-from battle.units import Unit, UnitSpec
+from battle.units import UnitSpec
 
 FORMATIONS = {
     "infantry": ("line", "column", "square"),
@@ -22,24 +26,37 @@ FORMATIONS = {
 }
 
 
+@dataclass(frozen=True)
+class Placed:
+    """A unit as a test places it: its spec (with formation), position and state."""
+
+    spec: UnitSpec
+    pos: float
+    shaken: bool
+    disordered: bool
+
+
 @st.composite
-def units(draw: st.DrawFn, t: Tables, side: int, prefix: str) -> list[Unit]:
+def units(draw: st.DrawFn, prefix: str) -> list[Placed]:
     """1–8 units of one side at random positions (whole and half inches) and states."""
     out = []
     for i in range(draw(st.integers(1, 8))):
         kind = draw(st.sampled_from(sorted(FORMATIONS)))
         formation = draw(st.sampled_from(FORMATIONS[kind]))
-        hits = draw(st.integers(0, 9))
-        spec = UnitSpec(f"{prefix}{i:02d}", kind, hits=hits)
+        spec = UnitSpec(f"{prefix}{i:02d}", kind, hits=draw(st.integers(0, 9)), formation=formation)
         pos = draw(st.integers(0, 24)) / 2  # many ties, as on the table
-        u = t.new_unit(spec, side, pos, formation)
-        u.shaken = draw(st.booleans())
-        u.disordered = draw(st.booleans())
-        out.append(u)
+        out.append(Placed(spec, pos, draw(st.booleans()), draw(st.booleans())))
     return out
 
 
-def _gap(t: Tables, a: Unit, b: Unit) -> float:
+def _probe(t: Tables, own: list[Placed], enemies: list[Placed], doctrine: str) -> Probe:
+    p = Probe(t, [u.spec for u in own], [e.spec for e in enemies], doctrines=(doctrine, doctrine))
+    for u in own + enemies:
+        p.set(u.spec.id, pos=u.pos, shaken=u.shaken, disordered=u.disordered)
+    return p
+
+
+def _gap(t: Tables, a: Placed, b: Placed) -> float:
     return t.depth - a.pos - b.pos
 
 
@@ -47,52 +64,64 @@ def test_fire_target_is_nearest_then_most_hits_then_lowest_id(tables: Tables) ->
     """§6.9 fire: the nearest enemy (furthest forward), then most hits, then lowest id."""
 
     @settings(max_examples=300, deadline=None)
-    @given(enemies=units(tables, 1, "B"), in_melee=st.sets(st.integers(0, 7)))
-    def check(enemies: list[Unit], in_melee: set[int]) -> None:
+    @given(enemies=units("B"), in_melee=st.sets(st.integers(0, 7)))
+    def check(enemies: list[Placed], in_melee: set[int]) -> None:
+        p = _probe(
+            tables, [Placed(UnitSpec("R-I1", "infantry"), 0.0, False, False)], enemies, "steady"
+        )
         for i in in_melee:
             if i < len(enemies):
-                enemies[i].melee = enemies[i]  # any partner: in melee, not to be fired on
-        valid = [e for e in enemies if e.melee is None]
-        expected = min(valid, key=lambda e: (-e.pos, -e.total_hits, e.id)) if valid else None
-        assert _fire_target(enemies) is expected
+                p.set(enemies[i].spec.id, melee="R-I1")  # in melee: not to be fired on
+        valid = [e for i, e in enumerate(enemies) if i not in in_melee]
+        expected = (
+            min(valid, key=lambda e: (-e.pos, -e.spec.hits, e.spec.id)).spec.id if valid else None
+        )
+        got = fire_target(p.b, 1)
+        assert (p.ids[got] if got >= 0 else None) == expected
 
     check()
 
 
 def test_fire_target_examples(tables: Tables) -> None:
-    def unit(uid: str, pos: float, hits: int) -> Unit:
-        spec = UnitSpec(uid, "infantry", hits=hits)
-        return tables.new_unit(spec, 1, pos, "line")
+    blue = [UnitSpec("B-I1", "infantry"), UnitSpec("B-I2", "infantry", hits=3)]
+    blue.append(UnitSpec("B-I3", "infantry", hits=9))
+    p = Probe(tables, [UnitSpec("R-I1", "infantry")], blue)
+    for uid, pos in (("B-I1", 6.0), ("B-I2", 6.0), ("B-I3", 5.0)):
+        p.set(uid, pos=pos)
+    assert p.ids[fire_target(p.b, 1)] == "B-I2"  # level: more hits
+    p.set("B-I2", total_hits=0)
+    assert p.ids[fire_target(p.b, 1)] == "B-I1"  # level, same hits: lowest id
+    p.set("B-I1", melee="B-I3")  # units in melee are not fired on
+    p.set("B-I3", melee="B-I1")
+    assert p.ids[fire_target(p.b, 1)] == "B-I2"
+    p.set("B-I2", melee="B-I3")
+    assert fire_target(p.b, 1) == -1
 
-    a, b, c = unit("B-I1", 6.0, 0), unit("B-I2", 6.0, 3), unit("B-I3", 5.0, 9)
-    assert _fire_target([a, b, c]) is b  # level: more hits
-    b.total_hits = 0
-    assert _fire_target([a, b, c]) is a  # level, same hits: lowest id
-    a.melee, c.melee = c, a  # units in melee are not fired on
-    assert _fire_target([a, b, c]) is b
-    b.melee = c
-    assert _fire_target([a, b, c]) is None
 
-
-def _reference_charge_target(doc: TacticalDoctrine, t: Tables, u: Unit, enemies: list[Unit]):
+def _reference_charge_target(
+    t: Tables, doctrine: str, u: Placed, enemies: list[Placed]
+) -> str | None:
     """RULES.md §6.4/§6.9 written out: filter, then the smallest preference key."""
-    if u.kind == "artillery" or u.shaken or u.disordered or u.melee is not None:
+    doc = t.doctrines[doctrine]
+    move = t.formations[(u.spec.kind, str(u.spec.formation))].move
+    if u.spec.kind == "artillery" or u.shaken or u.disordered or move <= 0:
         return None
-    if u.move <= 0:
-        return None
-    reach = u.move + t.reach_bonus
-    mine = 10 - u.total_hits
+    reach = move + t.reach_bonus
+    mine = 10 - u.spec.hits
     fit = []
     for e in enemies:
-        if e.melee is not None or e.charged_by is not None or _gap(t, u, e) > reach:
+        if _gap(t, u, e) > reach:
             continue
-        if u.kind == "cavalry" and e.kind == "infantry" and e.formation == "square":
+        if u.spec.kind == "cavalry" and e.spec.kind == "infantry" and e.spec.formation == "square":
             continue  # neither default doctrine charges squares with cavalry
         state = "disordered" if e.disordered else "shaken" if e.shaken else "steady"
-        if state in doc.rules.charge_when or mine >= doc.ratio * (10 - e.total_hits):
+        if state in doc.charge_when or mine >= doc.charge_min_strength_ratio * (10 - e.spec.hits):
             fit.append(e)
-    key = lambda e: (not (e.disordered or e.shaken), -e.total_hits, _gap(t, u, e), e.id)  # noqa: E731
-    return min(fit, key=key) if fit else None
+
+    def key(e: Placed) -> tuple[bool, int, float, str]:
+        return (not (e.disordered or e.shaken), -e.spec.hits, _gap(t, u, e), e.spec.id)
+
+    return min(fit, key=key).spec.id if fit else None
 
 
 def test_charge_target_follows_the_preference(tables: Tables) -> None:
@@ -100,34 +129,34 @@ def test_charge_target_follows_the_preference(tables: Tables) -> None:
     first, then the one with most hits, then the nearest, then the lowest id."""
 
     @settings(max_examples=300, deadline=None)
-    @given(
-        own=units(tables, 0, "R"),
-        enemies=units(tables, 1, "B"),
-        doctrine=st.sampled_from(["steady", "bold"]),
-    )
-    def check(own: list[Unit], enemies: list[Unit], doctrine: str) -> None:
-        doc = tables.doctrines[doctrine]
-        targets = [e for e in enemies if e.melee is None and e.charged_by is None]
+    @given(own=units("R"), enemies=units("B"), doctrine=st.sampled_from(["steady", "bold"]))
+    def check(own: list[Placed], enemies: list[Placed], doctrine: str) -> None:
+        p = _probe(tables, own, enemies, doctrine)
+        targets = np.array([p.i(e.spec.id) for e in enemies], np.int64)
+        taken = np.zeros(len(p.ids), np.bool_)
         for u in own:
-            expected = _reference_charge_target(doc, tables, u, enemies)
-            assert doc.charge_target(u, targets) is expected
+            expected = _reference_charge_target(tables, doctrine, u, enemies)
+            got = charge_target(p.b, 0, p.i(u.spec.id), targets, len(targets), taken)
+            assert (p.ids[got] if got >= 0 else None) == expected
 
     check()
 
 
-def _reference_orders(doc: TacticalDoctrine, own, enemies, card, attacking):
+def _reference_orders(
+    p: Probe, t: Tables, doctrine: str, own: list[Placed], card: int, attacking: bool
+) -> list[tuple[str, str]]:
     """§6.3 step 1 written out: walk the units in activation order, stop at ``card``.
 
     What each unit would do is taken from an unlimited card (every unit's own choice); this
     checks who gets to act, and in what order.
     """
-    every = {o.unit.id: o for o in doc.choose_orders(own, enemies, 99, attacking)}
-    rank = {name: i for i, name in enumerate(doc.rules.activation_order)}
+    every = {u: a for u, a, _, _ in p.orders(choose_orders(p.b, 0, 99, attacking))}
+    rank = {name: i for i, name in enumerate(t.doctrines[doctrine].activation_order)}
     walk = sorted(
-        (u for u in own if u.melee is None and u.charged_by is None),
-        key=lambda u: (rank.get("shaken" if u.shaken else u.kind, len(rank)), u.id),
+        own,
+        key=lambda u: (rank.get("shaken" if u.shaken else u.spec.kind, len(rank)), u.spec.id),
     )
-    return [every[u.id] for u in walk if u.id in every][:card]
+    return [(u.spec.id, every[u.spec.id]) for u in walk if u.spec.id in every][:card]
 
 
 def test_orders_go_to_the_first_units_in_activation_order(tables: Tables) -> None:
@@ -135,17 +164,17 @@ def test_orders_go_to_the_first_units_in_activation_order(tables: Tables) -> Non
 
     @settings(max_examples=200, deadline=None)
     @given(
-        own=units(tables, 0, "R"),
-        enemies=units(tables, 1, "B"),
+        own=units("R"),
+        enemies=units("B"),
         card=st.integers(0, 9),
         doctrine=st.sampled_from(["steady", "bold"]),
         attacking=st.booleans(),
     )
-    def check(own, enemies, card, doctrine, attacking) -> None:
-        doc = tables.doctrines[doctrine]
-        got = doc.choose_orders(own, enemies, card, attacking)
-        expected = _reference_orders(doc, own, enemies, card, attacking)
-        assert [(o.unit.id, o.action) for o in got] == [(o.unit.id, o.action) for o in expected]
+    def check(own, enemies, card, doctrine, attacking) -> None:  # type: ignore[no-untyped-def]
+        p = _probe(tables, own, enemies, doctrine)
+        expected = _reference_orders(p, tables, doctrine, own, card, attacking)
+        got = [(u, a) for u, a, _, _ in p.orders(choose_orders(p.b, 0, card, attacking))]
+        assert got == expected
         assert len(got) <= card
 
     check()
@@ -154,15 +183,15 @@ def test_orders_go_to_the_first_units_in_activation_order(tables: Tables) -> Non
 def test_only_the_threatened_battalion_forms_square(tables: Tables) -> None:
     """§6.7 (house): the battalion an enemy cavalry unit would charge forms square; others
     carry on (steady doctrine, defender)."""
-
-    def unit(uid: str, kind: str, formation: str, side: int, pos: float, hits: int = 0) -> Unit:
-        spec = UnitSpec(uid, kind, hits=hits)
-        return tables.new_unit(spec, side, pos, formation)
-
-    doc = tables.doctrines["steady"]
-    near = unit("R-I1", "infantry", "line", 0, 8.0)
-    hurt = unit("R-I2", "infantry", "line", 0, 8.0, hits=4)
-    far = unit("R-I3", "infantry", "line", 0, 0.0)
-    cavalry = unit("B-C1", "cavalry", "column", 1, 4.0)  # 12 in from near and hurt: in reach
-    orders = doc.choose_orders([near, hurt, far], [cavalry], 9, attacking=False)
-    assert [(o.unit.id, o.action, o.formation) for o in orders] == [("R-I2", "form", "square")]
+    red = [
+        UnitSpec("R-I1", "infantry", formation="line"),
+        UnitSpec("R-I2", "infantry", formation="line", hits=4),
+        UnitSpec("R-I3", "infantry", formation="line"),
+    ]
+    p = Probe(tables, red, [UnitSpec("B-C1", "cavalry", formation="column")])
+    p.set("R-I1", pos=8.0)
+    p.set("R-I2", pos=8.0)
+    p.set("R-I3", pos=0.0)
+    p.set("B-C1", pos=4.0)  # 12 in from R-I1 and R-I2: in reach
+    orders = p.orders(choose_orders(p.b, 0, 9, False))
+    assert [(u, a, f) for u, a, _, f in orders] == [("R-I2", "form", "square")]

@@ -6,14 +6,15 @@ from collections import Counter
 
 import pytest
 from battle_helpers import rng
+from kernel_probe import Probe
 
 from battle.configload import VARIANTS_DIR, available_variants, read_yaml
-from battle.deck import MovementDeck, deck_composition
-from battle.dice import Dice
+from battle.deck import deck_composition
 from battle.engine import fight
 from battle.events import HitResolved, MeleeResolved
 from battle.events import TestRolled as Rolled
 from battle.forces import parse_force_flag
+from battle.kernel.core import remove_card
 from battle.tables import compile_rules
 from battle.units import Force, UnitSpec
 from campaign.config import load_rules
@@ -106,10 +107,12 @@ def test_arw_1998_loses_at_two_cards_and_removes_at_random() -> None:
     for r in on_cards:
         assert r.cards_left[r.loser] <= 2 < r.cards_left[r.winner]
     removed = Counter()
-    dice = Dice(rng(1))
+    tables = compile_rules(rules)
+    units = [UnitSpec(f"R-I{i}", "infantry") for i in range(8)]
+    p = Probe(tables, units, [UnitSpec("B-I1", "infantry")], uniforms=rng(1).random(300).tolist())
     for _ in range(300):
-        deck = MovementDeck(deck_composition(8), removal="random")
-        removed[deck.remove_for_bad_thing(dice)] += 1
+        p.reset()
+        removed[remove_card(p.b, 0)] += 1
     assert set(removed) == set(deck_composition(8))  # not only the highest card
 
 

@@ -1,0 +1,239 @@
+"""A whole battle in the kernel (RULES.md §6): turns of two bounds, each bound's phases with
+the end check after every phase (§6.8), late arrivals joining at the start of a bound (§8.4),
+the withdrawal phase at the end of each turn (§7), and the turn limit and nightfall.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+from numba.experimental import structref
+
+from battle.kernel.core import (
+    check_end,
+    d,
+    draw_card,
+    emit,
+    finish,
+    phase,
+    row,
+    withdrawal_phase,
+)
+from battle.kernel.jit import BT, I8, RL, ST, VOID, rule, unmanaged
+from battle.kernel.layout import (
+    A_ADVANCE,
+    END_NIGHTFALL,
+    END_TURN_LIMIT,
+    EV_ACT,
+    EV_BOUND,
+    EV_STATE,
+    EV_TEST,
+    O_ACTION,
+    O_UNIT,
+    PH_CHECKS,
+    PH_FIRE,
+    PH_MANOEUVRE,
+    PH_MELEE,
+    PH_RESPONSE,
+    R_DESTROYED,
+    R_FROM_CHECK,
+    R_INIT_DIE,
+    R_INIT_ROLL,
+    R_MAX_TURNS,
+    R_MOVE_FIRE,
+    R_TURNS_CAP,
+    S_ATTACKER,
+    S_BOUNDS,
+    S_BOX,
+    S_CHANGED,
+    S_CL,
+    S_DEALT,
+    S_DN,
+    S_FCT,
+    S_MAXB,
+    S_NARR,
+    S_NEXTARR,
+    S_ONF,
+    S_OVER,
+    S_RECORD,
+    S_TURN,
+    SR_JOINED,
+    ST_JOINED,
+    TK_INITIATIVE,
+    TR_FIRST,
+    U_ACT,
+    U_ADV,
+    U_ARR,
+    U_HB,
+    U_PRESENT,
+)
+from battle.kernel.orders import choose_orders
+from battle.kernel.phases import (
+    completion_tests,
+    declare_charges,
+    end_bound,
+    fire_phase,
+    half_strength_checks,
+    manoeuvre_phase,
+    melee_phase,
+    stand_tests,
+)
+
+
+@rule(I8, BT)
+def first_side(b):
+    """Who has the first bound this turn (RULES.md §6.2): the attacker; under the variant
+    roll-initiative, the higher of two dice (ties to the attacker)."""
+    S, RI = b.S, b.RI
+    if not RI[R_INIT_ROLL]:
+        return S[S_ATTACKER]
+    die = RI[R_INIT_DIE]
+    roll_a = d(b, die)
+    roll_b = d(b, die)
+    first = S[S_ATTACKER] if roll_a == roll_b else (0 if roll_a > roll_b else 1)
+    if S[S_RECORD]:
+        r = row(b, EV_TEST)
+        if r >= 0:
+            E = b.E
+            E[r, 2] = S[S_BOUNDS] + 1
+            E[r, 3], E[r, 4], E[r, 5], E[r, 6] = TK_INITIATIVE, -1, die, roll_a
+            E[r, 7], E[r, 8], E[r, 9], E[r, 10] = roll_b, first == 0, TR_FIRST, first
+    return first
+
+
+@rule(VOID, BT)
+def join_due(b):
+    """Join every arrival due at the start of the next bound (RULES.md §8.4; see
+    :mod:`battle.arrivals`): its units deploy at their baseline, the side's deck is rebuilt for
+    every unit it brought to the battle less one highest card per card already lost (§3.1,
+    §3.3), and its casualty base grows by their boxes (§7.1)."""
+    U, S, DK = b.U, b.S, b.DK
+    AB, AS, ADK, ADN = b.AB, b.AS, b.ADK, b.ADN
+    next_bound = S[S_BOUNDS] + 1
+    while S[S_NEXTARR] < S[S_NARR] and AB[S[S_NEXTARR]] <= next_bound:
+        k = S[S_NEXTARR]
+        S[S_NEXTARR] = k + 1
+        if ADN[k] < 0:
+            continue  # every unit of it was destroyed: nothing joins
+        side = AS[k]
+        lost = S[S_CL + side]
+        size = max(ADN[k] - lost, 0)
+        for c in range(size):
+            DK[side, c] = ADK[k, lost + c]
+        S[S_DN + side] = size
+        S[S_DEALT + side] = 0
+        for u in range(U.shape[0]):
+            if U[u, U_ARR] != k:
+                continue
+            U[u, U_PRESENT] = 1
+            S[S_ONF + side] += 1
+            S[S_BOX + side] += b.RI[R_DESTROYED] - U[u, U_HB]
+        if S[S_RECORD]:
+            for u in range(U.shape[0]):
+                if U[u, U_ARR] == k:
+                    r = row(b, EV_STATE)
+                    if r >= 0:  # at the start of the next bound
+                        E = b.E
+                        E[r, 2] = next_bound
+                        E[r, 3], E[r, 4], E[r, 5], E[r, 6] = u, ST_JOINED, SR_JOINED, size
+
+
+@rule(VOID, BT, I8)
+def bound(b, side):
+    """One bound of ``side`` (RULES.md §6.3): draw a card, activate, then the response, fire,
+    melee, manoeuvre and checks phases, with the end check after every phase (§6.8). Only a
+    lost card or a unit gone can have ended the battle."""
+    U, S, OA = b.U, b.S, b.OA
+    S[S_BOUNDS] += 1
+    record = S[S_RECORD]
+    card = draw_card(b, side)
+    norders = choose_orders(b, side, card, side == S[S_ATTACKER])
+    for k in range(norders):
+        U[OA[k, O_UNIT], U_ACT] = 1
+    if b.RI[R_MOVE_FIRE]:  # §6.10: an advancing unit may fire as it moves
+        for k in range(norders):
+            if OA[k, O_ACTION] == A_ADVANCE:
+                U[OA[k, O_UNIT], U_ADV] = 1
+    if record:
+        emit(b, EV_BOUND, side, card, S[S_DN + side], norders, 0, 0, 0, 0)
+        for k in range(norders):
+            emit(b, EV_ACT, OA[k, O_UNIT], 0, 0, 0, 0, 0, 0, 0)
+    phase(b, side, PH_RESPONSE)
+    # 2. response: stand tests, formation completion, charge declarations
+    stand_tests(b, side)
+    completion_tests(b, side)
+    declare_charges(b, norders)
+    if check_end(b):
+        return
+    phase(b, side, PH_FIRE)
+    fire_phase(b, side)
+    if check_end(b):
+        return
+    phase(b, side, PH_MELEE)
+    melee_phase(b)
+    if check_end(b):
+        return
+    phase(b, side, PH_MANOEUVRE)
+    manoeuvre_phase(b, side, norders)
+    if check_end(b):
+        return
+    phase(b, side, PH_CHECKS)
+    half_strength_checks(b)
+    end_bound(b, side, norders)
+    check_end(b)
+
+
+@rule(VOID, BT)
+def run_battle(b):
+    """Fight the battle set up in ``b`` to its end (RULES.md §6.2, §6.8): turns of two
+    bounds until a side is beaten or withdraws, the turn limit (``max_turns`` from the start,
+    or from the first withdrawal check under ``fifteen-after-check``; ``max_turns_cap`` bounds
+    every battle) or nightfall (``S_MAXB`` bounds)."""
+    S, RI = b.S, b.RI
+    S[S_CHANGED] = 1
+    if check_end(b):  # a side may start at its losing card count (arw-1998, one unit)
+        return
+    limit, cap, from_check = RI[R_MAX_TURNS], RI[R_TURNS_CAP], RI[R_FROM_CHECK]
+    while not S[S_OVER]:
+        turn = S[S_TURN]
+        if from_check:
+            first_check = S[S_FCT]
+            ended = turn >= cap or (first_check >= 0 and turn >= first_check + limit)
+        else:
+            ended = turn >= limit or turn >= cap
+        if ended:
+            finish(b, -1, END_TURN_LIMIT)
+            break
+        S[S_TURN] = turn + 1
+        first = first_side(b)
+        for k in range(2):
+            side = first if k == 0 else 1 - first
+            if S[S_MAXB] >= 0 and S[S_BOUNDS] >= S[S_MAXB]:
+                finish(b, -1, END_NIGHTFALL)
+                break
+            join_due(b)
+            bound(b, side)
+            if S[S_OVER]:
+                break
+        if not S[S_OVER]:
+            withdrawal_phase(b)
+
+
+@njit(VOID(ST, RL), cache=True)
+def fight_arrays(st, rl):
+    """Fight the battle of the arrays ``st`` with the rules ``rl`` (see :func:`run_battle`);
+    the arrays hold the outcome."""
+    b = structref.new(BT)
+    b.U, b.P, b.S = unmanaged(st[0]), unmanaged(st[1]), unmanaged(st[2])
+    b.DK, b.DL, b.DB, b.E = unmanaged(st[3]), unmanaged(st[4]), unmanaged(st[5]), unmanaged(st[6])
+    b.OA, b.OG, b.AB, b.AS = unmanaged(st[7]), unmanaged(st[8]), unmanaged(st[9]), unmanaged(st[10])
+    b.ADK, b.ADN = unmanaged(st[11]), unmanaged(st[12])
+    b.RI, b.RF, b.FI, b.FF = unmanaged(rl[0]), unmanaged(rl[1]), unmanaged(rl[2]), unmanaged(rl[3])
+    b.TI, b.CT, b.MNF, b.HD = unmanaged(rl[4]), unmanaged(rl[5]), unmanaged(rl[6]), unmanaged(rl[7])
+    b.LS, b.DI, b.DF, b.DR = (
+        unmanaged(rl[8]),
+        unmanaged(rl[9]),
+        unmanaged(rl[10]),
+        unmanaged(rl[11]),
+    )
+    b.DFF, b.DAF = unmanaged(rl[12]), unmanaged(rl[13])
+    run_battle(b)

@@ -1,0 +1,382 @@
+"""The kernel's arrays after a battle, as the public :class:`~battle.result.BattleResult` and
+its :mod:`battle.events` (built only when events were recorded)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from battle.events import (
+    PHASES,
+    BattleEnded,
+    BattleEvent,
+    BattleStarted,
+    BoundStarted,
+    CardLost,
+    FormationChanged,
+    HitResolved,
+    MeleeResolved,
+    Moved,
+    PhaseStarted,
+    StateChanged,
+    TestRolled,
+    UnitStart,
+    WithdrawalChecked,
+)
+from battle.kernel import layout as L
+from battle.kernel.pack import FloatArray, IntArray, Layout, Packed
+from battle.result import BattleResult, UnitOutcome
+from battle.tables import Tables
+from battle.units import Force
+from battle.withdrawal import SideTally
+
+__all__ = ["events", "result"]
+
+_new_tuple = tuple.__new__
+
+
+#: U's columns a result reads, in this order
+_OUT_COLUMNS = [
+    L.U_PRESENT,
+    L.U_SIDE,
+    L.U_FID,
+    L.U_HITS,
+    L.U_TOTAL,
+    L.U_RETSH,
+    L.U_DESTR,
+    L.U_ROUTED,
+    L.U_OFFT,
+    L.U_SHAKEN,
+    L.U_DISORD,
+]
+
+
+def result(
+    t: Tables,
+    p: Packed,
+    lay: Layout,
+    forces: tuple[Force, Force],
+    U: IntArray,
+    S: IntArray,
+    E: FloatArray,
+    record: bool,
+) -> BattleResult:
+    """The :class:`BattleResult` of a finished battle (units listed side 0 first, by id)."""
+    specs = lay.specs
+    rows = U[:, _OUT_COLUMNS].tolist()
+    formations = p.formations
+    outcomes: tuple[list[UnitOutcome], list[UnitOutcome]] = ([], [])
+    for i, (present, side, fid, hits, total, retsh, destr, routed, offt, shaken, dis) in enumerate(
+        rows
+    ):
+        if not present:
+            continue
+        spec = specs[i]
+        if destr:
+            state = "destroyed"
+        elif routed:
+            state = "routed"
+        elif offt:
+            state = "off-table"
+        elif shaken:
+            state = "shaken"
+        elif dis:
+            state = "disordered"
+        else:
+            state = "steady"
+        outcomes[side].append(
+            _new_tuple(
+                UnitOutcome,
+                (
+                    spec.id,
+                    side,
+                    spec.kind,
+                    spec.grade,
+                    formations[fid],
+                    state,
+                    spec.hits,
+                    hits,
+                    total,
+                    retsh == 1,
+                ),
+            )
+        )
+    s = S.tolist()
+    n = s[L.S_EN]
+    rows = E[:n].copy() if s[L.S_NWD] or record else E[:0]
+    checks: tuple[WithdrawalChecked, ...] | Callable[[], tuple[WithdrawalChecked, ...]] = ()
+    if s[L.S_NWD]:
+
+        def checks() -> tuple[WithdrawalChecked, ...]:
+            return tuple(_withdrawals(t, rows, n))
+
+    winner = s[L.S_WINNER]
+    box0, box1 = s[L.S_BOX], s[L.S_BOX + 1]
+    return BattleResult(
+        names=(forces[0].name, forces[1].name),
+        attacker=s[L.S_ATTACKER],
+        winner=None if winner < 0 else winner,
+        reason=L.END_REASONS[s[L.S_REASON]],
+        bounds=s[L.S_BOUNDS],
+        turns=s[L.S_TURN],
+        minutes=s[L.S_BOUNDS] * t.bound_minutes,
+        units=tuple(outcomes[0] + outcomes[1]),
+        cards_left=(s[L.S_DN], s[L.S_DN + 1]),
+        cards_lost=(s[L.S_CL], s[L.S_CL + 1]),
+        casualty_percent=(
+            100.0 * s[L.S_LOST] / box0 if box0 else 0.0,
+            100.0 * s[L.S_LOST + 1] / box1 if box1 else 0.0,
+        ),
+        recorded_checks=checks,
+        recorded=_decoder(t, p, lay, s[L.S_ATTACKER], rows, checks) if record else (),
+    )
+
+
+def _decoder(
+    t: Tables,
+    p: Packed,
+    lay: Layout,
+    attacker: int,
+    E: FloatArray,
+    checks: tuple[WithdrawalChecked, ...] | Callable[[], tuple[WithdrawalChecked, ...]],
+) -> Callable[[], tuple[BattleEvent, ...]]:
+    """What turns the event rows ``E`` into the battle's events when they are first read."""
+
+    def decode() -> tuple[BattleEvent, ...]:
+        made = checks if isinstance(checks, tuple) else checks()
+        return tuple(events(t, p, lay, attacker, E, made))
+
+    return decode
+
+
+#: withdrawal checks by their row and dice (the same check recurs across battles)
+_CHECKS: dict[tuple[float, ...], WithdrawalChecked] = {}
+
+
+def _withdrawals(t: Tables, E: FloatArray, n: int) -> list[WithdrawalChecked]:
+    """Every withdrawal check of the battle (RULES.md §7.2–§7.4), from its event rows."""
+    out = []
+    for i in np.flatnonzero(E[:n, 0] == L.EV_WD).tolist():
+        r = E[i].tolist()
+        nrolls = int(r[7])
+        rolls = E[i + 1 : i + 1 + nrolls, 3].tolist()
+        key = (id(t), *r[1:16], *rolls)
+        check = _CHECKS.get(key)
+        if check is None:
+            pct = r[4]
+            own = SideTally(int(r[8]), int(r[9]), int(r[10]), int(r[11]))
+            enemy = SideTally(int(r[12]), int(r[13]), int(r[14]), int(r[15]))
+            check = WithdrawalChecked(
+                int(r[1]),
+                int(r[2]),
+                int(r[3]),
+                round(pct, 3),
+                tuple(t.withdrawal.factors(own, enemy, pct)),
+                int(r[5]),
+                tuple([int(x) for x in rolls]),
+                bool(r[6]),
+                t.withdrawal_die,
+                t.withdrawal_success_total,
+            )
+            if len(_CHECKS) > 100_000:
+                _CHECKS.clear()
+            _CHECKS[key] = check
+        out.append(check)
+    return out
+
+
+#: phase events are the most common and the same in many battles: made once each
+_PHASE_EVENTS: dict[tuple[int, int, int, int], PhaseStarted] = {}
+_STARTS: dict[int, tuple[Layout, int, BattleStarted]] = {}
+
+
+def _started(p: Packed, lay: Layout, attacker: int) -> BattleStarted:
+    """The battle's first event: the attacker, every unit there from the start, the decks
+    (made once per layout)."""
+    hit = _STARTS.get(id(lay))
+    if hit is not None and hit[0] is lay and hit[1] == attacker:
+        return hit[2]
+    specs, U0 = lay.specs, lay.U
+    start = [i for i in range(len(specs)) if U0[i, L.U_PRESENT] and U0[i, L.U_SIDE] == 0]
+    start += [i for i in range(len(specs)) if U0[i, L.U_PRESENT] and U0[i, L.U_SIDE] == 1]
+    event = BattleStarted(
+        0,
+        0,
+        attacker,
+        tuple(
+            UnitStart(
+                specs[i].id,
+                int(U0[i, L.U_SIDE]),
+                specs[i].kind,
+                specs[i].grade,
+                specs[i].irregular,
+                p.formations[int(U0[i, L.U_FID])],
+                float(lay.P[i, L.P_POS]),
+                specs[i].hits,
+                int(U0[i, L.U_MORALE]),
+            )
+            for i in start
+        ),
+        lay.decks,
+    )
+    if len(_STARTS) > 64:
+        _STARTS.clear()
+    _STARTS[id(lay)] = (lay, attacker, event)
+    return event
+
+
+def events(
+    t: Tables,
+    p: Packed,
+    lay: Layout,
+    attacker: int,
+    E: FloatArray,
+    checks: tuple[WithdrawalChecked, ...],
+) -> list[BattleEvent]:
+    """The battle's events, in order, from its event rows ``E`` (one row per event, see
+    :mod:`battle.kernel.layout`) and the start, from its layout."""
+    ids = [s.id for s in lay.specs]
+    names = p.formations
+    ints = E[:, :13].astype(np.int64).tolist()
+    out: list[BattleEvent] = [_started(p, lay, attacker)]
+    append = out.append
+    kinds, phases, moves, states = L.TEST_KINDS, PHASES, L.MOVES, L.STATES
+    wd = iter(checks)
+    i = 0
+    count = len(ints)
+    while i < count:
+        r = ints[i]
+        i += 1
+        kind = r[0]
+        if kind == L.EV_PHASE:
+            key = (r[1], r[2], r[3], r[4])
+            ev = _PHASE_EVENTS.get(key)
+            if ev is None:
+                ev = _PHASE_EVENTS[key] = PhaseStarted(r[1], r[2], r[3], phases[r[4]])
+            append(ev)
+        elif kind == L.EV_TEST:
+            tk, unit, die, why, arg = r[3], r[4], r[5], r[9], r[10]
+            if why == L.TR_NONE:
+                reason = ""
+            elif why == L.TR_TARGET:
+                reason = ids[arg]
+            elif why == L.TR_FORMING:
+                reason = f"to complete forming {names[arg]}"
+            else:
+                reason = f"side {arg} has the first bound"
+            append(
+                TestRolled(
+                    r[1],
+                    r[2],
+                    kinds[tk],
+                    ids[unit] if unit >= 0 else "",
+                    _dice_name(die, tk == L.TK_INITIATIVE),
+                    r[6],
+                    r[7],
+                    r[8] != 0,
+                    reason,
+                )
+            )
+        elif kind == L.EV_HIT:
+            v = r[11:13]
+            append(
+                HitResolved(
+                    r[1],
+                    r[2],
+                    L.HOWS[r[3]],
+                    ids[r[4]],
+                    ids[r[5]],
+                    r[6] != 0,
+                    r[7],
+                    r[8],
+                    r[9],
+                    r[10],
+                    v[0],
+                    v[1],
+                )
+            )
+        elif kind == L.EV_MOVED:
+            f = E[i - 1, 5:7].tolist()
+            target = r[7]
+            append(
+                Moved(
+                    r[1],
+                    r[2],
+                    ids[r[3]],
+                    moves[r[4]],
+                    f[0],
+                    f[1],
+                    ids[target] if target >= 0 else "",
+                )
+            )
+        elif kind == L.EV_CARD:
+            who = ids[r[7]]
+            why_text = (
+                f"{who} failed a {kinds[r[8]]} test"
+                if r[6] == L.CC_FAILED
+                else f"{who} lost a melee"
+            )
+            append(CardLost(r[1], r[2], r[3], r[4], r[5], why_text))
+        elif kind == L.EV_STATE:
+            append(
+                StateChanged(r[1], r[2], ids[r[3]], states[r[4]], _reason(r[5], r[6], r[2], names))
+            )
+        elif kind == L.EV_BOUND:
+            n = r[6]
+            acts = tuple([ids[ints[i + k][3]] for k in range(n)])
+            i += n
+            append(BoundStarted(r[1], r[2], r[3], r[4], r[5], acts))
+        elif kind == L.EV_MELEE:
+            append(
+                MeleeResolved(
+                    r[1],
+                    r[2],
+                    ids[r[3]],
+                    ids[r[4]],
+                    r[5],
+                    r[6],
+                    ids[r[7]] if r[7] >= 0 else "",
+                    L.OUTCOMES[r[8]],
+                )
+            )
+        elif kind == L.EV_FORMED:
+            append(FormationChanged(r[1], r[2], ids[r[3]], names[r[4]], names[r[5]]))
+        elif kind == L.EV_WD:
+            append(next(wd))
+            i += r[7]
+        elif kind == L.EV_END:
+            append(BattleEnded(r[1], r[2], None if r[3] < 0 else r[3], L.END_REASONS[r[4]]))
+    return out
+
+
+_DICE: dict[tuple[int, bool], str] = {}
+
+
+def _dice_name(die: int, versus: bool) -> str:
+    """``d100``, or ``d6 vs d6`` for the initiative roll (RULES.md §6.2)."""
+    name = _DICE.get((die, versus))
+    if name is None:
+        name = _DICE[(die, versus)] = f"d{die} vs d{die}" if versus else f"d{die}"
+    return name
+
+
+def _reason(why: int, arg: int, bound: int, names: tuple[str, ...]) -> str:
+    """The reason text of a StateChanged event."""
+    if why == L.SR_NONE:
+        return ""
+    if why == L.SR_TEST:
+        return L.TEST_KINDS[arg]
+    if why == L.SR_ROUT_TEST:
+        return f"failed a {L.TEST_KINDS[arg]} test while shaken"
+    if why == L.SR_DESTROYED:
+        return f"{arg} actual hits"
+    if why == L.SR_FELL_BACK:
+        return "fell back past its baseline"
+    if why == L.SR_DROPPED_BACK:
+        return "dropped back past its baseline"
+    if why == L.SR_FORMED:
+        return f"formed {names[arg]}"
+    if why == L.SR_JOINED:
+        return f"arrived for bound {bound}; deck rebuilt to {arg} cards"
+    return ""

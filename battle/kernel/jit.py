@@ -1,0 +1,128 @@
+"""The one decorator of the battle kernel: numba's ``njit`` with a fixed signature and an
+on-disk cache.
+
+Every rule function is compiled once, for the kernel's own types: ``BT``, one battle (its
+arrays, :mod:`battle.kernel.layout`, with the rules and the two doctrines as arrays,
+:func:`battle.kernel.pack.doctrine_arrays`, in one numba structure: a call passes one
+reference, not two dozen arrays), 64-bit integers and floats. Fixed signatures keep
+numba from compiling a copy per literal argument, and make the first (cold) compilation a
+one-off of a few tens of seconds; later runs load the compiled code from ``__pycache__``.
+``NUMBA_DISABLE_JIT=1`` runs the kernel as plain Python (slow, for debugging).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from numba import carray, config, njit
+from numba import types as nt
+from numba.experimental import structref
+from numba.extending import intrinsic
+
+from battle.kernel import COLD
+
+__all__ = [
+    "A1B",
+    "A1I",
+    "A2I",
+    "B1",
+    "BT",
+    "F8",
+    "I8",
+    "RL",
+    "ST",
+    "VOID",
+    "Battle",
+    "rule",
+    "unmanaged",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+I8, F8, B1, VOID = nt.int64, nt.float64, nt.boolean, nt.void
+A1I = nt.Array(nt.int64, 1, "C")
+A2I = nt.Array(nt.int64, 2, "C")
+A1F = nt.Array(nt.float64, 1, "C")
+A2F = nt.Array(nt.float64, 2, "C")
+A1B = nt.Array(nt.boolean, 1, "C")
+#: one battle: U, P, S, DK, DL, DB, E, OA, OG, AB, AS, ADK, ADN (battle.kernel.layout)
+ST = nt.Tuple((A2I, A2F, A1I, A2I, A2I, A1F, A2F, A2I, A1F, A1I, A1I, A2I, A1I))
+#: the rules: RI, RF, FI, FF, TI, CT, MNF, HD, LS, then the doctrines DI, DF, DR, DFF, DAF
+RL = nt.Tuple((A1I, A1F, A2I, A2F, A2I, A2I, A2I, A2I, A2F, A2I, A2F, A2I, A2I, A2I))
+
+#: the fields of a Battle: ST's arrays, then RL's
+FIELDS = (
+    *("U", "P", "S", "DK", "DL", "DB", "E", "OA", "OG", "AB", "AS", "ADK", "ADN"),
+    *("RI", "RF", "FI", "FF", "TI", "CT", "MNF", "HD", "LS", "DI", "DF", "DR", "DFF", "DAF"),
+)
+
+
+@structref.register
+class BattleType(nt.StructRef):  # type: ignore[misc]
+    """The numba type of a :class:`Battle`."""
+
+
+class Battle(structref.StructRefProxy):  # type: ignore[misc]
+    """One battle in the kernel: the arrays of ``ST`` and ``RL`` as fields (``b.U``, ``b.RI``)."""
+
+
+structref.define_proxy(Battle, BattleType, list(FIELDS))
+BT = BattleType(list(zip(FIELDS, (*ST.types, *RL.types), strict=True)))
+
+
+def rule(ret: Any, *args: Any, inline: bool = False) -> Callable[[F], F]:
+    """Compile the decorated function for ``ret(*args)`` (nopython, cached on disk);
+    ``inline``: a small step inlined where it is called (no call overhead).
+
+    With the kernel already in the cache (:data:`battle.kernel.COLD` false) the function is
+    compiled, or loaded from the cache, only when first called: a battle's entry point holds
+    the compiled code of every rule it calls, so a warm start loads one function, not sixty.
+    """
+    how = "always" if inline else "never"
+
+    def wrap(fn: F) -> F:
+        signature = ret(*args)
+        if COLD or config.DISABLE_JIT:
+            compiled: F = njit(signature, cache=True, inline=how)(fn)
+            return compiled
+        lazy = njit(cache=True, inline=how)(fn)
+        typed = lazy.get_call_template
+
+        def get_call_template(_args: Any, kws: Any) -> Any:
+            # a compiled caller calls it with the fixed signature, whatever its literal
+            # arguments (numba casts them), as when it was compiled up front
+            lazy.compile(signature)
+            return typed(signature.args, kws)
+
+        def compile_for_args(*_args: Any, **_kws: Any) -> Any:
+            return lazy.compile(signature)  # a call from Python: the same, from the cache
+
+        lazy.get_call_template = get_call_template
+        lazy._compile_for_args = compile_for_args
+        return lazy  # type: ignore[no-any-return]
+
+    return wrap
+
+
+@intrinsic  # type: ignore[untyped-decorator]
+def _data(typingctx: Any, array: Any) -> Any:
+    """The data pointer of ``array`` (compiled code only)."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return context.make_array(signature.args[0])(context, builder, args[0]).data
+
+    return nt.CPointer(array.dtype)(array), codegen
+
+
+@njit(cache=True, inline="always")  # type: ignore[untyped-decorator]
+def unmanaged(array: Any) -> Any:
+    """A view of ``array`` that compiled code does not reference-count.
+
+    Every array a compiled function receives, or reads from a structure, is reference-counted
+    with atomic operations, and the battle's rules are many small functions over a few
+    arrays: counting them cost most of a battle's time. A view over the same data without a
+    reference count costs nothing to pass; the caller (:func:`battle.engine.fight`) keeps the
+    arrays alive while the battle runs.
+    """
+    return carray(_data(array), array.shape)

@@ -1,0 +1,123 @@
+"""Run one battle in the kernel: lay it out, feed it the battle's dice, decode the result.
+
+The battle's uniforms come from its generator in blocks of 64 (RULES.md §0.6), drawn here
+before the compiled battle runs (passing a generator into compiled code costs more than a
+whole battle). A battle that needs more dice than were drawn, or more event rows than its
+buffer holds, is fought again from the start with more: the same dice give the same battle.
+Afterwards the generator stands exactly where 64-uniform blocks would have left it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from types import SimpleNamespace
+
+import numpy as np
+from numba import config
+
+from battle.arrivals import Arrival
+from battle.kernel import layout as L
+from battle.kernel.bound import fight_arrays, run_battle
+from battle.kernel.decode import result
+from battle.kernel.jit import FIELDS
+from battle.kernel.pack import Layout, doctrine_arrays, new_state, rule_arrays
+from battle.result import BattleResult
+from battle.tables import Tables
+from battle.units import Force
+
+__all__ = ["BLOCK", "fight_tables"]
+
+BLOCK = 64  # uniforms per block drawn from the battle's generator
+#: numba's NUMBA_DISABLE_JIT: the kernel's functions are plain Python
+PLAIN_PYTHON = bool(config.DISABLE_JIT)
+#: event rows a recording battle starts with, plus 64 per unit
+EVENT_ROWS = 512
+EVENT_ROWS_PER_UNIT = 64
+_GUESS = [4]  # blocks drawn up front: grows to what battles have needed
+_LAYOUTS: dict[int, tuple[Tables, Force, Force, int, Layout]] = {}
+
+
+def _layout(
+    t: Tables, force_a: Force, force_b: Force, due: Sequence[Arrival], attacker: int
+) -> Layout:
+    if due:
+        return new_state(t, (force_a, force_b), due, attacker)
+    hit = _LAYOUTS.get(id(t))
+    same = hit is not None and hit[0] is t and hit[1] is force_a and hit[2] is force_b
+    if hit is not None and same and hit[3] == attacker:
+        return hit[4]
+    lay = new_state(t, (force_a, force_b), due, attacker)
+    if len(_LAYOUTS) > 64:
+        _LAYOUTS.clear()
+    _LAYOUTS[id(t)] = (t, force_a, force_b, attacker, lay)
+    return lay
+
+
+def fight_tables(
+    t: Tables,
+    force_a: Force,
+    force_b: Force,
+    rng: np.random.Generator,
+    attacker: int,
+    doctrines: tuple[str, str],
+    max_bounds: int | None,
+    record: bool,
+    due: Sequence[Arrival],
+) -> BattleResult:
+    """Fight one battle of checked forces (see :func:`battle.engine.fight`)."""
+    rl = doctrine_arrays(t, doctrines)
+    lay = _layout(t, force_a, force_b, due, attacker)
+    n = lay.U.shape[0]
+    dice = rng.random(BLOCK * _GUESS[0])
+    rows = EVENT_ROWS + EVENT_ROWS_PER_UNIT * n if record else 256
+    while True:
+        U = lay.U.copy()
+        S = lay.S.copy()
+        S[L.S_RECORD] = record
+        S[L.S_MAXB] = -1 if max_bounds is None else max_bounds
+        S[L.S_DNUM] = len(dice)
+        E = np.empty((rows, L.EW), np.float64)
+        st = (
+            U,
+            lay.P.copy(),
+            S,
+            lay.DK.copy(),
+            np.zeros_like(lay.DK),
+            dice,
+            E,
+            np.zeros((n, L.NO), np.int64),
+            np.zeros(n, np.float64),
+            lay.AB,
+            lay.AS,
+            lay.ADK,
+            lay.ADN,
+        )
+        if PLAIN_PYTHON:  # NUMBA_DISABLE_JIT=1: the same rules, run as Python (debugging)
+            fields = dict(zip(FIELDS, (*st, *rl), strict=True))
+            run_battle(SimpleNamespace(**fields))  # type: ignore[no-untyped-call]
+        else:
+            fight_arrays(st, rl)
+        used = int(S[L.S_DUSED])
+        if used > len(dice):  # more dice: the next blocks of the same stream
+            more = -(-(used - len(dice)) // BLOCK) + 1
+            _GUESS[0] = min(max(_GUESS[0], -(-used // BLOCK) + 1), 4096)
+            dice = np.concatenate((dice, rng.random(BLOCK * more)))
+            continue
+        if S[L.S_EOVER]:
+            rows *= 4
+            continue
+        break
+    spare = len(dice) - BLOCK * -(-used // BLOCK)
+    if spare:
+        _rewind(rng, spare)
+    return result(t, rule_arrays(t), lay, (force_a, force_b), U, S, E, record)
+
+
+def _rewind(rng: np.random.Generator, spare: int) -> None:
+    """Step ``rng`` back over ``spare`` unused uniforms (one 64-bit draw each)."""
+    bitgen = rng.bit_generator
+    advance = getattr(bitgen, "advance", None)
+    if advance is not None:
+        advance(-spare)
+        return
+    raise NotImplementedError  # pragma: no cover - filled in below

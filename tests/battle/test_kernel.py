@@ -1,0 +1,239 @@
+"""The compiled battle kernel (battle/kernel): the same battles as the object engine it
+replaced, dice straight from the battle's generator, events decoded when read, the same
+results in plain Python (NUMBA_DISABLE_JIT=1), and the first-run notice."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from battle_helpers import PROJECT, rng
+from kernel_probe import Probe
+
+from battle import kernel
+from battle.arrivals import Arrival
+from battle.dice import Dice
+from battle.engine import fight
+from battle.forces import parse_force_flag
+from battle.kernel import run
+from battle.kernel.core import d, index
+from battle.tables import Tables, compile_rules
+from battle.units import GRADES, Force, UnitSpec
+from campaign.config import load_rules
+
+#: the variants the battles below draw from (the 17 of config/variants when the kernel came)
+VARIANTS = [
+    "arw-1998",
+    "countercharge",
+    "cumulative",
+    "draw-through",
+    "examples-cd3",
+    "fifteen-after-check",
+    "fire-and-charge",
+    "first-outing",
+    "free-attack",
+    "linear-21-40",
+    "move-and-fire",
+    "no-charge-after-fail",
+    "pursuit",
+    "roll-initiative",
+    "two-dice",
+    "uniform-morale",
+    "unit-scale-withdrawal",
+]
+#: sha256 of the JSON lines (seed, result with events, the generator's next uniform) of the
+#: battles of seeds 100000–100299 below, as the object engine (battle/state.py, phases.py,
+#: doctrine.py; removed when the kernel replaced it) fought them: 298 battles, every
+#: variant in up to three at once, both doctrines, late arrivals, nightfall, 1–29 units.
+#: A deliberate change of the battle rules or their config changes it: print the new one with
+#: ``python -c "import test_kernel as t; print(t.battles_sha256())"`` (from tests/battle) and
+#: say so in the commit message.
+OBJECT_ENGINE_SHA256 = "582c1507bda37ef05181ff777147d0898b0e9c0c3a7008e7e70b23330d752bee"
+
+
+def _random_battle(seed: int, rules_cache: dict[tuple[str, ...], object]) -> str | None:
+    """One random battle's JSON line (None when its draw cannot be fought)."""
+    g = np.random.default_rng(seed)
+    k = int(g.integers(0, 4))
+    vs = tuple(sorted(g.choice(VARIANTS, size=k, replace=False))) if k else ()
+    if vs not in rules_cache:
+        try:
+            rules_cache[vs] = load_rules(list(vs)).rules.battle
+        except Exception:  # variants that cannot go together
+            rules_cache[vs] = None
+    rules = rules_cache[vs]
+    if rules is None:
+        return None
+    t = compile_rules(rules)  # type: ignore[arg-type]
+    kinds = list(t.unit_types)
+
+    def units(prefix: str, n: int) -> list[UnitSpec]:
+        out = []
+        for i in range(n):
+            kind = kinds[int(g.integers(len(kinds)))]
+            formations = list(t.unit_types[kind].formations)
+            form = None if g.random() < 0.6 else formations[int(g.integers(len(formations)))]
+            hits = int(g.integers(0, 11)) if g.random() < 0.4 else 0
+            grade = GRADES[int(g.integers(4))]
+            irregular = bool(g.random() < 0.2)
+            out.append(
+                UnitSpec(f"{prefix}{i + 1}", kind, grade, irregular, hits=hits, formation=form)
+            )  # type: ignore[arg-type]
+        return out
+
+    big = g.random() < 0.1
+    a = units("R-", int(g.integers(1, 30 if big else 9)))
+    b = units("B-", int(g.integers(1, 30 if big else 9)))
+    if not any(u.hits < 10 for u in a) or not any(u.hits < 10 for u in b):
+        return None
+    arrivals = []
+    for j in range(int(g.integers(0, 3))):
+        side = int(g.integers(2))
+        prefix = ("R-X%d" if side == 0 else "B-X%d") % j + "-"
+        arrivals.append(
+            Arrival(int(g.integers(1, 25)), side, tuple(units(prefix, int(g.integers(1, 4)))))
+        )
+    docs = tuple(str(x) for x in g.choice(sorted(t.doctrines), size=2))
+    attacker = int(g.integers(2))
+    nightfall = None if g.random() < 0.7 else int(g.integers(1, 40))
+    record = bool(g.random() < 0.7)
+    generator = np.random.default_rng(seed + 10**6)
+    r = fight(
+        Force("Red", tuple(a)),
+        Force("Blue", tuple(b)),
+        rules,  # type: ignore[arg-type]
+        generator,
+        attacker=attacker,
+        doctrines=docs,  # type: ignore[arg-type]
+        max_bounds=nightfall,
+        record_events=record,
+        arrivals=arrivals,
+    )
+    return json.dumps([seed, r.to_dict(), float(generator.random())]) + "\n"
+
+
+def battles_sha256() -> str:
+    """The sha256 of the JSON lines of the battles of seeds 100000–100299."""
+    cache: dict[tuple[str, ...], object] = {}
+    lines = [_random_battle(seed, cache) for seed in range(100_000, 100_300)]
+    return hashlib.sha256("".join(line for line in lines if line).encode()).hexdigest()
+
+
+def test_the_kernel_fights_the_object_engines_battles() -> None:
+    """Byte for byte the object engine's results, events and generator state (the kernel
+    was checked so on 19,831 such battles before the object engine was removed)."""
+    assert battles_sha256() == OBJECT_ENGINE_SHA256
+
+
+def test_kernel_dice_are_the_generators_uniforms(tables: Tables) -> None:
+    """RULES.md §0.1, §0.6: the kernel's d(N) is floor(u * N) + 1 of the generator's
+    uniforms in order, as battle.dice.Dice rolls them."""
+    uniforms = np.random.default_rng(3).random(600).tolist()
+    p = Probe(
+        tables, [UnitSpec("R-I1", "infantry")], [UnitSpec("B-I1", "infantry")], uniforms=uniforms
+    )
+    dice = Dice(np.random.default_rng(3))
+    got = [d(p.b, s) for s in (100, 6, 10, 2, 7) * 100]
+    assert got == [dice.d(s) for s in (100, 6, 10, 2, 7) * 100]
+    assert index(p.b, 5) == dice.index(5)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_generator_ends_at_a_block_boundary(rules, seed: int) -> None:  # type: ignore[no-untyped-def]
+    """The battle draws its uniforms in blocks of 64 (RULES.md §0.6); afterwards the
+    generator stands where whole blocks leave it, however many were drawn up front, and the
+    battle is the same however its dice were drawn."""
+    red, blue = parse_force_flag("6i1c1a", "Red", "R"), parse_force_flag("4i1c1a", "Blue", "B")
+    after = []
+    results = []
+    for guess in (1, 4, 64):
+        run._GUESS[0] = guess
+        g = rng(seed)
+        results.append(fight(red, blue, rules, g))
+        after.append(g.random())
+    run._GUESS[0] = 4
+    assert results[0] == results[1] == results[2] and after[0] == after[1] == after[2]
+    stream = rng(seed).random(64 * 64)
+    assert after[0] in stream[64::64].tolist()
+
+
+def test_a_battle_whose_events_overflow_the_buffer_is_fought_again(rules, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """More events than the first buffer holds: fought again with more rows, same battle."""
+    red, blue = parse_force_flag("12i2c2a", "Red", "R"), parse_force_flag("10i2c2a", "Blue", "B")
+    full = fight(red, blue, rules, rng(8))
+    monkeypatch.setattr(run, "EVENT_ROWS", 8)
+    monkeypatch.setattr(run, "EVENT_ROWS_PER_UNIT", 0)
+    again = fight(red, blue, rules, rng(8))
+    assert again == full and len(again.events) > 8 * 4 * 4  # overflowed at least twice
+
+
+def test_events_are_decoded_when_read_and_pickle(rules) -> None:  # type: ignore[no-untyped-def]
+    red, blue = parse_force_flag("6i1c1a", "Red", "R"), parse_force_flag("4i1c1a", "Blue", "B")
+    r = fight(red, blue, rules, rng(4))
+    assert callable(r.recorded)  # not decoded yet
+    copy = pickle.loads(pickle.dumps(r))
+    assert copy == r and copy.events == r.events and r.events[0].bound == 0
+    quiet = fight(red, blue, rules, rng(4), record_events=False)
+    assert quiet.events == () and quiet.withdrawal_checks == r.withdrawal_checks
+    assert quiet.units == r.units and quiet.winner == r.winner
+
+
+def test_plain_python_gives_the_same_battle(rules) -> None:  # type: ignore[no-untyped-def]
+    """NUMBA_DISABLE_JIT=1 runs the kernel's rules as plain Python: the same battle."""
+    code = (
+        "import numpy as np, json;"
+        "from battle.engine import fight;"
+        "from battle.forces import parse_force_flag as f;"
+        "from campaign.config import load_rules;"
+        "rules = load_rules(['pursuit']).rules.battle;"
+        "r = fight(f('6i1c1a','Red','R'), f('4i1c1a','Blue','B'), rules,"
+        " np.random.default_rng(np.random.SeedSequence(11)));"
+        "print(json.dumps(r.to_dict()))"
+    )
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=PROJECT,
+        timeout=300,
+        check=True,
+    )
+    jitted = fight(
+        parse_force_flag("6i1c1a", "Red", "R"),
+        parse_force_flag("4i1c1a", "Blue", "B"),
+        load_rules(["pursuit"]).rules.battle,
+        rng(11),
+    )
+    assert json.loads(out.stdout) == json.loads(json.dumps(jitted.to_dict()))
+    assert "compiling" not in out.stderr  # nothing is compiled
+
+
+def test_the_first_run_notice_follows_the_cache(tmp_path: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    """No compiled kernel of the current sources in the cache (a fresh install, or changed
+    sources): the notice on stderr, the stale compiled code removed; then none."""
+    monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    tag = f"py{sys.version_info.major}{sys.version_info.minor}"
+    stale = tmp_path / "battle" / f"core.d-130.{tag}.nbi"
+    other = tmp_path / "battle" / f"elsewhere.f-1.{tag}.nbi"
+    stale.parent.mkdir()
+    stale.write_bytes(b"")
+    other.write_bytes(b"")
+    assert not kernel.cache_is_warm()
+    kernel.prepare_cache()
+    assert "compiling the battle kernel" in capsys.readouterr().err
+    assert not stale.exists() and other.exists()  # only the kernel's compiled code goes
+    assert kernel.cache_is_warm()
+    kernel.prepare_cache()
+    assert capsys.readouterr().err == ""
+    (tmp_path / kernel._STAMP).write_text("an older kernel")
+    assert not kernel.cache_is_warm()
