@@ -304,7 +304,8 @@ class BattleDesk:
         before the bound it joins (RULES.md §8.4).
         """
         camp = self.camp
-        battle.joins.sort(key=lambda j: (j[1], j[0].id))
+        rank = camp.side_order.index  # not by id: 'B' < 'R' would put Blue first (issue 10)
+        battle.joins.sort(key=lambda j: (j[1], rank(j[0].side), j[0].id))
         arrivals = [Arrival(k, SIDES.index(d.side), tuple(d.units)) for d, k in battle.joins]
         battle.result = fight(
             battle.forces[0],
@@ -378,7 +379,7 @@ class BattleDesk:
             self.aftermath.after_junction_battle(
                 where.junction, by_side, winner, battle.attacker, battle.end, reason
             )
-        for s in SIDES:
+        for s in camp.side_order:  # woken in the campaign's seeded order, not red first
             for d in by_side[s]:
                 camp.wake(d)
         camp.endgame.check_immediate()

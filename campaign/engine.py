@@ -104,6 +104,13 @@ class Campaign:
         self.forces_dice = Dice(np.random.default_rng(forces_ss))
         self.dice = Dice(np.random.default_rng(march_ss))
         self.battles_ss = battles_ss
+        # Who acts first when things happen in the same minute (processes started, woken,
+        # reinforcements entering) is a seeded draw per campaign, never the colour: with
+        # red always first, equal positions were not equal (issue 10, item 4). A fifth child
+        # of the root leaves the four streams above as they were.
+        first = int(np.random.default_rng(root.spawn(1)[0]).integers(2))
+        #: the sides in the order they act within one minute (RULES.md §0.6: seeded)
+        self.side_order: tuple[str, str] = (SIDES[first], SIDES[1 - first])
         self.clock = Clock(self.cr.day_start_minutes, self.cr.day_end_minutes)
         self.env = simpy.Environment()
         self.done = self.env.event()
@@ -198,6 +205,7 @@ class Campaign:
                         seen_by=(side,),
                     )
                 )
+        self.divisions.sort(key=lambda d: self.side_order.index(d.side))  # stable
         self.endgame.start()
 
     def _started(self) -> None:
@@ -233,7 +241,8 @@ class Campaign:
             div.process = self.env.process(self.division_process(div))
         self.env.process(self.endgame.evenings())
         self.env.process(self._initial_contacts())
-        for reinforcement in self.map.reinforcements:
+        rank = self.side_order.index
+        for reinforcement in sorted(self.map.reinforcements, key=lambda r: rank(r.side)):
             self.env.process(reinforce(self, reinforcement))
         limit = self.time_limit_days * 1440 + 1
         self.env.run(until=simpy.AnyOf(self.env, [self.done, self.env.timeout(limit)]))
@@ -262,9 +271,7 @@ class Campaign:
     def _follow_orders(self, div: Division) -> Process:
         kind, arg = div.orders.pop(0)
         env = self.env
-        if kind == "announce":
-            self.emit(arg)  # type: ignore[arg-type]
-        elif kind == "wait_until":
+        if kind == "wait_until":
             until = float(arg)  # type: ignore[arg-type]
             if until > env.now:
                 yield env.timeout(until - env.now)
@@ -299,8 +306,13 @@ class Campaign:
         at = div.location
         assert at is not None
         side = div.side
-        if any(d.location == at and d.side != side and d.alive for d in self.divisions):
-            # an enemy reached this junction this minute: the contact check comes first (§8.4)
+        if any(
+            d.location == at and d.side != side and d.alive and not d.orders for d in self.divisions
+        ):
+            # an enemy reached this junction this minute: the contact check comes first (§8.4).
+            # An enemy with orders (a beaten division falling back, an attacker going back
+            # after a draw) fights nobody here (BattleDesk.check_contact): waiting for it cost
+            # the side woken first after a battle a minute (issue 10, item 4)
             yield env.timeout(1)
             return
         order = self.strategists[div.side].decide(div.id, at, self.view(div.side))

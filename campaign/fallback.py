@@ -146,7 +146,10 @@ class Aftermath:
         onto_base = final == base
         camp.ledger.fell_back(d.side, onto_base)
         fell = FellBack(int(end), d.side, d.id, tuple([start, *route]), onto_base, bool(from_road))
-        d.orders = [("announce", fell), *orders]  # logged as it sets off
+        # announced now, as the battle is settled and before anyone is woken: both sides
+        # learn it at once, whichever side's divisions think first (issue 10, item 4)
+        camp.emit(fell)
+        d.orders = orders
 
     def away_from_base(
         self, d: Division, base: str, came_by: Road | None, blocked: set[str]

@@ -185,21 +185,28 @@ def _star(tmp_path):
     loaded = load_rules(overrides={"campaign.divisions_per_side": 1})
     camp = Campaign(cmap, loaded, 1)
     camp._raise_armies()
-    red, blue = camp.divisions
+    # the order of camp.divisions is the campaign's seeded side order, not red first
+    red, blue = (next(d for d in camp.divisions if d.side == s) for s in ("red", "blue"))
     return camp, red, blue
 
 
-def _path(division) -> tuple[str, ...]:
-    kind, event = division.orders[0]
-    assert kind == "announce"
-    return event.path
+def _path(camp, division) -> tuple[str, ...]:
+    """The path of the division's fall back: announced at once (seen by both sides), and
+    the march orders it follows."""
+    from campaign.events import FellBack
+
+    fell = [e for e in camp.events if isinstance(e, FellBack) and e.division == division.id]
+    assert fell, "no fall back announced"
+    path = fell[-1].path
+    assert division.orders == [("march", j) for j in path[1:]]
+    return path
 
 
 def test_beaten_on_its_base_it_falls_back_along_the_road_farthest_from_the_enemy(tmp_path):
     camp, red, blue = _star(tmp_path)
     blue.location = "rb"  # the winner came in by the road from n1
     camp.desk.aftermath.fall_back(red, "rb", ("rb", "n1"), 600.0)
-    assert _path(red) == ("rb", "c", "d")  # 6 h from the enemy, not the 1 h dead end
+    assert _path(camp, red) == ("rb", "c", "d")  # 6 h from the enemy, not the 1 h dead end
     assert red.alive and camp.ledger.sides["red"].onto_base == 0
 
 
@@ -207,11 +214,11 @@ def test_from_its_base_never_into_the_enemy_nor_by_its_road(tmp_path):
     camp, red, blue = _star(tmp_path)
     blue.location = "rb"
     camp.desk.aftermath.fall_back(red, "rb", ("rb", "e"), 600.0)  # the enemy came by e
-    assert _path(red) == ("rb", "c", "d")
+    assert _path(camp, red) == ("rb", "c", "d")
     camp, red, blue = _star(tmp_path)
     blue.location = "c"  # an enemy holds c: the open roads lead to a, n1 and e
     camp.desk.aftermath.fall_back(red, "rb", ("rb", "n1"), 600.0)
-    assert _path(red)[1] in ("a", "e") and "n1" not in _path(red)
+    assert _path(camp, red)[1] in ("a", "e") and "n1" not in _path(camp, red)
 
 
 def test_cut_off_on_its_base_it_surrenders(tmp_path):
@@ -236,7 +243,7 @@ def test_away_from_its_base_it_falls_back_two_junctions_toward_it(tmp_path):
     camp, red, blue = _star(tmp_path)
     red.location = blue.location = "d"
     camp.desk.aftermath.fall_back(red, "d", None, 600.0)  # red attacked and lost: its road is open
-    assert _path(red) == ("d", "c", "rb")
+    assert _path(camp, red) == ("d", "c", "rb")
     assert camp.ledger.sides["red"].onto_base == 1
 
 
