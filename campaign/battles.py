@@ -53,6 +53,17 @@ def _enemy(side: str) -> str:
     return "blue" if side == "red" else "red"
 
 
+def _may_fight(d: Division) -> bool:
+    """Whether a division at a junction is met there by an enemy (RULES.md §8.4).
+
+    Every division standing there is, and so is one falling back through it (its next order
+    a fall back's ``march``): a retreat that runs into the enemy is caught. A division
+    waiting to return after a draw (``wait_until``, ``return``) or to finish a road
+    (``arrive``) is not: the draw's rule (§8.5) or the road battle placed it there.
+    """
+    return not d.orders or d.orders[0][0] == "march"
+
+
 def arrival_bound(arrive: float, start: float, bound_minutes: float) -> int:
     """The bound a division arriving at minute ``arrive`` joins, for a battle that started at
     minute ``start`` (RULES.md §8.4: at the start of its next bound; bound 1 starts at
@@ -199,13 +210,13 @@ class BattleDesk:
         dawn = self.dawn.get(junction)
         if dawn is not None and dawn > now:
             for d in camp.divisions:
-                if d.alive and d.location == junction and not d.orders and d.busy_until < dawn:
+                if d.alive and d.location == junction and _may_fight(d) and d.busy_until < dawn:
                     d.busy_until = dawn  # arrivals in the night wait for it (§8.4)
             return
         here = [
             d
             for d in camp.divisions
-            if d.alive and d.location == junction and d.busy_until <= now and not d.orders
+            if d.alive and d.location == junction and d.busy_until <= now and _may_fight(d)
         ]
         if len({d.side for d in here}) == 2:
             if arriving is not None and any(
@@ -285,6 +296,8 @@ class BattleDesk:
         self.pending[battle.number] = battle
         for d in divisions:  # in the battle now: no longer holding (each is woken once)
             camp.holding.discard(d.id)
+            if where.junction is not None:
+                d.orders = []  # a fall back caught here ends here: the battle decides (§8.4)
         if where.road is not None:
             self.aftermath.hold_on_road({s: [d for d in divisions if d.side == s] for s in SIDES})
         else:
@@ -342,14 +355,16 @@ class BattleDesk:
         inside = {d.id for d in battle.members()}
         new = []
         for d in camp.divisions:
-            if not d.alive or d.location != junction or d.orders or d.id in inside:
+            if not d.alive or d.location != junction or not _may_fight(d) or d.id in inside:
                 continue
             # it joins from now: one that stood there on other orders joins as it arrives
             k = arrival_bound(camp.env.now, battle.start, bound_minutes)
+            d.orders = []  # a fall back caught by the battle stops here (§8.4)
             if k <= battle.result.bounds and d.units:
                 new.append((d, k))
             elif d.busy_until < battle.end:
                 d.busy_until = battle.end  # the battle is all but over: it waits for the end
+                camp.wake(d)
         if new:
             battle.joins.extend(new)
             self._fight_out(battle)

@@ -291,6 +291,10 @@ class Campaign:
                     yield env.timeout(self.clock.next_dawn(nightfall) - env.now)
                     return
             yield from self._march(div, origin, dest, test_rough=False)
+            if div.orders and div.location == dest:
+                # a fall back that reaches a junction lets this minute's contact check run
+                # before it marches on: an enemy standing there catches it (RULES.md §8.4)
+                yield env.timeout(0)
         elif kind == "arrive":  # finish (or walk back) part of a road after a road battle
             dest, minutes = arg  # type: ignore[misc]
             div.location = None

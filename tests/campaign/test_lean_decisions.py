@@ -90,13 +90,14 @@ def test_end_check_skipped_while_both_sides_stand_changes_nothing(map_name, doct
 def test_the_end_check_case_is_met():
     """The sample above (seeds 0-23) meets campaigns that end with a side wiped out.
 
-    (Since the side acting first in a minute became a seeded draw, issue 10 item 4, the
-    default map's seeds 0-23 no longer reach it; Waterloo's seed 6 does.)"""
+    (Seeds change with the campaign's rules: since a fall back that runs into the enemy is
+    caught there, RULES.md §8.4, Waterloo's seed 3 and the default map's seed 5 do.)"""
     rules = load_rules(None, {"campaign.withdrawal_threshold_percent": 100})
     ends = [
         Campaign(load_map(m), rules, seed, d).run().reason
         for m, d, seed in [
-            ("waterloo-1815", {"red": "aggressive", "blue": "aggressive"}, 6),
+            ("waterloo-1815", {"red": "aggressive", "blue": "aggressive"}, 3),
+            (None, {"red": "aggressive", "blue": "aggressive"}, 5),
         ]
     ]
     assert all("has no divisions left" in reason for reason in ends)

@@ -97,7 +97,7 @@ def test_loser_falls_back_two_junctions(tmp_path):
     cmap = load_map(path)
     loaded = load_rules(overrides={"campaign.divisions_per_side": 1})
     checked = 0
-    for seed in range(40):
+    for seed in range(200):
         result = run_campaign(cmap, loaded, seed, {"red": "aggressive", "blue": "aggressive"})
         events = list(result.events)
         for i, e in enumerate(events):
