@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from battle.log import format_events
 from campaign.army import Division
-from campaign.events import BattleFought, Check, LateArrival, UnitFate
+from campaign.events import SIDES, BattleFought, Check, LateArrival, UnitFate
 from campaign.result import BattleRow
 
 if TYPE_CHECKING:
@@ -15,8 +15,6 @@ if TYPE_CHECKING:
     from campaign.engine import Campaign
 
 __all__ = ["battle_row", "fought_event"]
-
-SIDES = ("red", "blue")
 
 
 def fought_event(

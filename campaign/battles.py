@@ -37,7 +37,7 @@ from battle.result import BattleResult
 from battle.units import Force
 from campaign.army import Division
 from campaign.battle_record import battle_row, fought_event
-from campaign.events import CampaignEvent, MeetingOnRoad, StrengthLearned
+from campaign.events import SIDES, CampaignEvent, MeetingOnRoad, StrengthLearned
 from campaign.fallback import Aftermath, Road
 from campaign.result import BattleRow
 
@@ -45,8 +45,6 @@ if TYPE_CHECKING:
     from campaign.engine import Campaign
 
 __all__ = ["BattleDesk", "Meeting", "arrival_bound"]
-
-SIDES = ("red", "blue")
 
 
 def _enemy(side: str) -> str:

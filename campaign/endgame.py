@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from battle.events import Factor
 from battle.withdrawal import roll_withdrawals, withdrawal_factors
-from campaign.events import DayEnded, DivisionAtEnd, WithdrawalCheck
+from campaign.events import SIDES, DayEnded, DivisionAtEnd, WithdrawalCheck
 from campaign.ledger import Ledger
 
 if TYPE_CHECKING:
@@ -18,7 +18,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Endgame"]
 
-SIDES = ("red", "blue")
 
 #: the §7.2 row names as they read at division scale (RULES.md §7.6)
 DIVISION_ROWS = {

@@ -23,6 +23,7 @@ from campaign.clock import Clock
 from campaign.config import LoadedRules
 from campaign.endgame import Endgame
 from campaign.events import (
+    SIDES,
     BattleFought,
     CampaignEnded,
     CampaignEvent,
@@ -35,14 +36,14 @@ from campaign.events import (
     Ordered,
     RaisedUnit,
     RoughRoadTest,
-    Sighted,
 )
 from campaign.ledger import Ledger
 from campaign.lookups import map_tables
 from campaign.maps import CampaignMap
 from campaign.paths import display_path
 from campaign.reinforcements import check_reinforcements, reinforce
-from campaign.result import CampaignResult
+from campaign.result import CampaignResult, final_result
+from campaign.sightings import enemies_seeing, update_sightings
 from campaign.strategy import (
     Order,
     OwnDivision,
@@ -55,8 +56,6 @@ from campaign.versions import versions
 Process = Generator[simpy.Event, Any, None]
 
 __all__ = ["Campaign", "run_campaign"]
-
-SIDES = ("red", "blue")
 
 
 class CampaignOver(Exception):
@@ -236,7 +235,7 @@ class Campaign:
         """Run the campaign to its end (RULES.md §8.7) and return the result."""
         self._started()
         self._raise_armies()
-        self.update_sightings()
+        update_sightings(self)
         for div in self.divisions:
             div.process = self.env.process(self.division_process(div))
         self.env.process(self.endgame.evenings())
@@ -418,7 +417,7 @@ class Campaign:
         div.road = (origin, dest, env.now, env.now + minutes)
         self.endgame.occupy(origin)  # a contested junction left to one side (RULES.md §7.2)
         if record:
-            seen = (div.side, *self._enemies_seeing(div.side, origin))
+            seen = (div.side, *enemies_seeing(self, div.side, origin))
             self.emit(
                 MarchBegun(int(env.now), div.side, div.id, origin, dest, kind, hours, seen_by=seen)
             )
@@ -441,13 +440,13 @@ class Campaign:
         if not self.record:
             self.tally()
             return
-        seen = (div.side, *self._enemies_seeing(div.side, junction))
+        seen = (div.side, *enemies_seeing(self, div.side, junction))
         self.emit(MarchArrived(int(self.env.now), div.side, div.id, junction, seen_by=seen))
 
     def arrived(self, div: Division, junction: str) -> None:
         """A division reached a junction: sightings, objectives, contact (§8.4, §8.6)."""
         div.arrived_at = self.env.now
-        self.update_sightings()
+        update_sightings(self)
         self.endgame.occupy(junction)
         # Contact and the end checks wait for every other arrival of this minute: divisions
         # arriving together fight together, and an enemy reaching the same base at the same
@@ -488,49 +487,6 @@ class Campaign:
             p.interrupt()
 
     # ------------------------------------------------------------------ knowledge
-    def _enemies_seeing(self, side: str, junction: str) -> tuple[str, ...]:
-        enemy = "blue" if side == "red" else "red"
-        for d in self.divisions:
-            if d.side == enemy and d.alive:
-                here = d.location or (d.road[0] if d.road else d.last_junction)
-                if here is not None and junction in self.neighbourhood[here]:
-                    return (enemy,)
-        return ()
-
-    def update_sightings(self) -> None:
-        """Each side sees enemy divisions within its sight of its own (RULES.md §8.6)."""
-        neighbourhood = self.neighbourhood
-        alive = [d for d in self.divisions if d.alive]
-        # where each side's divisions stand: a junction, the road's start, or held on it
-        stands: dict[str, list[str]] = {side: [] for side in SIDES}
-        for d in alive:
-            here = d.location or (d.road[0] if d.road else d.last_junction)
-            if here is not None:
-                stands[d.side].append(here)
-        # j is in sight when a junction stood on is within sight of it: the neighbourhoods
-        # are symmetric (junctions within n roads of one another on an undirected map)
-        for side in SIDES:
-            standing = stands[side]
-            seen = self.last_seen[side]
-            for d in alive:
-                if d.side == side:
-                    continue
-                if d.location is None:  # marching: gone from where it was last seen?
-                    was = seen.get(d.id)
-                    if was is not None and not neighbourhood[was].isdisjoint(standing):
-                        del seen[d.id]
-                    continue
-                if seen.get(d.id) != d.location and not neighbourhood[d.location].isdisjoint(
-                    standing
-                ):
-                    seen[d.id] = d.location
-                    if self.record:
-                        self.emit(
-                            Sighted(int(self.env.now), side, d.id, d.location, seen_by=(side,))
-                        )
-                    else:
-                        self.tally()
-
     def forget(self, div: Division) -> None:
         """A division surrendered or was destroyed: both sides know it is gone."""
         for side in SIDES:
@@ -571,43 +527,7 @@ class Campaign:
 
     # ------------------------------------------------------------------ result
     def _result(self) -> CampaignResult:
-        t = int(self.env.now)
-        summary = self.endgame.summary()
-        fell = min(self.endgame.base_fell_day.items(), default=None)
-        ended = CampaignEnded(
-            t,
-            self.winner,
-            self.reason,
-            self.clock.day(max(t - 1, 0)),
-            self.desk.count,
-            summary["losses"],
-            summary["divisions_left"],
-            summary["objective_value"],
-            summary["divisions"],
-        )
-        self.emit(ended)
-        if not self.record:
-            self.events.append(ended)
-        return CampaignResult(
-            seed=self.seed,
-            winner=self.winner,
-            reason=self.reason,
-            end_minutes=t,
-            days=ended.days,
-            battles=self.desk.count,
-            losses=summary["losses"],
-            divisions_left=summary["divisions_left"],
-            objective_value=summary["objective_value"],
-            events=tuple(self.events),
-            battle_rows=tuple(self.desk.rows),
-            rough_road_tests=self.counts["rough_road_tests"],
-            rough_road_failures=self.counts["rough_road_failures"],
-            battle_places=len(self.desk.places),
-            marches=self.counts["marches"],
-            flank_marches=self.counts["flank"],
-            base_fell=fell[0] if fell else None,
-            base_fell_day=fell[1] if fell else None,
-        )
+        return final_result(self)
 
 
 def run_campaign(

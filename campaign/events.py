@@ -19,7 +19,11 @@ from battle.withdrawal import Check
 #: text, so a road is never written as one joined string); ``""`` when it is nowhere
 Place = str | tuple[str, str]
 
+#: the two sides, in the order of every per-side table (one place for it)
+SIDES: tuple[str, str] = ("red", "blue")
+
 __all__ = [
+    "SIDES",
     "BattleFought",
     "CampaignEnded",
     "CampaignEvent",

@@ -12,7 +12,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from campaign.army import Division
-from campaign.events import FellBack, Surrendered
+from campaign.events import SIDES, FellBack, Surrendered
 from campaign.maps import retreat_path
 
 if TYPE_CHECKING:
@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Aftermath", "Road"]
 
-SIDES = ("red", "blue")
 Road = tuple[str, str]
 
 

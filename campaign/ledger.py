@@ -24,13 +24,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from battle.withdrawal import SideTally
+from campaign.events import SIDES
 
 if TYPE_CHECKING:
     from campaign.army import Division
 
 __all__ = ["Ledger", "Losses", "SideRecord"]
-
-SIDES = ("red", "blue")
 
 
 def _enemy(side: str) -> str:

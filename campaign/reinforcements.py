@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from campaign.army import raise_division
 from campaign.errors import MapError
 from campaign.events import DivisionRaised, RaisedUnit, Reinforced
+from campaign.sightings import enemies_seeing, update_sightings
 
 if TYPE_CHECKING:
     from campaign.engine import Campaign
@@ -53,7 +54,7 @@ def reinforce(camp: Campaign, r: Reinforcement) -> Process:
         div, roll = raise_division(r.side, number, r.junction, camp.rules, camp.forces_dice)
         raised.append((div, roll))
     now = int(env.now)
-    seen = (r.side, *camp._enemies_seeing(r.side, r.junction))  # fog of war (§8.6)
+    seen = (r.side, *enemies_seeing(camp, r.side, r.junction))  # fog of war (§8.6)
     ids = tuple(d.id for d, _ in raised)
     camp.emit(Reinforced(now, r.side, r.junction, r.divisions, ids, seen_by=seen))
     for div, roll in raised:
@@ -63,7 +64,7 @@ def reinforce(camp: Campaign, r: Reinforcement) -> Process:
         camp.emit(DivisionRaised(now, r.side, div.id, roll, units, r.junction, seen_by=seen))
         div.arrived_at = env.now
         div.process = env.process(camp.division_process(div))
-    camp.update_sightings()
+    update_sightings(camp)
     camp.endgame.occupy(r.junction)
     camp._after_this_minute(lambda: camp.desk.check_contact(r.junction, arriving=raised[-1][0]))
     camp._after_this_minute(camp.endgame.check_immediate)

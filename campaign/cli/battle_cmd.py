@@ -34,10 +34,11 @@ from battle.units import Force
 from campaign.cli import app
 from campaign.cli.common import SetOption, VariantOption, check_seed, parse_overrides
 from campaign.config import LoadedRules, load_rules
+from campaign.events import SIDES
 
 __all__ = ["battle", "battle_seed", "odds_summary", "wilson_interval"]
 
-_SIDES = ("red", "blue")
+_SIDES = SIDES
 _Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
 
 

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 
 import networkx as nx
 
+from campaign.events import SIDES
+
 if TYPE_CHECKING:
     from campaign.maps.contract import ContractionStats
     from campaign.maps.routes import Routes
@@ -15,7 +17,6 @@ if TYPE_CHECKING:
 __all__ = ["SIDES", "CampaignMap", "MapOptions", "Reinforcement", "SideSetup"]
 
 #: The internal side names, in the order used everywhere (the map gives display names).
-SIDES: tuple[str, str] = ("red", "blue")
 
 
 @dataclass

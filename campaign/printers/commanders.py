@@ -17,12 +17,13 @@ import numpy as np
 import yaml
 
 from campaign.errors import SimulatorError
+from campaign.events import SIDES
 from campaign.paths import CONFIG_DIR
 
 __all__ = ["COMMANDERS_FILE", "Commanders"]
 
 COMMANDERS_FILE = CONFIG_DIR / "commanders.yaml"
-_SIDES = ("red", "blue")
+_SIDES = SIDES
 
 
 @cache

@@ -17,7 +17,7 @@ from battle.arrivals import Arrival
 from battle.engine import fight
 from battle.units import Force, UnitSpec
 from campaign.config import Rules
-from campaign.events import BattleFought
+from campaign.events import SIDES, BattleFought
 
 __all__ = ["ODDS_BATTLES", "ODDS_KEY", "Odds", "OddsBook", "odds_for", "odds_phrase", "rules_for"]
 
@@ -27,7 +27,7 @@ ODDS_BATTLES = 200
 #: Spawn-key suffix that keeps the odds' generator apart from every campaign generator.
 ODDS_KEY = 0x0DD5
 
-_SIDES = ("red", "blue")
+_SIDES = SIDES
 
 
 @dataclass(frozen=True)
