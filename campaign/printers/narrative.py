@@ -400,8 +400,8 @@ class Narrator:
         roll = ""
         if e.roll_off:
             roll = (
-                f"; they met together, and a roll-off of {e.roll_off[0]} to {e.roll_off[1]} "
-                f"made {self.side(e.attacker)} the attacker"
+                f"; they met together, and a roll-off ({self.side('red')} {e.roll_off[0]}, "
+                f"{self.side('blue')} {e.roll_off[1]}) made {self.side(e.attacker)} the attacker"
             )
         h, m = divmod(e.minutes, 60)
         details = []
@@ -458,7 +458,9 @@ class Narrator:
             "battle",
             day,
             tm,
-            f"Battle at {e.place_name}: {force[e.attacker]} attacks {force[defender]}{roll}",
+            f"Battle at {e.place_name}: {force[e.attacker]} "
+            f"{'attack' if len(e.divisions.get(e.attacker, ())) > 1 else 'attacks'} "
+            f"{force[defender]}{roll}",
             details,
             "bold",
             e.log if self.battle_logs else (),
