@@ -9,8 +9,9 @@ Afterwards the generator stands exactly where 64-uniform blocks would have left 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 from numba import config
@@ -68,6 +69,9 @@ def fight_tables(
     rl = doctrine_arrays(t, doctrines)
     lay = _layout(t, force_a, force_b, due, attacker)
     n = lay.U.shape[0]
+    # a bit generator that cannot step back (no ``advance``, e.g. MT19937) is rewound by
+    # restoring its state and drawing the used blocks again
+    start = None if hasattr(rng.bit_generator, "advance") else rng.bit_generator.state
     dice = rng.random(BLOCK * _GUESS[0])
     rows = EVENT_ROWS + EVENT_ROWS_PER_UNIT * n if record else 256
     while True:
@@ -107,17 +111,27 @@ def fight_tables(
             rows *= 4
             continue
         break
-    spare = len(dice) - BLOCK * -(-used // BLOCK)
+    keep = BLOCK * -(-used // BLOCK)
+    spare = len(dice) - keep
     if spare:
-        _rewind(rng, spare)
+        _rewind(rng, spare, start, keep)
     return result(t, rule_arrays(t), lay, (force_a, force_b), U, S, E, record)
 
 
-def _rewind(rng: np.random.Generator, spare: int) -> None:
-    """Step ``rng`` back over ``spare`` unused uniforms (one 64-bit draw each)."""
+def _rewind(
+    rng: np.random.Generator, spare: int, start: Mapping[str, Any] | None, keep: int
+) -> None:
+    """Step ``rng`` back over ``spare`` unused uniforms (one 64-bit draw each), so that it
+    ends just after the ``keep`` uniforms the battle's used blocks took.
+
+    ``start`` is the bit generator's state before the battle drew, for a generator without
+    ``advance``: it is restored and the ``keep`` uniforms are drawn again.
+    """
     bitgen = rng.bit_generator
     advance = getattr(bitgen, "advance", None)
     if advance is not None:
         advance(-spare)
         return
-    raise NotImplementedError  # pragma: no cover - filled in below
+    assert start is not None
+    bitgen.state = start
+    rng.random(keep)

@@ -237,3 +237,21 @@ def test_the_first_run_notice_follows_the_cache(tmp_path: Path, monkeypatch, cap
     assert capsys.readouterr().err == ""
     (tmp_path / kernel._STAMP).write_text("an older kernel")
     assert not kernel.cache_is_warm()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_generator_that_cannot_step_back_ends_at_a_block_boundary(rules, seed: int) -> None:  # type: ignore[no-untyped-def]
+    """MT19937 has no ``advance``: its state is restored and the used blocks drawn again, so
+    it stands where whole blocks leave it, as PCG64 does (no NotImplementedError)."""
+    red, blue = parse_force_flag("6i1c1a", "Red", "R"), parse_force_flag("4i1c1a", "Blue", "B")
+    after = []
+    results = []
+    for guess in (1, 64):
+        run._GUESS[0] = guess
+        g = np.random.Generator(np.random.MT19937(seed))
+        results.append(fight(red, blue, rules, g))
+        after.append(g.random())
+    run._GUESS[0] = 4
+    assert results[0] == results[1] and after[0] == after[1]
+    stream = np.random.Generator(np.random.MT19937(seed)).random(64 * 64)
+    assert after[0] in stream[64::64].tolist()
