@@ -30,7 +30,7 @@ import pyarrow as pa
 from campaign.batch.reasons import battle_reason_text, run_reason_code
 from campaign.batch.schema import TABLES, comment_sql, create_sql
 from campaign.batch.todo import MissingRuns
-from campaign.batch.worker import BATTLE_COLUMNS, RUN_COLUMNS
+from campaign.batch.worker import BATTLE_COLUMNS, CHARACTER_COLUMNS, RUN_COLUMNS
 from campaign.errors import BatchSpecError, EnvironmentFailure, make_output_dir
 
 if TYPE_CHECKING:
@@ -63,18 +63,7 @@ _RUN_TYPES = {
 #: the campaign-character columns of ``runs`` (issue 10), with their SQL types from the schema:
 #: a results file written before them gets them added on opening for writing (old rows NULL)
 RUN_COLUMNS_ADDED = tuple(
-    (column, sql_type)
-    for column, sql_type, _ in TABLES["runs"]
-    if column
-    in (
-        "rough_road_tests",
-        "rough_road_failures",
-        "battle_places",
-        "marches",
-        "flank_marches",
-        "base_fell",
-        "base_fell_day",
-    )
+    (column, sql_type) for column, sql_type, _ in TABLES["runs"] if column in CHARACTER_COLUMNS
 )
 
 

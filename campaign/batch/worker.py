@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BATTLE_COLUMNS",
+    "CHARACTER_COLUMNS",
     "RUN_COLUMNS",
     "ChunkTask",
     "file_sha",
@@ -38,6 +39,17 @@ __all__ = [
 
 #: whether this process has called the battle engine once (:func:`warm_up`)
 _warm = {"done": False}
+
+#: The campaign-character columns of a ``runs`` row (issue 10), last in table order.
+CHARACTER_COLUMNS = (
+    "rough_road_tests",
+    "rough_road_failures",
+    "battle_places",
+    "marches",
+    "flank_marches",
+    "base_fell",
+    "base_fell_day",
+)
 
 #: Columns of a ``runs`` row after (batch_id, cell, run), in table order.
 RUN_COLUMNS = (
@@ -53,13 +65,7 @@ RUN_COLUMNS = (
     "blue_divisions_left",
     "red_objective_value",
     "blue_objective_value",
-    "rough_road_tests",
-    "rough_road_failures",
-    "battle_places",
-    "marches",
-    "flank_marches",
-    "base_fell",
-    "base_fell_day",
+    *CHARACTER_COLUMNS,
 )
 
 #: Columns of a ``battles`` row after (batch_id, cell, run), in table order.
