@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +22,17 @@ from campaign.batch.worker import ChunkTask, file_sha
 from campaign.errors import BatchSpecError
 from campaign.versions import versions
 
-__all__ = ["MAX_TOTAL_RUNS", "BatchPlan", "CellPlan", "chunk_tasks", "plan_batch"]
+__all__ = [
+    "GUIDED_SHARE",
+    "LARGEST_CHUNK",
+    "MAX_TOTAL_RUNS",
+    "SMALLEST_CHUNK",
+    "BatchPlan",
+    "CellPlan",
+    "chunk_tasks",
+    "guided_chunks",
+    "plan_batch",
+]
 
 #: Most campaigns one batch may ask for (cells × runs); a results row is ~200 bytes.
 MAX_TOTAL_RUNS = 100_000_000
@@ -160,23 +170,54 @@ def plan_batch(
     return BatchPlan(spec=spec, cells=tuple(planned), design_hash=digest, versions=vers)
 
 
+#: Guided chunk sizes (:func:`guided_chunks`): the largest and smallest chunk, in runs.
+LARGEST_CHUNK = 200
+SMALLEST_CHUNK = 4
+#: a chunk takes at most 1 / (GUIDED_SHARE × workers) of the runs not yet handed out
+GUIDED_SHARE = 4
+
+
+def guided_chunks(workers: int) -> Callable[[int], int]:
+    """Chunk sizes that shrink as a batch nears its end (guided self-scheduling).
+
+    A chunk takes ``1 / (GUIDED_SHARE × workers)`` of the runs not yet handed out, between
+    :data:`SMALLEST_CHUNK` and :data:`LARGEST_CHUNK` runs: few large chunks while there is
+    much to do (little overhead per task), small ones at the end, so the workers finish
+    within about one small chunk of each other instead of one idling while another runs a
+    large last chunk. Chunking never changes a run's seed or row.
+
+    Examples
+    --------
+    >>> size = guided_chunks(2)
+    >>> size(10_000), size(800), size(100), size(3)
+    (200, 100, 13, 4)
+    """
+    share = GUIDED_SHARE * max(1, workers)
+    return lambda remaining: max(SMALLEST_CHUNK, min(LARGEST_CHUNK, -(-remaining // share)))
+
+
 def chunk_tasks(
-    plan: BatchPlan, entropy: int, todo: MissingRuns, chunk_size: int
+    plan: BatchPlan, entropy: int, todo: MissingRuns, chunk_size: int | Callable[[int], int]
 ) -> Iterator[ChunkTask]:
     """Yield :class:`ChunkTask` s covering the missing runs of ``todo``, lazily.
 
-    Chunks never mix cells; the order is run-major across cells so that partial results
-    of an interrupted batch cover every cell evenly. Run indices are generated as chunks
-    are taken: memory does not grow with cells × runs.
+    ``chunk_size`` is the runs per chunk, or a function of the runs not yet handed out that
+    gives the next chunk's size (:func:`guided_chunks`). Chunks never mix cells; the order
+    is run-major across cells so that partial results of an interrupted batch cover every
+    cell evenly. Run indices are generated as chunks are taken: memory does not grow with
+    cells × runs.
     """
     cursors = {cell: todo.runs_of(cell) for cell in todo.cells()}
+    remaining = todo.count
     while cursors:
         for cell in list(cursors):
-            runs = list(itertools.islice(cursors[cell], chunk_size))
-            if len(runs) < chunk_size:
+            size = chunk_size(remaining) if callable(chunk_size) else chunk_size
+            runs = list(itertools.islice(cursors[cell], size))
+            if len(runs) < size:
                 del cursors[cell]
             if not runs:
                 continue
+            remaining -= len(runs)
             cp = plan.cells[cell]
             yield ChunkTask(
                 cell=cell,

@@ -43,7 +43,6 @@ import contextlib
 import hashlib
 import itertools
 import logging
-import math
 import multiprocessing
 import os
 import time
@@ -51,21 +50,27 @@ from collections.abc import Generator, Iterable, Mapping
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from campaign.batch.plan import BatchPlan, chunk_tasks
+from campaign.batch.plan import BatchPlan, chunk_tasks, guided_chunks
 from campaign.batch.progress import BatchProgress
 from campaign.batch.store import ResultStore
-from campaign.batch.worker import ChunkTask, init_worker, run_chunk
+from campaign.batch.worker import ChunkResult, ChunkTask, init_worker, run_chunk
 from campaign.errors import EnvironmentFailure
 
 #: chunk results as the backends yield them, or None when none has come for a while (a cue
 #: to write what is held); closed when the batch stops
-Results = Generator[dict[str, Any] | None, None, None]
+Results = Generator[ChunkResult | None, None, None]
 
-__all__ = ["FLUSH_RUNS", "BatchInterrupted", "BatchOutcome", "default_workers", "run_batch"]
+__all__ = [
+    "FLUSH_RUNS",
+    "BatchInterrupted",
+    "BatchOutcome",
+    "BatchTimings",
+    "default_workers",
+    "run_batch",
+]
 
 #: Most finished runs held in memory before they are written (one DuckDB transaction).
 FLUSH_RUNS = 2_000
@@ -79,9 +84,40 @@ class BatchInterrupted(KeyboardInterrupt):
         self.outcome = outcome
 
 
+@dataclass(frozen=True)
+class BatchTimings:
+    """Where the time of a batch session went (``python -m benchmarks batch`` prints it).
+
+    Parameters
+    ----------
+    first_result : float
+        Wall seconds from the start of :func:`run_batch` to the first finished chunk.
+    first_chunk : float
+        Wall seconds the worker spent on that first chunk: ``first_result - first_chunk``
+        is the start-up (workers starting, the results file opened).
+    last_result : float
+        Wall seconds from the start to the last finished chunk (what follows is the last
+        write and closing).
+    chunk_seconds : float
+        Wall seconds of every chunk in its worker, summed.
+    cpu_seconds : float
+        CPU seconds of every chunk in its worker, summed.
+    campaign_seconds : float
+        CPU seconds inside :func:`campaign.engine.run_campaign`, summed: ``cpu_seconds``
+        minus it is what the batch adds in the workers (seeds, rows, encoding).
+    """
+
+    first_result: float = 0.0
+    first_chunk: float = 0.0
+    last_result: float = 0.0
+    chunk_seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    campaign_seconds: float = 0.0
+
+
 @dataclass
 class BatchOutcome:
-    """What one session of a batch did."""
+    """What one session of a batch did (``timings``: where its time went)."""
 
     batch_id: str
     output: Path
@@ -91,6 +127,7 @@ class BatchOutcome:
     done_now: int
     seconds: float
     complete: bool
+    timings: BatchTimings = BatchTimings()
 
     @property
     def rate(self) -> float:
@@ -111,9 +148,20 @@ def _inline(tasks: Iterable[ChunkTask]) -> Results:
         yield run_chunk(task)
 
 
-def _local(tasks: Iterable[ChunkTask], workers: int, tick: float) -> Results:
+def _start_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` spawned processes, started at once: they import the simulator
+    and warm up (:func:`~campaign.batch.worker.init_worker`, about 1 s) while the
+    coordinator opens the results file and works out which runs are missing."""
     ctx = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=init_worker)
+    for _ in range(workers):  # a task with no idle worker starts one more process
+        pool.submit(int)
+    return pool
+
+
+def _local(
+    pool: ProcessPoolExecutor, tasks: Iterable[ChunkTask], workers: int, tick: float
+) -> Results:
     it = iter(tasks)
     pending = {pool.submit(run_chunk, t) for t in itertools.islice(it, 2 * workers)}
     try:
@@ -122,12 +170,14 @@ def _local(tasks: Iterable[ChunkTask], workers: int, tick: float) -> Results:
             if not done:
                 yield None
                 continue
-            for future in done:
-                result = future.result()
+            results = [future.result() for future in done]
+            for _ in results:
                 nxt = next(it, None)
                 if nxt is not None:
                     pending.add(pool.submit(run_chunk, nxt))
-                yield result
+            if not pending:  # the last results: let the workers exit while they are written
+                pool.shutdown(wait=False)
+            yield from results
     finally:
         for future in pending:
             future.cancel()
@@ -192,19 +242,42 @@ class _HeldChunks:
 
     def __init__(self, store: ResultStore, batch_id: str, bar: BatchProgress, every: float):
         self.store, self.batch_id, self.bar, self.every = store, batch_id, bar, every
-        self.chunks: list[dict[str, Any]] = []
+        self.chunks: list[ChunkResult] = []
         self.runs = 0
+        #: (arrival time, chunk wall, chunk CPU, CPU in run_campaign) of every chunk
+        self.arrivals: list[tuple[float, float, float, float]] = []
         self.since = time.perf_counter()
         #: a write is under way (a Ctrl-C then rolled it back: it is not retried)
         self.writing = False
 
-    def add(self, result: dict[str, Any] | None) -> None:
+    def add(self, result: ChunkResult | None) -> None:
         """Hold a finished chunk (None: no news) and write what is held when it is due."""
         if result is not None:
             self.chunks.append(result)
-            self.runs += len(result["runs"]["run"])
+            self.runs += result.count
+            self.arrivals.append(
+                (
+                    time.perf_counter(),
+                    result.seconds,
+                    result.cpu_seconds,
+                    result.campaign_seconds,
+                )
+            )
         if self.runs >= FLUSH_RUNS or time.perf_counter() - self.since >= self.every:
             self.write()
+
+    def timings(self, start: float) -> BatchTimings:
+        """The chunks' timings so far, times counted from ``start`` (a perf_counter)."""
+        if not self.arrivals:
+            return BatchTimings()
+        return BatchTimings(
+            first_result=self.arrivals[0][0] - start,
+            first_chunk=self.arrivals[0][1],
+            last_result=self.arrivals[-1][0] - start,
+            chunk_seconds=sum(a[1] for a in self.arrivals),
+            cpu_seconds=sum(a[2] for a in self.arrivals),
+            campaign_seconds=sum(a[3] for a in self.arrivals),
+        )
 
     def write(self) -> None:
         """Write every held chunk in one transaction and count its runs as done."""
@@ -281,8 +354,14 @@ def run_batch(
     n_workers = default_workers() if workers is None else workers
     if backend == "dask":
         n_workers = max(1, n_workers)
-    store = ResultStore(output)
-    try:
+    start = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        pool = None
+        if backend == "local" and n_workers > 0:
+            pool = _start_pool(n_workers)  # workers start up while the file is opened
+            stack.callback(pool.shutdown, wait=True, cancel_futures=True)
+        store = ResultStore(output)
+        stack.callback(store.close)
         entropy = spec.seed
         if entropy is None:
             entropy = store.find_entropy(plan.design_hash)
@@ -299,17 +378,16 @@ def run_batch(
             else sum(min(n, spec.runs) for n in runs_per_cell.values())
         )
         missing = todo.count
-        size = chunk_size or max(1, min(100, math.ceil(missing / max(1, n_workers * 8))))
-        tasks = chunk_tasks(plan, entropy, todo, size)
+        tasks = chunk_tasks(plan, entropy, todo, chunk_size or guided_chunks(n_workers))
         tick = max(flush_every, 0.05)
         if backend == "dask":
             results = _dask(tasks, n_workers, scheduler, dask_processes, tick)
-        elif n_workers == 0:
+        elif pool is None:
             results = _inline(tasks)
         else:
-            results = _local(tasks, n_workers, tick)
-        start = time.perf_counter()
+            results = _local(pool, tasks, n_workers, tick)
         bar = BatchProgress(missing, enabled=progress, every_seconds=progress_every)
+        held = _HeldChunks(store, batch_id, bar, 0.0 if n_workers == 0 else flush_every)
 
         def outcome() -> BatchOutcome:
             return BatchOutcome(
@@ -321,13 +399,15 @@ def run_batch(
                 done_now=bar.done,
                 seconds=time.perf_counter() - start,
                 complete=bar.done == missing,
+                timings=held.timings(start),
             )
 
-        held = _HeldChunks(store, batch_id, bar, 0.0 if n_workers == 0 else flush_every)
         try:
             with bar:
                 for result in results:
                     held.add(result)
+                    if held.runs and bar.done + held.runs == missing:
+                        held.write()  # everything is in: write it while the workers exit
                 held.write()
         except KeyboardInterrupt:
             results.close()
@@ -340,5 +420,4 @@ def run_batch(
         if bar.done == missing:
             store.finish_batch(batch_id)
         return outcome()
-    finally:
-        store.close()
+    raise AssertionError("unreachable")  # pragma: no cover - the with block returns or raises

@@ -1,4 +1,4 @@
-"""The worker side of a batch: run one chunk of campaigns and return column lists.
+"""The worker side of a batch: run one chunk of campaigns and return its rows as Arrow columns.
 
 Everything here is safe to import in a spawned process or on a remote Dask worker: no
 import-time side effects, no global random state. Maps and rules are cached per worker
@@ -14,12 +14,16 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import attrgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+from campaign.batch.columns import Column, encode_column, table_columns
 
 if TYPE_CHECKING:
     from campaign.config import LoadedRules
@@ -29,6 +33,7 @@ __all__ = [
     "BATTLE_COLUMNS",
     "CHARACTER_COLUMNS",
     "RUN_COLUMNS",
+    "ChunkResult",
     "ChunkTask",
     "file_sha",
     "init_worker",
@@ -168,15 +173,69 @@ def _cached_rules(variants: tuple[str, ...], overrides_json: str) -> LoadedRules
     return load_rules(list(variants), json.loads(overrides_json))
 
 
-def run_chunk(task: ChunkTask) -> dict[str, Any]:
+@dataclass(frozen=True)
+class ChunkResult:
+    """What a worker returns for a chunk: its rows as Arrow column buffers, and its timings.
+
+    Parameters
+    ----------
+    cell : int
+        The chunk's cell.
+    runs, battles : dict of str to Column
+        The rows of the ``runs`` and ``battles`` tables, every column but ``batch_id``
+        (:func:`campaign.batch.columns.record_batch` turns them into Arrow record batches).
+    seconds : float
+        Wall seconds the worker spent on the chunk.
+    cpu_seconds : float
+        CPU seconds (process time) of the chunk in the worker.
+    campaign_seconds : float
+        CPU seconds inside :func:`campaign.engine.run_campaign`; ``cpu_seconds`` minus it
+        is what the batch adds around the campaigns (seeds, rows, encoding).
+    """
+
+    cell: int
+    runs: dict[str, Column]
+    battles: dict[str, Column]
+    seconds: float
+    cpu_seconds: float
+    campaign_seconds: float
+
+    @property
+    def count(self) -> int:
+        """Runs in the chunk."""
+        return self.runs["run"].length
+
+
+#: the battle columns of a :class:`~campaign.result.BattleRow`, after ``run``, in table order
+_battle_values = attrgetter("index", *BATTLE_COLUMNS[1:])
+
+
+@lru_cache(maxsize=1024)
+def _run_reason(sentence: str) -> str:
+    from campaign.batch.reasons import run_reason_code
+
+    return run_reason_code(sentence)
+
+
+@lru_cache(maxsize=64)
+def _battle_reason_text(code: str) -> str:
+    from campaign.batch.reasons import battle_reason_text
+
+    return battle_reason_text(code)
+
+
+def _encode(table: str, values: dict[str, Sequence[object]]) -> dict[str, Column]:
+    return {name: encode_column(kind, values[name]) for name, kind in table_columns(table)}
+
+
+def run_chunk(task: ChunkTask) -> ChunkResult:
     """Run every campaign of a chunk.
 
     Returns
     -------
-    dict
-        ``{"cell": int, "runs": {column: list}, "battles": {column: list}}`` — column lists
-        for the ``runs`` and ``battles`` tables (the ``runs`` dict also holds ``run``;
-        ``battles`` also holds ``run``), plus ``"seconds"`` of compute time.
+    ChunkResult
+        The chunk's ``runs`` and ``battles`` rows (reason codes with their text beside
+        them, :mod:`campaign.batch.reasons`) as Arrow column buffers, with its timings.
 
     Raises
     ------
@@ -186,50 +245,72 @@ def run_chunk(task: ChunkTask) -> dict[str, Any]:
     from campaign.engine import run_campaign
 
     warm_up()  # a Dask worker has no initializer: the first chunk warms it
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     cmap = _cached_map(task.map_path, task.map_sha)
     loaded = _cached_rules(task.variants, task.overrides_json)
     doctrines = {"red": task.doctrines[0], "blue": task.doctrines[1]}
-    runs: dict[str, list[Any]] = {c: [] for c in ("run", *RUN_COLUMNS)}
-    battles: dict[str, list[Any]] = {c: [] for c in ("run", *BATTLE_COLUMNS)}
+    runs: list[tuple[object, ...]] = []
+    battles: list[tuple[object, ...]] = []
+    inside = 0.0
+    clock = time.process_time
     for run in task.runs:
         seed = run_seed(task.entropy, run)
+        began = clock()
         res = run_campaign(cmap, loaded, seed, doctrines, record_events=False)
-        row = (
-            run,
-            seed,
-            res.winner,
-            res.reason,
-            res.end_minutes,
-            res.days,
-            res.battles,
-            res.losses["red"],
-            res.losses["blue"],
-            res.divisions_left["red"],
-            res.divisions_left["blue"],
-            res.objective_value.get("red", 0),
-            res.objective_value.get("blue", 0),
-            res.rough_road_tests,
-            res.rough_road_failures,
-            res.battle_places,
-            res.marches,
-            res.flank_marches,
-            res.base_fell,
-            res.base_fell_day,
+        inside += clock() - began
+        runs.append(
+            (
+                run,
+                seed,
+                res.winner,
+                _run_reason(res.reason),
+                res.end_minutes,
+                res.days,
+                res.battles,
+                res.losses["red"],
+                res.losses["blue"],
+                res.divisions_left["red"],
+                res.divisions_left["blue"],
+                res.objective_value.get("red", 0),
+                res.objective_value.get("blue", 0),
+                res.reason,
+                res.rough_road_tests,
+                res.rough_road_failures,
+                res.battle_places,
+                res.marches,
+                res.flank_marches,
+                res.base_fell,
+                res.base_fell_day,
+            )
         )
-        for column, value in zip(runs, row, strict=True):
-            runs[column].append(value)
         for b in res.battle_rows:
-            battles["run"].append(run)
-            battles["battle"].append(b.index)
-            for column in BATTLE_COLUMNS[1:]:
-                battles[column].append(getattr(b, column))
-    return {
-        "cell": task.cell,
-        "runs": runs,
-        "battles": battles,
-        "seconds": time.perf_counter() - start,
-    }
+            battles.append((run, *_battle_values(b), _battle_reason_text(b.reason)))
+    run_values: dict[str, Sequence[object]] = dict(
+        zip(_RUN_ROW, _transpose(runs, len(_RUN_ROW)), strict=True)
+    )
+    battle_values: dict[str, Sequence[object]] = dict(
+        zip(_BATTLE_ROW, _transpose(battles, len(_BATTLE_ROW)), strict=True)
+    )
+    run_values["cell"] = [task.cell] * len(runs)
+    battle_values["cell"] = [task.cell] * len(battles)
+    return ChunkResult(
+        cell=task.cell,
+        runs=_encode("runs", run_values),
+        battles=_encode("battles", battle_values),
+        seconds=time.perf_counter() - start,
+        cpu_seconds=time.process_time() - cpu_start,
+        campaign_seconds=inside,
+    )
+
+
+#: the order of a runs row and a battles row as :func:`run_chunk` builds them
+_RUN_ROW = ("run", *RUN_COLUMNS[: -len(CHARACTER_COLUMNS)], "reason_text", *CHARACTER_COLUMNS)
+_BATTLE_ROW = ("run", *BATTLE_COLUMNS, "reason_text")
+
+
+def _transpose(rows: list[tuple[object, ...]], width: int) -> list[tuple[object, ...]]:
+    """Rows of ``width`` values to ``width`` columns (empty ones for no rows)."""
+    return list(zip(*rows, strict=True)) if rows else [()] * width
 
 
 def warm_up() -> None:
