@@ -175,8 +175,6 @@ def _local(
                 nxt = next(it, None)
                 if nxt is not None:
                     pending.add(pool.submit(run_chunk, nxt))
-            if not pending:  # the last results: let the workers exit while they are written
-                pool.shutdown(wait=False)
             yield from results
     finally:
         for future in pending:
@@ -406,8 +404,6 @@ def run_batch(
             with bar:
                 for result in results:
                     held.add(result)
-                    if held.runs and bar.done + held.runs == missing:
-                        held.write()  # everything is in: write it while the workers exit
                 held.write()
         except KeyboardInterrupt:
             results.close()
