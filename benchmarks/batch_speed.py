@@ -3,8 +3,7 @@
 Each batch runs in a fresh child process (the coordinator), which reports its own peak RSS
 (``RUSAGE_SELF``) and CPU seconds, the largest RSS of its worker processes (sampled every
 0.1 s with psutil: a child's ``ru_maxrss`` also counts the parent's pages it had at fork),
-the workers' CPU seconds,
-and the batch's own timings (:class:`campaign.batch.runner.
+the workers' CPU seconds, and the batch's own timings (:class:`campaign.batch.runner.
 BatchTimings`: CPU inside ``run_campaign`` and around it, when the first and last chunks came
 back). When the workers' CPU falls well short of wall time × workers, other processes were
 competing for the cores and the wall-clock figures understate the batch runner; the CPU

@@ -8,10 +8,12 @@ once per run.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -345,10 +347,25 @@ def init_worker() -> None:
     """Initializer of a local worker process.
 
     Ignores SIGINT (the coordinator handles Ctrl-C and stops the pool), exits when the
-    coordinating process dies, so a killed batch leaves no orphaned workers, and warms the
+    coordinating process dies, so a killed batch leaves no orphaned workers, leaves without
+    the interpreter's teardown once the pool stops it (:func:`_leave_at_once`), and warms the
     battle engine up (:func:`warm_up`). The pool keeps its workers for the whole batch, so
     maps, rules and the engine stay warm from chunk to chunk.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    atexit.register(_leave_at_once)  # registered last, so it runs first
     warm_up()
+
+
+def _leave_at_once() -> None:
+    """End a pool worker without tearing its interpreter down.
+
+    Called at exit, after the pool's worker loop has ended and multiprocessing has flushed
+    the standard streams: every result has been sent (synchronously, on a pipe), so only
+    the teardown of numpy, numba and LLVM is skipped — 0.3 s to 1.5 s during which the
+    coordinator waited for the worker at the end of every batch.
+    """
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
