@@ -59,7 +59,7 @@ def test_record_batch_checks_columns_against_the_schema() -> None:
     assert batch.schema.field("cell").type == pa.int32()
     broken = dict(result.runs)
     del broken["winner"]
-    with pytest.raises(ValueError, match="runs.winner: expected a VARCHAR column, got missing"):
+    with pytest.raises(ValueError, match=r"runs\.winner: expected a VARCHAR column, got missing"):
         record_batch("runs", broken)
 
 
