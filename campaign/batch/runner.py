@@ -321,7 +321,8 @@ def run_batch(
     scheduler : str or None
         Address of an existing Dask scheduler, e.g. ``tcp://10.0.0.5:8786``.
     chunk_size : int or None
-        Runs per task (≥ 1); None → about eight chunks per worker, at most 100 runs each.
+        Runs per task (≥ 1); None → guided sizes (:func:`~campaign.batch.plan.guided_chunks`:
+        up to 200 runs, shrinking to 4 near the end).
     progress : bool
         Show a progress bar (stderr).
     progress_every : float

@@ -82,7 +82,9 @@ def run(
     workers: WorkersOption = None,
     backend: BackendOption = None,
     scheduler: SchedulerOption = None,
-    chunk_size: Annotated[int | None, typer.Option(help="Runs per task.")] = None,
+    chunk_size: Annotated[
+        int | None, typer.Option(help="Runs per task (default: 200, shrinking to 4 near the end).")
+    ] = None,
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="DuckDB results file.")
     ] = None,
