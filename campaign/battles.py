@@ -40,6 +40,7 @@ from campaign.battle_record import battle_row, fought_event
 from campaign.events import SIDES, CampaignEvent, MeetingOnRoad, StrengthLearned
 from campaign.fallback import Aftermath, Road
 from campaign.result import BattleRow
+from campaign.schedule import later
 
 if TYPE_CHECKING:
     from campaign.engine import Campaign
@@ -160,7 +161,14 @@ class BattleDesk:
             if (o_origin, o_dest) != (dest, origin) or s1 <= t0:
                 continue
             meet = (t0 + s0 + (t1 - t0)) / 2.0  # both march the road in the same time
-            camp.env.process(self._road_meeting(div, other, div.road, other.road, meet))
+            self._meet_later(div, other, max(meet - camp.env.now, 0.0))
+
+    def _meet_later(self, a: Division, b: Division, delay: float) -> None:
+        """Schedule the meeting of ``a`` and ``b`` on their road in ``delay`` minutes, where a
+        process started now would have (campaign.schedule.later)."""
+        road_a, road_b = a.road, b.road
+        assert road_a is not None and road_b is not None
+        later(self.camp.env, delay, lambda: self._road_meeting(a, b, road_a, road_b))
 
     def _road_meeting(
         self,
@@ -168,10 +176,8 @@ class BattleDesk:
         b: Division,
         road_a: tuple[str, str, float, float],
         road_b: tuple[str, str, float, float],
-        meet: float,
-    ) -> Generator[Any, Any, None]:
+    ) -> None:
         camp = self.camp
-        yield camp.env.timeout(max(meet - camp.env.now, 0.0))
         if camp.over or a.road is not road_a or b.road is not road_b:
             return
         if not (a.alive and b.alive):
@@ -335,14 +341,18 @@ class BattleDesk:
         if not over:
             # its end is scheduled before the divisions it holds go back to sleep, so that
             # at that minute the result is applied before any of them thinks again
-            camp.env.process(self._battle_over(battle, battle.version))
+            version = battle.version
+            later(camp.env, end - camp.env.now, lambda: self._battle_over(battle, version))
         for d in battle.members():
             d.busy_until = end  # held until it ends
+            d.in_battle = True
         if over:  # settled now (which wakes them once, to read their new orders)
             self._settle(battle)
             return
         for d in battle.members():
-            camp.wake(d)
+            # one asleep in this battle would only fall asleep again: its end wakes it
+            if not d.asleep or d.woken:
+                camp.wake(d)
 
     def _join(self, battle: Battle, junction: str) -> None:
         """Divisions that reached ``junction`` while ``battle`` is fought there join their
@@ -367,11 +377,10 @@ class BattleDesk:
             battle.joins.extend(new)
             self._fight_out(battle)
 
-    def _battle_over(self, battle: Battle, version: int) -> Generator[Any, Any, None]:
+    def _battle_over(self, battle: Battle, version: int) -> None:
         """At the battle's end: its result applied and recorded, and its consequences worked
         out from where everyone is then (RULES.md §8.5)."""
         camp = self.camp
-        yield camp.env.timeout(max(battle.end - camp.env.now, 0.0))
         if camp.over or battle.version != version:
             return  # fought again with a late arrival: that version ends it
         self._settle(battle)
@@ -380,6 +389,8 @@ class BattleDesk:
         """Apply and record ``battle``'s result and work out its consequences (§8.5)."""
         camp = self.camp
         del self.pending[battle.number]
+        for d in battle.members():
+            d.in_battle = False  # woken below
         where = battle.where
         if where.junction is not None:
             del self.fighting[where.junction]

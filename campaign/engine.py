@@ -43,6 +43,7 @@ from campaign.maps import CampaignMap
 from campaign.paths import display_path
 from campaign.reinforcements import check_reinforcements, reinforce
 from campaign.result import CampaignResult, final_result
+from campaign.schedule import after_urgent
 from campaign.sightings import enemies_seeing, update_sightings
 from campaign.strategy import (
     Order,
@@ -113,6 +114,9 @@ class Campaign:
         self.clock = Clock(self.cr.day_start_minutes, self.cr.day_end_minutes)
         self.env = simpy.Environment()
         self.done = self.env.event()
+        #: never triggered: a division held by a battle sleeps on it until the battle's end
+        #: wakes it (BattleDesk._settle), instead of a timeout that the wake would cancel
+        self.never = self.env.event()
         self.events: list[CampaignEvent] = []
         self.n_events = 0
         #: campaign character counts (see CampaignResult)
@@ -258,13 +262,18 @@ class Campaign:
                     yield from self._follow_orders(div)
                     continue
                 if env.now < div.busy_until:
-                    yield env.timeout(div.busy_until - env.now)
+                    if div.in_battle:  # the battle's end wakes it (BattleDesk._settle)
+                        div.asleep = True
+                        yield self.never
+                    else:
+                        yield env.timeout(div.busy_until - env.now)
                     continue
                 if not self.clock.is_daylight(env.now):
                     yield env.timeout(self.clock.next_dawn(env.now) - env.now)
                     continue
                 yield from self._decide_and_march(div)
             except simpy.Interrupt:
+                div.woken = div.asleep = False
                 continue
 
     def _follow_orders(self, div: Division) -> Process:
@@ -302,7 +311,7 @@ class Campaign:
             div.on_road = None
             self._arrival(div, dest)
             self.arrived(div, dest)
-            yield env.timeout(0)
+            yield from self._land(div, dest)
 
     def _decide_and_march(self, div: Division) -> Process:
         env = self.env
@@ -431,9 +440,7 @@ class Campaign:
         div.location = dest
         self._arrival(div, dest)
         self.arrived(div, dest)
-        # Let every other arrival of this minute land before anyone marches on, so that
-        # divisions reaching one junction at the same time meet there (§8.4).
-        yield env.timeout(0)
+        yield from self._land(div, dest)
 
     def _arrival(self, div: Division, junction: str) -> None:
         """Log a division reaching a junction (seen by the enemy within sight, §8.6)."""
@@ -444,21 +451,46 @@ class Campaign:
         self.emit(MarchArrived(int(self.env.now), div.side, div.id, junction, seen_by=seen))
 
     def arrived(self, div: Division, junction: str) -> None:
-        """A division reached a junction: sightings, objectives, contact (§8.4, §8.6)."""
+        """A division reached a junction: sightings, objectives (§8.6); its contact check
+        (§8.4) follows in :meth:`_land`."""
         div.arrived_at = self.env.now
         update_sightings(self)
         self.endgame.occupy(junction)
-        # Contact and the end checks wait for every other arrival of this minute: divisions
-        # arriving together fight together, and an enemy reaching the same base at the same
-        # time is met there, not ignored.
-        self._after_this_minute(lambda: self.desk.check_contact(junction, arriving=div))
+
+    def _land(self, div: Division, junction: str) -> Process:
+        """After an arrival: the contact check after every other arrival of this minute
+        (arriving together, they fight together, §8.4), then the division goes on. One
+        zero-delay event runs both, the check first (once two, one after the other); where
+        the check woke the division, its interrupt resumes it; where it scheduled other
+        events, the division lets them go first (campaign.schedule.after_urgent), as before."""
+        env = self.env
         if len({d.side for d in self.divisions if d.alive}) < len(SIDES):
-            # Only a side with no division standing ends the campaign here (§8.7). With both
-            # standing now the check would find nothing: every division lost later this
-            # minute is lost in a battle's settlement, which checks at once (BattleDesk
-            # _settle), and the scheduled check would then find the campaign over; a
-            # reinforcement only adds divisions. Skipping it saves an event per arrival.
+            # only a side with no division standing ends the campaign here (§8.7): with both
+            # standing the check would find nothing (a division lost later this minute is
+            # lost in a battle's settlement, which checks at once, BattleDesk._settle)
+            self._after_this_minute(lambda: self.desk.check_contact(junction, arriving=div))
             self._after_this_minute(self.endgame.check_immediate)
+            yield env.timeout(0)
+            return
+        check = env.timeout(0)
+        check.callbacks.append(lambda _: self._contact(check, div, junction))
+        yield check
+        if div.woken:  # its interrupt resumes it (never triggered)
+            yield self.never
+        elif div.defer:
+            div.defer = False
+            yield after_urgent(env)
+
+    def _contact(self, check: simpy.Event, div: Division, junction: str) -> None:
+        """The contact check after ``div``'s arrival (§8.4), run by its ``check`` event."""
+        if self.over:
+            return
+        queue = self.env._queue
+        n = len(queue)
+        self.desk.check_contact(junction, arriving=div)
+        p = div.process
+        if len(queue) != n and not div.woken and p is not None and p.target is check:
+            div.defer = True
 
     def _after_this_minute(self, action: Callable[[], object]) -> None:
         """Run ``action`` after everything already scheduled for this minute.
@@ -484,6 +516,7 @@ class Campaign:
         """Interrupt a division's process so that it reads its new orders."""
         p = div.process
         if p is not None and p.is_alive and p is not self.env.active_process:
+            div.woken = True
             p.interrupt()
 
     # ------------------------------------------------------------------ knowledge
