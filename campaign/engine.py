@@ -43,7 +43,7 @@ from campaign.maps import CampaignMap
 from campaign.paths import display_path
 from campaign.reinforcements import check_reinforcements, reinforce
 from campaign.result import CampaignResult, final_result
-from campaign.schedule import after_urgent
+from campaign.schedule import after_urgent, due_now
 from campaign.sightings import enemies_seeing, update_sightings
 from campaign.strategy import (
     Order,
@@ -114,8 +114,7 @@ class Campaign:
         self.clock = Clock(self.cr.day_start_minutes, self.cr.day_end_minutes)
         self.env = simpy.Environment()
         self.done = self.env.event()
-        #: never triggered: a division held by a battle sleeps on it until the battle's end
-        #: wakes it (BattleDesk._settle), instead of a timeout that the wake would cancel
+        #: never triggered: a division in a battle sleeps on it until the battle's end wakes it
         self.never = self.env.event()
         self.events: list[CampaignEvent] = []
         self.n_events = 0
@@ -459,37 +458,39 @@ class Campaign:
 
     def _land(self, div: Division, junction: str) -> Process:
         """After an arrival: the contact check after every other arrival of this minute
-        (arriving together, they fight together, §8.4), then the division goes on. One
-        zero-delay event runs both, the check first (once two, one after the other); where
-        the check woke the division, its interrupt resumes it; where it scheduled other
-        events, the division lets them go first (campaign.schedule.after_urgent), as before."""
+        (arriving together, they fight together, §8.4), then the division goes on: one
+        zero-delay event for both (once two in a row), or none if it would run next. Woken
+        by the check, it waits for its interrupt; else it lets what the check began go first."""
         env = self.env
         if len({d.side for d in self.divisions if d.alive}) < len(SIDES):
-            # only a side with no division standing ends the campaign here (§8.7): with both
-            # standing the check would find nothing (a division lost later this minute is
-            # lost in a battle's settlement, which checks at once, BattleDesk._settle)
+            # only a side with no division standing ends the campaign here (§8.7): a division
+            # lost later this minute is lost in a battle's settlement, which checks at once
             self._after_this_minute(lambda: self.desk.check_contact(junction, arriving=div))
             self._after_this_minute(self.endgame.check_immediate)
             yield env.timeout(0)
             return
-        check = env.timeout(0)
-        check.callbacks.append(lambda _: self._contact(check, div, junction))
-        yield check
-        if div.woken:  # its interrupt resumes it (never triggered)
-            yield self.never
-        elif div.defer:
-            div.defer = False
+        if due_now(env):
+            check = env.timeout(0)
+            check.callbacks.append(lambda _: self._contact(check, div, junction))
+            yield check
+        else:  # run as its event would be: outside any process (so a wake interrupts this)
+            env._active_proc = None
+            self._contact(None, div, junction)
+            env._active_proc = div.process
+        defer, div.defer = div.defer, False
+        if div.woken:
+            yield self.never  # its interrupt resumes it
+        elif defer:
             yield after_urgent(env)
 
-    def _contact(self, check: simpy.Event, div: Division, junction: str) -> None:
-        """The contact check after ``div``'s arrival (§8.4), run by its ``check`` event."""
+    def _contact(self, check: simpy.Event | None, div: Division, junction: str) -> None:
+        """The contact check after ``div``'s arrival (§8.4), run by ``check`` (or inline)."""
         if self.over:
             return
-        queue = self.env._queue
-        n = len(queue)
+        queue, n = self.env._queue, len(self.env._queue)
         self.desk.check_contact(junction, arriving=div)
         p = div.process
-        if len(queue) != n and not div.woken and p is not None and p.target is check:
+        if len(queue) != n and p is not None and (check is None or p.target is check):
             div.defer = True
 
     def _after_this_minute(self, action: Callable[[], object]) -> None:

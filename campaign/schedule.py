@@ -15,10 +15,17 @@ from typing import Any, cast
 import simpy
 from simpy.events import URGENT, EventPriority
 
-__all__ = ["after_urgent", "later", "urgent_pending"]
+__all__ = ["after_urgent", "due_now", "later", "urgent_pending"]
 
 #: between URGENT (0) and NORMAL (1)
 _AFTER_URGENT = cast(EventPriority, 0.5)
+
+
+def due_now(env: simpy.Environment) -> bool:
+    """Whether any event waits to run this minute (a zero-delay event created now would
+    run after it; with none, it would run next)."""
+    queue = env._queue
+    return bool(queue) and queue[0][0] == env.now
 
 
 def urgent_pending(env: simpy.Environment) -> bool:
