@@ -350,9 +350,13 @@ class BattleDesk:
             self._settle(battle)
             return
         for d in battle.members():
-            # one asleep in this battle would only fall asleep again: its end wakes it
-            if not d.asleep or d.woken:
-                camp.wake(d)
+            # Not woken (it would only fall asleep until the battle's end, which wakes it):
+            # one asleep in this battle, and one about to go on in this very step, its own
+            # contact check having begun or joined the battle (Campaign._land)
+            p = d.process
+            if (d.asleep and not d.woken) or (p is not None and p.target.callbacks is None):
+                continue
+            camp.wake(d)
 
     def _join(self, battle: Battle, junction: str) -> None:
         """Divisions that reached ``junction`` while ``battle`` is fought there join their

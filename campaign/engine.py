@@ -480,7 +480,7 @@ class Campaign:
         defer, div.defer = div.defer, False
         if div.woken:
             yield self.never  # its interrupt resumes it
-        elif defer:
+        elif defer and not div.in_battle:  # (in a battle it only falls asleep next)
             yield after_urgent(env)
 
     def _contact(self, check: simpy.Event | None, div: Division, junction: str) -> None:
