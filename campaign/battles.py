@@ -25,9 +25,8 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Generator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -233,7 +232,8 @@ class BattleDesk:
                 for d in here:
                     d.busy_until = max(d.busy_until, dawn)
                     camp.wake(d)
-                camp.env.process(self._at_dawn(junction, dawn, arriving))
+                delay = max(dawn - now, 0.0)
+                later(camp.env, delay, lambda: self._at_dawn(junction, dawn, arriving))
                 return
             self.fight(Meeting(junction=junction), here, arriving)
 
@@ -247,12 +247,9 @@ class BattleDesk:
             return clock.next_dawn(clock.nightfall(now) + 1)
         return now
 
-    def _at_dawn(
-        self, junction: str, dawn: float, arriving: Division | None
-    ) -> Generator[Any, Any, None]:
-        """Hold a battle due at night until dawn, then fight it with everyone there."""
+    def _at_dawn(self, junction: str, dawn: float, arriving: Division | None) -> None:
+        """At dawn, a battle held over the night (§8.3), fought with everyone there then."""
         camp = self.camp
-        yield camp.env.timeout(max(dawn - camp.env.now, 0.0))
         if camp.over:
             return
         if self.dawn.get(junction) == dawn:

@@ -274,6 +274,7 @@ class Campaign:
             except simpy.Interrupt:
                 div.woken = div.asleep = False
                 continue
+        yield self.never  # sleeps for good: an ending process schedules an event (a step)
 
     def _follow_orders(self, div: Division) -> Process:
         kind, arg = div.orders.pop(0)
@@ -485,20 +486,16 @@ class Campaign:
 
     def _contact(self, check: simpy.Event | None, div: Division, junction: str) -> None:
         """The contact check after ``div``'s arrival (§8.4), run by ``check`` (or inline)."""
-        if self.over:
-            return
-        queue, n = self.env._queue, len(self.env._queue)
-        self.desk.check_contact(junction, arriving=div)
-        p = div.process
-        if len(queue) != n and p is not None and (check is None or p.target is check):
-            div.defer = True
+        if not self.over:
+            queue, n = self.env._queue, len(self.env._queue)
+            self.desk.check_contact(junction, arriving=div)
+            p = div.process
+            div.defer = len(queue) != n and p is not None and (check is None or p.target is check)
 
     def _after_this_minute(self, action: Callable[[], object]) -> None:
-        """Run ``action`` after everything already scheduled for this minute.
-
-        A zero-delay event created now is queued behind every event scheduled earlier for
-        this minute (arrivals included) and ahead of anything the running process does next.
-        """
+        """Run ``action`` after everything already scheduled for this minute: a zero-delay
+        event created now is queued behind every event scheduled earlier for this minute
+        (arrivals included) and ahead of anything the running process does next."""
         event = self.env.timeout(0)
 
         def run(_: object) -> None:
@@ -512,6 +509,7 @@ class Campaign:
         yield self.env.timeout(0)
         for junction in sorted({d.location for d in self.divisions if d.location}):
             self.desk.check_contact(junction, arriving=None)
+        yield self.never  # sleeps for good (see division_process)
 
     def wake(self, div: Division) -> None:
         """Interrupt a division's process so that it reads its new orders."""

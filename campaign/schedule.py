@@ -56,6 +56,7 @@ def _wait_then(
 ) -> Generator[simpy.Event, Any, None]:
     yield env.timeout(delay)
     action()
+    yield env.event()  # never triggered: an ending process would schedule an event (a step)
 
 
 def after_urgent(env: simpy.Environment) -> simpy.Event:
