@@ -35,15 +35,16 @@ def urgent_pending(env: simpy.Environment) -> bool:
 
 
 def later(env: simpy.Environment, delay: float, action: Callable[[], None]) -> None:
-    """Run ``action`` in ``delay`` minutes (>= 0), as a process started now whose first act
-    is ``yield env.timeout(delay)`` would, without the process.
+    """Run ``action`` in ``delay`` minutes (>= 0), where a process started now whose first act
+    is ``yield env.timeout(delay)`` would, without the process and its two events.
 
-    The process's timeout is created when its start runs: after the urgent events already
-    waiting this minute, which may schedule events of their own. With none waiting, the
-    timeout is created now, in the same place among the events of its minute (what the
-    caller schedules after this call is for this minute, or for later in its own order);
-    otherwise it falls back to the process. ``delay`` is read now: nothing it depends on may
-    change before those urgent events have run.
+    The process's timeout would be created when its start runs: after the urgent events
+    already waiting this minute, which may schedule events of their own. With none waiting,
+    the timeout is created now, in the same place among the events of its minute, provided
+    the caller schedules nothing more for that minute before it returns to SimPy (each
+    caller in this package schedules only this minute's urgent events, or events for other
+    minutes); with some waiting, a process it is. ``delay`` is read now: nothing it depends
+    on may change before those urgent events have run.
     """
     if urgent_pending(env):
         env.process(_wait_then(env, delay, action))
