@@ -462,14 +462,10 @@ class Campaign:
         (arriving together, they fight together, §8.4), then the division goes on: one
         zero-delay event for both (once two in a row), or none if it would run next. Woken
         by the check, it waits for its interrupt; else it lets what the check began go first."""
+        # No end check (§8.7) follows: a side has no division standing only once the battle
+        # that took its last has been settled, and that checks at once (BattleDesk._settle),
+        # so the campaign is over then, and nothing a division does after that counts.
         env = self.env
-        if len({d.side for d in self.divisions if d.alive}) < len(SIDES):
-            # only a side with no division standing ends the campaign here (§8.7): a division
-            # lost later this minute is lost in a battle's settlement, which checks at once
-            self._after_this_minute(lambda: self.desk.check_contact(junction, arriving=div))
-            self._after_this_minute(self.endgame.check_immediate)
-            yield env.timeout(0)
-            return
         if due_now(env):
             check = env.timeout(0)
             check.callbacks.append(lambda _: self._contact(check, div, junction))
