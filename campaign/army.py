@@ -46,8 +46,10 @@ class Division:
     #: scheduling state (campaign.engine): an interrupt is on its way to its process
     #: (``woken``); it is one of a battle's divisions, held until the battle ends and wakes
     #: it (``in_battle``); its process sleeps on no event until then (``asleep``); its
-    #: contact check scheduled events it must let go first (``defer``)
+    #: contact check scheduled events it must let go first (``defer``); it arrived this
+    #: minute and waits for its contact check to go on (``checking``)
     woken: bool = False
+    checking: bool = False
     in_battle: bool = False
     asleep: bool = False
     defer: bool = False

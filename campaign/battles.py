@@ -347,11 +347,10 @@ class BattleDesk:
             self._settle(battle)
             return
         for d in battle.members():
-            # Not woken (it would only fall asleep until the battle's end, which wakes it):
-            # one asleep in this battle, and one about to go on in this very step, its own
-            # contact check having begun or joined the battle (Campaign._land)
-            p = d.process
-            if (d.asleep and not d.woken) or (p is not None and p.target.callbacks is None):
+            # Not woken (it would only fall asleep until the battle's end, which wakes it): one
+            # asleep in this battle, or one that arrived this minute and waits for its contact
+            # check, to go on after it (Campaign._land): it will find itself in the battle
+            if (d.asleep and not d.woken) or d.checking:
                 continue
             camp.wake(d)
 

@@ -272,7 +272,7 @@ class Campaign:
                     continue
                 yield from self._decide_and_march(div)
             except simpy.Interrupt:
-                div.woken = div.asleep = False
+                div.woken = div.asleep = div.checking = False
                 continue
         yield self.never  # sleeps for good: an ending process schedules an event (a step)
 
@@ -466,6 +466,7 @@ class Campaign:
         # that took its last has been settled, and that checks at once (BattleDesk._settle),
         # so the campaign is over then, and nothing a division does after that counts.
         env = self.env
+        div.checking = True
         if due_now(env):
             check = env.timeout(0)
             check.callbacks.append(lambda _: self._contact(check, div, junction))
@@ -474,7 +475,7 @@ class Campaign:
             env._active_proc = None
             self._contact(None, div, junction)
             env._active_proc = div.process
-        defer, div.defer = div.defer, False
+        defer, div.defer, div.checking = div.defer, False, False
         if div.woken:
             yield self.never  # its interrupt resumes it
         elif defer and not div.in_battle:  # (in a battle it only falls asleep next)
