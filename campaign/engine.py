@@ -43,7 +43,7 @@ from campaign.maps import CampaignMap
 from campaign.paths import display_path
 from campaign.reinforcements import check_reinforcements, reinforce
 from campaign.result import CampaignResult, final_result
-from campaign.schedule import after_urgent, due_now
+from campaign.schedule import after_urgent, due_now, first_of
 from campaign.sightings import enemies_seeing, update_sightings
 from campaign.strategy import (
     Order,
@@ -247,7 +247,7 @@ class Campaign:
         for reinforcement in sorted(self.map.reinforcements, key=lambda r: rank(r.side)):
             self.env.process(reinforce(self, reinforcement))
         limit = self.time_limit_days * 1440 + 1
-        self.env.run(until=simpy.AnyOf(self.env, [self.done, self.env.timeout(limit)]))
+        self.env.run(until=first_of(self.env, (self.done, self.env.timeout(limit))))
         if not self.over:
             self.end(None, "time limit reached with nothing decided: a draw")
         return self._result()
@@ -299,9 +299,10 @@ class Campaign:
                     yield env.timeout(self.clock.next_dawn(nightfall) - env.now)
                     return
             yield from self._march(div, origin, dest, test_rough=False)
-            if div.orders and div.location == dest:
+            if div.orders and div.location == dest and due_now(env):
                 # a fall back that reaches a junction lets this minute's contact check run
                 # before it marches on: an enemy standing there catches it (RULES.md §8.4)
+                # (with nothing else due this minute, the wait would end at once)
                 yield env.timeout(0)
         elif kind == "arrive":  # finish (or walk back) part of a road after a road battle
             dest, minutes = arg  # type: ignore[misc]

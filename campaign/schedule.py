@@ -15,7 +15,7 @@ from typing import Any, cast
 import simpy
 from simpy.events import URGENT, EventPriority
 
-__all__ = ["after_urgent", "due_now", "later", "urgent_pending"]
+__all__ = ["after_urgent", "due_now", "first_of", "later", "urgent_pending"]
 
 #: between URGENT (0) and NORMAL (1)
 _AFTER_URGENT = cast(EventPriority, 0.5)
@@ -58,6 +58,20 @@ def _wait_then(
     yield env.timeout(delay)
     action()
     yield env.event()  # never triggered: an ending process would schedule an event (a step)
+
+
+def first_of(env: simpy.Environment, events: tuple[simpy.Event, ...]) -> simpy.Event:
+    """An event triggered when the first of ``events`` runs, as ``simpy.AnyOf`` would be
+    (scheduled as that event runs), without building a condition value."""
+    first = env.event()
+
+    def trigger(_: simpy.Event) -> None:
+        if not first.triggered:
+            first.succeed()
+
+    for event in events:
+        event.callbacks.append(trigger)
+    return first
 
 
 def after_urgent(env: simpy.Environment) -> simpy.Event:
