@@ -50,6 +50,7 @@ class Division:
     #: minute and waits for its contact check to go on (``checking``)
     woken: bool = False
     checking: bool = False
+    alarm: simpy.Event | None = None  # what it sleeps on (``asleep``)
     in_battle: bool = False
     asleep: bool = False
     defer: bool = False

@@ -43,7 +43,7 @@ from campaign.maps import CampaignMap
 from campaign.paths import display_path
 from campaign.reinforcements import check_reinforcements, reinforce
 from campaign.result import CampaignResult, final_result
-from campaign.schedule import after_urgent, due_now, first_of
+from campaign.schedule import after_urgent, due_now, first_of, ring
 from campaign.sightings import enemies_seeing, update_sightings
 from campaign.strategy import (
     Order,
@@ -261,9 +261,11 @@ class Campaign:
                     yield from self._follow_orders(div)
                     continue
                 if env.now < div.busy_until:
-                    if div.in_battle:  # the battle's end wakes it (BattleDesk._settle)
+                    if div.in_battle:  # asleep until the battle's end rings its alarm (wake)
+                        div.alarm = alarm = env.event()
                         div.asleep = True
-                        yield self.never
+                        yield alarm
+                        div.woken = div.asleep = False
                     else:
                         yield env.timeout(div.busy_until - env.now)
                     continue
@@ -302,7 +304,6 @@ class Campaign:
             if div.orders and div.location == dest and due_now(env):
                 # a fall back that reaches a junction lets this minute's contact check run
                 # before it marches on: an enemy standing there catches it (RULES.md §8.4)
-                # (with nothing else due this minute, the wait would end at once)
                 yield env.timeout(0)
         elif kind == "arrive":  # finish (or walk back) part of a road after a road battle
             dest, minutes = arg  # type: ignore[misc]
@@ -463,9 +464,8 @@ class Campaign:
         (arriving together, they fight together, §8.4), then the division goes on: one
         zero-delay event for both (once two in a row), or none if it would run next. Woken
         by the check, it waits for its interrupt; else it lets what the check began go first."""
-        # No end check (§8.7) follows: a side has no division standing only once the battle
-        # that took its last has been settled, and that checks at once (BattleDesk._settle),
-        # so the campaign is over then, and nothing a division does after that counts.
+        # no end check (§8.7): a side loses its last division in a battle's settlement, which
+        # checks at once (BattleDesk._settle): the campaign is over, what follows counts not
         env = self.env
         div.checking = True
         if due_now(env):
@@ -513,8 +513,11 @@ class Campaign:
         """Interrupt a division's process so that it reads its new orders."""
         p = div.process
         if p is not None and p.is_alive and p is not self.env.active_process:
+            if div.asleep and not div.woken and div.alarm is not None:
+                ring(self.env, div.alarm)  # where an interrupt would be, and cheaper
+            else:
+                p.interrupt()
             div.woken = True
-            p.interrupt()
 
     # ------------------------------------------------------------------ knowledge
     def forget(self, div: Division) -> None:

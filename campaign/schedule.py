@@ -15,7 +15,7 @@ from typing import Any, cast
 import simpy
 from simpy.events import URGENT, EventPriority
 
-__all__ = ["after_urgent", "due_now", "first_of", "later", "urgent_pending"]
+__all__ = ["after_urgent", "due_now", "first_of", "later", "ring", "urgent_pending"]
 
 #: between URGENT (0) and NORMAL (1)
 _AFTER_URGENT = cast(EventPriority, 0.5)
@@ -72,6 +72,13 @@ def first_of(env: simpy.Environment, events: tuple[simpy.Event, ...]) -> simpy.E
     for event in events:
         event.callbacks.append(trigger)
     return first
+
+
+def ring(env: simpy.Environment, event: simpy.Event) -> None:
+    """Trigger ``event`` as an urgent event of this minute: a process waiting on it resumes
+    where an interrupt sent now would have resumed it, without the exception."""
+    event._ok, event._value = True, None
+    env.schedule(event, URGENT)
 
 
 def after_urgent(env: simpy.Environment) -> simpy.Event:
