@@ -177,7 +177,7 @@ class BattleDesk:
         road_b: tuple[str, str, float, float],
     ) -> None:
         camp = self.camp
-        if camp.over or a.road is not road_a or b.road is not road_b:
+        if camp.over or a.road != road_a or b.road != road_b:
             return
         if not (a.alive and b.alive):
             return

@@ -157,6 +157,7 @@ def _counted(camp: Campaign) -> tuple[object, int]:
         ("waterloo-1815", {"red": "cautious", "blue": "aggressive"}, {}),
     ],
 )
+@pytest.mark.plain_python
 def test_lean_scheduling_gives_the_plain_campaign(map_name, doctrines, overrides):
     """Event for event the same campaign as the plain scheduling (late arrivals, night
     battles, reinforcements, sides wiped out included), in fewer SimPy steps."""
