@@ -10,15 +10,16 @@ were scheduled.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from typing import Any, cast
+from typing import Any
 
 import simpy
-from simpy.events import URGENT, EventPriority
+from simpy.events import URGENT
 
 __all__ = ["after_urgent", "due_now", "first_of", "later", "ring", "urgent_pending"]
 
-#: between URGENT (0) and NORMAL (1)
-_AFTER_URGENT = cast(EventPriority, 0.5)
+#: between URGENT (0) and NORMAL (1): SimPy only compares priorities (typed Any: SimPy's type
+#: says int, which a compiled module would check)
+_AFTER_URGENT: Any = 0.5
 
 
 def due_now(env: simpy.Environment) -> bool:
