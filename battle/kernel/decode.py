@@ -102,7 +102,7 @@ def result(
 
     winner = s[L.S_WINNER]
     box0, box1 = s[L.S_BOX], s[L.S_BOX + 1]
-    return BattleResult(
+    return BattleResult.of(
         names=(forces[0].name, forces[1].name),
         attacker=s[L.S_ATTACKER],
         winner=None if winner < 0 else winner,

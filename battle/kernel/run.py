@@ -71,7 +71,9 @@ def fight_tables(
     n = lay.U.shape[0]
     # a bit generator that cannot step back (no ``advance``, e.g. MT19937) is rewound by
     # restoring its state and drawing the used blocks again
-    start = None if hasattr(rng.bit_generator, "advance") else rng.bit_generator.state
+    bitgen = rng.bit_generator
+    advance = getattr(bitgen, "advance", None)
+    start = None if advance is not None else bitgen.state
     dice = rng.random(BLOCK * _GUESS[0])
     rows = EVENT_ROWS + EVENT_ROWS_PER_UNIT * n if record else 256
     while True:
@@ -114,24 +116,17 @@ def fight_tables(
     keep = BLOCK * -(-used // BLOCK)
     spare = len(dice) - keep
     if spare:
-        _rewind(rng, spare, start, keep)
+        if advance is not None:
+            advance(-spare)  # one 64-bit draw per uniform
+        else:
+            _rewind(rng, start, keep)
     return result(t, rule_arrays(t), lay, (force_a, force_b), U, S, E, record)
 
 
-def _rewind(
-    rng: np.random.Generator, spare: int, start: Mapping[str, Any] | None, keep: int
-) -> None:
-    """Step ``rng`` back over ``spare`` unused uniforms (one 64-bit draw each), so that it
-    ends just after the ``keep`` uniforms the battle's used blocks took.
-
-    ``start`` is the bit generator's state before the battle drew, for a generator without
-    ``advance``: it is restored and the ``keep`` uniforms are drawn again.
-    """
-    bitgen = rng.bit_generator
-    advance = getattr(bitgen, "advance", None)
-    if advance is not None:
-        advance(-spare)
-        return
+def _rewind(rng: np.random.Generator, start: Mapping[str, Any] | None, keep: int) -> None:
+    """Put a generator without ``advance`` just after the ``keep`` uniforms the battle's
+    used blocks took: restore ``start``, its bit generator's state before the battle drew,
+    and draw them again."""
     assert start is not None
-    bitgen.state = start
+    rng.bit_generator.state = start
     rng.random(keep)

@@ -4,6 +4,7 @@ results in plain Python (NUMBA_DISABLE_JIT=1), and the first-run notice."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -183,6 +184,18 @@ def test_events_are_decoded_when_read_and_pickle(rules) -> None:  # type: ignore
     quiet = fight(red, blue, rules, rng(4), record_events=False)
     assert quiet.events == () and quiet.withdrawal_checks == r.withdrawal_checks
     assert quiet.units == r.units and quiet.winner == r.winner
+
+
+def test_a_result_has_every_field_as_its_dataclass_would(rules) -> None:  # type: ignore[no-untyped-def]
+    """The decoder makes BattleResult without its __init__ (BattleResult.of): every field is
+    set, and a copy made through __init__ is equal, with the same units and checks."""
+    red, blue = parse_force_flag("6i1c1a", "Red", "R"), parse_force_flag("4i1c1a", "Blue", "B")
+    for record in (True, False):
+        r = fight(red, blue, rules, rng(5), record_events=record)
+        assert {f.name for f in dataclasses.fields(r)} <= set(vars(r))
+        copy = dataclasses.replace(r)
+        assert copy == r and copy.units == r.units and copy.events == r.events
+        assert copy.withdrawal_checks == r.withdrawal_checks
 
 
 def test_plain_python_gives_the_same_battle(rules) -> None:  # type: ignore[no-untyped-def]
