@@ -359,7 +359,7 @@ def new_state(
     order = sorted(range(n), key=ids.__getitem__)
     specs = list(map(specs.__getitem__, order))
     sides = list(map(sides.__getitem__, order))
-    U = rows.table()[list(map(at.__getitem__, order))]
+    U = rows.table().take(list(map(at.__getitem__, order)), 0)
     listing = sorted(range(n), key=sides.__getitem__)  # stable: by id within a side
     counts = [live[0], live[1]]
     decks = (t.deck_for(counts[0]), t.deck_for(counts[1]))

@@ -34,7 +34,12 @@ PLAIN_PYTHON = bool(config.DISABLE_JIT)
 #: event rows a recording battle starts with, plus 64 per unit
 EVENT_ROWS = 512
 EVENT_ROWS_PER_UNIT = 64
-_GUESS = [4]  # blocks drawn up front: grows to what battles have needed
+#: blocks drawn up front: grows at once to what a battle needed (plus one), and shrinks by a
+#: block after every SHRINK_AFTER battles that needed fewer (one long battle must not make
+#: every later battle draw and step back thousands of uniforms)
+_GUESS = [4]
+_FEWER = [0]  # battles since the guess last changed that needed fewer blocks
+SHRINK_AFTER = 256
 _LAYOUTS: dict[int, tuple[Tables, Force, Force, int, Layout]] = {}
 
 
@@ -107,6 +112,7 @@ def fight_tables(
         if used > len(dice):  # more dice: the next blocks of the same stream
             more = -(-(used - len(dice)) // BLOCK) + 1
             _GUESS[0] = min(max(_GUESS[0], -(-used // BLOCK) + 1), 4096)
+            _FEWER[0] = 0
             dice = np.concatenate((dice, rng.random(BLOCK * more)))
             continue
         if S[L.S_EOVER]:
@@ -114,6 +120,11 @@ def fight_tables(
             continue
         break
     keep = BLOCK * -(-used // BLOCK)
+    if keep + BLOCK < BLOCK * _GUESS[0]:
+        _FEWER[0] += 1
+        if _FEWER[0] >= SHRINK_AFTER:
+            _GUESS[0] -= 1
+            _FEWER[0] = 0
     spare = len(dice) - keep
     if spare:
         if advance is not None:
