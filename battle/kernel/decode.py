@@ -36,22 +36,6 @@ from battle.withdrawal import SideTally
 
 __all__ = ["events", "result"]
 
-#: U's columns a result reads, in this order
-_OUT_COLUMNS = np.array(
-    [
-        L.U_PRESENT,
-        L.U_FID,
-        L.U_HITS,
-        L.U_TOTAL,
-        L.U_RETSH,
-        L.U_DESTR,
-        L.U_ROUTED,
-        L.U_OFFT,
-        L.U_SHAKEN,
-        L.U_DISORD,
-    ],
-    np.intp,
-)
 #: a unit's state at the end: the first of these flags it has set, else steady
 _STATE_NAMES = ("destroyed", "routed", "off-table", "shaken", "disordered")
 _STATES = {
@@ -67,14 +51,16 @@ def result(
     p: Packed,
     lay: Layout,
     forces: tuple[Force, Force],
-    U: IntArray,
+    columns: IntArray,
     S: IntArray,
     E: FloatArray,
     record: bool,
 ) -> BattleResult:
-    """The :class:`BattleResult` of a finished battle (units listed side 0 first, by id)."""
+    """The :class:`BattleResult` of a finished battle (units listed side 0 first, by id), from
+    its units' ``OUT_COLUMNS`` (:func:`battle.kernel.bound.outcome_columns`), S and event
+    rows."""
     listed = lay.listed
-    present, fid, hits, total, retsh, *flags = U[lay.listing[:, None], _OUT_COLUMNS].T.tolist()
+    present, fid, hits, total, retsh, *flags = columns.tolist()
     outcomes = zip(
         map(ID, listed),
         lay.listed_sides,

@@ -297,8 +297,10 @@ def doctrine_arrays(t: Tables, names: tuple[str, str]) -> tuple[object, ...]:
 
 @dataclass(slots=True)
 class Layout:
-    """One battle's units and decks before the first bound (copied for each battle; ``P``
-    and ``DK`` may be shared between battles and are read-only).
+    """One battle's units and decks before the first bound: ``U``, ``P``, ``S`` and ``DK``
+    are copied for each battle, never written (``P`` and ``DK`` are shared between battles
+    of the same sizes, and read-only); ``arrays`` is the kernel's tuple of the layout
+    (:data:`battle.kernel.jit.LAY`).
 
     ``specs`` are the units in index (id) order; ``listing`` the indices of the units in the
     order of every unit listing (side 0's first, each side by id), ``listed`` their specs and
@@ -319,6 +321,9 @@ class Layout:
     listed: list[UnitSpec]
     listed_sides: list[int]
     late: bool
+    arrays: tuple[
+        IntArray, FloatArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray
+    ]
 
 
 _EMPTY = np.zeros(0, np.int64)
@@ -394,23 +399,28 @@ def new_state(
         ADK = np.zeros((len(due), DK.shape[1]), np.int64)
         for k, cards in enumerate(new_decks):
             ADK[k, : len(cards)] = cards
+        DK.flags.writeable = False
         AB = np.array([a.bound for a in due], np.int64)
         AS = np.array([a.side for a in due], np.int64)
+    P = rows.positions(t, n)
+    S_ = np.array(S, np.int64)
+    by_listing = np.array(listing, np.int64)
     return Layout(
         specs,
         U,
-        rows.positions(t, n),
-        np.array(S, np.int64),
+        P,
+        S_,
         DK,
         decks,
         AB,
         AS,
         ADK,
         ADN,
-        np.array(listing, np.intp),
+        by_listing,
         list(map(specs.__getitem__, listing)),
         list(map(sides.__getitem__, listing)),
         bool(due),
+        (U, P, S_, DK, AB, AS, ADK, ADN, by_listing),
     )
 
 

@@ -18,7 +18,7 @@ from numba import config
 
 from battle.arrivals import Arrival
 from battle.kernel import layout as L
-from battle.kernel.bound import fight_arrays, run_battle
+from battle.kernel.bound import fight_arrays, outcome_columns, run_battle, set_out
 from battle.kernel.decode import result
 from battle.kernel.jit import FIELDS
 from battle.kernel.pack import Layout, doctrine_arrays, new_state, rule_arrays
@@ -81,33 +81,16 @@ def fight_tables(
     start = None if advance is not None else bitgen.state
     dice = rng.random(BLOCK * _GUESS[0])
     rows = EVENT_ROWS + EVENT_ROWS_PER_UNIT * n if record else 256
+    nightfall = -1 if max_bounds is None else max_bounds
     while True:
-        U = lay.U.copy()
-        S = lay.S.copy()
-        S[L.S_RECORD] = record
-        S[L.S_MAXB] = -1 if max_bounds is None else max_bounds
-        S[L.S_DNUM] = len(dice)
-        E = np.empty((rows, L.EW), np.float64)
-        st = (
-            U,
-            lay.P.copy(),
-            S,
-            lay.DK.copy(),
-            np.zeros_like(lay.DK),
-            dice,
-            E,
-            np.zeros((n, L.NO), np.int64),
-            np.zeros(n, np.float64),
-            lay.AB,
-            lay.AS,
-            lay.ADK,
-            lay.ADN,
-        )
         if PLAIN_PYTHON:  # NUMBA_DISABLE_JIT=1: the same rules, run as Python (debugging)
+            st = set_out(lay.arrays, dice, rows, record, nightfall)  # type: ignore[no-untyped-call]
             fields = dict(zip(FIELDS, (*st, *rl), strict=True))
             run_battle(SimpleNamespace(**fields))  # type: ignore[no-untyped-call]
+            C = outcome_columns(st[0], lay.listing)  # type: ignore[no-untyped-call]
+            S, E = st[2], st[6]
         else:
-            fight_arrays(st, rl)
+            C, S, E = fight_arrays(lay.arrays, dice, rows, record, nightfall, rl)
         used = int(S[L.S_DUSED])
         if used > len(dice):  # more dice: the next blocks of the same stream
             more = -(-(used - len(dice)) // BLOCK) + 1
@@ -131,7 +114,7 @@ def fight_tables(
             advance(-spare)  # one 64-bit draw per uniform
         else:
             _rewind(rng, start, keep)
-    return result(t, rule_arrays(t), lay, (force_a, force_b), U, S, E, record)
+    return result(t, rule_arrays(t), lay, (force_a, force_b), C, S, E, record)
 
 
 def _rewind(rng: np.random.Generator, start: Mapping[str, Any] | None, keep: int) -> None:
