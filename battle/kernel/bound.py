@@ -22,6 +22,7 @@ from battle.kernel.core import (
 from battle.kernel.jit import A1F, A1I, A2I, BT, I8, LAY, OUT, RL, ST, VOID, rule, unmanaged
 from battle.kernel.layout import (
     A_ADVANCE,
+    END_FLAGS,
     END_NIGHTFALL,
     END_TURN_LIMIT,
     EV_ACT,
@@ -253,13 +254,22 @@ def set_out(lay, DB, rows, record, max_bounds):
 
 @rule(A2I, A2I, A1I)
 def outcome_columns(U, listing):
-    """What a result reads of each unit (``OUT_COLUMNS`` of ``U``, one row per column), the
-    units in the order ``listing``."""
-    out = np.empty((len(OUT_COLUMNS), listing.shape[0]), np.int64)
-    for j in range(len(OUT_COLUMNS)):
+    """What a result reads of each unit, the units in the order ``listing``: one row per
+    column of ``OUT_COLUMNS`` of ``U``, then its state at the end (the index in
+    ``END_STATES`` of the first of ``END_FLAGS`` it has set, else steady)."""
+    n, m = listing.shape[0], len(OUT_COLUMNS)
+    out = np.empty((m + 1, n), np.int64)
+    for j in range(m):
         col = OUT_COLUMNS[j]
-        for k in range(listing.shape[0]):
+        for k in range(n):
             out[j, k] = U[listing[k], col]
+    for k in range(n):
+        state = len(END_FLAGS)
+        for f in range(len(END_FLAGS)):
+            if U[listing[k], END_FLAGS[f]]:
+                state = f
+                break
+        out[m, k] = state
     return out
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from itertools import compress, product
+from itertools import compress
 from operator import attrgetter
 
 import numpy as np
@@ -36,12 +36,6 @@ from battle.withdrawal import SideTally
 
 __all__ = ["events", "result"]
 
-#: a unit's state at the end: the first of these flags it has set, else steady
-_STATE_NAMES = ("destroyed", "routed", "off-table", "shaken", "disordered")
-_STATES = {
-    flags: next((name for name, on in zip(_STATE_NAMES, flags, strict=True) if on), "steady")
-    for flags in product((0, 1), repeat=len(_STATE_NAMES))
-}
 _KIND, _GRADE, _HITS = attrgetter("kind"), attrgetter("grade"), attrgetter("hits")
 _outcome = partial(tuple.__new__, UnitOutcome)
 
@@ -60,14 +54,14 @@ def result(
     its units' ``OUT_COLUMNS`` (:func:`battle.kernel.bound.outcome_columns`), S and event
     rows."""
     listed = lay.listed
-    present, fid, hits, total, retsh, *flags = columns.tolist()
+    present, fid, hits, total, retsh, state = columns.tolist()
     outcomes = zip(
         map(ID, listed),
         lay.listed_sides,
         map(_KIND, listed),
         map(_GRADE, listed),
         map(p.formations.__getitem__, fid),
-        map(_STATES.__getitem__, zip(*flags, strict=True)),
+        map(L.END_STATES.__getitem__, state),
         map(_HITS, listed),
         hits,
         total,

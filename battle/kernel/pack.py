@@ -45,7 +45,7 @@ class UnitRows:
     def __init__(self) -> None:
         self._groups: dict[tuple[int, int], dict[tuple[object, ...], int]] = {}
         self._rows: list[list[int]] = []
-        self._array: IntArray | None = None
+        self._array: IntArray = np.zeros((0, L.NU), np.int64)
         self._positions: dict[int, FloatArray] = {}
         #: (units of side 0, units of side 1) -> their decks as DK (no late arrivals)
         self.decks: dict[tuple[int, int], IntArray] = {}
@@ -60,7 +60,6 @@ class UnitRows:
             if len(self._rows) > 100_000:  # bounded: start again
                 self._groups.clear()
                 self._rows.clear()
-                self._array = None
             known = self._groups[(side, arrival)] = {}
         keys = list(map(_ROW_KEY, units))
         rows: list[int | None] = list(map(known.get, keys))
@@ -89,14 +88,17 @@ class UnitRows:
         u[L.U_PRESENT] = arrival < 0
         u[L.U_HALFT] = spec.hits >= t.half_strength_at  # already tested (§6.3 step 6)
         u[L.U_ARR] = arrival
+        k = len(self._rows)
         self._rows.append(u)
-        self._array = None
-        return len(self._rows) - 1
+        if self._array.shape[0] <= k:  # room for twice as many rows
+            grown = np.zeros((2 * k + 16, L.NU), np.int64)
+            grown[:k] = self._array[:k]
+            self._array = grown
+        self._array[k] = u
+        return k
 
     def table(self) -> IntArray:
-        """Every row met so far, as one array."""
-        if self._array is None:
-            self._array = np.array(self._rows, np.int64).reshape(-1, L.NU)
+        """Every row met so far, as one array (and spare rows after them)."""
         return self._array
 
     def positions(self, t: Tables, n: int) -> FloatArray:
