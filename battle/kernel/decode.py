@@ -38,6 +38,8 @@ __all__ = ["events", "result"]
 
 _KIND, _GRADE, _HITS = attrgetter("kind"), attrgetter("grade"), attrgetter("hits")
 _outcome = partial(tuple.__new__, UnitOutcome)
+_NO_ROWS = np.zeros((0, L.EW), np.float64)
+_NO_ROWS.flags.writeable = False
 
 
 def result(
@@ -46,13 +48,13 @@ def result(
     lay: Layout,
     forces: tuple[Force, Force],
     columns: IntArray,
-    S: IntArray,
+    s: list[int],
     E: FloatArray,
     record: bool,
 ) -> BattleResult:
     """The :class:`BattleResult` of a finished battle (units listed side 0 first, by id), from
-    its units' ``OUT_COLUMNS`` (:func:`battle.kernel.bound.outcome_columns`), S and event
-    rows."""
+    its units' ``OUT_COLUMNS`` (:func:`battle.kernel.bound.outcome_columns`), its S (as a
+    list) and event rows."""
     listed = lay.listed
     present, fid, hits, total, retsh, state = columns.tolist()
     outcomes = zip(
@@ -71,9 +73,8 @@ def result(
     units: tuple[UnitOutcome, ...] = tuple(
         map(_outcome, compress(outcomes, present) if lay.late else outcomes)
     )
-    s = S.tolist()
     n = s[L.S_EN]
-    rows = E[:n].copy() if s[L.S_NWD] or record else E[:0]
+    rows = E[:n].copy() if s[L.S_NWD] or record else _NO_ROWS
     checks: tuple[WithdrawalChecked, ...] | Callable[[], tuple[WithdrawalChecked, ...]] = ()
     if s[L.S_NWD]:
 

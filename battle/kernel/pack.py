@@ -56,17 +56,17 @@ class UnitRows:
         """The row of each of ``units`` of ``side`` (-1 for a destroyed one, RULES.md §1.2);
         ``arrival`` is the index of the arrival that brings them, -1 for the start."""
         known = self._groups.get((side, arrival))
-        if known is None:
+        if known is None or len(self._rows) > 100_000:
             if len(self._rows) > 100_000:  # bounded: start again
                 self._groups.clear()
                 self._rows.clear()
             known = self._groups[(side, arrival)] = {}
-        keys = list(map(_ROW_KEY, units))
-        rows: list[int | None] = list(map(known.get, keys))
+        rows: list[int | None] = list(map(known.get, map(_ROW_KEY, units)))
         if None in rows:
-            for j, key in enumerate(keys):
+            for j, spec in enumerate(units):
                 if rows[j] is None:
-                    rows[j] = known[key] = self._add(t, p, side, arrival, units[j])
+                    row = self._add(t, p, side, arrival, spec)
+                    rows[j] = known[_ROW_KEY(spec)] = row
         return rows  # type: ignore[return-value]
 
     def _add(self, t: Tables, p: Packed, side: int, arrival: int, spec: UnitSpec) -> int:

@@ -91,14 +91,15 @@ def fight_tables(
             S, E = st[2], st[6]
         else:
             C, S, E = fight_arrays(lay.arrays, dice, rows, record, nightfall, rl)
-        used = int(S[L.S_DUSED])
+        s = S.tolist()
+        used = s[L.S_DUSED]
         if used > len(dice):  # more dice: the next blocks of the same stream
             more = -(-(used - len(dice)) // BLOCK) + 1
             _GUESS[0] = min(max(_GUESS[0], -(-used // BLOCK) + 1), 4096)
             _FEWER[0] = 0
             dice = np.concatenate((dice, rng.random(BLOCK * more)))
             continue
-        if S[L.S_EOVER]:
+        if s[L.S_EOVER]:
             rows *= 4
             continue
         break
@@ -114,7 +115,7 @@ def fight_tables(
             advance(-spare)  # one 64-bit draw per uniform
         else:
             _rewind(rng, start, keep)
-    return result(t, rule_arrays(t), lay, (force_a, force_b), C, S, E, record)
+    return result(t, rule_arrays(t), lay, (force_a, force_b), C, s, E, record)
 
 
 def _rewind(rng: np.random.Generator, start: Mapping[str, Any] | None, keep: int) -> None:
