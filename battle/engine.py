@@ -11,7 +11,8 @@ card, has no unit left, or withdraws — checked after every phase (§6.8) — o
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import attrgetter
+from itertools import repeat
+from operator import attrgetter, is_
 
 import numpy as np
 
@@ -29,6 +30,7 @@ __all__ = ["fight"]
 #: runs and --odds fight the same frozen forces many times
 _CHECKED: dict[int, tuple[Tables, Force, Force]] = {}
 _BOUND, _HITS = attrgetter("bound"), attrgetter("hits")
+_KIND, _FORMATION = attrgetter("kind"), attrgetter("formation")
 
 
 def fight(
@@ -134,6 +136,10 @@ def _check_forces(t: Tables, force_a: Force, force_b: Force) -> None:
 
 def _check_types(t: Tables, units: Sequence[UnitSpec]) -> None:
     """Refuse a unit whose type or formation is not in the rules; raises ForceError."""
+    if set(map(_KIND, units)) <= t.unit_types.keys() and all(
+        map(is_, map(_FORMATION, units), repeat(None))
+    ):
+        return  # known types, each in its type's default formation
     for u in units:
         kind = t.unit_types.get(u.kind)
         if kind is None:
