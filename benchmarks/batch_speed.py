@@ -2,7 +2,8 @@
 
 Each batch runs in a fresh child process (the coordinator), which reports its own peak RSS
 (``RUSAGE_SELF``) and CPU seconds, the largest RSS of its worker processes (sampled every
-0.1 s with psutil: a child's ``ru_maxrss`` also counts the parent's pages it had at fork),
+0.25 s with psutil, the process list read every 2 s, so the sampling costs the coordinator
+little CPU: a child's ``ru_maxrss`` also counts the parent's pages it had at fork),
 the workers' CPU seconds, and the batch's own timings (:class:`campaign.batch.runner.
 BatchTimings`: CPU inside ``run_campaign`` and around it, when the first and last chunks came
 back). When the workers' CPU falls well short of wall time × workers, other processes were
@@ -57,9 +58,12 @@ runs, workers, out, seed = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], int(
 peak, stop = {}, threading.Event()
 
 def sample():  # ru_maxrss of a child counts the parent's pages copied at fork: sample instead
-    me = psutil.Process()
-    while not stop.wait(0.1):
-        for child in me.children(recursive=True):
+    me, children, ticks = psutil.Process(), [], 0
+    while not stop.wait(0.25):  # cheap: the process list is read again only every 2 s
+        if ticks % 8 == 0:
+            children = me.children(recursive=True)
+        ticks += 1
+        for child in children:
             try:
                 peak[child.pid] = max(peak.get(child.pid, 0), child.memory_info().rss)
             except psutil.Error:
