@@ -135,12 +135,67 @@ class Strategist:
         self.waypoint_window = rules.opening_waypoint_window
         self.memory: dict[str, _Memory] = {}
         self.fled: dict[str, str] = {}  # enemy division -> where it was seen falling back to
+        #: the enemy groups last worked out, and the sightings and strengths (copies) they
+        #: were worked out from: most decisions see the enemy as the one before did
+        self._groups: dict[str, EnemyGroup] = {}
+        self._groups_of: tuple[dict[str, str], dict[str, int], int] = ({}, {}, 0)
+        #: own base -> junction -> expected hours from the junction to that base (the tie
+        #: key of equally near junctions, :meth:`_tie`), filled as asked
+        self._to_base: dict[str, dict[str, float]] = {}
 
     # ------------------------------------------------------------------ memory
     def _mem(self, div: str) -> _Memory:
-        if div not in self.memory:
-            self.memory[div] = _Memory()
-        return self.memory[div]
+        m = self.memory.get(div)
+        if m is None:
+            m = self.memory[div] = _Memory()
+        return m
+
+    def _enemy_groups(self, view: SideView) -> dict[str, EnemyGroup]:
+        """``view.enemy_groups()``, worked out again only when the sightings or the known
+        strengths differ from the last decision's (read-only: shared between decisions)."""
+        positions = view.enemy_positions
+        if not positions:
+            return {}
+        seen, boxes, estimate = self._groups_of
+        if estimate == view.estimate_boxes and seen == positions and boxes == view.enemy_boxes:
+            return self._groups
+        self._groups = view.enemy_groups()
+        self._groups_of = (dict(positions), dict(view.enemy_boxes), view.estimate_boxes)
+        return self._groups
+
+    def _here(self, div: str, at: str, view: SideView) -> tuple[int, tuple[str, ...]]:
+        """Own boxes at ``at`` that can act now (the free divisions there and ``div``), and
+        the other free divisions there, sorted (they march with an attack or pursuit)."""
+        here = 0
+        band: list[str] = []
+        for d in view.own:
+            if d.at == at:
+                if d.id == div:
+                    here += d.boxes
+                elif d.free:
+                    here += d.boxes
+                    band.append(d.id)
+        band.sort()
+        return here, tuple(band)
+
+    def _stronger(self, groups: dict[str, EnemyGroup], here: int) -> set[str]:
+        """Junctions of the enemy groups ``here`` boxes cannot attack (RULES.md §8.8)."""
+        ratio = self.doctrine.attack_ratio
+        return {j for j, g in groups.items() if here < ratio * g.boxes}
+
+    def _base_hours(self, base: str) -> dict[str, float]:
+        """Junction -> expected hours from it to ``base``, filled as asked (:meth:`_hours_to`)."""
+        found = self._to_base.get(base)
+        if found is None:
+            found = self._to_base[base] = {}
+        return found
+
+    def _hours_to(self, to_base: dict[str, float], junction: str, base: str) -> float:
+        """Expected hours from ``junction`` to ``base`` (``to_base`` is that base's table)."""
+        hours = to_base.get(junction)
+        if hours is None:
+            hours = to_base[junction] = self.priced.cost(junction, base)
+        return hours
 
     def observe_battle(
         self, t_end: float, divisions: dict[str, tuple[str, ...]], winner: str | None
@@ -182,9 +237,10 @@ class Strategist:
         m = self._mem(div)
         if m.plan == at:
             m.plan = None  # the opening waypoint is reached
-        if m.follow is not None and m.follow[:2] == (view.now, at):
+        follow = m.follow
+        if follow is not None and follow[0] == view.now and follow[1] == at:
             # it marches with the divisions that counted it in, unless the base needs it
-            order = self._guard_first(div, at, view) or m.follow[2]
+            order = self._guard_first(div, at, view) or follow[2]
         else:
             order = self._choose(div, at, view, m)
         m.follow = None
@@ -211,21 +267,18 @@ class Strategist:
         """The guard order for ``div`` if the base needs it now (RULES.md §8.8), else None."""
         if self.doctrine.guard_hours <= 0:
             return None
-        groups = view.enemy_groups()
-        here = view.strength_at(at, free_only=True, also=div)
-        stronger = {j for j, g in groups.items() if here < self.doctrine.attack_ratio * g.boxes}
-        return self._guard(div, at, view, groups, stronger)
+        groups = self._enemy_groups(view)
+        here, _ = self._here(div, at, view)
+        return self._guard(div, at, view, groups, self._stronger(groups, here))
 
     def _choose(self, div: str, at: str, view: SideView, m: _Memory) -> Order:
         doc = self.doctrine
         priced = self.priced
         from_at = priced.costs_from(at)  # from_at.get(j, inf) is cost(at, j)
-        groups = view.enemy_groups()
-        own = view.own
-        band = tuple(sorted(d.id for d in own if d.at == at and d.free and d.id != div))
-        here = view.strength_at(at, free_only=True, also=div)
+        groups = self._enemy_groups(view)
+        here, band = self._here(div, at, view)
         ratio = doc.attack_ratio
-        stronger = {j for j, g in groups.items() if here < ratio * g.boxes}
+        stronger = self._stronger(groups, here)
         if doc.guard_hours > 0 and groups:
             order = self._guard(div, at, view, groups, stronger)
             if order is not None:
@@ -258,11 +311,14 @@ class Strategist:
         inf = math.inf
         seek = doc.seek_hours
         base = view.own_base
-        near = sorted(
-            (hours, priced.cost(j, base), j)  # (hours, *self._tie(j, view))
-            for j in groups
-            if j != at and (hours := from_at.get(j, inf)) <= seek
-        )
+        to_base = self._base_hours(base)
+        near: list[tuple[float, float, str]] = []
+        for j in groups:
+            if j != at:
+                hours = from_at.get(j, inf)
+                if hours <= seek:  # (hours, *self._tie(j, view))
+                    near.append((hours, self._hours_to(to_base, j, base), j))
+        near.sort()
         for *_, j in near:
             g = groups[j]
             if here >= ratio * g.boxes:
@@ -284,27 +340,39 @@ class Strategist:
         (house) Nearness to the own base comes before the id so that a mirror-image map
         breaks ties the same way for both sides; the id settles what is left (§8.8).
         """
-        return (self.priced.cost(junction, view.own_base), junction)
+        base = view.own_base
+        return (self._hours_to(self._base_hours(base), junction, base), junction)
 
-    def _go(self, code: str, at: str, goal: str, stronger: set[str], **why: object) -> Order:
-        """March for ``goal`` by the cheapest route that avoids stronger enemies (§8.8)."""
-        avoid = (stronger - {goal}) if self.doctrine.flank else set()
-        path, _ = self.priced.path_avoiding(at, goal, avoid)
+    def _go(
+        self,
+        code: str,
+        at: str,
+        goal: str,
+        stronger: set[str],
+        enemy_at: str | None = None,
+        enemies: tuple[str, ...] = (),
+        friends: tuple[str, ...] = (),
+        aim: str | None = None,
+    ) -> Order:
+        """March for ``goal`` by the cheapest route that avoids stronger enemies (§8.8):
+        the order ``code`` with ``enemy_at``, ``enemies``, ``friends`` and ``aim`` (see
+        :class:`Order`); ``no_way`` when no route avoids them, ``flank`` when the route of
+        a plan, objective or advance turns an enemy the cheapest route runs through."""
+        priced = self.priced
+        plain = priced.route(at, goal)
+        path = plain
+        if self.doctrine.flank and stronger:
+            avoid = stronger - {goal}
+            path = priced.route_avoiding(at, goal, avoid)
+            if len(path) >= 2 and path != plain and code in ("objective", "advance", "plan"):
+                # the route differs only when the cheapest one runs through a junction
+                # avoided (neither end: a cheapest route never passes its ends again)
+                turned = [j for j in plain[1:-1] if j in avoid]
+                if turned:
+                    return Order("flank", goal, path[1], turned[0], enemies, friends, goal)
         if len(path) < 2:
-            return Order("no_way", None, None, **{**why, "aim": goal})  # type: ignore[arg-type]
-        if code in ("objective", "advance", "plan") and avoid:
-            plain = self.priced.path(at, goal)
-            turned = [j for j in plain[1:-1] if j in avoid]
-            if turned and path != plain:
-                return Order(
-                    "flank",
-                    goal,
-                    path[1],
-                    enemy_at=turned[0],
-                    aim=goal,
-                    **{k: v for k, v in why.items() if k not in ("enemy_at", "aim")},  # type: ignore[arg-type]
-                )
-        return Order(code, goal, path[1], **why)  # type: ignore[arg-type]
+            return Order("no_way", None, None, enemy_at, enemies, friends, goal)
+        return Order(code, goal, path[1], enemy_at, enemies, friends, aim)
 
     def _guard(
         self,
@@ -315,26 +383,31 @@ class Strategist:
         stronger: set[str],
     ) -> Order | None:
         base = view.own_base
-        cost = self.priced.cost
+        to_base = self._base_hours(base)
         guard_hours = self.doctrine.guard_hours
-        threats = sorted((hours, j) for j in groups if (hours := cost(j, base)) <= guard_hours)
-        if not threats:
+        threat: tuple[float, str] | None = None  # the nearest threat to the base
+        for j in groups:
+            hours = self._hours_to(to_base, j, base)
+            if hours <= guard_hours and (threat is None or (hours, j) < threat):
+                threat = (hours, j)
+        if threat is None:
             return None
-        enemy_at = threats[0][1]
-        covered = [
-            d.id
-            for d in view.own
-            if d.id != div
-            and (
-                base in (d.at, d.heading)
-                or (d.id in self.memory and self.memory[d.id].order == ("guard", base))
-            )
-        ]
-        if covered:
-            return None
-        free = [d for d in view.own if (d.free or d.id == div) and d.at is not None]
-        nearest = min(free, key=lambda d: (cost(d.at, base), d.id))  # type: ignore[arg-type]
-        if nearest.id != div:
+        enemy_at = threat[1]
+        memory = self.memory
+        for d in view.own:  # another division holds, is bound for, or guards the base
+            if d.id != div:
+                if base in (d.at, d.heading):
+                    return None
+                mem = memory.get(d.id)
+                if mem is not None and mem.order == ("guard", base):
+                    return None
+        nearest: tuple[float, str] | None = None  # the free division nearest the base
+        for d in view.own:
+            if (d.free or d.id == div) and d.at is not None:
+                key = (self._hours_to(to_base, d.at, base), d.id)
+                if nearest is None or key < nearest:
+                    nearest = key
+        if nearest is None or nearest[1] != div:
             return None
         if at == base:
             return Order("guard_hold", None, None, enemy_at=enemy_at)
@@ -442,7 +515,6 @@ class Strategist:
         self, div: str, at: str, view: SideView, stronger: set[str], m: _Memory
     ) -> Order:
         doc = self.doctrine
-        cost = self.priced.cost
         if not m.planned:
             m.planned = True
             m.plan = self._plan(at, view)
@@ -456,15 +528,15 @@ class Strategist:
             from_at = self.priced.costs_from(at)
             inf = math.inf
             side, own_base = view.side, view.own_base
+            to_base = self._base_hours(own_base)
             owner = view.owner
-            open_objectives = sorted(
-                (hours, cost(j, own_base), j)  # (hours, *self._tie(j, view))
-                for j in view.objectives
-                if owner.get(j) != side
-                and j not in (own_base, at)
-                and j not in stronger
-                and (hours := from_at.get(j, inf)) < inf
-            )
+            open_objectives: list[tuple[float, float, str]] = []
+            for j in view.objectives:
+                if owner.get(j) != side and j not in (own_base, at) and j not in stronger:
+                    hours = from_at.get(j, inf)
+                    if hours < inf:  # (hours, *self._tie(j, view))
+                        open_objectives.append((hours, self._hours_to(to_base, j, own_base), j))
+            open_objectives.sort()
             for *_, j in open_objectives:
                 order = self._go("objective", at, j, stronger)
                 if order.step is not None:

@@ -65,6 +65,9 @@ class PricedRoutes:
         self.graph = priced
         self.routes = Routes(priced)
         self._cost: dict[str, dict[str, float]] = {}
+        #: a -> b -> cheapest route, as asked by :meth:`route` (read-only tuples)
+        self._routes: dict[str, dict[str, tuple[str, ...]]] = {}
+        self._routes_cached = 0
         #: (a, b, blocked junctions) -> (route, hours) of the searches of path_avoiding
         self._avoiding: dict[tuple[str, str, frozenset[str]], tuple[tuple[str, ...], float]] = {}
         #: (from, own base, enemy base, window, slack) -> opening waypoints (§8.8)
@@ -134,6 +137,34 @@ class PricedRoutes:
         """Cheapest route, ``a`` and ``b`` included (``[]`` if unreachable)."""
         return self.routes.path(a, b)
 
+    def route(self, a: str, b: str) -> tuple[str, ...]:
+        """:meth:`path` as a read-only tuple, kept once asked (``()`` if unreachable): a
+        strategy decision asks for a few routes, mostly the same ones again."""
+        from_a = self._routes.get(a)
+        found = from_a.get(b) if from_a is not None else None
+        if found is None:
+            found = tuple(self.routes.path(a, b))  # raises NodeNotFound for unknown a, b
+            if self._routes_cached >= MAX_AVOIDING_CACHED:  # bounded: start afresh
+                self._routes.clear()
+                self._routes_cached = 0
+                from_a = None
+            if from_a is None:
+                from_a = self._routes[a] = {}
+            from_a[b] = found
+            self._routes_cached += 1
+        return found
+
+    def route_avoiding(self, a: str, b: str, avoid: set[str]) -> tuple[str, ...]:
+        """Cheapest route not entering ``avoid`` (``a`` and ``b`` are always allowed), as a
+        read-only tuple; ``()`` if there is none. The route of :meth:`path_avoiding`."""
+        plain = self.route(a, b)
+        if not avoid:
+            return plain
+        blocked = avoid - {a, b}
+        if not blocked or (plain and blocked.isdisjoint(plain)):
+            return plain
+        return self._search_avoiding(a, b, blocked)[0]
+
     def path_avoiding(self, a: str, b: str, avoid: set[str]) -> tuple[list[str], float]:
         """Cheapest route not entering ``avoid`` (``a`` and ``b`` are always allowed).
 
@@ -145,6 +176,11 @@ class PricedRoutes:
         plain = self.path(a, b)
         if plain and not blocked.intersection(plain):
             return plain, self.cost(a, b)
+        found = self._search_avoiding(a, b, blocked)
+        return list(found[0]), found[1]
+
+    def _search_avoiding(self, a: str, b: str, blocked: set[str]) -> tuple[tuple[str, ...], float]:
+        """The cheapest route from ``a`` to ``b`` around ``blocked`` and its hours."""
         key = (a, b, frozenset(blocked))
         found = self._avoiding.get(key)
         if found is None:  # searched once per question per process (a batch asks again)
@@ -163,4 +199,4 @@ class PricedRoutes:
             if len(self._avoiding) >= MAX_AVOIDING_CACHED:  # bounded: start afresh
                 self._avoiding.clear()
             self._avoiding[key] = found
-        return list(found[0]), found[1]
+        return found
