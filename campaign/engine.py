@@ -493,15 +493,18 @@ class Campaign:
             self.last_seen[side].pop(div.id, None)
 
     def view(self, side: str) -> SideView:
-        """What ``side`` knows now, for its strategy doctrine (RULES.md §8.6, §8.8)."""
-        enemy = "blue" if side == "red" else "red"
+        """What ``side`` knows now, for its strategy doctrine (RULES.md §8.6, §8.8).
+
+        The view's sightings and known strengths are the campaign's own dicts, not copies:
+        read-only, and good for the decision it is made for only (nothing changes them
+        while a doctrine decides)."""
         now = self.env.now
-        own = []
+        own: list[OwnDivision] = []
         for d in self.divisions:
             if d.side != side or not d.alive:
                 continue
             road = d.road
-            heading = road[1] if road else None
+            heading = road[1] if road is not None else None
             orders = d.orders
             if orders:
                 for kind, arg in orders:  # the last march ordered is where it is bound
@@ -511,18 +514,19 @@ class Campaign:
             else:
                 free = d.location is not None and d.busy_until <= now
             own.append(OwnDivision(d.id, d.location, heading, d.boxes, free))
+        sides = self.map.sides
         return SideView(
-            side=side,
-            now=now,
-            own=tuple(own),
-            enemy_positions=dict(self.last_seen[side]),
-            enemy_boxes=dict(self.known_boxes[side]),
-            own_base=self.map.sides[side].base,
-            enemy_base=self.map.sides[enemy].base,
-            objectives=self.objectives,
-            owner=self.endgame.owner,
-            estimate_boxes=self.unknown_boxes,
-            engaged=self.desk.engaged(side),
+            side,
+            now,
+            tuple(own),
+            self.last_seen[side],
+            self.known_boxes[side],
+            sides[side].base,
+            sides["blue" if side == "red" else "red"].base,
+            self.objectives,
+            self.endgame.owner,
+            self.unknown_boxes,
+            self.desk.engaged(side),
         )
 
     # ------------------------------------------------------------------ result

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from campaign.events import SIDES, Sighted
 
 if TYPE_CHECKING:
+    from campaign.army import Division
     from campaign.engine import Campaign
 
 __all__ = ["enemies_seeing", "update_sightings"]
@@ -28,13 +29,18 @@ def enemies_seeing(camp: Campaign, side: str, junction: str) -> tuple[str, ...]:
 def update_sightings(camp: Campaign) -> None:
     """Each side sees enemy divisions within its sight of its own (RULES.md §8.6)."""
     neighbourhood = camp.neighbourhood
-    alive = [d for d in camp.divisions if d.alive]
+    alive: list[Division] = []
     # where each side's divisions stand: a junction, the road's start, or held on it
     stands: dict[str, list[str]] = {side: [] for side in SIDES}
-    for d in alive:
-        here = d.location or (d.road[0] if d.road else d.last_junction)
-        if here is not None:
-            stands[d.side].append(here)
+    for d in camp.divisions:
+        if d.alive:
+            alive.append(d)
+            here = d.location
+            if not here:
+                road = d.road
+                here = road[0] if road else d.last_junction
+            if here is not None:
+                stands[d.side].append(here)
     # j is in sight when a junction stood on is within sight of it: the neighbourhoods
     # are symmetric (junctions within n roads of one another on an undirected map)
     for side in SIDES:
@@ -43,14 +49,16 @@ def update_sightings(camp: Campaign) -> None:
         for d in alive:
             if d.side == side:
                 continue
-            if d.location is None:  # marching: gone from where it was last seen?
-                was = seen.get(d.id)
-                if was is not None and not neighbourhood[was].isdisjoint(standing):
-                    del seen[d.id]
+            at = d.location
+            if at is None:  # marching: gone from where it was last seen?
+                if seen:
+                    was = seen.get(d.id)
+                    if was is not None and not neighbourhood[was].isdisjoint(standing):
+                        del seen[d.id]
                 continue
-            if seen.get(d.id) != d.location and not neighbourhood[d.location].isdisjoint(standing):
-                seen[d.id] = d.location
+            if seen.get(d.id) != at and not neighbourhood[at].isdisjoint(standing):
+                seen[d.id] = at
                 if camp.record:
-                    camp.emit(Sighted(int(camp.env.now), side, d.id, d.location, seen_by=(side,)))
+                    camp.emit(Sighted(int(camp.env.now), side, d.id, at, seen_by=(side,)))
                 else:
                     camp.tally()
