@@ -32,7 +32,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import networkx as nx
 import numpy as np
@@ -69,20 +68,60 @@ GUARD_CODES = ("guard", "guard_hold")
 GROUP_CODES = ("attack", "pursue")
 
 
-class Order(NamedTuple):
+class Order:
     """One decision: ``code`` (one of :data:`CODES`), the ``goal`` junction (None: holds),
     the next junction ``step`` (None: holds here), and what explains it: the enemy junction
     ``enemy_at`` and divisions ``enemies``, the ``friends`` joined or awaited, and the
-    final aim ``aim`` of a plan or flank march. Immutable: a named tuple, made for every
-    decision, is several times cheaper to build than a frozen dataclass."""
+    final aim ``aim`` of a plan or flank march. Read-only; equal when every field is.
+    Made for every decision: a plain class with slots (a native class when compiled with
+    mypyc) is cheaper to make than a named tuple, several times so compiled."""
 
-    code: str
-    goal: str | None
-    step: str | None
-    enemy_at: str | None = None
-    enemies: tuple[str, ...] = ()
-    friends: tuple[str, ...] = ()
-    aim: str | None = None
+    __slots__ = ("aim", "code", "enemies", "enemy_at", "friends", "goal", "step")
+
+    def __init__(
+        self,
+        code: str,
+        goal: str | None,
+        step: str | None,
+        enemy_at: str | None = None,
+        enemies: tuple[str, ...] = (),
+        friends: tuple[str, ...] = (),
+        aim: str | None = None,
+    ) -> None:
+        self.code = code
+        self.goal = goal
+        self.step = step
+        self.enemy_at = enemy_at
+        self.enemies = enemies
+        self.friends = friends
+        self.aim = aim
+
+    def _key(
+        self,
+    ) -> tuple[
+        str, str | None, str | None, str | None, tuple[str, ...], tuple[str, ...], str | None
+    ]:
+        return (
+            self.code,
+            self.goal,
+            self.step,
+            self.enemy_at,
+            self.enemies,
+            self.friends,
+            self.aim,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Order) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            "Order(code={!r}, goal={!r}, step={!r}, enemy_at={!r}, enemies={!r}, "
+            "friends={!r}, aim={!r})".format(*self._key())
+        )
 
 
 @dataclass
