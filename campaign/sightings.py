@@ -29,12 +29,16 @@ def enemies_seeing(camp: Campaign, side: str, junction: str) -> tuple[str, ...]:
 def update_sightings(camp: Campaign) -> None:
     """Each side sees enemy divisions within its sight of its own (RULES.md §8.6)."""
     neighbourhood = camp.neighbourhood
-    alive: list[Division] = []
-    # where each side's divisions stand: a junction, the road's start, or held on it
-    stands: dict[str, list[str]] = {side: [] for side in SIDES}
+    # each side's divisions alive, and where they stand: a junction, the road's start, or
+    # held on it
+    alive: dict[str, list[Division]] = {}
+    stands: dict[str, list[str]] = {}
+    for side in SIDES:
+        alive[side] = []
+        stands[side] = []
     for d in camp.divisions:
         if d.alive:
-            alive.append(d)
+            alive[d.side].append(d)
             here = d.location
             if not here:
                 road = d.road
@@ -46,9 +50,7 @@ def update_sightings(camp: Campaign) -> None:
     for side in SIDES:
         standing = stands[side]
         seen = camp.last_seen[side]
-        for d in alive:
-            if d.side == side:
-                continue
+        for d in alive["blue" if side == "red" else "red"]:
             at = d.location
             if at is None:  # marching: gone from where it was last seen?
                 if seen:

@@ -331,10 +331,15 @@ class Strategist:
             if order is not None:
                 return order
         if m.pursue and view.now <= m.pursue_until:
-            cost = priced.cost
             where = {e: view.enemy_positions.get(e, self.fled.get(e)) for e in m.pursue}
-            seen = sorted({j for j in where.values() if j is not None})
-            for j in sorted(seen, key=lambda j: (cost(at, j), *self._tie(j, view))):
+            base = view.own_base
+            to_base = self._base_hours(base)
+            seen: list[tuple[float, float, str]] = []  # (hours, *self._tie(j, view))
+            for w in where.values():
+                if w is not None and all(w != key[2] for key in seen):
+                    seen.append((from_at.get(w, math.inf), self._hours_to(to_base, w, base), w))
+            seen.sort()
+            for *_, j in seen:
                 beaten = tuple(sorted(e for e, w in where.items() if w == j))
                 g = groups.get(j) or EnemyGroup(
                     j, beaten, sum(view.enemy_boxes.get(e, view.estimate_boxes) for e in beaten)
@@ -458,33 +463,54 @@ class Strategist:
         """March to the nearest battle the side is fighting within ``guns_hours``, to join
         it at its next bound (RULES.md §8.4, §8.8 *(house)*: "march to the sound of the
         guns"); None when no battle is within reach."""
-        cost = self.priced.cost
-        near = sorted(
-            (cost(at, j), *self._tie(j, view))
-            for j in view.engaged
-            if j != at and cost(at, j) <= self.doctrine.guns_hours
-        )
-        if not near:
+        from_at = self.priced.costs_from(at)
+        guns_hours = self.doctrine.guns_hours
+        base = view.own_base
+        to_base = self._base_hours(base)
+        nearest: tuple[float, float, str] | None = None  # (hours, *self._tie(j, view))
+        for j in view.engaged:
+            if j != at:
+                hours = from_at.get(j, math.inf)
+                if hours <= guns_hours:
+                    key = (hours, self._hours_to(to_base, j, base), j)
+                    if nearest is None or key < nearest:
+                        nearest = key
+        if nearest is None:
             return None
-        j = near[0][-1]
+        j = nearest[2]
         enemies = groups[j].divisions if j in groups else ()
         return self._go("guns", at, j, stronger, enemy_at=j, enemies=enemies)
 
     def _regroup(
         self, div: str, at: str, view: SideView, stronger: set[str], m: _Memory
     ) -> Order | None:
-        cost = self.priced.cost
-        friends = {d.id: p for d in view.own if d.id != div and (p := d.at or d.heading)}
-        if not friends or any(at in (d.at, d.heading) for d in view.own if d.id in friends):
-            m.regroup = False  # rejoined, or no one left to rejoin
+        friends: dict[str, str] = {}  # the other divisions -> where they are or are bound
+        for d in view.own:
+            if d.id != div:
+                p = d.at or d.heading
+                if p:
+                    if at in (d.at, d.heading):
+                        m.regroup = False  # rejoined
+                        return None
+                    friends[d.id] = p
+        if not friends:
+            m.regroup = False  # no one left to rejoin
             return None
-        places = sorted(set(friends.values()))
-        reachable = [(cost(at, p), p) for p in places if math.isfinite(cost(at, p))]
-        if not reachable:
+        from_at = self.priced.costs_from(at)
+        base = view.own_base
+        to_base = self._base_hours(base)
+        nearest: tuple[float, float, str] | None = None  # (hours, *self._tie(p, view))
+        for p in friends.values():
+            hours = from_at.get(p, math.inf)
+            if math.isfinite(hours):
+                key = (hours, self._hours_to(to_base, p, base), p)
+                if nearest is None or key < nearest:
+                    nearest = key
+        if nearest is None:
             m.regroup = False
             return None
-        target = min(reachable, key=lambda r: (r[0], *self._tie(r[1], view)))[1]
-        with_them = tuple(sorted(d for d, p in friends.items() if p == target))
+        target = nearest[2]
+        with_them = tuple(sorted([d for d, p in friends.items() if p == target]))
         return self._go("regroup", at, target, stronger, friends=with_them)
 
     def _rally_places(
@@ -520,7 +546,15 @@ class Strategist:
         cost = self.priced.cost
         if not places:
             return None
-        rally = min(places, key=lambda p: (cost(p, enemy.junction), *self._tie(p, view)))
+        base = view.own_base
+        to_base = self._base_hours(base)
+        nearest: tuple[float, float, str] | None = None  # (hours, *self._tie(p, view))
+        for p in places:
+            key = (cost(p, enemy.junction), self._hours_to(to_base, p, base), p)
+            if nearest is None or key < nearest:
+                nearest = key
+        assert nearest is not None
+        rally = nearest[2]
         gather = {
             d: (p, boxes, now_at)
             for d, (p, boxes, now_at) in able.items()

@@ -139,16 +139,26 @@ class SideView:
 
     def enemy_groups(self) -> dict[str, EnemyGroup]:
         """Known enemy groups by junction (sorted by junction id)."""
-        if not self.enemy_positions:
+        positions = self.enemy_positions
+        if not positions:
             return {}
         by_junction: dict[str, list[str]] = {}
-        for div, junction in sorted(self.enemy_positions.items()):
-            by_junction.setdefault(junction, []).append(div)
+        for div in sorted(positions):
+            junction = positions[div]
+            divs = by_junction.get(junction)
+            if divs is None:
+                by_junction[junction] = [div]
+            else:
+                divs.append(div)
         boxes, estimate = self.enemy_boxes, self.estimate_boxes
-        return {
-            j: EnemyGroup(j, tuple(divs), sum([boxes.get(d, estimate) for d in divs]))
-            for j, divs in sorted(by_junction.items())
-        }
+        groups: dict[str, EnemyGroup] = {}
+        for junction in sorted(by_junction):
+            divs = by_junction[junction]
+            total = 0
+            for div in divs:
+                total += boxes.get(div, estimate)
+            groups[junction] = EnemyGroup(junction, tuple(divs), total)
+        return groups
 
     def strength_at(self, junction: str, free_only: bool = False, also: str = "") -> int:
         """Own boxes at a junction now (only free divisions, and ``also``, if asked)."""
