@@ -46,19 +46,22 @@ def update_sightings(camp: Campaign) -> None:
             if here is not None:
                 stands[d.side].append(here)
     # j is in sight when a junction stood on is within sight of it: the neighbourhoods
-    # are symmetric (junctions within n roads of one another on an undirected map)
+    # are symmetric (junctions within n roads of one another on an undirected map), so
+    # the junctions a side sees are the union of those of the junctions it stands on
     for side in SIDES:
-        standing = stands[side]
+        sight: set[str] = set()
+        for here in stands[side]:
+            sight.update(neighbourhood[here])
         seen = camp.last_seen[side]
         for d in alive["blue" if side == "red" else "red"]:
             at = d.location
             if at is None:  # marching: gone from where it was last seen?
                 if seen:
                     was = seen.get(d.id)
-                    if was is not None and not neighbourhood[was].isdisjoint(standing):
+                    if was is not None and was in sight:
                         del seen[d.id]
                 continue
-            if seen.get(d.id) != at and not neighbourhood[at].isdisjoint(standing):
+            if at in sight and seen.get(d.id) != at:
                 seen[d.id] = at
                 if camp.record:
                     camp.emit(Sighted(int(camp.env.now), side, d.id, at, seen_by=(side,)))

@@ -339,7 +339,7 @@ class Strategist:
                 if w is not None and all(w != key[2] for key in seen):
                     seen.append((from_at.get(w, math.inf), self._hours_to(to_base, w, base), w))
             seen.sort()
-            for *_, j in seen:
+            for _, _, j in seen:
                 beaten = tuple(sorted(e for e, w in where.items() if w == j))
                 g = groups.get(j) or EnemyGroup(
                     j, beaten, sum(view.enemy_boxes.get(e, view.estimate_boxes) for e in beaten)
@@ -363,7 +363,7 @@ class Strategist:
                 if hours <= seek:  # (hours, *self._tie(j, view))
                     near.append((hours, self._hours_to(to_base, j, base), j))
         near.sort()
-        for *_, j in near:
+        for _, _, j in near:
             g = groups[j]
             if here >= ratio * g.boxes:
                 return self._go(
@@ -371,7 +371,7 @@ class Strategist:
                 )
         if doc.concentrate and near:
             able, places = self._rally_places(view)
-            for *_, j in near if places else ():
+            for _, _, j in near if places else ():
                 order = self._concentrate(div, at, view, groups[j], stronger, able, places)
                 if order is not None:
                     return order
@@ -610,7 +610,7 @@ class Strategist:
                     if hours < inf:  # (hours, *self._tie(j, view))
                         open_objectives.append((hours, self._hours_to(to_base, j, own_base), j))
             open_objectives.sort()
-            for *_, j in open_objectives:
+            for _, _, j in open_objectives:
                 order = self._go("objective", at, j, stronger)
                 if order.step is not None:
                     return order
