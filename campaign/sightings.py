@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 from campaign.events import SIDES, Sighted
 
 if TYPE_CHECKING:
-    from campaign.army import Division
     from campaign.engine import Campaign
 
 __all__ = ["enemies_seeing", "update_sightings"]
@@ -29,41 +28,29 @@ def enemies_seeing(camp: Campaign, side: str, junction: str) -> tuple[str, ...]:
 def update_sightings(camp: Campaign) -> None:
     """Each side sees enemy divisions within its sight of its own (RULES.md §8.6)."""
     neighbourhood = camp.neighbourhood
-    # each side's divisions alive, and where they stand: a junction, the road's start, or
-    # held on it
-    alive: dict[str, list[Division]] = {}
-    stands: dict[str, list[str]] = {}
-    for side in SIDES:
-        alive[side] = []
-        stands[side] = []
-    for d in camp.divisions:
-        if d.alive:
-            alive[d.side].append(d)
-            here = d.location
-            if not here:
-                road = d.road
-                here = road[0] if road else d.last_junction
-            if here is not None:
-                stands[d.side].append(here)
+    alive = [d for d in camp.divisions if d.alive]
+    # where each side's divisions stand: a junction, the road's start, or held on it
+    stands: dict[str, list[str]] = {side: [] for side in SIDES}
+    for d in alive:
+        here = d.location or (d.road[0] if d.road else d.last_junction)
+        if here is not None:
+            stands[d.side].append(here)
     # j is in sight when a junction stood on is within sight of it: the neighbourhoods
-    # are symmetric (junctions within n roads of one another on an undirected map), so
-    # the junctions a side sees are the union of those of the junctions it stands on
+    # are symmetric (junctions within n roads of one another on an undirected map)
     for side in SIDES:
-        sight: set[str] = set()
-        for here in stands[side]:
-            sight.update(neighbourhood[here])
+        standing = stands[side]
         seen = camp.last_seen[side]
-        for d in alive["blue" if side == "red" else "red"]:
-            at = d.location
-            if at is None:  # marching: gone from where it was last seen?
-                if seen:
-                    was = seen.get(d.id)
-                    if was is not None and was in sight:
-                        del seen[d.id]
+        for d in alive:
+            if d.side == side:
                 continue
-            if at in sight and seen.get(d.id) != at:
-                seen[d.id] = at
+            if d.location is None:  # marching: gone from where it was last seen?
+                was = seen.get(d.id)
+                if was is not None and not neighbourhood[was].isdisjoint(standing):
+                    del seen[d.id]
+                continue
+            if seen.get(d.id) != d.location and not neighbourhood[d.location].isdisjoint(standing):
+                seen[d.id] = d.location
                 if camp.record:
-                    camp.emit(Sighted(int(camp.env.now), side, d.id, at, seen_by=(side,)))
+                    camp.emit(Sighted(int(camp.env.now), side, d.id, d.location, seen_by=(side,)))
                 else:
                     camp.tally()
