@@ -172,6 +172,20 @@ class Strategist:
             graph, rules.rough_road_pass, rules.rough_road_retry_minutes, doctrine.rough_risk_weight
         )
         self.waypoint_window = rules.opening_waypoint_window
+        # the doctrine's numbers as plain typed attributes, read for every decision (compiled
+        # with mypyc, these are native reads; the frozen config model's go through Python)
+        self._doc_attack_ratio: float = doctrine.attack_ratio
+        self._doc_seek_hours: float = doctrine.seek_hours
+        self._doc_guard_hours: float = doctrine.guard_hours
+        self._doc_concentrate: bool = doctrine.concentrate
+        self._doc_concentrate_hours: float = doctrine.concentrate_hours
+        self._doc_flank: bool = doctrine.flank
+        self._doc_pursue_hours: float = doctrine.pursue_hours
+        self._doc_regroup: bool = doctrine.regroup
+        self._doc_objectives_first: bool = doctrine.objectives_first
+        self._doc_advance_on_base: bool = doctrine.advance_on_base
+        self._doc_plan_slack_hours: float = doctrine.plan_slack_hours
+        self._doc_guns_hours: float = doctrine.guns_hours
         self.memory: dict[str, _Memory] = {}
         self.fled: dict[str, str] = {}  # enemy division -> where it was seen falling back to
         #: the enemy groups last worked out, and the sightings and strengths (copies) they
@@ -219,7 +233,7 @@ class Strategist:
 
     def _stronger(self, groups: dict[str, EnemyGroup], here: int) -> set[str]:
         """Junctions of the enemy groups ``here`` boxes cannot attack (RULES.md §8.8)."""
-        ratio = self.doctrine.attack_ratio
+        ratio = self._doc_attack_ratio
         return {j for j, g in groups.items() if here < ratio * g.boxes}
 
     def _base_hours(self, base: str) -> dict[str, float]:
@@ -252,13 +266,13 @@ class Strategist:
             m.plan = None
             m.planned = True
             m.came = None
-            if winner == self.side and self.doctrine.pursue_hours > 0:
+            if winner == self.side and self._doc_pursue_hours > 0:
                 m.pursue = tuple(divisions.get(enemy, ()))
-                m.pursue_until = t_end + self.doctrine.pursue_hours * 60.0
+                m.pursue_until = t_end + self._doc_pursue_hours * 60.0
                 m.regroup = False
             elif winner == enemy:
                 m.pursue = ()
-                m.regroup = self.doctrine.regroup
+                m.regroup = self._doc_regroup
 
     def observe_fall_back(self, side: str, division: str, path: tuple[str, ...]) -> None:
         """An enemy division was seen falling back along ``path`` (RULES.md §8.5, §8.6):
@@ -304,21 +318,20 @@ class Strategist:
 
     def _guard_first(self, div: str, at: str, view: SideView) -> Order | None:
         """The guard order for ``div`` if the base needs it now (RULES.md §8.8), else None."""
-        if self.doctrine.guard_hours <= 0:
+        if self._doc_guard_hours <= 0:
             return None
         groups = self._enemy_groups(view)
         here, _ = self._here(div, at, view)
         return self._guard(div, at, view, groups, self._stronger(groups, here))
 
     def _choose(self, div: str, at: str, view: SideView, m: _Memory) -> Order:
-        doc = self.doctrine
         priced = self.priced
         from_at = priced.costs_from(at)  # from_at.get(j, inf) is cost(at, j)
         groups = self._enemy_groups(view)
         here, band = self._here(div, at, view)
-        ratio = doc.attack_ratio
+        ratio = self._doc_attack_ratio
         stronger = self._stronger(groups, here)
-        if doc.guard_hours > 0 and groups:
+        if self._doc_guard_hours > 0 and groups:
             order = self._guard(div, at, view, groups, stronger)
             if order is not None:
                 return order
@@ -326,7 +339,7 @@ class Strategist:
             order = self._regroup(div, at, view, stronger, m)
             if order is not None:
                 return order
-        if doc.guns_hours > 0 and view.engaged:
+        if self._doc_guns_hours > 0 and view.engaged:
             order = self._guns(at, view, groups, stronger)
             if order is not None:
                 return order
@@ -353,7 +366,7 @@ class Strategist:
         if not groups:  # nothing known of the enemy: no attack, nothing to concentrate on
             return self._strategic(div, at, view, stronger, m)
         inf = math.inf
-        seek = doc.seek_hours
+        seek = self._doc_seek_hours
         base = view.own_base
         to_base = self._base_hours(base)
         near: list[tuple[float, float, str]] = []
@@ -369,7 +382,7 @@ class Strategist:
                 return self._go(
                     "attack", at, j, stronger, enemy_at=j, enemies=g.divisions, friends=band
                 )
-        if doc.concentrate and near:
+        if self._doc_concentrate and near:
             able, places = self._rally_places(view)
             for _, _, j in near if places else ():
                 order = self._concentrate(div, at, view, groups[j], stronger, able, places)
@@ -405,7 +418,7 @@ class Strategist:
         priced = self.priced
         plain = priced.route(at, goal)
         path = plain
-        if self.doctrine.flank and stronger:
+        if self._doc_flank and stronger:
             avoid = stronger - {goal}
             path = priced.route_avoiding(at, goal, avoid)
             if len(path) >= 2 and path != plain and code in ("objective", "advance", "plan"):
@@ -428,7 +441,7 @@ class Strategist:
     ) -> Order | None:
         base = view.own_base
         to_base = self._base_hours(base)
-        guard_hours = self.doctrine.guard_hours
+        guard_hours = self._doc_guard_hours
         threat: tuple[float, str] | None = None  # the nearest threat to the base
         for j in groups:
             hours = self._hours_to(to_base, j, base)
@@ -464,7 +477,7 @@ class Strategist:
         it at its next bound (RULES.md §8.4, §8.8 *(house)*: "march to the sound of the
         guns"); None when no battle is within reach."""
         from_at = self.priced.costs_from(at)
-        guns_hours = self.doctrine.guns_hours
+        guns_hours = self._doc_guns_hours
         base = view.own_base
         to_base = self._base_hours(base)
         nearest: tuple[float, float, str] | None = None  # (hours, *self._tie(j, view))
@@ -542,7 +555,6 @@ class Strategist:
         """Concentrate against ``enemy`` (RULES.md §8.8): march to the rally point, the
         position in ``places`` nearest the enemy, or wait there for friends on their way,
         when all of ``able`` within ``concentrate_hours`` of it reach ``attack_ratio``."""
-        doc = self.doctrine
         cost = self.priced.cost
         if not places:
             return None
@@ -558,9 +570,9 @@ class Strategist:
         gather = {
             d: (p, boxes, now_at)
             for d, (p, boxes, now_at) in able.items()
-            if d == div or cost(p, rally) <= doc.concentrate_hours
+            if d == div or cost(p, rally) <= self._doc_concentrate_hours
         }
-        if sum(boxes for _, boxes, _ in gather.values()) < doc.attack_ratio * enemy.boxes:
+        if sum(boxes for _, boxes, _ in gather.values()) < self._doc_attack_ratio * enemy.boxes:
             return None
         if rally != at:
             with_them = tuple(sorted(d for d, (p, _, _) in gather.items() if p == rally))
@@ -578,7 +590,7 @@ class Strategist:
         ``plan_slack_hours`` longer than the best (house, RULES.md §8.8)."""
         low, high = self.waypoint_window
         candidates = self.priced.waypoints(
-            at, view.own_base, view.enemy_base, low, high, self.doctrine.plan_slack_hours
+            at, view.own_base, view.enemy_base, low, high, self._doc_plan_slack_hours
         )
         if not candidates:
             return None
@@ -587,7 +599,6 @@ class Strategist:
     def _strategic(
         self, div: str, at: str, view: SideView, stronger: set[str], m: _Memory
     ) -> Order:
-        doc = self.doctrine
         if not m.planned:
             m.planned = True
             m.plan = self._plan(at, view)
@@ -597,7 +608,7 @@ class Strategist:
             order = self._go("plan", at, m.plan, stronger, aim=view.enemy_base)
             if order.step is not None:
                 return order
-        if doc.objectives_first:
+        if self._doc_objectives_first:
             from_at = self.priced.costs_from(at)
             inf = math.inf
             side, own_base = view.side, view.own_base
@@ -614,7 +625,7 @@ class Strategist:
                 order = self._go("objective", at, j, stronger)
                 if order.step is not None:
                     return order
-        if doc.advance_on_base and at != view.enemy_base:
+        if self._doc_advance_on_base and at != view.enemy_base:
             if view.enemy_base in stronger:
                 return Order("no_way", None, None, aim=view.enemy_base, enemy_at=view.enemy_base)
             return self._go("advance", at, view.enemy_base, stronger)
