@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 import networkx as nx
 import numpy as np
@@ -124,20 +123,33 @@ class Order:
         )
 
 
-@dataclass
 class _Memory:
-    """What a side remembers of one of its divisions between decisions."""
+    """What a side remembers of one of its divisions between decisions (a plain class: a
+    native class, built in C, when compiled)."""
 
-    plan: str | None = None
-    planned: bool = False
-    order: tuple[str, str | None] | None = None
-    came: tuple[str, str] | None = None
-    came_order: tuple[str, str | None] | None = None
-    pursue: tuple[str, ...] = ()
-    pursue_until: float = -1.0
-    regroup: bool = False
-    #: (minute, junction, order): an order given with this division counted in, to follow
-    follow: tuple[float, str, Order] | None = None
+    __slots__ = (
+        "came",
+        "came_order",
+        "follow",
+        "order",
+        "plan",
+        "planned",
+        "pursue",
+        "pursue_until",
+        "regroup",
+    )
+
+    def __init__(self) -> None:
+        self.plan: str | None = None
+        self.planned = False
+        self.order: tuple[str, str | None] | None = None
+        self.came: tuple[str, str] | None = None
+        self.came_order: tuple[str, str | None] | None = None
+        self.pursue: tuple[str, ...] = ()
+        self.pursue_until = -1.0
+        self.regroup = False
+        #: (minute, junction, order): an order given with this division counted in, to follow
+        self.follow: tuple[float, str, Order] | None = None
 
 
 class Strategist:
@@ -195,6 +207,11 @@ class Strategist:
         #: own base -> junction -> expected hours from the junction to that base (the tie
         #: key of equally near junctions, :meth:`_tie`), filled as asked
         self._to_base: dict[str, dict[str, float]] = {}
+        #: junction -> the objectives reachable from it but neither it nor the own base, by
+        #: (hours from it, *tie key): the order objectives are tried in, for the objectives
+        #: and own base below (a campaign's never change: the map never changes)
+        self._objective_order: dict[str, list[str]] = {}
+        self._objectives_of: tuple[dict[str, int], str] = ({}, "")
 
     # ------------------------------------------------------------------ memory
     def _mem(self, div: str) -> _Memory:
@@ -235,6 +252,32 @@ class Strategist:
         """Junctions of the enemy groups ``here`` boxes cannot attack (RULES.md §8.8)."""
         ratio = self._doc_attack_ratio
         return {j for j, g in groups.items() if here < ratio * g.boxes}
+
+    def _objectives_from(self, at: str, view: SideView) -> list[str]:
+        """The objectives a division at ``at`` may make for, nearest first: reachable, not
+        ``at`` nor the own base, by (hours from ``at``, *tie key) (RULES.md §8.8). Sorted
+        once per junction (read-only); those held or held by a stronger enemy are left out
+        by the caller, which keeps the order."""
+        objectives, own_base = view.objectives, view.own_base
+        known, known_base = self._objectives_of
+        if objectives is not known or own_base != known_base:
+            if own_base != known_base or objectives != known:
+                self._objective_order = {}
+            self._objectives_of = (objectives, own_base)
+        found = self._objective_order.get(at)
+        if found is None:
+            from_at = self.priced.costs_from(at)
+            to_base = self._base_hours(own_base)
+            inf = math.inf
+            keyed: list[tuple[float, float, str]] = []
+            for j in objectives:
+                if j not in (own_base, at):
+                    hours = from_at.get(j, inf)
+                    if hours < inf:  # (hours, *self._tie(j, view))
+                        keyed.append((hours, self._hours_to(to_base, j, own_base), j))
+            keyed.sort()
+            found = self._objective_order[at] = [j for _, _, j in keyed]
+        return found
 
     def _base_hours(self, base: str) -> dict[str, float]:
         """Junction -> expected hours from it to ``base``, filled as asked (:meth:`_hours_to`)."""
@@ -609,22 +652,12 @@ class Strategist:
             if order.step is not None:
                 return order
         if self._doc_objectives_first:
-            from_at = self.priced.costs_from(at)
-            inf = math.inf
-            side, own_base = view.side, view.own_base
-            to_base = self._base_hours(own_base)
-            owner = view.owner
-            open_objectives: list[tuple[float, float, str]] = []
-            for j in view.objectives:
-                if owner.get(j) != side and j not in (own_base, at) and j not in stronger:
-                    hours = from_at.get(j, inf)
-                    if hours < inf:  # (hours, *self._tie(j, view))
-                        open_objectives.append((hours, self._hours_to(to_base, j, own_base), j))
-            open_objectives.sort()
-            for _, _, j in open_objectives:
-                order = self._go("objective", at, j, stronger)
-                if order.step is not None:
-                    return order
+            side, owner = view.side, view.owner
+            for j in self._objectives_from(at, view):
+                if owner.get(j) != side and j not in stronger:
+                    order = self._go("objective", at, j, stronger)
+                    if order.step is not None:
+                        return order
         if self._doc_advance_on_base and at != view.enemy_base:
             if view.enemy_base in stronger:
                 return Order("no_way", None, None, aim=view.enemy_base, enemy_at=view.enemy_base)

@@ -115,3 +115,31 @@ def test_orders_and_views_are_values():
         "c": EnemyGroup("c", ("B1", "B2"), 70 + 50),
     }
     assert view.strength_at("c") == 60 and math.isclose(view.now, 0.0)
+
+
+@pytest.mark.parametrize("map_name", [None, "waterloo-1815"])
+def test_objectives_are_tried_nearest_first_as_the_plain_sort_orders_them(map_name):
+    """RULES.md §8.8: objectives not held are tried nearest first by expected hours, ties
+    to the one nearer the own base, then by id. The order kept per junction is the plain
+    sort's, for the campaign's objectives and for other objectives or another base given
+    later (the kept orders are then dropped)."""
+    cmap = load_map(map_name)
+    graph = cmap.graph
+    s = _strategist(graph)
+    priced = s.priced
+    junctions = sorted(graph.nodes)
+    objectives = {j: 1 for j in junctions[::3]}
+    fewer = {j: 2 for j in junctions[1::4]}
+    for own_base in (junctions[0], junctions[-1]):
+        for objs in (objectives, dict(objectives), fewer):
+            view = SideView("red", 0.0, (), {}, {}, own_base, junctions[1], objs, {}, 70)
+            for at in junctions:
+                expected = sorted(
+                    (j for j in objs if j not in (own_base, at) and priced.cost(at, j) < math.inf),
+                    key=lambda j, at=at, base=own_base: (
+                        priced.cost(at, j),
+                        priced.cost(j, base),
+                        j,
+                    ),
+                )
+                assert s._objectives_from(at, view) == expected
