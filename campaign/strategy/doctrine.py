@@ -210,8 +210,9 @@ class Strategist:
         #: junction -> the objectives reachable from it but neither it nor the own base, by
         #: (hours from it, *tie key): the order objectives are tried in, for the objectives
         #: and own base below (a campaign's never change: the map never changes)
-        self._objective_order: dict[str, list[str]] = {}
+        self._objective_order: dict[str, tuple[str, ...]] = {}
         self._objectives_of: tuple[dict[str, int], str] = ({}, "")
+        self._objective_names: tuple[str, ...] = ()
 
     # ------------------------------------------------------------------ memory
     def _mem(self, div: str) -> _Memory:
@@ -253,7 +254,7 @@ class Strategist:
         ratio = self._doc_attack_ratio
         return {j for j, g in groups.items() if here < ratio * g.boxes}
 
-    def _objectives_from(self, at: str, view: SideView) -> list[str]:
+    def _objectives_from(self, at: str, view: SideView) -> tuple[str, ...]:
         """The objectives a division at ``at`` may make for, nearest first: reachable, not
         ``at`` nor the own base, by (hours from ``at``, *tie key) (RULES.md §8.8). Sorted
         once per junction (read-only); those held or held by a stronger enemy are left out
@@ -264,19 +265,12 @@ class Strategist:
             if own_base != known_base or objectives != known:
                 self._objective_order = {}
             self._objectives_of = (objectives, own_base)
+            self._objective_names = tuple(objectives)
         found = self._objective_order.get(at)
         if found is None:
-            from_at = self.priced.costs_from(at)
-            to_base = self._base_hours(own_base)
-            inf = math.inf
-            keyed: list[tuple[float, float, str]] = []
-            for j in objectives:
-                if j not in (own_base, at):
-                    hours = from_at.get(j, inf)
-                    if hours < inf:  # (hours, *self._tie(j, view))
-                        keyed.append((hours, self._hours_to(to_base, j, own_base), j))
-            keyed.sort()
-            found = self._objective_order[at] = [j for _, _, j in keyed]
+            found = self._objective_order[at] = self.priced.nearest_first(
+                at, self._objective_names, own_base
+            )
         return found
 
     def _base_hours(self, base: str) -> dict[str, float]:
@@ -575,15 +569,21 @@ class Strategist:
         """Divisions that may concentrate, ``id -> (position, boxes, junction)`` (all but the
         base's guards; the position is where it is or is bound), and the positions free of
         known enemies, sorted: the rally points to choose from (RULES.md §8.8)."""
-        guards = {d for d, mem in self.memory.items() if mem.order and mem.order[0] in GUARD_CODES}
-        able = {
-            d.id: (p, d.boxes, d.at)
-            for d in view.own
-            if d.id not in guards and (p := d.at or d.heading)
-        }
+        memory = self.memory
         enemy_held = set(view.enemy_positions.values())
-        places = sorted({p for p, _, _ in able.values()} - enemy_held)
-        return able, places
+        able: dict[str, tuple[str, int, str | None]] = {}
+        free_places: set[str] = set()
+        for d in view.own:
+            p = d.at or d.heading
+            if not p:
+                continue
+            mem = memory.get(d.id)
+            if mem is not None and mem.order is not None and mem.order[0] in GUARD_CODES:
+                continue  # a guard of the base
+            able[d.id] = (p, d.boxes, d.at)
+            if p not in enemy_held:
+                free_places.add(p)
+        return able, sorted(free_places)
 
     def _concentrate(
         self,

@@ -70,6 +70,8 @@ class PricedRoutes:
         self._routes_cached = 0
         #: (a, b, blocked junctions) -> (route, hours) of the searches of path_avoiding
         self._avoiding: dict[tuple[str, str, frozenset[str]], tuple[tuple[str, ...], float]] = {}
+        #: (from, junctions, own base) -> those junctions nearest first (nearest_first)
+        self._nearest_first: dict[tuple[str, tuple[str, ...], str], tuple[str, ...]] = {}
         #: (from, own base, enemy base, window, slack) -> opening waypoints (§8.8)
         self._waypoints: dict[tuple[str, str, str, float, float, float], tuple[str, ...]] = {}
 
@@ -131,6 +133,28 @@ class PricedRoutes:
                     )
                 )
             self._waypoints[key] = found
+        return found
+
+    def nearest_first(self, at: str, junctions: tuple[str, ...], base: str) -> tuple[str, ...]:
+        """``junctions`` reachable from ``at``, neither ``at`` nor ``base``, ordered by
+        expected hours from ``at``, then hours to ``base`` (the tie key of RULES.md §8.8),
+        then id: the order a doctrine tries objectives in. Kept once asked (bounded)."""
+        key = (at, junctions, base)
+        found = self._nearest_first.get(key)
+        if found is None:
+            from_at = self.costs_from(at)
+            inf = math.inf
+            keyed: list[tuple[float, float, str]] = []
+            for j in junctions:
+                if j not in (base, at):
+                    hours = from_at.get(j, inf)
+                    if hours < inf:
+                        keyed.append((hours, self.cost(j, base), j))
+            keyed.sort()
+            found = tuple([j for _, _, j in keyed])
+            if len(self._nearest_first) >= MAX_AVOIDING_CACHED:  # bounded: start afresh
+                self._nearest_first.clear()
+            self._nearest_first[key] = found
         return found
 
     def path(self, a: str, b: str) -> list[str]:

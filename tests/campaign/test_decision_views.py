@@ -142,4 +142,4 @@ def test_objectives_are_tried_nearest_first_as_the_plain_sort_orders_them(map_na
                         j,
                     ),
                 )
-                assert s._objectives_from(at, view) == expected
+                assert list(s._objectives_from(at, view)) == expected
