@@ -20,6 +20,10 @@ def _resolve(name: str) -> str:
 def main(argv: list[str]) -> int:
     """Run the chosen benchmarks and print their lines; returns the exit code."""
     chosen = [_resolve(a) for a in argv] or list(MODULES)
+    import campaign.native
+
+    # the campaign figures depend on it: say which modules ran (make native, issue 15)
+    print(f"compiled campaign modules: {campaign.native.status()}", flush=True)
     for name in chosen:
         try:
             module = importlib.import_module(f"benchmarks.{name}")

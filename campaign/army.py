@@ -50,6 +50,10 @@ class Division:
     _boxes_of: list[UnitSpec] | None = field(default=None, init=False, repr=False)
     _boxes: int = field(default=0, init=False, repr=False)
 
+    def __post_init__(self) -> None:
+        self._boxes_of = None
+        self._boxes = 0
+
     @property
     def boxes(self) -> int:
         """Hits it can still take: ``destroyed_at`` (10, RULES.md §1.2) minus the actual hits

@@ -172,7 +172,7 @@ class BattleDesk:
     ) -> Generator[Any, Any, None]:
         camp = self.camp
         yield camp.env.timeout(max(meet - camp.env.now, 0.0))
-        if camp.over or a.road is not road_a or b.road is not road_b:
+        if camp.over or a.road != road_a or b.road != road_b:
             return
         if not (a.alive and b.alive):
             return

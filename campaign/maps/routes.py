@@ -43,6 +43,11 @@ class Routes:
         self._hours: dict[str, dict[str, float]] = {}
         self._paths: dict[str, dict[str, list[str]]] = {}
 
+    def __reduce__(self) -> tuple[type[Routes], tuple[nx.Graph]]:
+        """Pickled as its graph (routes are searched again when asked): compiled with mypyc
+        (campaign.native), the class has no default pickling."""
+        return (Routes, (self._graph,))
+
     @property
     def sources_searched(self) -> int:
         """How many junctions routes have been computed from so far."""

@@ -46,6 +46,7 @@ class _Watching(Campaign):
         self.env.process(later())
 
 
+@pytest.mark.plain_python
 @pytest.mark.slow
 @pytest.mark.parametrize("map_name", [None, "waterloo-1815"])
 def test_no_division_reaches_an_enemy_held_junction_in_daylight_without_a_battle(map_name):
@@ -61,6 +62,7 @@ def test_no_division_reaches_an_enemy_held_junction_in_daylight_without_a_battle
     assert missed == []
 
 
+@pytest.mark.plain_python
 def test_a_fall_back_is_caught_where_the_enemy_stands():
     """Default map, seed 3: R1, beaten, falls back through Glotz as the winner B1 reaches it
     (day 2, 08:15); before the fix it marched on, now a battle is fought there."""

@@ -74,6 +74,7 @@ class _CheckingEveryArrival(Campaign):
         ("waterloo-1815", {"red": "aggressive", "blue": "aggressive"}),
     ],
 )
+@pytest.mark.plain_python
 def test_end_check_skipped_while_both_sides_stand_changes_nothing(map_name, doctrines):
     """Skipping the end check after an arrival while both sides have a division standing
     gives the same campaign, event for event, as checking after every arrival. With no
@@ -109,6 +110,7 @@ def _summary(result):
     return fields
 
 
+@pytest.mark.plain_python
 def test_events_off_ends_at_the_same_event_wherever_the_cap_falls(default_map, monkeypatch):
     """Events off, a battle's record (BattleFought, StrengthLearned) is counted, not built:
     the event cap (``campaign.max_events``) still ends the campaign at the same event,

@@ -165,6 +165,7 @@ def _threat(strategist: Strategist, view: SideView) -> bool:
     return any(cost(j, view.own_base) <= hours for j in view.enemy_positions.values())
 
 
+@pytest.mark.plain_python
 @pytest.mark.slow
 def test_the_base_is_guarded_while_an_enemy_is_within_guard_hours(monkeypatch) -> None:
     """§8.8 over many seeds and every temper: after each decision taken while a known enemy

@@ -8,14 +8,12 @@ stopped after ``CASE_LIMIT`` seconds (tests/fuzz/harness.py).
 
 from __future__ import annotations
 
-import inspect
 import os
 import shutil
 import tempfile
 from pathlib import Path
 
-import pytest
-from hypothesis import Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from .conftest import fuzz_settings
@@ -54,27 +52,7 @@ def test_fuzzed_maps_end_cleanly(case: MapCase, command: str, seed: int) -> None
     _run_map_case(case, command, seed)
 
 
-def _road_places_are_strings() -> bool:
-    """Whether the engine still writes a road place as the string "a~b" (issue 12).
-
-    The camp-mech branch replaces it with a structured key; then this is False and the
-    tilde test below must pass like every other.
-    """
-    import campaign.army
-    import campaign.printers.narrative
-
-    return any(
-        'split("~")' in inspect.getsource(m) for m in (campaign.army, campaign.printers.narrative)
-    )
-
-
-@pytest.mark.xfail(
-    _road_places_are_strings(),
-    reason="road places are still 'a~b' strings: a junction id with '~' breaks them "
-    "(structured road keys: camp-mech)",
-    strict=False,
-)
-@settings(fuzz_settings(1.0), phases=[Phase.explicit, Phase.generate])  # no shrinking: xfail
+@fuzz_settings(1.0)
 @given(case=map_cases(tilde=True), command=COMMANDS, seed=st.integers(0, 9))
 def test_fuzzed_maps_with_tilde_ids_end_cleanly(case: MapCase, command: str, seed: int) -> None:
     _run_map_case(case, command, seed)
