@@ -36,7 +36,7 @@ import networkx as nx
 import numpy as np
 
 from campaign.config import CampaignRules, StrategyDoctrine
-from campaign.strategy.knowledge import EnemyGroup, SideView
+from campaign.strategy.knowledge import EnemyGroup, Order, SideView
 from campaign.strategy.routing import PricedRoutes
 
 __all__ = ["CODES", "Order", "Strategist", "count_flank_marches"]
@@ -67,77 +67,9 @@ GUARD_CODES = ("guard", "guard_hold")
 GROUP_CODES = ("attack", "pursue")
 
 
-class Order:
-    """One decision: ``code`` (one of :data:`CODES`), the ``goal`` junction (None: holds),
-    the next junction ``step`` (None: holds here), and what explains it: the enemy junction
-    ``enemy_at`` and divisions ``enemies``, the ``friends`` joined or awaited, and the
-    final aim ``aim`` of a plan or flank march. Read-only; equal when every field is.
-    Made for every decision: a plain class with slots (a native class when compiled with
-    mypyc) is cheaper to make than a named tuple, several times so compiled."""
-
-    __slots__ = ("aim", "code", "enemies", "enemy_at", "friends", "goal", "step")
-
-    def __init__(
-        self,
-        code: str,
-        goal: str | None,
-        step: str | None,
-        enemy_at: str | None = None,
-        enemies: tuple[str, ...] = (),
-        friends: tuple[str, ...] = (),
-        aim: str | None = None,
-    ) -> None:
-        self.code = code
-        self.goal = goal
-        self.step = step
-        self.enemy_at = enemy_at
-        self.enemies = enemies
-        self.friends = friends
-        self.aim = aim
-
-    def _key(
-        self,
-    ) -> tuple[
-        str, str | None, str | None, str | None, tuple[str, ...], tuple[str, ...], str | None
-    ]:
-        return (
-            self.code,
-            self.goal,
-            self.step,
-            self.enemy_at,
-            self.enemies,
-            self.friends,
-            self.aim,
-        )
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Order) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return (
-            "Order(code={!r}, goal={!r}, step={!r}, enemy_at={!r}, enemies={!r}, "
-            "friends={!r}, aim={!r})".format(*self._key())
-        )
-
-
 class _Memory:
     """What a side remembers of one of its divisions between decisions (a plain class: a
     native class, built in C, when compiled)."""
-
-    __slots__ = (
-        "came",
-        "came_order",
-        "follow",
-        "order",
-        "plan",
-        "planned",
-        "pursue",
-        "pursue_until",
-        "regroup",
-    )
 
     def __init__(self) -> None:
         self.plan: str | None = None
@@ -205,7 +137,7 @@ class Strategist:
         self._groups: dict[str, EnemyGroup] = {}
         self._groups_of: tuple[dict[str, str], dict[str, int], int] = ({}, {}, 0)
         #: own base -> junction -> expected hours from the junction to that base (the tie
-        #: key of equally near junctions, :meth:`_tie`), filled as asked
+        #: key of equally near junctions, :meth:`_hours_to`), filled as asked
         self._to_base: dict[str, dict[str, float]] = {}
         #: junction -> the objectives reachable from it but neither it nor the own base, by
         #: (hours from it, *tie key): the order objectives are tried in, for the objectives
@@ -281,7 +213,10 @@ class Strategist:
         return found
 
     def _hours_to(self, to_base: dict[str, float], junction: str, base: str) -> float:
-        """Expected hours from ``junction`` to ``base`` (``to_base`` is that base's table)."""
+        """Expected hours from ``junction`` to ``base`` (``to_base`` is that base's table):
+        the tie key of equally near junctions, ``(hours, tie key, id)``, nearer the own base
+        first, then by id. (house) Nearness to the own base comes before the id so that a
+        mirror-image map breaks ties the same way for both sides (RULES.md §8.8)."""
         hours = to_base.get(junction)
         if hours is None:
             hours = to_base[junction] = self.priced.cost(junction, base)
@@ -384,7 +319,7 @@ class Strategist:
             where = {e: view.enemy_positions.get(e, self.fled.get(e)) for e in m.pursue}
             base = view.own_base
             to_base = self._base_hours(base)
-            seen: list[tuple[float, float, str]] = []  # (hours, *self._tie(j, view))
+            seen: list[tuple[float, float, str]] = []  # (hours, *tie key)
             for w in where.values():
                 if w is not None and all(w != key[2] for key in seen):
                     seen.append((from_at.get(w, math.inf), self._hours_to(to_base, w, base), w))
@@ -410,7 +345,7 @@ class Strategist:
         for j in groups:
             if j != at:
                 hours = from_at.get(j, inf)
-                if hours <= seek:  # (hours, *self._tie(j, view))
+                if hours <= seek:  # (hours, *tie key)
                     near.append((hours, self._hours_to(to_base, j, base), j))
         near.sort()
         for _, _, j in near:
@@ -428,15 +363,6 @@ class Strategist:
         return self._strategic(div, at, view, stronger, m)
 
     # ------------------------------------------------------------------ parts
-    def _tie(self, junction: str, view: SideView) -> tuple[float, str]:
-        """Tie-break key of equally near junctions: nearer the own base first, then id.
-
-        (house) Nearness to the own base comes before the id so that a mirror-image map
-        breaks ties the same way for both sides; the id settles what is left (§8.8).
-        """
-        base = view.own_base
-        return (self._hours_to(self._base_hours(base), junction, base), junction)
-
     def _go(
         self,
         code: str,
@@ -517,7 +443,7 @@ class Strategist:
         guns_hours = self._doc_guns_hours
         base = view.own_base
         to_base = self._base_hours(base)
-        nearest: tuple[float, float, str] | None = None  # (hours, *self._tie(j, view))
+        nearest: tuple[float, float, str] | None = None  # (hours, *tie key)
         for j in view.engaged:
             if j != at:
                 hours = from_at.get(j, math.inf)
@@ -549,7 +475,7 @@ class Strategist:
         from_at = self.priced.costs_from(at)
         base = view.own_base
         to_base = self._base_hours(base)
-        nearest: tuple[float, float, str] | None = None  # (hours, *self._tie(p, view))
+        nearest: tuple[float, float, str] | None = None  # (hours, *tie key)
         for p in friends.values():
             hours = from_at.get(p, math.inf)
             if math.isfinite(hours):
@@ -603,7 +529,7 @@ class Strategist:
             return None
         base = view.own_base
         to_base = self._base_hours(base)
-        nearest: tuple[float, float, str] | None = None  # (hours, *self._tie(p, view))
+        nearest: tuple[float, float, str] | None = None  # (hours, *tie key)
         for p in places:
             key = (cost(p, enemy.junction), self._hours_to(to_base, p, base), p)
             if nearest is None or key < nearest:

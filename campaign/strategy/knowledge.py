@@ -1,4 +1,5 @@
-"""What one side knows, as its strategy doctrine sees it (RULES.md §8.6, §8.8).
+"""What one side knows, as its strategy doctrine sees it, and the order it gives (RULES.md
+§8.6, §8.8).
 
 A doctrine sees its own divisions (where they are, where they are going, their boxes) and
 the enemy only as sighted: divisions where last seen, and their strength once fought, else
@@ -11,7 +12,7 @@ is compiled with mypyc. Treat them as read-only.
 
 from __future__ import annotations
 
-__all__ = ["EnemyGroup", "OwnDivision", "SideView"]
+__all__ = ["EnemyGroup", "Order", "OwnDivision", "SideView"]
 
 
 class OwnDivision:
@@ -174,3 +175,58 @@ class SideView:
             if d.id == div_id:
                 return d
         return None
+
+
+class Order:
+    """One decision: ``code`` (one of :data:`campaign.strategy.doctrine.CODES`), the
+    ``goal`` junction (None: holds), the next junction ``step`` (None: holds here), and
+    what explains it: the enemy junction ``enemy_at`` and divisions ``enemies``, the
+    ``friends`` joined or awaited, and the final aim ``aim`` of a plan or flank march.
+    Read-only; equal when every field is."""
+
+    __slots__ = ("aim", "code", "enemies", "enemy_at", "friends", "goal", "step")
+
+    def __init__(
+        self,
+        code: str,
+        goal: str | None,
+        step: str | None,
+        enemy_at: str | None = None,
+        enemies: tuple[str, ...] = (),
+        friends: tuple[str, ...] = (),
+        aim: str | None = None,
+    ) -> None:
+        self.code = code
+        self.goal = goal
+        self.step = step
+        self.enemy_at = enemy_at
+        self.enemies = enemies
+        self.friends = friends
+        self.aim = aim
+
+    def _key(
+        self,
+    ) -> tuple[
+        str, str | None, str | None, str | None, tuple[str, ...], tuple[str, ...], str | None
+    ]:
+        return (
+            self.code,
+            self.goal,
+            self.step,
+            self.enemy_at,
+            self.enemies,
+            self.friends,
+            self.aim,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Order) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            "Order(code={!r}, goal={!r}, step={!r}, enemy_at={!r}, enemies={!r}, "
+            "friends={!r}, aim={!r})".format(*self._key())
+        )
