@@ -11,6 +11,8 @@ card, has no unit left, or withdraws — checked after every phase (§6.8) — o
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import repeat
+from operator import attrgetter, is_
 
 import numpy as np
 
@@ -20,13 +22,15 @@ from battle.kernel.run import fight_tables
 from battle.result import BattleResult
 from battle.rules import BattleRules
 from battle.tables import Tables, compile_rules
-from battle.units import Force, UnitSpec
+from battle.units import ID, Force, UnitSpec
 
 __all__ = ["fight"]
 
 #: the last pair of forces checked for each compiled rules (id of Tables -> the pair): batch
 #: runs and --odds fight the same frozen forces many times
 _CHECKED: dict[int, tuple[Tables, Force, Force]] = {}
+_BOUND, _HITS = attrgetter("bound"), attrgetter("hits")
+_KIND, _FORMATION = attrgetter("kind"), attrgetter("formation")
 
 
 def fight(
@@ -92,9 +96,10 @@ def fight(
                 key="--doctrine",
                 fix=f"Choose one of: {', '.join(sorted(tables.doctrines))}.",
             )
-    due = sorted(arrivals, key=lambda a: a.bound)
+    due = sorted(arrivals, key=_BOUND) if arrivals else []
     if due:
-        taken = {u.id for f in (force_a, force_b) for u in f.units}
+        taken = set(map(ID, force_a.units))
+        taken.update(map(ID, force_b.units))
         check_arrivals(due, taken, tables.max_units_per_force)
         for a in due:
             _check_types(tables, a.units)
@@ -116,13 +121,13 @@ def _check_forces(t: Tables, force_a: Force, force_b: Force) -> None:
                 fix=f"Give it at most {limit} units, or raise "
                 "battle.max_units_per_force (e.g. --set battle.max_units_per_force=500).",
             )
-        if not any(u.hits < destroyed_at for u in force.units):
+        if not force.units or min(map(_HITS, force.units)) >= destroyed_at:
             raise ForceError(
                 f"force {force.name!r} has no unit able to fight",
                 fix=f"Give each side at least one unit with fewer than {destroyed_at} hits.",
             )
-    ids = {u.id for u in force_a.units}
-    ids.update(u.id for u in force_b.units)
+    ids = set(map(ID, force_a.units))
+    ids.update(map(ID, force_b.units))
     if len(ids) != len(force_a.units) + len(force_b.units):
         every = [u.id for f in (force_a, force_b) for u in f.units]
         dup = sorted({i for i in every if every.count(i) > 1})
@@ -131,6 +136,10 @@ def _check_forces(t: Tables, force_a: Force, force_b: Force) -> None:
 
 def _check_types(t: Tables, units: Sequence[UnitSpec]) -> None:
     """Refuse a unit whose type or formation is not in the rules; raises ForceError."""
+    if set(map(_KIND, units)) <= t.unit_types.keys() and all(
+        map(is_, map(_FORMATION, units), repeat(None))
+    ):
+        return  # known types, each in its type's default formation
     for u in units:
         kind = t.unit_types.get(u.kind)
         if kind is None:

@@ -80,6 +80,15 @@ class BattleResult:
         default=(), repr=False, compare=False
     )
 
+    @classmethod
+    def of(cls, **fields: Any) -> BattleResult:
+        """The result with these ``fields`` (every field by name), made as the dataclass's
+        ``__init__`` would, without its per-field ``object.__setattr__`` calls: the kernel's
+        decoder makes one per battle, on the batch runs' hot path."""
+        made = object.__new__(cls)
+        made.__dict__.update(fields)
+        return made
+
     @cached_property
     def withdrawal_checks(self) -> tuple[WithdrawalChecked, ...]:
         """Every withdrawal check made, with its factors and dice (RULES.md §7.2–§7.4)."""

@@ -43,6 +43,17 @@ class Division:
     on_road: tuple[str, str] | None = None
     road_walked: tuple[float, float] = (0.0, 0.0)
     process: simpy.Process | None = None
+    #: scheduling state (campaign.engine): an interrupt is on its way to its process
+    #: (``woken``); it is one of a battle's divisions, held until the battle ends and wakes
+    #: it (``in_battle``); its process sleeps on no event until then (``asleep``); its
+    #: contact check scheduled events it must let go first (``defer``); it arrived this
+    #: minute and waits for its contact check to go on (``checking``)
+    woken: bool = False
+    checking: bool = False
+    alarm: simpy.Event | None = None  # what it sleeps on (``asleep``)
+    in_battle: bool = False
+    asleep: bool = False
+    defer: bool = False
     #: actual hits that destroy a unit (``battle.destroyed_at_hits``, RULES.md §1.2)
     destroyed_at: int = field(kw_only=True)
     #: the units list ``boxes`` was last summed for, and the sum (units are immutable and

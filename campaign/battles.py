@@ -25,9 +25,8 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Generator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -40,6 +39,7 @@ from campaign.battle_record import battle_row, fought_event
 from campaign.events import SIDES, CampaignEvent, MeetingOnRoad, StrengthLearned
 from campaign.fallback import Aftermath, Road
 from campaign.result import BattleRow
+from campaign.schedule import later
 
 if TYPE_CHECKING:
     from campaign.engine import Campaign
@@ -160,7 +160,14 @@ class BattleDesk:
             if (o_origin, o_dest) != (dest, origin) or s1 <= t0:
                 continue
             meet = (t0 + s0 + (t1 - t0)) / 2.0  # both march the road in the same time
-            camp.env.process(self._road_meeting(div, other, div.road, other.road, meet))
+            self._meet_later(div, other, max(meet - camp.env.now, 0.0))
+
+    def _meet_later(self, a: Division, b: Division, delay: float) -> None:
+        """Schedule the meeting of ``a`` and ``b`` on their road in ``delay`` minutes, where a
+        process started now would have (campaign.schedule.later)."""
+        road_a, road_b = a.road, b.road
+        assert road_a is not None and road_b is not None
+        later(self.camp.env, delay, lambda: self._road_meeting(a, b, road_a, road_b))
 
     def _road_meeting(
         self,
@@ -168,10 +175,8 @@ class BattleDesk:
         b: Division,
         road_a: tuple[str, str, float, float],
         road_b: tuple[str, str, float, float],
-        meet: float,
-    ) -> Generator[Any, Any, None]:
+    ) -> None:
         camp = self.camp
-        yield camp.env.timeout(max(meet - camp.env.now, 0.0))
         if camp.over or a.road != road_a or b.road != road_b:
             return
         if not (a.alive and b.alive):
@@ -227,7 +232,8 @@ class BattleDesk:
                 for d in here:
                     d.busy_until = max(d.busy_until, dawn)
                     camp.wake(d)
-                camp.env.process(self._at_dawn(junction, dawn, arriving))
+                delay = max(dawn - now, 0.0)
+                later(camp.env, delay, lambda: self._at_dawn(junction, dawn, arriving))
                 return
             self.fight(Meeting(junction=junction), here, arriving)
 
@@ -241,12 +247,9 @@ class BattleDesk:
             return clock.next_dawn(clock.nightfall(now) + 1)
         return now
 
-    def _at_dawn(
-        self, junction: str, dawn: float, arriving: Division | None
-    ) -> Generator[Any, Any, None]:
-        """Hold a battle due at night until dawn, then fight it with everyone there."""
+    def _at_dawn(self, junction: str, dawn: float, arriving: Division | None) -> None:
+        """At dawn, a battle held over the night (§8.3), fought with everyone there then."""
         camp = self.camp
-        yield camp.env.timeout(max(dawn - camp.env.now, 0.0))
         if camp.over:
             return
         if self.dawn.get(junction) == dawn:
@@ -335,13 +338,20 @@ class BattleDesk:
         if not over:
             # its end is scheduled before the divisions it holds go back to sleep, so that
             # at that minute the result is applied before any of them thinks again
-            camp.env.process(self._battle_over(battle, battle.version))
+            version = battle.version
+            later(camp.env, end - camp.env.now, lambda: self._battle_over(battle, version))
         for d in battle.members():
             d.busy_until = end  # held until it ends
+            d.in_battle = True
         if over:  # settled now (which wakes them once, to read their new orders)
             self._settle(battle)
             return
         for d in battle.members():
+            # Not woken (it would only fall asleep until the battle's end, which wakes it): one
+            # asleep in this battle, or one that arrived this minute and waits for its contact
+            # check, to go on after it (Campaign._land): it will find itself in the battle
+            if (d.asleep and not d.woken) or d.checking:
+                continue
             camp.wake(d)
 
     def _join(self, battle: Battle, junction: str) -> None:
@@ -367,11 +377,10 @@ class BattleDesk:
             battle.joins.extend(new)
             self._fight_out(battle)
 
-    def _battle_over(self, battle: Battle, version: int) -> Generator[Any, Any, None]:
+    def _battle_over(self, battle: Battle, version: int) -> None:
         """At the battle's end: its result applied and recorded, and its consequences worked
         out from where everyone is then (RULES.md §8.5)."""
         camp = self.camp
-        yield camp.env.timeout(max(battle.end - camp.env.now, 0.0))
         if camp.over or battle.version != version:
             return  # fought again with a late arrival: that version ends it
         self._settle(battle)
@@ -380,6 +389,8 @@ class BattleDesk:
         """Apply and record ``battle``'s result and work out its consequences (§8.5)."""
         camp = self.camp
         del self.pending[battle.number]
+        for d in battle.members():
+            d.in_battle = False  # woken below
         where = battle.where
         if where.junction is not None:
             del self.fighting[where.junction]

@@ -43,6 +43,7 @@ from campaign.maps import CampaignMap
 from campaign.paths import display_path
 from campaign.reinforcements import check_reinforcements, reinforce
 from campaign.result import CampaignResult, final_result
+from campaign.schedule import after_urgent, due_now, first_of, ring
 from campaign.sightings import enemies_seeing, update_sightings
 from campaign.strategy import (
     Order,
@@ -113,6 +114,8 @@ class Campaign:
         self.clock = Clock(self.cr.day_start_minutes, self.cr.day_end_minutes)
         self.env = simpy.Environment()
         self.done = self.env.event()
+        #: never triggered: a division in a battle sleeps on it until the battle's end wakes it
+        self.never = self.env.event()
         self.events: list[CampaignEvent] = []
         self.n_events = 0
         #: campaign character counts (see CampaignResult)
@@ -244,7 +247,7 @@ class Campaign:
         for reinforcement in sorted(self.map.reinforcements, key=lambda r: rank(r.side)):
             self.env.process(reinforce(self, reinforcement))
         limit = self.time_limit_days * 1440 + 1
-        self.env.run(until=simpy.AnyOf(self.env, [self.done, self.env.timeout(limit)]))
+        self.env.run(until=first_of(self.env, (self.done, self.env.timeout(limit))))
         if not self.over:
             self.end(None, "time limit reached with nothing decided: a draw")
         return self._result()
@@ -258,14 +261,22 @@ class Campaign:
                     yield from self._follow_orders(div)
                     continue
                 if env.now < div.busy_until:
-                    yield env.timeout(div.busy_until - env.now)
+                    if div.in_battle:  # asleep until the battle's end rings its alarm (wake)
+                        div.alarm = alarm = env.event()
+                        div.asleep = True
+                        yield alarm
+                        div.woken = div.asleep = False
+                    else:
+                        yield env.timeout(div.busy_until - env.now)
                     continue
                 if not self.clock.is_daylight(env.now):
                     yield env.timeout(self.clock.next_dawn(env.now) - env.now)
                     continue
                 yield from self._decide_and_march(div)
             except simpy.Interrupt:
+                div.woken = div.asleep = div.checking = False
                 continue
+        yield self.never  # sleeps for good: an ending process schedules an event (a step)
 
     def _follow_orders(self, div: Division) -> Process:
         kind, arg = div.orders.pop(0)
@@ -290,7 +301,7 @@ class Campaign:
                     yield env.timeout(self.clock.next_dawn(nightfall) - env.now)
                     return
             yield from self._march(div, origin, dest, test_rough=False)
-            if div.orders and div.location == dest:
+            if div.orders and div.location == dest and due_now(env):
                 # a fall back that reaches a junction lets this minute's contact check run
                 # before it marches on: an enemy standing there catches it (RULES.md §8.4)
                 yield env.timeout(0)
@@ -302,7 +313,7 @@ class Campaign:
             div.on_road = None
             self._arrival(div, dest)
             self.arrived(div, dest)
-            yield env.timeout(0)
+            yield from self._land(div, dest)
 
     def _decide_and_march(self, div: Division) -> Process:
         env = self.env
@@ -431,9 +442,7 @@ class Campaign:
         div.location = dest
         self._arrival(div, dest)
         self.arrived(div, dest)
-        # Let every other arrival of this minute land before anyone marches on, so that
-        # divisions reaching one junction at the same time meet there (§8.4).
-        yield env.timeout(0)
+        yield from self._land(div, dest)
 
     def _arrival(self, div: Division, junction: str) -> None:
         """Log a division reaching a junction (seen by the enemy within sight, §8.6)."""
@@ -444,28 +453,47 @@ class Campaign:
         self.emit(MarchArrived(int(self.env.now), div.side, div.id, junction, seen_by=seen))
 
     def arrived(self, div: Division, junction: str) -> None:
-        """A division reached a junction: sightings, objectives, contact (§8.4, §8.6)."""
+        """A division reached a junction: sightings, objectives (§8.6); its contact check
+        (§8.4) follows in :meth:`_land`."""
         div.arrived_at = self.env.now
         update_sightings(self)
         self.endgame.occupy(junction)
-        # Contact and the end checks wait for every other arrival of this minute: divisions
-        # arriving together fight together, and an enemy reaching the same base at the same
-        # time is met there, not ignored.
-        self._after_this_minute(lambda: self.desk.check_contact(junction, arriving=div))
-        if len({d.side for d in self.divisions if d.alive}) < len(SIDES):
-            # Only a side with no division standing ends the campaign here (§8.7). With both
-            # standing now the check would find nothing: every division lost later this
-            # minute is lost in a battle's settlement, which checks at once (BattleDesk
-            # _settle), and the scheduled check would then find the campaign over; a
-            # reinforcement only adds divisions. Skipping it saves an event per arrival.
-            self._after_this_minute(self.endgame.check_immediate)
+
+    def _land(self, div: Division, junction: str) -> Process:
+        """After an arrival: the contact check after every other arrival of this minute
+        (arriving together, they fight together, §8.4), then the division goes on: one
+        zero-delay event for both (once two in a row), or none if it would run next. Woken
+        by the check, it waits for its interrupt; else it lets what the check began go first."""
+        # no end check (§8.7): a side loses its last division in a battle's settlement, which
+        # checks at once (BattleDesk._settle): the campaign is over, what follows counts not
+        env = self.env
+        div.checking = True
+        if due_now(env):
+            check = env.timeout(0)
+            check.callbacks.append(lambda _: self._contact(check, div, junction))
+            yield check
+        else:  # run as its event would be: outside any process (so a wake interrupts this)
+            env._active_proc = None
+            self._contact(None, div, junction)
+            env._active_proc = div.process
+        defer, div.defer, div.checking = div.defer, False, False
+        if div.woken:
+            yield self.never  # its interrupt resumes it
+        elif defer and not div.in_battle:  # (in a battle it only falls asleep next)
+            yield after_urgent(env)
+
+    def _contact(self, check: simpy.Event | None, div: Division, junction: str) -> None:
+        """The contact check after ``div``'s arrival (§8.4), run by ``check`` (or inline)."""
+        if not self.over:
+            queue, n = self.env._queue, len(self.env._queue)
+            self.desk.check_contact(junction, arriving=div)
+            p = div.process
+            div.defer = len(queue) != n and p is not None and (check is None or p.target is check)
 
     def _after_this_minute(self, action: Callable[[], object]) -> None:
-        """Run ``action`` after everything already scheduled for this minute.
-
-        A zero-delay event created now is queued behind every event scheduled earlier for
-        this minute (arrivals included) and ahead of anything the running process does next.
-        """
+        """Run ``action`` after everything already scheduled for this minute: a zero-delay
+        event created now is queued behind every event scheduled earlier for this minute
+        (arrivals included) and ahead of anything the running process does next."""
         event = self.env.timeout(0)
 
         def run(_: object) -> None:
@@ -479,12 +507,17 @@ class Campaign:
         yield self.env.timeout(0)
         for junction in sorted({d.location for d in self.divisions if d.location}):
             self.desk.check_contact(junction, arriving=None)
+        yield self.never  # sleeps for good (see division_process)
 
     def wake(self, div: Division) -> None:
         """Interrupt a division's process so that it reads its new orders."""
         p = div.process
         if p is not None and p.is_alive and p is not self.env.active_process:
-            p.interrupt()
+            if div.asleep and not div.woken and div.alarm is not None:
+                ring(self.env, div.alarm)  # where an interrupt would be, and cheaper
+            else:
+                p.interrupt()
+            div.woken = True
 
     # ------------------------------------------------------------------ knowledge
     def forget(self, div: Division) -> None:

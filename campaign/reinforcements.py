@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from campaign.army import raise_division
 from campaign.errors import MapError
-from campaign.events import DivisionRaised, RaisedUnit, Reinforced
+from campaign.events import SIDES, DivisionRaised, RaisedUnit, Reinforced
 from campaign.sightings import enemies_seeing, update_sightings
 
 if TYPE_CHECKING:
@@ -67,4 +67,8 @@ def reinforce(camp: Campaign, r: Reinforcement) -> Process:
     update_sightings(camp)
     camp.endgame.occupy(r.junction)
     camp._after_this_minute(lambda: camp.desk.check_contact(r.junction, arriving=raised[-1][0]))
-    camp._after_this_minute(camp.endgame.check_immediate)
+    if len({d.side for d in camp.divisions if d.alive}) < len(SIDES):
+        # only a side with no division standing ends the campaign here (§8.7): a division
+        # lost later this minute is lost in a battle's settlement, which checks at once
+        camp._after_this_minute(camp.endgame.check_immediate)
+    yield camp.never  # sleeps for good: an ending process schedules an event (a step)

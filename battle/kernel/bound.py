@@ -5,6 +5,7 @@ the withdrawal phase at the end of each turn (§7), and the turn limit and night
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 from numba.experimental import structref
 
@@ -18,17 +19,21 @@ from battle.kernel.core import (
     row,
     withdrawal_phase,
 )
-from battle.kernel.jit import BT, I8, RL, ST, VOID, rule, unmanaged
+from battle.kernel.jit import A1F, A1I, A2I, BT, I8, LAY, OUT, RL, ST, VOID, rule, unmanaged
 from battle.kernel.layout import (
     A_ADVANCE,
+    END_FLAGS,
     END_NIGHTFALL,
     END_TURN_LIMIT,
     EV_ACT,
     EV_BOUND,
     EV_STATE,
     EV_TEST,
+    EW,
+    NO,
     O_ACTION,
     O_UNIT,
+    OUT_COLUMNS,
     PH_CHECKS,
     PH_FIRE,
     PH_MANOEUVRE,
@@ -48,6 +53,7 @@ from battle.kernel.layout import (
     S_CL,
     S_DEALT,
     S_DN,
+    S_DNUM,
     S_FCT,
     S_MAXB,
     S_NARR,
@@ -218,10 +224,61 @@ def run_battle(b):
             withdrawal_phase(b)
 
 
-@njit(VOID(ST, RL), cache=True)
-def fight_arrays(st, rl):
-    """Fight the battle of the arrays ``st`` with the rules ``rl`` (see :func:`run_battle`);
-    the arrays hold the outcome."""
+@rule(ST, LAY, A1F, I8, I8, I8)
+def set_out(lay, DB, rows, record, max_bounds):
+    """The arrays of one battle (``ST``) from its layout ``lay`` (copied: the layout stays as
+    it was), its uniforms ``DB``, an event buffer of ``rows`` rows, whether it records its
+    events, and nightfall after ``max_bounds`` bounds (-1: none)."""
+    U0, P0, S0, DK0, AB, AS, ADK, ADN, _ = lay
+    n = U0.shape[0]
+    S = S0.copy()
+    S[S_RECORD] = record
+    S[S_MAXB] = max_bounds
+    S[S_DNUM] = DB.shape[0]
+    return (
+        U0.copy(),
+        P0.copy(),
+        S,
+        DK0.copy(),
+        np.zeros_like(DK0),
+        DB,
+        np.empty((rows, EW), np.float64),
+        np.zeros((n, NO), np.int64),
+        np.zeros(n, np.float64),
+        AB,
+        AS,
+        ADK,
+        ADN,
+    )
+
+
+@rule(A2I, A2I, A1I)
+def outcome_columns(U, listing):
+    """What a result reads of each unit, the units in the order ``listing``: one row per
+    column of ``OUT_COLUMNS`` of ``U``, then its state at the end (the index in
+    ``END_STATES`` of the first of ``END_FLAGS`` it has set, else steady)."""
+    n, m = listing.shape[0], len(OUT_COLUMNS)
+    out = np.empty((m + 1, n), np.int64)
+    for j in range(m):
+        col = OUT_COLUMNS[j]
+        for k in range(n):
+            out[j, k] = U[listing[k], col]
+    for k in range(n):
+        state = len(END_FLAGS)
+        for f in range(len(END_FLAGS)):
+            if U[listing[k], END_FLAGS[f]]:
+                state = f
+                break
+        out[m, k] = state
+    return out
+
+
+@njit(OUT(LAY, A1F, I8, I8, I8, RL), cache=True)
+def fight_arrays(lay, DB, rows, record, max_bounds, rl):
+    """Fight the battle laid out in ``lay`` with the rules ``rl`` (see :func:`set_out` and
+    :func:`run_battle`); returns its units' :func:`outcome_columns`, S and event rows at the
+    end."""
+    st = set_out(lay, DB, rows, record, max_bounds)
     b = structref.new(BT)
     b.U, b.P, b.S = unmanaged(st[0]), unmanaged(st[1]), unmanaged(st[2])
     b.DK, b.DL, b.DB, b.E = unmanaged(st[3]), unmanaged(st[4]), unmanaged(st[5]), unmanaged(st[6])
@@ -237,3 +294,4 @@ def fight_arrays(st, rl):
     )
     b.DFF, b.DAF = unmanaged(rl[12]), unmanaged(rl[13])
     run_battle(b)
+    return outcome_columns(st[0], lay[8]), st[2], st[6]

@@ -4,6 +4,9 @@ its :mod:`battle.events` (built only when events were recorded)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
+from itertools import compress
+from operator import attrgetter
 
 import numpy as np
 
@@ -28,28 +31,15 @@ from battle.kernel import layout as L
 from battle.kernel.pack import FloatArray, IntArray, Layout, Packed
 from battle.result import BattleResult, UnitOutcome
 from battle.tables import Tables
-from battle.units import Force
+from battle.units import ID, Force
 from battle.withdrawal import SideTally
 
 __all__ = ["events", "result"]
 
-_new_tuple = tuple.__new__
-
-
-#: U's columns a result reads, in this order
-_OUT_COLUMNS = [
-    L.U_PRESENT,
-    L.U_SIDE,
-    L.U_FID,
-    L.U_HITS,
-    L.U_TOTAL,
-    L.U_RETSH,
-    L.U_DESTR,
-    L.U_ROUTED,
-    L.U_OFFT,
-    L.U_SHAKEN,
-    L.U_DISORD,
-]
+_KIND, _GRADE, _HITS = attrgetter("kind"), attrgetter("grade"), attrgetter("hits")
+_outcome = partial(tuple.__new__, UnitOutcome)
+_NO_ROWS = np.zeros((0, L.EW), np.float64)
+_NO_ROWS.flags.writeable = False
 
 
 def result(
@@ -57,54 +47,34 @@ def result(
     p: Packed,
     lay: Layout,
     forces: tuple[Force, Force],
-    U: IntArray,
-    S: IntArray,
+    columns: IntArray,
+    s: list[int],
     E: FloatArray,
     record: bool,
 ) -> BattleResult:
-    """The :class:`BattleResult` of a finished battle (units listed side 0 first, by id)."""
-    specs = lay.specs
-    rows = U[:, _OUT_COLUMNS].tolist()
-    formations = p.formations
-    outcomes: tuple[list[UnitOutcome], list[UnitOutcome]] = ([], [])
-    for i, (present, side, fid, hits, total, retsh, destr, routed, offt, shaken, dis) in enumerate(
-        rows
-    ):
-        if not present:
-            continue
-        spec = specs[i]
-        if destr:
-            state = "destroyed"
-        elif routed:
-            state = "routed"
-        elif offt:
-            state = "off-table"
-        elif shaken:
-            state = "shaken"
-        elif dis:
-            state = "disordered"
-        else:
-            state = "steady"
-        outcomes[side].append(
-            _new_tuple(
-                UnitOutcome,
-                (
-                    spec.id,
-                    side,
-                    spec.kind,
-                    spec.grade,
-                    formations[fid],
-                    state,
-                    spec.hits,
-                    hits,
-                    total,
-                    retsh == 1,
-                ),
-            )
-        )
-    s = S.tolist()
+    """The :class:`BattleResult` of a finished battle (units listed side 0 first, by id), from
+    its units' ``OUT_COLUMNS`` (:func:`battle.kernel.bound.outcome_columns`), its S (as a
+    list) and event rows."""
+    listed = lay.listed
+    present, fid, hits, total, retsh, state = columns.tolist()
+    outcomes = zip(
+        map(ID, listed),
+        lay.listed_sides,
+        map(_KIND, listed),
+        map(_GRADE, listed),
+        map(p.formations.__getitem__, fid),
+        map(L.END_STATES.__getitem__, state),
+        map(_HITS, listed),
+        hits,
+        total,
+        map((1).__eq__, retsh),
+        strict=True,
+    )
+    units: tuple[UnitOutcome, ...] = tuple(
+        map(_outcome, compress(outcomes, present) if lay.late else outcomes)
+    )
     n = s[L.S_EN]
-    rows = E[:n].copy() if s[L.S_NWD] or record else E[:0]
+    rows = E[:n].copy() if s[L.S_NWD] or record else _NO_ROWS
     checks: tuple[WithdrawalChecked, ...] | Callable[[], tuple[WithdrawalChecked, ...]] = ()
     if s[L.S_NWD]:
 
@@ -113,7 +83,7 @@ def result(
 
     winner = s[L.S_WINNER]
     box0, box1 = s[L.S_BOX], s[L.S_BOX + 1]
-    return BattleResult(
+    return BattleResult.of(
         names=(forces[0].name, forces[1].name),
         attacker=s[L.S_ATTACKER],
         winner=None if winner < 0 else winner,
@@ -121,7 +91,7 @@ def result(
         bounds=s[L.S_BOUNDS],
         turns=s[L.S_TURN],
         minutes=s[L.S_BOUNDS] * t.bound_minutes,
-        units=tuple(outcomes[0] + outcomes[1]),
+        units=units,
         cards_left=(s[L.S_DN], s[L.S_DN + 1]),
         cards_lost=(s[L.S_CL], s[L.S_CL + 1]),
         casualty_percent=(

@@ -24,12 +24,15 @@ from battle.kernel import COLD
 
 __all__ = [
     "A1B",
+    "A1F",
     "A1I",
     "A2I",
     "B1",
     "BT",
     "F8",
     "I8",
+    "LAY",
+    "OUT",
     "RL",
     "ST",
     "VOID",
@@ -48,6 +51,25 @@ A2F = nt.Array(nt.float64, 2, "C")
 A1B = nt.Array(nt.boolean, 1, "C")
 #: one battle: U, P, S, DK, DL, DB, E, OA, OG, AB, AS, ADK, ADN (battle.kernel.layout)
 ST = nt.Tuple((A2I, A2F, A1I, A2I, A2I, A1F, A2F, A2I, A1F, A1I, A1I, A2I, A1I))
+#: a battle before its first bound (battle.kernel.pack.Layout.arrays): U, P, S, DK (copied for
+#: each battle; P and DK shared and read-only), AB, AS, ADK, ADN (read by the battle, never
+#: written), and the units in the order of a listing
+LAY = nt.Tuple(
+    (
+        A2I,
+        nt.Array(nt.float64, 2, "C", readonly=True),
+        A1I,
+        nt.Array(nt.int64, 2, "C", readonly=True),
+        A1I,
+        A1I,
+        A2I,
+        A1I,
+        A1I,
+    )
+)
+#: what a battle returns: the columns OUT_COLUMNS of its units in the order of a listing, its
+#: S and its event rows E at the end
+OUT = nt.Tuple((A2I, A1I, A2F))
 #: the rules: RI, RF, FI, FF, TI, CT, MNF, HD, LS, then the doctrines DI, DF, DR, DFF, DAF
 RL = nt.Tuple((A1I, A1F, A2I, A2F, A2I, A2I, A2I, A2I, A2F, A2I, A2F, A2I, A2I, A2I))
 

@@ -60,6 +60,12 @@ U_ARR = 34  # index of the arrival that brings it, -1 for a unit there from the 
 U_CHGL = 35  # charged by the enemy: tests to stand at its side's next bound
 U_HALFP = 36  # due a half-strength test
 NU = 37
+#: the columns of U a battle's result reads (battle.kernel.decode), in this order; then its
+#: state at the end (an index of END_STATES)
+OUT_COLUMNS = (U_PRESENT, U_FID, U_HITS, U_TOTAL, U_RETSH)
+#: a unit's state at the end of a battle: that of the first of END_FLAGS it has set, else steady
+END_FLAGS = (U_DESTR, U_ROUTED, U_OFFT, U_SHAKEN, U_DISORD)
+END_STATES = ("destroyed", "routed", "off-table", "shaken", "disordered", "steady")
 
 # ---------------------------------------------------------------- P: unit float columns
 P_POS = 0

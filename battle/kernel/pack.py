@@ -8,7 +8,8 @@ lays out one battle's units (both forces and every late arrival, in id order) an
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from operator import attrgetter
 
 import numpy as np
 from numpy.typing import NDArray
@@ -16,14 +17,101 @@ from numpy.typing import NDArray
 from battle.arrivals import Arrival
 from battle.kernel import layout as L
 from battle.tables import Tables
-from battle.units import GRADES, Force, UnitSpec
+from battle.units import GRADES, ID, Force, UnitSpec
 
-__all__ = ["Packed", "doctrine_arrays", "new_state", "rule_arrays"]
+__all__ = ["Layout", "Packed", "UnitRows", "doctrine_arrays", "new_state", "rule_arrays"]
 
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
 #: sentinel of the change-total table: no change between the two formations (RULES.md §5.2)
 NO_CHANGE = -(10**9)
+
+
+#: what of a unit spec its row of U depends on, besides its side and arrival
+_ROW_KEY = attrgetter("kind", "formation", "grade", "irregular", "hits")
+_HITS = attrgetter("hits")
+#: the battle scalars before the first bound (RULES.md §6.8: no winner yet)
+_S0 = [0] * L.NS
+_S0[L.S_WINNER] = _S0[L.S_FCT] = _S0[L.S_MAXB] = -1
+
+
+class UnitRows:
+    """The rows of ``U`` met so far under one rules object, one per (side, arrival, unit
+    spec key): a battle's ``U`` is one fancy index of them (laying out a unit is then a dict
+    look-up). Also the read-only arrays shared by battles of the same sizes."""
+
+    __slots__ = ("_array", "_groups", "_positions", "_rows", "decks")
+
+    def __init__(self) -> None:
+        self._groups: dict[tuple[int, int], dict[tuple[object, ...], int]] = {}
+        self._rows: list[list[int]] = []
+        self._array: IntArray = np.zeros((0, L.NU), np.int64)
+        self._positions: dict[int, FloatArray] = {}
+        #: (units of side 0, units of side 1) -> their decks as DK (no late arrivals)
+        self.decks: dict[tuple[int, int], IntArray] = {}
+
+    def of(
+        self, t: Tables, p: Packed, side: int, arrival: int, units: Sequence[UnitSpec]
+    ) -> list[int]:
+        """The row of each of ``units`` of ``side`` (-1 for a destroyed one, RULES.md §1.2);
+        ``arrival`` is the index of the arrival that brings them, -1 for the start."""
+        known = self._groups.get((side, arrival))
+        if known is None or len(self._rows) > 100_000:
+            if len(self._rows) > 100_000:  # bounded: start again
+                self._groups.clear()
+                self._rows.clear()
+            known = self._groups[(side, arrival)] = {}
+        rows: list[int | None] = list(map(known.get, map(_ROW_KEY, units)))
+        if None in rows:
+            for j, spec in enumerate(units):
+                if rows[j] is None:
+                    row = self._add(t, p, side, arrival, spec)
+                    rows[j] = known[_ROW_KEY(spec)] = row
+        return rows  # type: ignore[return-value]
+
+    def _add(self, t: Tables, p: Packed, side: int, arrival: int, spec: UnitSpec) -> int:
+        """Lay out one unit (RULES.md §1.2–§1.3): its type, formation (its own or its type's
+        default), hits carried, grade's morale; -1 if it is destroyed (left out)."""
+        if spec.hits >= t.destroyed_at:
+            return -1
+        u = [0] * L.NU
+        for col in (L.U_MELEE, L.U_CBY, L.U_CING, L.U_SVS, L.U_SBY):
+            u[col] = -1
+        u[L.U_SIDE] = side
+        u[L.U_KIND] = p.kind_index[spec.kind]
+        formation = spec.formation or t.unit_types[spec.kind].default_formation
+        u[L.U_FID] = p.fid[(spec.kind, formation)]
+        u[L.U_HB] = u[L.U_TOTAL] = spec.hits
+        u[L.U_MORALE] = t.morale[spec.grade]
+        u[L.U_GRADE] = GRADES.index(spec.grade)
+        u[L.U_IRREG] = spec.irregular
+        u[L.U_PRESENT] = arrival < 0
+        u[L.U_HALFT] = spec.hits >= t.half_strength_at  # already tested (§6.3 step 6)
+        u[L.U_ARR] = arrival
+        k = len(self._rows)
+        self._rows.append(u)
+        if self._array.shape[0] <= k:  # room for twice as many rows
+            grown = np.zeros((2 * k + 16, L.NU), np.int64)
+            grown[:k] = self._array[:k]
+            self._array = grown
+        self._array[k] = u
+        return k
+
+    def table(self) -> IntArray:
+        """Every row met so far, as one array (and spare rows after them)."""
+        return self._array
+
+    def positions(self, t: Tables, n: int) -> FloatArray:
+        """``P`` of ``n`` units before the first bound: each deployed (RULES.md §6.1)."""
+        P = self._positions.get(n)
+        if P is None:
+            P = np.zeros((n, L.NP), np.float64)
+            P[:, L.P_POS] = t.deploy
+            P.flags.writeable = False
+            if len(self._positions) > 1024:
+                self._positions.clear()
+            self._positions[n] = P
+        return P
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +120,7 @@ class Packed:
 
     ``arrays`` is the kernel's rule tuple without the doctrines (RI, RF, FI, FF, TI, CT, MNF,
     HD, LS); ``kinds`` the unit type names by index; ``formations`` the (type, formation)
-    names by formation index; ``fid`` the inverse.
+    names by formation index; ``fid`` the inverse; ``unit_rows`` the units laid out so far.
     """
 
     arrays: tuple[
@@ -50,6 +138,8 @@ class Packed:
     kind_index: dict[str, int]
     formations: tuple[str, ...]
     fid: dict[tuple[str, str], int]
+    #: the units laid out so far under these rules (see :class:`UnitRows`)
+    unit_rows: UnitRows = field(default_factory=UnitRows, compare=False)
 
 
 _PACKED: dict[int, tuple[Tables, Packed]] = {}
@@ -209,10 +299,14 @@ def doctrine_arrays(t: Tables, names: tuple[str, str]) -> tuple[object, ...]:
 
 @dataclass(slots=True)
 class Layout:
-    """One battle's units and decks before the first bound (copied for each battle).
+    """One battle's units and decks before the first bound: ``U``, ``P``, ``S`` and ``DK``
+    are copied for each battle, never written (``P`` and ``DK`` are shared between battles
+    of the same sizes, and read-only); ``arrays`` is the kernel's tuple of the layout
+    (:data:`battle.kernel.jit.LAY`).
 
-    ``specs`` are the units in index (id) order with their sides; ``starting`` the indices of
-    the units there from the start, side 0's first (the order of every unit listing).
+    ``specs`` are the units in index (id) order; ``listing`` the indices of the units in the
+    order of every unit listing (side 0's first, each side by id), ``listed`` their specs and
+    ``listed_sides`` their sides; ``late`` whether any unit is a late arrival.
     """
 
     specs: list[UnitSpec]
@@ -225,6 +319,17 @@ class Layout:
     AS: IntArray
     ADK: IntArray
     ADN: IntArray
+    listing: IntArray
+    listed: list[UnitSpec]
+    listed_sides: list[int]
+    late: bool
+    arrays: tuple[
+        IntArray, FloatArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray
+    ]
+
+
+_EMPTY = np.zeros(0, np.int64)
+_EMPTY2 = np.zeros((0, 1), np.int64)
 
 
 def new_state(
@@ -235,82 +340,96 @@ def new_state(
     or its type's default), grade's morale (§1.3) and position (deployed, §6.1); decks
     (§3.1), one per side and one rebuilt per arrival (§8.4)."""
     p = rule_arrays(t)
+    rows = p.unit_rows
     destroyed_at = t.destroyed_at
-    rows: list[tuple[str, int, UnitSpec, int]] = []
-    for side, force in enumerate(forces):
-        rows.extend((s.id, side, s, -1) for s in force.units if s.hits < destroyed_at)
-    for k, a in enumerate(due):
-        rows.extend((s.id, a.side, s, k) for s in a.units if s.hits < destroyed_at)
-    rows.sort(key=lambda r: r[0])
-    n = len(rows)
-    # each unit's row, built as a list (setting numpy elements one by one is slow)
-    blank = [0] * L.NU
-    for col in (L.U_MELEE, L.U_CBY, L.U_CING, L.U_SVS, L.U_SBY):
-        blank[col] = -1
-    morale, half_at, kind_index, fids = t.morale, t.half_strength_at, p.kind_index, p.fid
-    table = []
-    for _, side, spec, arr in rows:
-        u = blank.copy()
-        u[L.U_SIDE] = side
-        u[L.U_KIND] = kind_index[spec.kind]
-        formation = spec.formation or t.unit_types[spec.kind].default_formation
-        u[L.U_FID] = fids[(spec.kind, formation)]
-        u[L.U_HB] = u[L.U_TOTAL] = spec.hits
-        u[L.U_MORALE] = morale[spec.grade]
-        u[L.U_GRADE] = GRADES.index(spec.grade)
-        u[L.U_IRREG] = spec.irregular
-        u[L.U_PRESENT] = arr < 0
-        u[L.U_HALFT] = spec.hits >= half_at  # already tested (§6.3 step 6)
-        u[L.U_ARR] = arr
-        table.append(u)
-    U = np.array(table, np.int64).reshape(n, L.NU)
-    P = np.zeros((n, L.NP), np.float64)
-    P[:, L.P_POS] = t.deploy
-    counts = [0, 0]
-    for _, side, _, arr in rows:
-        if arr < 0:
-            counts[side] += 1
+    groups = [(0, -1, forces[0].units), (1, -1, forces[1].units)]
+    groups += [(a.side, k, a.units) for k, a in enumerate(due)]
+    specs: list[UnitSpec] = []
+    at: list[int] = []  # each unit's row in rows.table()
+    sides: list[int] = []
+    live: list[int] = []  # units of each group in the battle
+    boxes = [0, 0]  # §7.1 boxes of the units there from the start
+    for side, arrival, group in groups:
+        got = rows.of(t, p, side, arrival, group)
+        units: Sequence[UnitSpec] = group
+        if -1 in got:  # destroyed units are left out
+            units = [u for u, r in zip(group, got, strict=True) if r >= 0]
+            got = [r for r in got if r >= 0]
+        specs += units
+        at += got
+        sides += [side] * len(got)
+        live.append(len(got))
+        if arrival < 0:
+            boxes[side] = destroyed_at * len(got) - sum(map(_HITS, units))
+    n = len(specs)
+    ids = list(map(ID, specs))
+    order = sorted(range(n), key=ids.__getitem__)
+    specs = list(map(specs.__getitem__, order))
+    sides = list(map(sides.__getitem__, order))
+    U = rows.table().take(list(map(at.__getitem__, order)), 0)
+    listing = sorted(range(n), key=sides.__getitem__)  # stable: by id within a side
+    counts = [live[0], live[1]]
     decks = (t.deck_for(counts[0]), t.deck_for(counts[1]))
-    new_decks: list[tuple[int, ...]] = []
-    ADN = np.full(len(due), -1, np.int64)
-    for k, a in enumerate(due):
-        live = sum(1 for _, _, _, arr in rows if arr == k)
-        if live:
-            counts[a.side] += live
-            new_decks.append(t.deck_for(counts[a.side]))
-            ADN[k] = len(new_decks[-1])
-        else:
-            new_decks.append(())
-    width = max([len(decks[0]), len(decks[1]), *(len(x) for x in new_decks)])
-    DK = np.zeros((2, width), np.int64)
-    ADK = np.zeros((len(due), width), np.int64)
-    for side in (0, 1):
-        DK[side, : len(decks[side])] = decks[side]
-    for k, cards in enumerate(new_decks):
-        ADK[k, : len(cards)] = cards
-    S = np.zeros(L.NS, np.int64)
-    S[L.S_WINNER] = -1
+    S = _S0.copy()
     S[L.S_ATTACKER] = attacker
-    S[L.S_FCT] = -1
-    S[L.S_MAXB] = -1
     S[L.S_NARR] = len(due)
-    boxes = [0, 0]
-    for _, side, spec, arr in rows:
-        if arr < 0:
-            boxes[side] += destroyed_at - spec.hits
     for side in (0, 1):
         S[L.S_DN + side] = len(decks[side])
-        S[L.S_ONF + side] = sum(1 for _, s2, _, arr in rows if s2 == side and arr < 0)
+        S[L.S_ONF + side] = counts[side]
         S[L.S_BOX + side] = boxes[side]
+    if not due:
+        DK = rows.decks.get((counts[0], counts[1]))
+        if DK is None:
+            DK = _deck_array(decks, [])
+            DK.flags.writeable = False
+            if len(rows.decks) > 4096:
+                rows.decks.clear()
+            rows.decks[(counts[0], counts[1])] = DK
+        AB = AS = ADN = _EMPTY
+        ADK = _EMPTY2
+    else:
+        new_decks: list[tuple[int, ...]] = []
+        ADN = np.full(len(due), -1, np.int64)
+        for k, a in enumerate(due):
+            if live[2 + k]:
+                counts[a.side] += live[2 + k]
+                new_decks.append(t.deck_for(counts[a.side]))
+                ADN[k] = len(new_decks[-1])
+            else:
+                new_decks.append(())
+        DK = _deck_array(decks, new_decks)
+        ADK = np.zeros((len(due), DK.shape[1]), np.int64)
+        for k, cards in enumerate(new_decks):
+            ADK[k, : len(cards)] = cards
+        DK.flags.writeable = False
+        AB = np.array([a.bound for a in due], np.int64)
+        AS = np.array([a.side for a in due], np.int64)
+    P = rows.positions(t, n)
+    S_ = np.array(S, np.int64)
+    by_listing = np.array(listing, np.int64)
     return Layout(
-        [r[2] for r in rows],
+        specs,
         U,
         P,
-        S,
+        S_,
         DK,
         decks,
-        np.array([a.bound for a in due], np.int64),
-        np.array([a.side for a in due], np.int64),
+        AB,
+        AS,
         ADK,
         ADN,
+        by_listing,
+        list(map(specs.__getitem__, listing)),
+        list(map(sides.__getitem__, listing)),
+        bool(due),
+        (U, P, S_, DK, AB, AS, ADK, ADN, by_listing),
     )
+
+
+def _deck_array(
+    decks: tuple[tuple[int, ...], tuple[int, ...]], new_decks: list[tuple[int, ...]]
+) -> IntArray:
+    """``DK``: each side's deck, highest card first, as wide as the widest deck of the battle
+    (``new_decks``: those rebuilt for late arrivals, RULES.md §8.4), zero-padded."""
+    width = max([len(decks[0]), len(decks[1]), *(len(x) for x in new_decks)])
+    return np.array([list(d) + [0] * (width - len(d)) for d in decks], np.int64)

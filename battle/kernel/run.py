@@ -18,7 +18,7 @@ from numba import config
 
 from battle.arrivals import Arrival
 from battle.kernel import layout as L
-from battle.kernel.bound import fight_arrays, run_battle
+from battle.kernel.bound import fight_arrays, outcome_columns, run_battle, set_out
 from battle.kernel.decode import result
 from battle.kernel.jit import FIELDS
 from battle.kernel.pack import Layout, doctrine_arrays, new_state, rule_arrays
@@ -34,7 +34,12 @@ PLAIN_PYTHON = bool(config.DISABLE_JIT)
 #: event rows a recording battle starts with, plus 64 per unit
 EVENT_ROWS = 512
 EVENT_ROWS_PER_UNIT = 64
-_GUESS = [4]  # blocks drawn up front: grows to what battles have needed
+#: blocks drawn up front: grows at once to what a battle needed (plus one), and shrinks by a
+#: block after every SHRINK_AFTER battles that needed fewer (one long battle must not make
+#: every later battle draw and step back thousands of uniforms)
+_GUESS = [4]
+_FEWER = [0]  # battles since the guess last changed that needed fewer blocks
+SHRINK_AFTER = 256
 _LAYOUTS: dict[int, tuple[Tables, Force, Force, int, Layout]] = {}
 
 
@@ -71,67 +76,52 @@ def fight_tables(
     n = lay.U.shape[0]
     # a bit generator that cannot step back (no ``advance``, e.g. MT19937) is rewound by
     # restoring its state and drawing the used blocks again
-    start = None if hasattr(rng.bit_generator, "advance") else rng.bit_generator.state
+    bitgen = rng.bit_generator
+    advance = getattr(bitgen, "advance", None)
+    start = None if advance is not None else bitgen.state
     dice = rng.random(BLOCK * _GUESS[0])
     rows = EVENT_ROWS + EVENT_ROWS_PER_UNIT * n if record else 256
+    nightfall = -1 if max_bounds is None else max_bounds
     while True:
-        U = lay.U.copy()
-        S = lay.S.copy()
-        S[L.S_RECORD] = record
-        S[L.S_MAXB] = -1 if max_bounds is None else max_bounds
-        S[L.S_DNUM] = len(dice)
-        E = np.empty((rows, L.EW), np.float64)
-        st = (
-            U,
-            lay.P.copy(),
-            S,
-            lay.DK.copy(),
-            np.zeros_like(lay.DK),
-            dice,
-            E,
-            np.zeros((n, L.NO), np.int64),
-            np.zeros(n, np.float64),
-            lay.AB,
-            lay.AS,
-            lay.ADK,
-            lay.ADN,
-        )
         if PLAIN_PYTHON:  # NUMBA_DISABLE_JIT=1: the same rules, run as Python (debugging)
+            st = set_out(lay.arrays, dice, rows, record, nightfall)  # type: ignore[no-untyped-call]
             fields = dict(zip(FIELDS, (*st, *rl), strict=True))
             run_battle(SimpleNamespace(**fields))  # type: ignore[no-untyped-call]
+            C = outcome_columns(st[0], lay.listing)  # type: ignore[no-untyped-call]
+            S, E = st[2], st[6]
         else:
-            fight_arrays(st, rl)
-        used = int(S[L.S_DUSED])
+            C, S, E = fight_arrays(lay.arrays, dice, rows, record, nightfall, rl)
+        s = S.tolist()
+        used = s[L.S_DUSED]
         if used > len(dice):  # more dice: the next blocks of the same stream
             more = -(-(used - len(dice)) // BLOCK) + 1
             _GUESS[0] = min(max(_GUESS[0], -(-used // BLOCK) + 1), 4096)
+            _FEWER[0] = 0
             dice = np.concatenate((dice, rng.random(BLOCK * more)))
             continue
-        if S[L.S_EOVER]:
+        if s[L.S_EOVER]:
             rows *= 4
             continue
         break
     keep = BLOCK * -(-used // BLOCK)
+    if keep + BLOCK < BLOCK * _GUESS[0]:
+        _FEWER[0] += 1
+        if _FEWER[0] >= SHRINK_AFTER:
+            _GUESS[0] -= 1
+            _FEWER[0] = 0
     spare = len(dice) - keep
     if spare:
-        _rewind(rng, spare, start, keep)
-    return result(t, rule_arrays(t), lay, (force_a, force_b), U, S, E, record)
+        if advance is not None:
+            advance(-spare)  # one 64-bit draw per uniform
+        else:
+            _rewind(rng, start, keep)
+    return result(t, rule_arrays(t), lay, (force_a, force_b), C, s, E, record)
 
 
-def _rewind(
-    rng: np.random.Generator, spare: int, start: Mapping[str, Any] | None, keep: int
-) -> None:
-    """Step ``rng`` back over ``spare`` unused uniforms (one 64-bit draw each), so that it
-    ends just after the ``keep`` uniforms the battle's used blocks took.
-
-    ``start`` is the bit generator's state before the battle drew, for a generator without
-    ``advance``: it is restored and the ``keep`` uniforms are drawn again.
-    """
-    bitgen = rng.bit_generator
-    advance = getattr(bitgen, "advance", None)
-    if advance is not None:
-        advance(-spare)
-        return
+def _rewind(rng: np.random.Generator, start: Mapping[str, Any] | None, keep: int) -> None:
+    """Put a generator without ``advance`` just after the ``keep`` uniforms the battle's
+    used blocks took: restore ``start``, its bit generator's state before the battle drew,
+    and draw them again."""
     assert start is not None
-    bitgen.state = start
+    rng.bit_generator.state = start
     rng.random(keep)

@@ -43,6 +43,7 @@ MODULES: tuple[str, ...] = (
     "campaign.lookups",
     "campaign.maps.routes",
     "campaign.reinforcements",
+    "campaign.schedule",
     "campaign.sightings",
     "campaign.strategy.doctrine",
     "campaign.strategy.knowledge",

@@ -4,6 +4,7 @@ results in plain Python (NUMBA_DISABLE_JIT=1), and the first-run notice."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -164,6 +165,25 @@ def test_the_generator_ends_at_a_block_boundary(rules, seed: int) -> None:  # ty
     assert after[0] in stream[64::64].tolist()
 
 
+def test_the_up_front_guess_shrinks_after_short_battles(rules, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """After one long battle, the blocks drawn up front shrink again once SHRINK_AFTER
+    battles needed fewer; the battles and the generators' states are the same throughout."""
+    red, blue = parse_force_flag("6i1c1a", "Red", "R"), parse_force_flag("4i1c1a", "Blue", "B")
+    monkeypatch.setattr(run, "SHRINK_AFTER", 3)
+    expected = []
+    for seed in range(9):
+        g = rng(seed)
+        expected.append((fight(red, blue, rules, g), g.random()))
+    monkeypatch.setattr(run, "_GUESS", [40])
+    monkeypatch.setattr(run, "_FEWER", [0])
+    got = []
+    for seed in range(9):
+        g = rng(seed)
+        got.append((fight(red, blue, rules, g), g.random()))
+    assert got == expected
+    assert run._GUESS[0] == 37  # a block less after every 3 battles that needed fewer
+
+
 def test_a_battle_whose_events_overflow_the_buffer_is_fought_again(rules, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """More events than the first buffer holds: fought again with more rows, same battle."""
     red, blue = parse_force_flag("12i2c2a", "Red", "R"), parse_force_flag("10i2c2a", "Blue", "B")
@@ -183,6 +203,18 @@ def test_events_are_decoded_when_read_and_pickle(rules) -> None:  # type: ignore
     quiet = fight(red, blue, rules, rng(4), record_events=False)
     assert quiet.events == () and quiet.withdrawal_checks == r.withdrawal_checks
     assert quiet.units == r.units and quiet.winner == r.winner
+
+
+def test_a_result_has_every_field_as_its_dataclass_would(rules) -> None:  # type: ignore[no-untyped-def]
+    """The decoder makes BattleResult without its __init__ (BattleResult.of): every field is
+    set, and a copy made through __init__ is equal, with the same units and checks."""
+    red, blue = parse_force_flag("6i1c1a", "Red", "R"), parse_force_flag("4i1c1a", "Blue", "B")
+    for record in (True, False):
+        r = fight(red, blue, rules, rng(5), record_events=record)
+        assert {f.name for f in dataclasses.fields(r)} <= set(vars(r))
+        copy = dataclasses.replace(r)
+        assert copy == r and copy.units == r.units and copy.events == r.events
+        assert copy.withdrawal_checks == r.withdrawal_checks
 
 
 def test_plain_python_gives_the_same_battle(rules) -> None:  # type: ignore[no-untyped-def]

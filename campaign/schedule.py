@@ -1,0 +1,91 @@
+"""Scheduling on the campaign's SimPy clock with fewer events (issue 15), each helper placing
+its work exactly where the plainer SimPy idiom it replaces would have (same minute, same
+order), so that a campaign comes out the same.
+
+SimPy runs the events of one minute by priority (``URGENT`` 0: interrupts, process starts;
+then ``NORMAL`` 1: timeouts, triggered events), and within a priority in the order they
+were scheduled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from typing import Any
+
+import simpy
+from simpy.events import URGENT
+
+__all__ = ["after_urgent", "due_now", "first_of", "later", "ring", "urgent_pending"]
+
+#: between URGENT (0) and NORMAL (1): SimPy only compares priorities (typed Any: SimPy's type
+#: says int, which a compiled module would check)
+_AFTER_URGENT: Any = 0.5
+
+
+def due_now(env: simpy.Environment) -> bool:
+    """Whether any event waits to run this minute (a zero-delay event created now would
+    run after it; with none, it would run next)."""
+    queue = env._queue
+    return bool(queue) and queue[0][0] == env.now
+
+
+def urgent_pending(env: simpy.Environment) -> bool:
+    """Whether an urgent event (an interrupt, a process start) waits to run this minute."""
+    queue = env._queue
+    return bool(queue) and queue[0][1] == URGENT and queue[0][0] == env.now
+
+
+def later(env: simpy.Environment, delay: float, action: Callable[[], None]) -> None:
+    """Run ``action`` in ``delay`` minutes (>= 0), where a process started now whose first act
+    is ``yield env.timeout(delay)`` would, without the process and its two events.
+
+    The process's timeout would be created when its start runs: after the urgent events
+    already waiting this minute, which may schedule events of their own. With none waiting,
+    the timeout is created now, in the same place among the events of its minute, provided
+    the caller schedules nothing more for that minute before it returns to SimPy (each
+    caller in this package schedules only this minute's urgent events, or events for other
+    minutes); with some waiting, a process it is. ``delay`` is read now: nothing it depends
+    on may change before those urgent events have run.
+    """
+    if urgent_pending(env):
+        env.process(_wait_then(env, delay, action))
+        return
+    env.timeout(delay).callbacks.append(lambda _: action())
+
+
+def _wait_then(
+    env: simpy.Environment, delay: float, action: Callable[[], None]
+) -> Generator[simpy.Event, Any, None]:
+    yield env.timeout(delay)
+    action()
+    yield env.event()  # never triggered: an ending process would schedule an event (a step)
+
+
+def first_of(env: simpy.Environment, events: tuple[simpy.Event, ...]) -> simpy.Event:
+    """An event triggered when the first of ``events`` runs, as ``simpy.AnyOf`` would be
+    (scheduled as that event runs), without building a condition value."""
+    first = env.event()
+
+    def trigger(_: simpy.Event) -> None:
+        if not first.triggered:
+            first.succeed()
+
+    for event in events:
+        event.callbacks.append(trigger)
+    return first
+
+
+def ring(env: simpy.Environment, event: simpy.Event) -> None:
+    """Trigger ``event`` as an urgent event of this minute: a process waiting on it resumes
+    where an interrupt sent now would have resumed it, without the exception."""
+    event._ok, event._value = True, None
+    env.schedule(event, URGENT)
+
+
+def after_urgent(env: simpy.Environment) -> simpy.Event:
+    """A triggered event of this minute that runs after every urgent event of the minute,
+    however late scheduled, and before its normal ones (priority 0.5)."""
+    event = env.event()
+    event._ok, event._value = True, None
+    env.schedule(event, _AFTER_URGENT)
+    return event

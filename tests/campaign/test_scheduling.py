@@ -1,0 +1,173 @@
+"""Fewer SimPy events, the same campaigns (issue 15): the scheduling helpers place their work
+where the plain SimPy idioms they replace did, and a campaign run the plain way comes out
+exactly as the lean one, event for event."""
+
+from __future__ import annotations
+
+import pytest
+import simpy
+
+from campaign.config import load_rules
+from campaign.engine import SIDES, Campaign
+from campaign.maps import load_map
+from campaign.schedule import after_urgent, due_now, later, urgent_pending
+
+
+def _wait_then(env, delay, action):
+    yield env.timeout(delay)
+    action()
+
+
+def _run_scenario(use_later: bool, urgent_first: bool) -> list[str]:
+    """At minute 1 a step schedules: a timeout for minute 6 ("before"), the action for minute
+    6 (by ``later`` or by a plain process), and an interrupt-like urgent event of minute 1
+    that, when run, schedules another timeout for minute 6 ("urgent's"). With
+    ``urgent_first`` the urgent event is scheduled before the action, else after it."""
+    env = simpy.Environment()
+    log: list[str] = []
+
+    def note(what: str):
+        return lambda _: log.append(what)
+
+    def urgent_event() -> None:
+        event = env.event()
+        event._ok, event._value = True, None
+        event.callbacks.append(lambda _: env.timeout(5).callbacks.append(note("urgent's")))
+        env.schedule(event, simpy.events.URGENT)
+
+    def step():
+        yield env.timeout(1)
+        env.timeout(5).callbacks.append(note("before"))
+        if urgent_first:
+            urgent_event()
+        log.append(f"urgent pending: {urgent_pending(env)}")
+        if use_later:
+            later(env, 5, lambda: log.append("action"))
+        else:
+            env.process(_wait_then(env, 5, lambda: log.append("action")))
+        if not urgent_first:
+            urgent_event()
+
+    env.process(step())
+    env.run()
+    return log
+
+
+@pytest.mark.parametrize(
+    ("urgent_first", "order"),
+    [(False, ["before", "action", "urgent's"]), (True, ["before", "urgent's", "action"])],
+)
+def test_later_runs_where_a_process_started_now_would(urgent_first, order):
+    """The action runs in the same order among its minute's events as a process would:
+    with an urgent event waiting when it is scheduled, after what that event schedules for
+    the minute (it is then such a process); with none, a timeout created at once."""
+    plain = _run_scenario(use_later=False, urgent_first=urgent_first)
+    lean = _run_scenario(use_later=True, urgent_first=urgent_first)
+    assert lean == plain == [f"urgent pending: {urgent_first}", *order]
+
+
+def test_after_urgent_runs_after_every_urgent_event_and_before_normal_ones():
+    env = simpy.Environment()
+    log: list[str] = []
+
+    def sleeper():
+        try:
+            yield env.timeout(100)
+        except simpy.Interrupt:
+            log.append("interrupted")
+            env.process(started())  # an urgent process start, scheduled after after_urgent
+
+    def started():
+        log.append("started")
+        yield env.timeout(0)
+
+    def step():
+        yield env.timeout(1)
+        env.timeout(0).callbacks.append(lambda _: log.append("normal, scheduled first"))
+        after_urgent(env).callbacks.append(lambda _: log.append("after urgent"))
+        victim.interrupt()
+        assert due_now(env)
+
+    victim = env.process(sleeper())
+    env.process(step())
+    env.run(until=2)
+    assert log == ["interrupted", "started", "after urgent", "normal, scheduled first"]
+
+
+def test_due_now():
+    env = simpy.Environment()
+    assert not due_now(env)
+    env.timeout(1)
+    assert not due_now(env)
+    env.timeout(0)
+    assert due_now(env)
+
+
+class _Plain(Campaign):
+    """The scheduling as it was at main 85a0b04: an arrival's contact check and the
+    division's wait are two zero-delay events, and a division in a battle waits on a
+    timeout to the battle's end (woken at each refight). Counts its SimPy steps."""
+
+    steps = 0
+
+    def _land(self, div, junction):
+        self._after_this_minute(lambda: self.desk.check_contact(junction, arriving=div))
+        if len({d.side for d in self.divisions if d.alive}) < len(SIDES):
+            self._after_this_minute(self.endgame.check_immediate)
+        yield self.env.timeout(0)
+
+    def division_process(self, div):
+        env = self.env
+        while not self.over and div.alive:
+            try:
+                if div.orders:
+                    yield from self._follow_orders(div)
+                    continue
+                if env.now < div.busy_until:
+                    yield env.timeout(div.busy_until - env.now)
+                    continue
+                if not self.clock.is_daylight(env.now):
+                    yield env.timeout(self.clock.next_dawn(env.now) - env.now)
+                    continue
+                yield from self._decide_and_march(div)
+            except simpy.Interrupt:
+                div.woken = False
+                continue
+
+
+def _counted(camp: Campaign) -> tuple[object, int]:
+    step = camp.env.step
+    steps = 0
+
+    def counting() -> None:
+        nonlocal steps
+        steps += 1
+        step()
+
+    camp.env.step = counting
+    return camp.run(), steps
+
+
+@pytest.mark.parametrize(
+    ("map_name", "doctrines", "overrides"),
+    [
+        (None, None, {}),
+        (None, {"red": "aggressive", "blue": "raider"}, {}),
+        (None, {"red": "aggressive", "blue": "aggressive"}, {"withdrawal_threshold_percent": 100}),
+        ("waterloo-1815", {"red": "cautious", "blue": "aggressive"}, {}),
+    ],
+)
+@pytest.mark.plain_python
+def test_lean_scheduling_gives_the_plain_campaign(map_name, doctrines, overrides):
+    """Event for event the same campaign as the plain scheduling (late arrivals, night
+    battles, reinforcements, sides wiped out included), in fewer SimPy steps."""
+    rules = load_rules(None, {f"campaign.{k}": v for k, v in overrides.items()})
+    cmap = load_map(map_name)
+    lean_steps = plain_steps = 0
+    for seed in range(12):
+        lean, n = _counted(Campaign(cmap, rules, seed, doctrines))
+        plain, m = _counted(_Plain(cmap, rules, seed, doctrines))
+        assert lean == plain, seed
+        lean_steps += n
+        plain_steps += m
+    assert lean_steps < 0.85 * plain_steps
