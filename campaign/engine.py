@@ -27,7 +27,6 @@ from campaign.events import (
     BattleFought,
     CampaignEnded,
     CampaignEvent,
-    CampaignStarted,
     DivisionRaised,
     FellBack,
     Halted,
@@ -40,9 +39,8 @@ from campaign.events import (
 from campaign.ledger import Ledger
 from campaign.lookups import map_tables
 from campaign.maps import CampaignMap
-from campaign.paths import display_path
 from campaign.reinforcements import check_reinforcements, reinforce
-from campaign.result import CampaignResult, final_result
+from campaign.result import CampaignResult, final_result, header
 from campaign.schedule import after_urgent, due_now, first_of, ring
 from campaign.sightings import enemies_seeing, update_sightings
 from campaign.strategy import (
@@ -51,7 +49,6 @@ from campaign.strategy import (
     SideView,
     Strategist,
 )
-from campaign.versions import versions
 
 #: a SimPy process: yields events, returns nothing
 Process = Generator[simpy.Event, Any, None]
@@ -215,24 +212,7 @@ class Campaign:
         if not self.record:
             self.tally()
             return
-        cmap = self.map
-        self.emit(
-            CampaignStarted(
-                0,
-                cmap.name,
-                display_path(cmap.source),
-                self.loaded.label,
-                self.loaded.hash,
-                dict(self.doctrines),
-                {s: cmap.sides[s].name for s in SIDES},
-                {s: cmap.sides[s].base for s in SIDES},
-                self.seed,
-                versions(),
-                tuple(cmap.notes),
-                self.cr.day_start_minutes,
-                self.cr.day_end_minutes,
-            )
-        )
+        self.emit(header(self))
 
     def run(self) -> CampaignResult:
         """Run the campaign to its end (RULES.md §8.7) and return the result."""

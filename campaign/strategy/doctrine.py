@@ -30,7 +30,6 @@ from for the same reason and goal (it holds instead).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 
 import networkx as nx
 import numpy as np
@@ -39,7 +38,7 @@ from campaign.config import CampaignRules, StrategyDoctrine
 from campaign.strategy.knowledge import EnemyGroup, Order, SideView
 from campaign.strategy.routing import PricedRoutes
 
-__all__ = ["CODES", "Order", "Strategist", "count_flank_marches"]
+__all__ = ["CODES", "Order", "Strategist"]
 
 #: Reason codes of an order (printers turn them into sentences).
 CODES = (
@@ -589,16 +588,3 @@ class Strategist:
                 return Order("no_way", None, None, aim=view.enemy_base, enemy_at=view.enemy_base)
             return self._go("advance", at, view.enemy_base, stronger)
         return Order("hold", None, None)
-
-
-def count_flank_marches(orders: Iterable[tuple[str, str, str | None]]) -> int:
-    """Flank marches in a stream of orders ``(division, code, goal)``: each time a division
-    is given a ``flank`` order with a goal other than its previous order's (RULES.md §8.8).
-    A flank march of several roads is one march (its later steps repeat the order)."""
-    last: dict[str, tuple[str, str | None]] = {}
-    count = 0
-    for division, code, goal in orders:
-        if code == "flank" and last.get(division) != (code, goal):
-            count += 1
-        last[division] = (code, goal)
-    return count

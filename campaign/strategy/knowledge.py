@@ -12,7 +12,9 @@ is compiled with mypyc. Treat them as read-only.
 
 from __future__ import annotations
 
-__all__ = ["EnemyGroup", "Order", "OwnDivision", "SideView"]
+from collections.abc import Iterable
+
+__all__ = ["EnemyGroup", "Order", "OwnDivision", "SideView", "count_flank_marches"]
 
 
 class OwnDivision:
@@ -230,3 +232,16 @@ class Order:
             "Order(code={!r}, goal={!r}, step={!r}, enemy_at={!r}, enemies={!r}, "
             "friends={!r}, aim={!r})".format(*self._key())
         )
+
+
+def count_flank_marches(orders: Iterable[tuple[str, str, str | None]]) -> int:
+    """Flank marches in a stream of orders ``(division, code, goal)``: each time a division
+    is given a ``flank`` order with a goal other than its previous order's (RULES.md §8.8).
+    A flank march of several roads is one march (its later steps repeat the order)."""
+    last: dict[str, tuple[str, str | None]] = {}
+    count = 0
+    for division, code, goal in orders:
+        if code == "flank" and last.get(division) != (code, goal):
+            count += 1
+        last[division] = (code, goal)
+    return count
