@@ -27,7 +27,6 @@ from campaign.events import (
     BattleFought,
     CampaignEnded,
     CampaignEvent,
-    CampaignStarted,
     DivisionRaised,
     FellBack,
     Halted,
@@ -40,9 +39,8 @@ from campaign.events import (
 from campaign.ledger import Ledger
 from campaign.lookups import map_tables
 from campaign.maps import CampaignMap
-from campaign.paths import display_path
 from campaign.reinforcements import check_reinforcements, reinforce
-from campaign.result import CampaignResult, final_result
+from campaign.result import CampaignResult, final_result, header
 from campaign.schedule import after_urgent, due_now, first_of, ring
 from campaign.sightings import enemies_seeing, update_sightings
 from campaign.strategy import (
@@ -51,7 +49,6 @@ from campaign.strategy import (
     SideView,
     Strategist,
 )
-from campaign.versions import versions
 
 #: a SimPy process: yields events, returns nothing
 Process = Generator[simpy.Event, Any, None]
@@ -215,24 +212,7 @@ class Campaign:
         if not self.record:
             self.tally()
             return
-        cmap = self.map
-        self.emit(
-            CampaignStarted(
-                0,
-                cmap.name,
-                display_path(cmap.source),
-                self.loaded.label,
-                self.loaded.hash,
-                dict(self.doctrines),
-                {s: cmap.sides[s].name for s in SIDES},
-                {s: cmap.sides[s].base for s in SIDES},
-                self.seed,
-                versions(),
-                tuple(cmap.notes),
-                self.cr.day_start_minutes,
-                self.cr.day_end_minutes,
-            )
-        )
+        self.emit(header(self))
 
     def run(self) -> CampaignResult:
         """Run the campaign to its end (RULES.md §8.7) and return the result."""
@@ -526,15 +506,18 @@ class Campaign:
             self.last_seen[side].pop(div.id, None)
 
     def view(self, side: str) -> SideView:
-        """What ``side`` knows now, for its strategy doctrine (RULES.md §8.6, §8.8)."""
-        enemy = "blue" if side == "red" else "red"
+        """What ``side`` knows now, for its strategy doctrine (RULES.md §8.6, §8.8).
+
+        The view's sightings and known strengths are the campaign's own dicts, not copies:
+        read-only, and good for the decision it is made for only (nothing changes them
+        while a doctrine decides)."""
         now = self.env.now
-        own = []
+        own: list[OwnDivision] = []
         for d in self.divisions:
             if d.side != side or not d.alive:
                 continue
             road = d.road
-            heading = road[1] if road else None
+            heading = road[1] if road is not None else None
             orders = d.orders
             if orders:
                 for kind, arg in orders:  # the last march ordered is where it is bound
@@ -544,18 +527,19 @@ class Campaign:
             else:
                 free = d.location is not None and d.busy_until <= now
             own.append(OwnDivision(d.id, d.location, heading, d.boxes, free))
+        sides = self.map.sides
         return SideView(
-            side=side,
-            now=now,
-            own=tuple(own),
-            enemy_positions=dict(self.last_seen[side]),
-            enemy_boxes=dict(self.known_boxes[side]),
-            own_base=self.map.sides[side].base,
-            enemy_base=self.map.sides[enemy].base,
-            objectives=self.objectives,
-            owner=self.endgame.owner,
-            estimate_boxes=self.unknown_boxes,
-            engaged=self.desk.engaged(side),
+            side,
+            now,
+            tuple(own),
+            self.last_seen[side],
+            self.known_boxes[side],
+            sides[side].base,
+            sides["blue" if side == "red" else "red"].base,
+            self.objectives,
+            self.endgame.owner,
+            self.unknown_boxes,
+            self.desk.engaged(side),
         )
 
     # ------------------------------------------------------------------ result

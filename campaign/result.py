@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from campaign.events import CampaignEnded, CampaignEvent
+from campaign.events import SIDES, CampaignEnded, CampaignEvent, CampaignStarted
+from campaign.paths import display_path
+from campaign.versions import versions
 
 if TYPE_CHECKING:
     from campaign.engine import Campaign
 
-__all__ = ["BattleRow", "CampaignResult", "final_result"]
+__all__ = ["BattleRow", "CampaignResult", "final_result", "header"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,4 +111,24 @@ def final_result(camp: Campaign) -> CampaignResult:
         flank_marches=camp.counts["flank"],
         base_fell=fell[0] if fell else None,
         base_fell_day=fell[1] if fell else None,
+    )
+
+
+def header(camp: Campaign) -> CampaignStarted:
+    """The campaign's first event: map, rules, doctrines, sides, bases, seed, versions."""
+    cmap = camp.map
+    return CampaignStarted(
+        0,
+        cmap.name,
+        display_path(cmap.source),
+        camp.loaded.label,
+        camp.loaded.hash,
+        dict(camp.doctrines),
+        {s: cmap.sides[s].name for s in SIDES},
+        {s: cmap.sides[s].base for s in SIDES},
+        camp.seed,
+        versions(),
+        tuple(cmap.notes),
+        camp.cr.day_start_minutes,
+        camp.cr.day_end_minutes,
     )

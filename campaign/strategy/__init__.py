@@ -6,8 +6,8 @@
   concentrate, plan, flank, objectives, advance).
 """
 
-from campaign.strategy.doctrine import CODES, Order, Strategist, count_flank_marches
-from campaign.strategy.knowledge import EnemyGroup, OwnDivision, SideView
+from campaign.strategy.doctrine import CODES, Order, Strategist
+from campaign.strategy.knowledge import EnemyGroup, OwnDivision, SideView, count_flank_marches
 from campaign.strategy.routing import PricedRoutes, rough_road_cost
 
 __all__ = [

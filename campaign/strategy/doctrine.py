@@ -30,18 +30,15 @@ from for the same reason and goal (it holds instead).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import NamedTuple
 
 import networkx as nx
 import numpy as np
 
 from campaign.config import CampaignRules, StrategyDoctrine
-from campaign.strategy.knowledge import EnemyGroup, SideView
+from campaign.strategy.knowledge import EnemyGroup, Order, SideView
 from campaign.strategy.routing import PricedRoutes
 
-__all__ = ["CODES", "Order", "Strategist", "count_flank_marches"]
+__all__ = ["CODES", "Order", "Strategist"]
 
 #: Reason codes of an order (printers turn them into sentences).
 CODES = (
@@ -69,36 +66,21 @@ GUARD_CODES = ("guard", "guard_hold")
 GROUP_CODES = ("attack", "pursue")
 
 
-class Order(NamedTuple):
-    """One decision: ``code`` (one of :data:`CODES`), the ``goal`` junction (None: holds),
-    the next junction ``step`` (None: holds here), and what explains it: the enemy junction
-    ``enemy_at`` and divisions ``enemies``, the ``friends`` joined or awaited, and the
-    final aim ``aim`` of a plan or flank march. Immutable: a named tuple, made for every
-    decision, is several times cheaper to build than a frozen dataclass."""
-
-    code: str
-    goal: str | None
-    step: str | None
-    enemy_at: str | None = None
-    enemies: tuple[str, ...] = ()
-    friends: tuple[str, ...] = ()
-    aim: str | None = None
-
-
-@dataclass
 class _Memory:
-    """What a side remembers of one of its divisions between decisions."""
+    """What a side remembers of one of its divisions between decisions (a plain class: a
+    native class, built in C, when compiled)."""
 
-    plan: str | None = None
-    planned: bool = False
-    order: tuple[str, str | None] | None = None
-    came: tuple[str, str] | None = None
-    came_order: tuple[str, str | None] | None = None
-    pursue: tuple[str, ...] = ()
-    pursue_until: float = -1.0
-    regroup: bool = False
-    #: (minute, junction, order): an order given with this division counted in, to follow
-    follow: tuple[float, str, Order] | None = None
+    def __init__(self) -> None:
+        self.plan: str | None = None
+        self.planned = False
+        self.order: tuple[str, str | None] | None = None
+        self.came: tuple[str, str] | None = None
+        self.came_order: tuple[str, str | None] | None = None
+        self.pursue: tuple[str, ...] = ()
+        self.pursue_until = -1.0
+        self.regroup = False
+        #: (minute, junction, order): an order given with this division counted in, to follow
+        self.follow: tuple[float, str, Order] | None = None
 
 
 class Strategist:
@@ -133,14 +115,111 @@ class Strategist:
             graph, rules.rough_road_pass, rules.rough_road_retry_minutes, doctrine.rough_risk_weight
         )
         self.waypoint_window = rules.opening_waypoint_window
+        # the doctrine's numbers as plain typed attributes, read for every decision (compiled
+        # with mypyc, these are native reads; the frozen config model's go through Python)
+        self._doc_attack_ratio: float = doctrine.attack_ratio
+        self._doc_seek_hours: float = doctrine.seek_hours
+        self._doc_guard_hours: float = doctrine.guard_hours
+        self._doc_concentrate: bool = doctrine.concentrate
+        self._doc_concentrate_hours: float = doctrine.concentrate_hours
+        self._doc_flank: bool = doctrine.flank
+        self._doc_pursue_hours: float = doctrine.pursue_hours
+        self._doc_regroup: bool = doctrine.regroup
+        self._doc_objectives_first: bool = doctrine.objectives_first
+        self._doc_advance_on_base: bool = doctrine.advance_on_base
+        self._doc_plan_slack_hours: float = doctrine.plan_slack_hours
+        self._doc_guns_hours: float = doctrine.guns_hours
         self.memory: dict[str, _Memory] = {}
         self.fled: dict[str, str] = {}  # enemy division -> where it was seen falling back to
+        #: the enemy groups last worked out, and the sightings and strengths (copies) they
+        #: were worked out from: most decisions see the enemy as the one before did
+        self._groups: dict[str, EnemyGroup] = {}
+        self._groups_of: tuple[dict[str, str], dict[str, int], int] = ({}, {}, 0)
+        #: own base -> junction -> expected hours from the junction to that base (the tie
+        #: key of equally near junctions, :meth:`_hours_to`), filled as asked
+        self._to_base: dict[str, dict[str, float]] = {}
+        #: junction -> the objectives reachable from it but neither it nor the own base, by
+        #: (hours from it, *tie key): the order objectives are tried in, for the objectives
+        #: and own base below (a campaign's never change: the map never changes)
+        self._objective_order: dict[str, tuple[str, ...]] = {}
+        self._objectives_of: tuple[dict[str, int], str] = ({}, "")
+        self._objective_names: tuple[str, ...] = ()
 
     # ------------------------------------------------------------------ memory
     def _mem(self, div: str) -> _Memory:
-        if div not in self.memory:
-            self.memory[div] = _Memory()
-        return self.memory[div]
+        m = self.memory.get(div)
+        if m is None:
+            m = self.memory[div] = _Memory()
+        return m
+
+    def _enemy_groups(self, view: SideView) -> dict[str, EnemyGroup]:
+        """``view.enemy_groups()``, worked out again only when the sightings or the known
+        strengths differ from the last decision's (read-only: shared between decisions)."""
+        positions = view.enemy_positions
+        if not positions:
+            return {}
+        seen, boxes, estimate = self._groups_of
+        if estimate == view.estimate_boxes and seen == positions and boxes == view.enemy_boxes:
+            return self._groups
+        self._groups = view.enemy_groups()
+        self._groups_of = (dict(positions), dict(view.enemy_boxes), view.estimate_boxes)
+        return self._groups
+
+    def _here(self, div: str, at: str, view: SideView) -> tuple[int, tuple[str, ...]]:
+        """Own boxes at ``at`` that can act now (the free divisions there and ``div``), and
+        the other free divisions there, sorted (they march with an attack or pursuit)."""
+        here = 0
+        band: list[str] = []
+        for d in view.own:
+            if d.at == at:
+                if d.id == div:
+                    here += d.boxes
+                elif d.free:
+                    here += d.boxes
+                    band.append(d.id)
+        band.sort()
+        return here, tuple(band)
+
+    def _stronger(self, groups: dict[str, EnemyGroup], here: int) -> set[str]:
+        """Junctions of the enemy groups ``here`` boxes cannot attack (RULES.md §8.8)."""
+        ratio = self._doc_attack_ratio
+        return {j for j, g in groups.items() if here < ratio * g.boxes}
+
+    def _objectives_from(self, at: str, view: SideView) -> tuple[str, ...]:
+        """The objectives a division at ``at`` may make for, nearest first: reachable, not
+        ``at`` nor the own base, by (hours from ``at``, *tie key) (RULES.md §8.8). Sorted
+        once per junction (read-only); those held or held by a stronger enemy are left out
+        by the caller, which keeps the order."""
+        objectives, own_base = view.objectives, view.own_base
+        known, known_base = self._objectives_of
+        if objectives is not known or own_base != known_base:
+            if own_base != known_base or objectives != known:
+                self._objective_order = {}
+            self._objectives_of = (objectives, own_base)
+            self._objective_names = tuple(objectives)
+        found = self._objective_order.get(at)
+        if found is None:
+            found = self._objective_order[at] = self.priced.nearest_first(
+                at, self._objective_names, own_base
+            )
+        return found
+
+    def _base_hours(self, base: str) -> dict[str, float]:
+        """Junction -> expected hours from it to ``base``, filled as asked (:meth:`_hours_to`)."""
+        found = self._to_base.get(base)
+        if found is None:
+            found = self._to_base[base] = {}
+        return found
+
+    def _hours_to(self, to_base: dict[str, float], junction: str, base: str) -> float:
+        """Expected hours from ``junction`` to ``base`` (``to_base`` is that base's table):
+        the tie key of equally near junctions, ``(hours, tie key, id)``, nearer the own base
+        first, then by id. (house) Nearness to the own base comes before the id so that a
+        mirror-image map breaks ties the same way for both sides (RULES.md §8.8)."""
+        hours = to_base.get(junction)
+        if hours is None:
+            hours = to_base[junction] = self.priced.cost(junction, base)
+        return hours
 
     def observe_battle(
         self, t_end: float, divisions: dict[str, tuple[str, ...]], winner: str | None
@@ -158,13 +237,13 @@ class Strategist:
             m.plan = None
             m.planned = True
             m.came = None
-            if winner == self.side and self.doctrine.pursue_hours > 0:
+            if winner == self.side and self._doc_pursue_hours > 0:
                 m.pursue = tuple(divisions.get(enemy, ()))
-                m.pursue_until = t_end + self.doctrine.pursue_hours * 60.0
+                m.pursue_until = t_end + self._doc_pursue_hours * 60.0
                 m.regroup = False
             elif winner == enemy:
                 m.pursue = ()
-                m.regroup = self.doctrine.regroup
+                m.regroup = self._doc_regroup
 
     def observe_fall_back(self, side: str, division: str, path: tuple[str, ...]) -> None:
         """An enemy division was seen falling back along ``path`` (RULES.md §8.5, §8.6):
@@ -182,9 +261,10 @@ class Strategist:
         m = self._mem(div)
         if m.plan == at:
             m.plan = None  # the opening waypoint is reached
-        if m.follow is not None and m.follow[:2] == (view.now, at):
+        follow = m.follow
+        if follow is not None and follow[0] == view.now and follow[1] == at:
             # it marches with the divisions that counted it in, unless the base needs it
-            order = self._guard_first(div, at, view) or m.follow[2]
+            order = self._guard_first(div, at, view) or follow[2]
         else:
             order = self._choose(div, at, view, m)
         m.follow = None
@@ -209,24 +289,20 @@ class Strategist:
 
     def _guard_first(self, div: str, at: str, view: SideView) -> Order | None:
         """The guard order for ``div`` if the base needs it now (RULES.md §8.8), else None."""
-        if self.doctrine.guard_hours <= 0:
+        if self._doc_guard_hours <= 0:
             return None
-        groups = view.enemy_groups()
-        here = view.strength_at(at, free_only=True, also=div)
-        stronger = {j for j, g in groups.items() if here < self.doctrine.attack_ratio * g.boxes}
-        return self._guard(div, at, view, groups, stronger)
+        groups = self._enemy_groups(view)
+        here, _ = self._here(div, at, view)
+        return self._guard(div, at, view, groups, self._stronger(groups, here))
 
     def _choose(self, div: str, at: str, view: SideView, m: _Memory) -> Order:
-        doc = self.doctrine
         priced = self.priced
         from_at = priced.costs_from(at)  # from_at.get(j, inf) is cost(at, j)
-        groups = view.enemy_groups()
-        own = view.own
-        band = tuple(sorted(d.id for d in own if d.at == at and d.free and d.id != div))
-        here = view.strength_at(at, free_only=True, also=div)
-        ratio = doc.attack_ratio
-        stronger = {j for j, g in groups.items() if here < ratio * g.boxes}
-        if doc.guard_hours > 0 and groups:
+        groups = self._enemy_groups(view)
+        here, band = self._here(div, at, view)
+        ratio = self._doc_attack_ratio
+        stronger = self._stronger(groups, here)
+        if self._doc_guard_hours > 0 and groups:
             order = self._guard(div, at, view, groups, stronger)
             if order is not None:
                 return order
@@ -234,15 +310,20 @@ class Strategist:
             order = self._regroup(div, at, view, stronger, m)
             if order is not None:
                 return order
-        if doc.guns_hours > 0 and view.engaged:
+        if self._doc_guns_hours > 0 and view.engaged:
             order = self._guns(at, view, groups, stronger)
             if order is not None:
                 return order
         if m.pursue and view.now <= m.pursue_until:
-            cost = priced.cost
             where = {e: view.enemy_positions.get(e, self.fled.get(e)) for e in m.pursue}
-            seen = sorted({j for j in where.values() if j is not None})
-            for j in sorted(seen, key=lambda j: (cost(at, j), *self._tie(j, view))):
+            base = view.own_base
+            to_base = self._base_hours(base)
+            seen: list[tuple[float, float, str]] = []  # (hours, *tie key)
+            for w in where.values():
+                if w is not None and all(w != key[2] for key in seen):
+                    seen.append((from_at.get(w, math.inf), self._hours_to(to_base, w, base), w))
+            seen.sort()
+            for _, _, j in seen:
                 beaten = tuple(sorted(e for e, w in where.items() if w == j))
                 g = groups.get(j) or EnemyGroup(
                     j, beaten, sum(view.enemy_boxes.get(e, view.estimate_boxes) for e in beaten)
@@ -256,55 +337,61 @@ class Strategist:
         if not groups:  # nothing known of the enemy: no attack, nothing to concentrate on
             return self._strategic(div, at, view, stronger, m)
         inf = math.inf
-        seek = doc.seek_hours
+        seek = self._doc_seek_hours
         base = view.own_base
-        near = sorted(
-            (hours, priced.cost(j, base), j)  # (hours, *self._tie(j, view))
-            for j in groups
-            if j != at and (hours := from_at.get(j, inf)) <= seek
-        )
-        for *_, j in near:
+        to_base = self._base_hours(base)
+        near: list[tuple[float, float, str]] = []
+        for j in groups:
+            if j != at:
+                hours = from_at.get(j, inf)
+                if hours <= seek:  # (hours, *tie key)
+                    near.append((hours, self._hours_to(to_base, j, base), j))
+        near.sort()
+        for _, _, j in near:
             g = groups[j]
             if here >= ratio * g.boxes:
                 return self._go(
                     "attack", at, j, stronger, enemy_at=j, enemies=g.divisions, friends=band
                 )
-        if doc.concentrate and near:
+        if self._doc_concentrate and near:
             able, places = self._rally_places(view)
-            for *_, j in near if places else ():
+            for _, _, j in near if places else ():
                 order = self._concentrate(div, at, view, groups[j], stronger, able, places)
                 if order is not None:
                     return order
         return self._strategic(div, at, view, stronger, m)
 
     # ------------------------------------------------------------------ parts
-    def _tie(self, junction: str, view: SideView) -> tuple[float, str]:
-        """Tie-break key of equally near junctions: nearer the own base first, then id.
-
-        (house) Nearness to the own base comes before the id so that a mirror-image map
-        breaks ties the same way for both sides; the id settles what is left (§8.8).
-        """
-        return (self.priced.cost(junction, view.own_base), junction)
-
-    def _go(self, code: str, at: str, goal: str, stronger: set[str], **why: object) -> Order:
-        """March for ``goal`` by the cheapest route that avoids stronger enemies (§8.8)."""
-        avoid = (stronger - {goal}) if self.doctrine.flank else set()
-        path, _ = self.priced.path_avoiding(at, goal, avoid)
+    def _go(
+        self,
+        code: str,
+        at: str,
+        goal: str,
+        stronger: set[str],
+        enemy_at: str | None = None,
+        enemies: tuple[str, ...] = (),
+        friends: tuple[str, ...] = (),
+        aim: str | None = None,
+    ) -> Order:
+        """March for ``goal`` by the cheapest route that avoids stronger enemies (§8.8):
+        the order ``code`` with ``enemy_at``, ``enemies``, ``friends`` and ``aim`` (see
+        :class:`Order`); ``no_way`` when no route avoids them, ``flank`` when the route of
+        a plan, objective or advance turns an enemy the cheapest route runs through."""
+        priced = self.priced
+        plain = priced.route(at, goal)
+        path = plain
+        if self._doc_flank and stronger:
+            avoid = stronger - {goal}
+            path = priced.route_avoiding(at, goal, avoid)
+            if len(path) >= 2 and path != plain and code in ("objective", "advance", "plan"):
+                # the route differs only when the cheapest one runs through a junction
+                # avoided (neither end: a cheapest route never passes its ends again)
+                turned = [j for j in plain[1:-1] if j in avoid]
+                if turned:
+                    return Order("flank", goal, path[1], turned[0], enemies, friends, goal)
         if len(path) < 2:
-            return Order("no_way", None, None, **{**why, "aim": goal})  # type: ignore[arg-type]
-        if code in ("objective", "advance", "plan") and avoid:
-            plain = self.priced.path(at, goal)
-            turned = [j for j in plain[1:-1] if j in avoid]
-            if turned and path != plain:
-                return Order(
-                    "flank",
-                    goal,
-                    path[1],
-                    enemy_at=turned[0],
-                    aim=goal,
-                    **{k: v for k, v in why.items() if k not in ("enemy_at", "aim")},  # type: ignore[arg-type]
-                )
-        return Order(code, goal, path[1], **why)  # type: ignore[arg-type]
+            return Order("no_way", None, None, enemy_at, enemies, friends, goal)
+        return Order(code, goal, path[1], enemy_at, enemies, friends, aim)
 
     def _guard(
         self,
@@ -315,26 +402,31 @@ class Strategist:
         stronger: set[str],
     ) -> Order | None:
         base = view.own_base
-        cost = self.priced.cost
-        guard_hours = self.doctrine.guard_hours
-        threats = sorted((hours, j) for j in groups if (hours := cost(j, base)) <= guard_hours)
-        if not threats:
+        to_base = self._base_hours(base)
+        guard_hours = self._doc_guard_hours
+        threat: tuple[float, str] | None = None  # the nearest threat to the base
+        for j in groups:
+            hours = self._hours_to(to_base, j, base)
+            if hours <= guard_hours and (threat is None or (hours, j) < threat):
+                threat = (hours, j)
+        if threat is None:
             return None
-        enemy_at = threats[0][1]
-        covered = [
-            d.id
-            for d in view.own
-            if d.id != div
-            and (
-                base in (d.at, d.heading)
-                or (d.id in self.memory and self.memory[d.id].order == ("guard", base))
-            )
-        ]
-        if covered:
-            return None
-        free = [d for d in view.own if (d.free or d.id == div) and d.at is not None]
-        nearest = min(free, key=lambda d: (cost(d.at, base), d.id))  # type: ignore[arg-type]
-        if nearest.id != div:
+        enemy_at = threat[1]
+        memory = self.memory
+        for d in view.own:  # another division holds, is bound for, or guards the base
+            if d.id != div:
+                if base in (d.at, d.heading):
+                    return None
+                mem = memory.get(d.id)
+                if mem is not None and mem.order == ("guard", base):
+                    return None
+        nearest: tuple[float, str] | None = None  # the free division nearest the base
+        for d in view.own:
+            if (d.free or d.id == div) and d.at is not None:
+                key = (self._hours_to(to_base, d.at, base), d.id)
+                if nearest is None or key < nearest:
+                    nearest = key
+        if nearest is None or nearest[1] != div:
             return None
         if at == base:
             return Order("guard_hold", None, None, enemy_at=enemy_at)
@@ -346,33 +438,54 @@ class Strategist:
         """March to the nearest battle the side is fighting within ``guns_hours``, to join
         it at its next bound (RULES.md §8.4, §8.8 *(house)*: "march to the sound of the
         guns"); None when no battle is within reach."""
-        cost = self.priced.cost
-        near = sorted(
-            (cost(at, j), *self._tie(j, view))
-            for j in view.engaged
-            if j != at and cost(at, j) <= self.doctrine.guns_hours
-        )
-        if not near:
+        from_at = self.priced.costs_from(at)
+        guns_hours = self._doc_guns_hours
+        base = view.own_base
+        to_base = self._base_hours(base)
+        nearest: tuple[float, float, str] | None = None  # (hours, *tie key)
+        for j in view.engaged:
+            if j != at:
+                hours = from_at.get(j, math.inf)
+                if hours <= guns_hours:
+                    key = (hours, self._hours_to(to_base, j, base), j)
+                    if nearest is None or key < nearest:
+                        nearest = key
+        if nearest is None:
             return None
-        j = near[0][-1]
+        j = nearest[2]
         enemies = groups[j].divisions if j in groups else ()
         return self._go("guns", at, j, stronger, enemy_at=j, enemies=enemies)
 
     def _regroup(
         self, div: str, at: str, view: SideView, stronger: set[str], m: _Memory
     ) -> Order | None:
-        cost = self.priced.cost
-        friends = {d.id: p for d in view.own if d.id != div and (p := d.at or d.heading)}
-        if not friends or any(at in (d.at, d.heading) for d in view.own if d.id in friends):
-            m.regroup = False  # rejoined, or no one left to rejoin
+        friends: dict[str, str] = {}  # the other divisions -> where they are or are bound
+        for d in view.own:
+            if d.id != div:
+                p = d.at or d.heading
+                if p:
+                    if at in (d.at, d.heading):
+                        m.regroup = False  # rejoined
+                        return None
+                    friends[d.id] = p
+        if not friends:
+            m.regroup = False  # no one left to rejoin
             return None
-        places = sorted(set(friends.values()))
-        reachable = [(cost(at, p), p) for p in places if math.isfinite(cost(at, p))]
-        if not reachable:
+        from_at = self.priced.costs_from(at)
+        base = view.own_base
+        to_base = self._base_hours(base)
+        nearest: tuple[float, float, str] | None = None  # (hours, *tie key)
+        for p in friends.values():
+            hours = from_at.get(p, math.inf)
+            if math.isfinite(hours):
+                key = (hours, self._hours_to(to_base, p, base), p)
+                if nearest is None or key < nearest:
+                    nearest = key
+        if nearest is None:
             m.regroup = False
             return None
-        target = min(reachable, key=lambda r: (r[0], *self._tie(r[1], view)))[1]
-        with_them = tuple(sorted(d for d, p in friends.items() if p == target))
+        target = nearest[2]
+        with_them = tuple(sorted([d for d, p in friends.items() if p == target]))
         return self._go("regroup", at, target, stronger, friends=with_them)
 
     def _rally_places(
@@ -381,15 +494,21 @@ class Strategist:
         """Divisions that may concentrate, ``id -> (position, boxes, junction)`` (all but the
         base's guards; the position is where it is or is bound), and the positions free of
         known enemies, sorted: the rally points to choose from (RULES.md §8.8)."""
-        guards = {d for d, mem in self.memory.items() if mem.order and mem.order[0] in GUARD_CODES}
-        able = {
-            d.id: (p, d.boxes, d.at)
-            for d in view.own
-            if d.id not in guards and (p := d.at or d.heading)
-        }
+        memory = self.memory
         enemy_held = set(view.enemy_positions.values())
-        places = sorted({p for p, _, _ in able.values()} - enemy_held)
-        return able, places
+        able: dict[str, tuple[str, int, str | None]] = {}
+        free_places: set[str] = set()
+        for d in view.own:
+            p = d.at or d.heading
+            if not p:
+                continue
+            mem = memory.get(d.id)
+            if mem is not None and mem.order is not None and mem.order[0] in GUARD_CODES:
+                continue  # a guard of the base
+            able[d.id] = (p, d.boxes, d.at)
+            if p not in enemy_held:
+                free_places.add(p)
+        return able, sorted(free_places)
 
     def _concentrate(
         self,
@@ -404,17 +523,24 @@ class Strategist:
         """Concentrate against ``enemy`` (RULES.md §8.8): march to the rally point, the
         position in ``places`` nearest the enemy, or wait there for friends on their way,
         when all of ``able`` within ``concentrate_hours`` of it reach ``attack_ratio``."""
-        doc = self.doctrine
         cost = self.priced.cost
         if not places:
             return None
-        rally = min(places, key=lambda p: (cost(p, enemy.junction), *self._tie(p, view)))
+        base = view.own_base
+        to_base = self._base_hours(base)
+        nearest: tuple[float, float, str] | None = None  # (hours, *tie key)
+        for p in places:
+            key = (cost(p, enemy.junction), self._hours_to(to_base, p, base), p)
+            if nearest is None or key < nearest:
+                nearest = key
+        assert nearest is not None
+        rally = nearest[2]
         gather = {
             d: (p, boxes, now_at)
             for d, (p, boxes, now_at) in able.items()
-            if d == div or cost(p, rally) <= doc.concentrate_hours
+            if d == div or cost(p, rally) <= self._doc_concentrate_hours
         }
-        if sum(boxes for _, boxes, _ in gather.values()) < doc.attack_ratio * enemy.boxes:
+        if sum(boxes for _, boxes, _ in gather.values()) < self._doc_attack_ratio * enemy.boxes:
             return None
         if rally != at:
             with_them = tuple(sorted(d for d, (p, _, _) in gather.items() if p == rally))
@@ -432,7 +558,7 @@ class Strategist:
         ``plan_slack_hours`` longer than the best (house, RULES.md §8.8)."""
         low, high = self.waypoint_window
         candidates = self.priced.waypoints(
-            at, view.own_base, view.enemy_base, low, high, self.doctrine.plan_slack_hours
+            at, view.own_base, view.enemy_base, low, high, self._doc_plan_slack_hours
         )
         if not candidates:
             return None
@@ -441,8 +567,6 @@ class Strategist:
     def _strategic(
         self, div: str, at: str, view: SideView, stronger: set[str], m: _Memory
     ) -> Order:
-        doc = self.doctrine
-        cost = self.priced.cost
         if not m.planned:
             m.planned = True
             m.plan = self._plan(at, view)
@@ -452,38 +576,15 @@ class Strategist:
             order = self._go("plan", at, m.plan, stronger, aim=view.enemy_base)
             if order.step is not None:
                 return order
-        if doc.objectives_first:
-            from_at = self.priced.costs_from(at)
-            inf = math.inf
-            side, own_base = view.side, view.own_base
-            owner = view.owner
-            open_objectives = sorted(
-                (hours, cost(j, own_base), j)  # (hours, *self._tie(j, view))
-                for j in view.objectives
-                if owner.get(j) != side
-                and j not in (own_base, at)
-                and j not in stronger
-                and (hours := from_at.get(j, inf)) < inf
-            )
-            for *_, j in open_objectives:
-                order = self._go("objective", at, j, stronger)
-                if order.step is not None:
-                    return order
-        if doc.advance_on_base and at != view.enemy_base:
+        if self._doc_objectives_first:
+            side, owner = view.side, view.owner
+            for j in self._objectives_from(at, view):
+                if owner.get(j) != side and j not in stronger:
+                    order = self._go("objective", at, j, stronger)
+                    if order.step is not None:
+                        return order
+        if self._doc_advance_on_base and at != view.enemy_base:
             if view.enemy_base in stronger:
                 return Order("no_way", None, None, aim=view.enemy_base, enemy_at=view.enemy_base)
             return self._go("advance", at, view.enemy_base, stronger)
         return Order("hold", None, None)
-
-
-def count_flank_marches(orders: Iterable[tuple[str, str, str | None]]) -> int:
-    """Flank marches in a stream of orders ``(division, code, goal)``: each time a division
-    is given a ``flank`` order with a goal other than its previous order's (RULES.md §8.8).
-    A flank march of several roads is one march (its later steps repeat the order)."""
-    last: dict[str, tuple[str, str | None]] = {}
-    count = 0
-    for division, code, goal in orders:
-        if code == "flank" and last.get(division) != (code, goal):
-            count += 1
-        last[division] = (code, goal)
-    return count

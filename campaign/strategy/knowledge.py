@@ -1,77 +1,167 @@
-"""What one side knows, as its strategy doctrine sees it (RULES.md §8.6, §8.8).
+"""What one side knows, as its strategy doctrine sees it, and the order it gives (RULES.md
+§8.6, §8.8).
 
 A doctrine sees its own divisions (where they are, where they are going, their boxes) and
 the enemy only as sighted: divisions where last seen, and their strength once fought, else
 the estimate of an average division (:func:`campaign.army.unknown_division_boxes`).
+
+The classes here are built for every decision: plain classes with slots, cheaper to make
+than named tuples or dataclasses, and native classes (constructors in C) when the module
+is compiled with mypyc. Treat them as read-only.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import NamedTuple
+from collections.abc import Iterable
 
-__all__ = ["EnemyGroup", "OwnDivision", "SideView"]
+__all__ = ["EnemyGroup", "Order", "OwnDivision", "SideView", "count_flank_marches"]
 
 
-class OwnDivision(NamedTuple):
-    """One of the side's own divisions (immutable; a named tuple, built for every decision,
-    is several times cheaper to make than a frozen dataclass).
+class OwnDivision:
+    """One of the side's own divisions (read-only; equal when every field is).
 
     ``at`` is its junction (None while on a road); ``heading`` the junction it is marching
-    or falling back to (None when it is not moving); ``free`` whether it can take orders
-    now (at a junction, not fighting, no fall back pending).
+    or falling back to (None when it is not moving); ``boxes`` the hits it can still take;
+    ``free`` whether it can take orders now (at a junction, not fighting, no fall back
+    pending).
     """
 
-    id: str
-    at: str | None
-    heading: str | None
-    boxes: int
-    free: bool
+    __slots__ = ("at", "boxes", "free", "heading", "id")
+
+    def __init__(
+        self, id: str, at: str | None, heading: str | None, boxes: int, free: bool
+    ) -> None:
+        self.id = id
+        self.at = at
+        self.heading = heading
+        self.boxes = boxes
+        self.free = free
+
+    def _key(self) -> tuple[str, str | None, str | None, int, bool]:
+        return (self.id, self.at, self.heading, self.boxes, self.free)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, OwnDivision) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return "OwnDivision(id={!r}, at={!r}, heading={!r}, boxes={!r}, free={!r})".format(
+            *self._key()
+        )
 
 
-class EnemyGroup(NamedTuple):
-    """Enemy divisions last seen together at one junction, and their estimated boxes."""
+class EnemyGroup:
+    """Enemy divisions last seen together at one junction, and their estimated boxes
+    (read-only; equal when every field is)."""
 
-    junction: str
-    divisions: tuple[str, ...]
-    boxes: int
+    __slots__ = ("boxes", "divisions", "junction")
+
+    def __init__(self, junction: str, divisions: tuple[str, ...], boxes: int) -> None:
+        self.junction = junction
+        self.divisions = divisions
+        self.boxes = boxes
+
+    def _key(self) -> tuple[str, tuple[str, ...], int]:
+        return (self.junction, self.divisions, self.boxes)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, EnemyGroup) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return "EnemyGroup(junction={!r}, divisions={!r}, boxes={!r})".format(*self._key())
 
 
-@dataclass(slots=True)
 class SideView:
     """One side's knowledge at one moment (built by the campaign for each decision).
 
-    ``now`` is campaign minutes; ``enemy_positions`` maps enemy division -> junction last
-    seen; ``enemy_boxes`` holds strengths learned by fighting (RULES.md §8.6);
+    ``now`` is campaign minutes; ``own`` the side's divisions; ``enemy_positions`` maps
+    enemy division -> junction last seen; ``enemy_boxes`` holds strengths learned by
+    fighting (RULES.md §8.6); ``own_base`` and ``enemy_base`` are junctions;
     ``objectives`` maps junction -> value and ``owner`` junction -> holding side;
+    ``estimate_boxes`` is the boxes assumed of an enemy division not fought yet;
     ``engaged`` lists the junctions where the side is fighting a battle now (it hears the
     guns: RULES.md §8.4, §8.8).
+
+    Read-only: the dicts may be the campaign's own (none is copied for a decision), so a
+    view is good for the decision it was made for only.
     """
 
-    side: str
-    now: float
-    own: tuple[OwnDivision, ...]
-    enemy_positions: dict[str, str]
-    enemy_boxes: dict[str, int]
-    own_base: str
-    enemy_base: str
-    objectives: dict[str, int]
-    owner: dict[str, str | None]
-    estimate_boxes: int
-    engaged: tuple[str, ...] = ()
+    __slots__ = (
+        "enemy_base",
+        "enemy_boxes",
+        "enemy_positions",
+        "engaged",
+        "estimate_boxes",
+        "now",
+        "objectives",
+        "own",
+        "own_base",
+        "owner",
+        "side",
+    )
+
+    def __init__(
+        self,
+        side: str,
+        now: float,
+        own: tuple[OwnDivision, ...],
+        enemy_positions: dict[str, str],
+        enemy_boxes: dict[str, int],
+        own_base: str,
+        enemy_base: str,
+        objectives: dict[str, int],
+        owner: dict[str, str | None],
+        estimate_boxes: int,
+        engaged: tuple[str, ...] = (),
+    ) -> None:
+        self.side = side
+        self.now = now
+        self.own = own
+        self.enemy_positions = enemy_positions
+        self.enemy_boxes = enemy_boxes
+        self.own_base = own_base
+        self.enemy_base = enemy_base
+        self.objectives = objectives
+        self.owner = owner
+        self.estimate_boxes = estimate_boxes
+        self.engaged = engaged
+
+    def __repr__(self) -> str:
+        return (
+            f"SideView(side={self.side!r}, now={self.now!r}, own={self.own!r}, "
+            f"enemy_positions={self.enemy_positions!r}, enemy_boxes={self.enemy_boxes!r}, "
+            f"own_base={self.own_base!r}, enemy_base={self.enemy_base!r}, "
+            f"objectives={self.objectives!r}, owner={self.owner!r}, "
+            f"estimate_boxes={self.estimate_boxes!r}, engaged={self.engaged!r})"
+        )
 
     def enemy_groups(self) -> dict[str, EnemyGroup]:
         """Known enemy groups by junction (sorted by junction id)."""
-        if not self.enemy_positions:
+        positions = self.enemy_positions
+        if not positions:
             return {}
         by_junction: dict[str, list[str]] = {}
-        for div, junction in sorted(self.enemy_positions.items()):
-            by_junction.setdefault(junction, []).append(div)
+        for div in sorted(positions):
+            junction = positions[div]
+            divs = by_junction.get(junction)
+            if divs is None:
+                by_junction[junction] = [div]
+            else:
+                divs.append(div)
         boxes, estimate = self.enemy_boxes, self.estimate_boxes
-        return {
-            j: EnemyGroup(j, tuple(divs), sum([boxes.get(d, estimate) for d in divs]))
-            for j, divs in sorted(by_junction.items())
-        }
+        groups: dict[str, EnemyGroup] = {}
+        for junction in sorted(by_junction):
+            divs = by_junction[junction]
+            total = 0
+            for div in divs:
+                total += boxes.get(div, estimate)
+            groups[junction] = EnemyGroup(junction, tuple(divs), total)
+        return groups
 
     def strength_at(self, junction: str, free_only: bool = False, also: str = "") -> int:
         """Own boxes at a junction now (only free divisions, and ``also``, if asked)."""
@@ -87,3 +177,71 @@ class SideView:
             if d.id == div_id:
                 return d
         return None
+
+
+class Order:
+    """One decision: ``code`` (one of :data:`campaign.strategy.doctrine.CODES`), the
+    ``goal`` junction (None: holds), the next junction ``step`` (None: holds here), and
+    what explains it: the enemy junction ``enemy_at`` and divisions ``enemies``, the
+    ``friends`` joined or awaited, and the final aim ``aim`` of a plan or flank march.
+    Read-only; equal when every field is."""
+
+    __slots__ = ("aim", "code", "enemies", "enemy_at", "friends", "goal", "step")
+
+    def __init__(
+        self,
+        code: str,
+        goal: str | None,
+        step: str | None,
+        enemy_at: str | None = None,
+        enemies: tuple[str, ...] = (),
+        friends: tuple[str, ...] = (),
+        aim: str | None = None,
+    ) -> None:
+        self.code = code
+        self.goal = goal
+        self.step = step
+        self.enemy_at = enemy_at
+        self.enemies = enemies
+        self.friends = friends
+        self.aim = aim
+
+    def _key(
+        self,
+    ) -> tuple[
+        str, str | None, str | None, str | None, tuple[str, ...], tuple[str, ...], str | None
+    ]:
+        return (
+            self.code,
+            self.goal,
+            self.step,
+            self.enemy_at,
+            self.enemies,
+            self.friends,
+            self.aim,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Order) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            "Order(code={!r}, goal={!r}, step={!r}, enemy_at={!r}, enemies={!r}, "
+            "friends={!r}, aim={!r})".format(*self._key())
+        )
+
+
+def count_flank_marches(orders: Iterable[tuple[str, str, str | None]]) -> int:
+    """Flank marches in a stream of orders ``(division, code, goal)``: each time a division
+    is given a ``flank`` order with a goal other than its previous order's (RULES.md §8.8).
+    A flank march of several roads is one march (its later steps repeat the order)."""
+    last: dict[str, tuple[str, str | None]] = {}
+    count = 0
+    for division, code, goal in orders:
+        if code == "flank" and last.get(division) != (code, goal):
+            count += 1
+        last[division] = (code, goal)
+    return count

@@ -65,8 +65,13 @@ class PricedRoutes:
         self.graph = priced
         self.routes = Routes(priced)
         self._cost: dict[str, dict[str, float]] = {}
+        #: a -> b -> cheapest route, as asked by :meth:`route` (read-only tuples)
+        self._routes: dict[str, dict[str, tuple[str, ...]]] = {}
+        self._routes_cached = 0
         #: (a, b, blocked junctions) -> (route, hours) of the searches of path_avoiding
         self._avoiding: dict[tuple[str, str, frozenset[str]], tuple[tuple[str, ...], float]] = {}
+        #: (from, junctions, own base) -> those junctions nearest first (nearest_first)
+        self._nearest_first: dict[tuple[str, tuple[str, ...], str], tuple[str, ...]] = {}
         #: (from, own base, enemy base, window, slack) -> opening waypoints (§8.8)
         self._waypoints: dict[tuple[str, str, str, float, float, float], tuple[str, ...]] = {}
 
@@ -130,9 +135,59 @@ class PricedRoutes:
             self._waypoints[key] = found
         return found
 
+    def nearest_first(self, at: str, junctions: tuple[str, ...], base: str) -> tuple[str, ...]:
+        """``junctions`` reachable from ``at``, neither ``at`` nor ``base``, ordered by
+        expected hours from ``at``, then hours to ``base`` (the tie key of RULES.md §8.8),
+        then id: the order a doctrine tries objectives in. Kept once asked (bounded)."""
+        key = (at, junctions, base)
+        found = self._nearest_first.get(key)
+        if found is None:
+            from_at = self.costs_from(at)
+            inf = math.inf
+            keyed: list[tuple[float, float, str]] = []
+            for j in junctions:
+                if j not in (base, at):
+                    hours = from_at.get(j, inf)
+                    if hours < inf:
+                        keyed.append((hours, self.cost(j, base), j))
+            keyed.sort()
+            found = tuple([j for _, _, j in keyed])
+            if len(self._nearest_first) >= MAX_AVOIDING_CACHED:  # bounded: start afresh
+                self._nearest_first.clear()
+            self._nearest_first[key] = found
+        return found
+
     def path(self, a: str, b: str) -> list[str]:
         """Cheapest route, ``a`` and ``b`` included (``[]`` if unreachable)."""
         return self.routes.path(a, b)
+
+    def route(self, a: str, b: str) -> tuple[str, ...]:
+        """:meth:`path` as a read-only tuple, kept once asked (``()`` if unreachable): a
+        strategy decision asks for a few routes, mostly the same ones again."""
+        from_a = self._routes.get(a)
+        found = from_a.get(b) if from_a is not None else None
+        if found is None:
+            found = tuple(self.routes.path(a, b))  # raises NodeNotFound for unknown a, b
+            if self._routes_cached >= MAX_AVOIDING_CACHED:  # bounded: start afresh
+                self._routes.clear()
+                self._routes_cached = 0
+                from_a = None
+            if from_a is None:
+                from_a = self._routes[a] = {}
+            from_a[b] = found
+            self._routes_cached += 1
+        return found
+
+    def route_avoiding(self, a: str, b: str, avoid: set[str]) -> tuple[str, ...]:
+        """Cheapest route not entering ``avoid`` (``a`` and ``b`` are always allowed), as a
+        read-only tuple; ``()`` if there is none. The route of :meth:`path_avoiding`."""
+        plain = self.route(a, b)
+        if not avoid:
+            return plain
+        blocked = avoid - {a, b}
+        if not blocked or (plain and blocked.isdisjoint(plain)):
+            return plain
+        return self._search_avoiding(a, b, blocked)[0]
 
     def path_avoiding(self, a: str, b: str, avoid: set[str]) -> tuple[list[str], float]:
         """Cheapest route not entering ``avoid`` (``a`` and ``b`` are always allowed).
@@ -145,6 +200,11 @@ class PricedRoutes:
         plain = self.path(a, b)
         if plain and not blocked.intersection(plain):
             return plain, self.cost(a, b)
+        found = self._search_avoiding(a, b, blocked)
+        return list(found[0]), found[1]
+
+    def _search_avoiding(self, a: str, b: str, blocked: set[str]) -> tuple[tuple[str, ...], float]:
+        """The cheapest route from ``a`` to ``b`` around ``blocked`` and its hours."""
         key = (a, b, frozenset(blocked))
         found = self._avoiding.get(key)
         if found is None:  # searched once per question per process (a batch asks again)
@@ -163,4 +223,4 @@ class PricedRoutes:
             if len(self._avoiding) >= MAX_AVOIDING_CACHED:  # bounded: start afresh
                 self._avoiding.clear()
             self._avoiding[key] = found
-        return list(found[0]), found[1]
+        return found
