@@ -12,6 +12,7 @@ machine inflates wall time much more than it does CPU time. Best of three runs.
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable
 from typing import Any
@@ -59,6 +60,7 @@ def measure(campaigns: int, repeats: int = 3) -> dict[str, float]:
     loaded = load_rules()
     cmap.routes  # noqa: B018 - built once per map, as a batch worker does
     run_campaign(cmap, loaded, 0, record_events=False)  # warm up: tables, caches, kernel
+    gc.freeze()  # as a batch worker does after its warm-up (campaign.batch.worker.warm_up)
     best: dict[str, float] = {}
     real = battle.engine.fight
     for _ in range(repeats):
