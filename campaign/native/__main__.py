@@ -20,7 +20,7 @@ def main(argv: list[str]) -> int:
             return 0
         from campaign.native.build import BuildError, build
 
-        print("compiling the campaign modules with mypyc (about a minute)…", file=sys.stderr)
+        print("compiling the campaign modules with mypyc (about 40 s, once)…", file=sys.stderr)
         try:
             build(quiet=False)
         except BuildError as exc:
