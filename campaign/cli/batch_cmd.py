@@ -153,7 +153,8 @@ def run(
                 highlight=False,
             )
         console.print(
-            f"batch {batch.name}: {len(plan.cells)} cell(s) × {runs_text} → {out}",
+            f"{'batch' if batch.name == 'batch' else 'batch ' + batch.name}: "
+            f"{len(plan.cells)} cell(s) × {runs_text} → {out}",
             highlight=False,
         )
     with batch_interrupt_exits(out):

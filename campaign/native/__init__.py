@@ -51,6 +51,9 @@ MODULES: tuple[str, ...] = (
 )
 #: The build's record: source hash, Python, and the file of every compiled module.
 STAMP_NAME = "native.json"
+#: set in the environment once the stale-build notice is printed: processes started from
+#: this one (batch workers) do not print it again
+_NOTICE_SHOWN = "CAMPAIGN_NATIVE_NOTICE_SHOWN"
 _state = {"status": "not activated"}
 
 
@@ -120,14 +123,15 @@ def _plan(build: Path) -> tuple[dict[str, Path] | None, str]:
     why the build is not used."""
     stamp = build / STAMP_NAME
     if not stamp.is_file():
-        return None, "not built (make native builds the compiled campaign modules)"
+        return None, "missing (make native builds the compiled campaign modules)"
     try:
         record = json.loads(stamp.read_text(encoding="utf-8"))
         files = {name: build / rel for name, rel in record["files"].items()}
         built_hash = str(record["source_hash"])
+        modules = {str(m) for m in record.get("modules", ())}
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         return None, f"unreadable build record {stamp} ({exc}): make native rebuilds it"
-    if set(record.get("modules", ())) != set(MODULES):
+    if modules != set(MODULES):
         return None, "built for another list of modules: make native rebuilds them"
     try:
         current = source_hash()
@@ -159,8 +163,11 @@ def activate(env: Mapping[str, str] | None = None, build: Path | None = None) ->
     _state["status"] = why
     if files is None:
         quiet = variables.get("CAMPAIGN_NATIVE_BUILDING") == "1" or not sys.stderr.isatty()
-        if not why.startswith("not built") and not quiet:
+        quiet = quiet or variables.get(_NOTICE_SHOWN) == why
+        if not why.startswith("missing") and not quiet:
             print(f"campaign: compiled modules {why}; running plain Python", file=sys.stderr)
+            if env is None:  # once per run: batch workers started from here stay quiet
+                os.environ[_NOTICE_SHOWN] = why
         return status()
     loaded = [name for name in MODULES if name in sys.modules]
     if loaded:  # too late to swap modules already imported as Python

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from campaign.native import MODULES, STAMP_NAME, native_dir, source_hash, source_path
 
-__all__ = ["GROUP", "BuildError", "build"]
+__all__ = ["GROUP", "BuildError", "build", "install"]
 
 #: mypyc's name for the shared library of the group: ``campaign_native__mypyc``
 GROUP = "campaign_native"
@@ -71,7 +71,8 @@ def build(out: Path | None = None, *, quiet: bool = True) -> Path:
     Raises
     ------
     BuildError
-        If mypyc is not installed, or compiling fails (its output is in the message).
+        If mypyc is not installed, compiling fails (its output is in the message), or the
+        build folder cannot be written.
     """
     try:
         from mypyc.build import mypycify
@@ -120,20 +121,41 @@ def build(out: Path | None = None, *, quiet: bool = True) -> Path:
         finally:
             os.chdir(cwd)
         files = _collect(stage)
+        record = {
+            "source_hash": digest,
+            "python": sys.version.split()[0],
+            "modules": list(MODULES),
+            "files": files,
+            "seconds": round(time.perf_counter() - started, 1),
+        }
+        install(stage, out, record)
+    if not quiet:
+        print(
+            f"compiled {len(MODULES)} campaign modules into {out} in {record['seconds']} s",
+            file=sys.stderr,
+        )
+    return out
+
+
+def install(stage: Path, out: Path, record: dict[str, object]) -> None:
+    """Put the built extensions of ``stage`` in place at ``out`` (replacing an older build)
+    with ``record`` as its ``native.json``.
+
+    Raises
+    ------
+    BuildError
+        If ``out`` cannot be written (a read-only folder, a file in the way).
+    """
+    try:
         if out.exists():
             shutil.rmtree(out)
         shutil.copytree(stage, out)
-    record = {
-        "source_hash": digest,
-        "python": sys.version.split()[0],
-        "modules": list(MODULES),
-        "files": files,
-        "seconds": round(time.perf_counter() - started, 1),
-    }
-    (out / STAMP_NAME).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-    if not quiet:
-        print(f"compiled {len(MODULES)} campaign modules into {out} in {record['seconds']} s")
-    return out
+        (out / STAMP_NAME).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise BuildError(
+            f"compiled, but could not write the build to {out} ({exc}): make that folder "
+            "writable, or remove it and run make native again"
+        ) from exc
 
 
 def _collect(stage: Path) -> dict[str, str]:

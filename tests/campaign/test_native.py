@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from campaign import native
-from campaign.native.build import GROUP, _mypy_config
+from campaign.native import __main__ as native_cli
+from campaign.native import build as native_build
+from campaign.native.build import GROUP, BuildError, _mypy_config, install
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -55,7 +57,7 @@ def _fresh_build() -> bool:
 
 def test_no_build_is_not_used(tmp_path: Path) -> None:
     files, status = native._plan(tmp_path / "nowhere")
-    assert files is None and status.startswith("not built")
+    assert files is None and status.startswith("missing")
 
 
 def test_a_stale_build_is_not_used(tmp_path: Path) -> None:
@@ -72,6 +74,43 @@ def test_a_broken_or_partial_build_is_not_used(tmp_path: Path) -> None:
     _record(tmp_path)  # the record is right, the extension files are not there
     files, status = native._plan(tmp_path)
     assert files is None and status.startswith("incomplete build")
+
+
+@pytest.mark.parametrize("modules", [None, 5, [1, 2]])
+def test_a_record_of_the_wrong_shape_is_not_used(tmp_path: Path, modules: object) -> None:
+    """A hand-edited native.json (``"modules": null``) is reported, not a traceback."""
+    _record(tmp_path, modules=modules)
+    files, status = native._plan(tmp_path)
+    assert files is None
+    assert status.startswith(("unreadable build record", "built for another list"))
+
+
+def test_a_build_folder_that_cannot_be_written_is_a_clear_error(tmp_path: Path) -> None:
+    stage = tmp_path / "stage"
+    stage.mkdir()
+    (tmp_path / "blocker").write_text("a file where the build folder would go")
+    with pytest.raises(BuildError, match="could not write the build to"):
+        install(stage, tmp_path / "blocker" / "native", {"source_hash": "x"})
+
+
+def test_ensure_remembers_a_failed_build(tmp_path: Path, monkeypatch, capsys) -> None:
+    """Without a C compiler every make target would try again (~14 s): a failed build is
+    remembered for these sources; an explicit build tries again."""
+    calls = []
+
+    def failing(**_: object) -> Path:
+        calls.append(1)
+        raise BuildError("error: command 'gcc' failed: No such file or directory")
+
+    monkeypatch.setattr(native_build, "build", failing)
+    monkeypatch.setattr(native, "native_dir", lambda: tmp_path / "native")
+    monkeypatch.setitem(native._state, "status", "missing (make native builds them)")
+    assert native_cli.main(["ensure"]) == 0
+    assert native_cli.main(["ensure"]) == 0
+    assert len(calls) == 1
+    assert "could not be compiled from these sources before" in capsys.readouterr().err
+    assert native_cli.main(["build"]) == 2
+    assert len(calls) == 2
 
 
 def test_a_complete_fresh_build_is_planned(tmp_path: Path) -> None:
