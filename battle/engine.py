@@ -11,26 +11,21 @@ card, has no unit left, or withdraws — checked after every phase (§6.8) — o
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import repeat
-from operator import attrgetter, is_
+from operator import attrgetter
 
 import numpy as np
 
 from battle.arrivals import Arrival, check_arrivals
-from battle.errors import ConfigError, ForceError
+from battle.errors import ConfigError
 from battle.kernel.run import fight_tables
 from battle.result import BattleResult
 from battle.rules import BattleRules
-from battle.tables import Tables, compile_rules
-from battle.units import ID, Force, UnitSpec
+from battle.tables import compile_rules
+from battle.units import ID, Force
 
 __all__ = ["fight"]
 
-#: the last pair of forces checked for each compiled rules (id of Tables -> the pair): batch
-#: runs and --odds fight the same frozen forces many times
-_CHECKED: dict[int, tuple[Tables, Force, Force]] = {}
-_BOUND, _HITS = attrgetter("bound"), attrgetter("hits")
-_KIND, _FORMATION = attrgetter("kind"), attrgetter("formation")
+_BOUND = attrgetter("bound")
 
 
 def fight(
@@ -83,12 +78,6 @@ def fight(
         If a doctrine name is not in ``rules.doctrines``.
     """
     tables = compile_rules(rules)
-    seen = _CHECKED.get(id(tables))
-    if seen is None or seen[0] is not tables or seen[1] is not force_a or seen[2] is not force_b:
-        _check_forces(tables, force_a, force_b)
-        if len(_CHECKED) > 64:
-            _CHECKED.clear()
-        _CHECKED[id(tables)] = (tables, force_a, force_b)  # the same pair again: checked
     for name in doctrines:
         if name not in tables.doctrines:
             raise ConfigError(
@@ -101,57 +90,6 @@ def fight(
         taken = set(map(ID, force_a.units))
         taken.update(map(ID, force_b.units))
         check_arrivals(due, taken, tables.max_units_per_force)
-        for a in due:
-            _check_types(tables, a.units)
     return fight_tables(
         tables, force_a, force_b, rng, attacker, doctrines, max_bounds, record_events, due
     )
-
-
-def _check_forces(t: Tables, force_a: Force, force_b: Force) -> None:
-    """Refuse forces the battle cannot fight (see :func:`fight`); raises ForceError."""
-    limit, destroyed_at = t.max_units_per_force, t.destroyed_at
-    for force in (force_a, force_b):
-        _check_types(t, force.units)
-        if len(force.units) > limit:
-            raise ForceError(
-                f"force {force.name!r} has {len(force.units)} units, more than the "
-                f"{limit} a battle allows",
-                key="battle.max_units_per_force",
-                fix=f"Give it at most {limit} units, or raise "
-                "battle.max_units_per_force (e.g. --set battle.max_units_per_force=500).",
-            )
-        if not force.units or min(map(_HITS, force.units)) >= destroyed_at:
-            raise ForceError(
-                f"force {force.name!r} has no unit able to fight",
-                fix=f"Give each side at least one unit with fewer than {destroyed_at} hits.",
-            )
-    ids = set(map(ID, force_a.units))
-    ids.update(map(ID, force_b.units))
-    if len(ids) != len(force_a.units) + len(force_b.units):
-        every = [u.id for f in (force_a, force_b) for u in f.units]
-        dup = sorted({i for i in every if every.count(i) > 1})
-        raise ForceError(f"unit ids repeat: {', '.join(dup)}", fix="Give every unit its own id.")
-
-
-def _check_types(t: Tables, units: Sequence[UnitSpec]) -> None:
-    """Refuse a unit whose type or formation is not in the rules; raises ForceError."""
-    if set(map(_KIND, units)) <= t.unit_types.keys() and all(
-        map(is_, map(_FORMATION, units), repeat(None))
-    ):
-        return  # known types, each in its type's default formation
-    for u in units:
-        kind = t.unit_types.get(u.kind)
-        if kind is None:
-            raise ForceError(
-                f"unit {u.id} is of unknown type {u.kind!r}",
-                key="battle.units",
-                fix=f"Use one of: {', '.join(t.unit_types)}, or add the type to "
-                "battle.units in config/rules.yaml.",
-            )
-        if u.formation is not None and (u.kind, u.formation) not in t.formations:
-            raise ForceError(
-                f"unit {u.id} ({u.kind}) has no formation {u.formation!r}",
-                key=f"battle.units.{u.kind}.formations",
-                fix=f"Use one of: {', '.join(kind.formations)}.",
-            )

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import compress
 from typing import Any, NamedTuple
 
 from battle.events import BattleEvent, WithdrawalChecked
 
-__all__ = ["BattleResult", "UnitOutcome"]
+__all__ = ["BattleResult", "UnitColumns", "UnitOutcome"]
 
 
 class UnitOutcome(NamedTuple):
@@ -33,6 +34,23 @@ class UnitOutcome(NamedTuple):
     retired_shaken: bool
 
 
+class UnitColumns(NamedTuple):
+    """What a campaign reads of a battle's units, as the kernel left them (no object per
+    unit): the units in the order of ``BattleResult.units`` (side 0 first, each side by id).
+
+    ``ids`` their ids; ``split`` how many are of side 0; ``hits`` this battle's actual hits;
+    ``total`` hits carried in plus this battle's; ``present`` 1 for a unit in the battle,
+    0 for a late arrival that never joined (RULES.md §8.4; not among ``units``), or None
+    when every unit is present.
+    """
+
+    ids: list[str]
+    split: int
+    hits: list[int]
+    total: list[int]
+    present: list[int] | None
+
+
 @dataclass(frozen=True)
 class BattleResult:
     """The outcome of :func:`battle.engine.fight`.
@@ -48,7 +66,8 @@ class BattleResult:
     bounds, turns, minutes
         Bounds fought, turns begun, and minutes of battle time (bounds x 15).
     units
-        Every unit's :class:`UnitOutcome`, in id order.
+        Every unit's :class:`UnitOutcome`, side 0 first, each side in id order; built when
+        first read (``recorded_units``), from ``unit_columns`` when the kernel fought it.
     cards_left, cards_lost
         Per side, the deck size at the end and the cards removed by bad things.
     casualty_percent
@@ -67,7 +86,6 @@ class BattleResult:
     bounds: int
     turns: int
     minutes: int
-    units: tuple[UnitOutcome, ...]
     cards_left: tuple[int, int]
     cards_lost: tuple[int, int]
     casualty_percent: tuple[float, float]
@@ -75,6 +93,12 @@ class BattleResult:
     recorded_checks: tuple[WithdrawalChecked, ...] | Callable[[], tuple[WithdrawalChecked, ...]] = (
         field(default=(), repr=False, compare=False)
     )
+    #: the units' outcomes, or what builds them (called once, when first read)
+    recorded_units: tuple[UnitOutcome, ...] | Callable[[], tuple[UnitOutcome, ...]] = field(
+        default=(), repr=False, compare=False
+    )
+    #: the units' columns the campaign reads (None: read ``units``)
+    unit_columns: UnitColumns | None = field(default=None, repr=False, compare=False)
     #: the recorded events, or what decodes them (called once, when first read)
     recorded: tuple[BattleEvent, ...] | Callable[[], tuple[BattleEvent, ...]] = field(
         default=(), repr=False, compare=False
@@ -88,6 +112,13 @@ class BattleResult:
         made = object.__new__(cls)
         made.__dict__.update(fields)
         return made
+
+    @cached_property
+    def units(self) -> tuple[UnitOutcome, ...]:
+        """Every unit's :class:`UnitOutcome`: side 0 first, each side in id order (late
+        arrivals that never joined left out, RULES.md §8.4)."""
+        units = self.recorded_units
+        return units if isinstance(units, tuple) else units()
 
     @cached_property
     def withdrawal_checks(self) -> tuple[WithdrawalChecked, ...]:
@@ -131,8 +162,9 @@ class BattleResult:
         state = dict(self.__dict__)
         state["recorded"] = self.events
         state["recorded_checks"] = self.withdrawal_checks
-        state.pop("events", None)
-        state.pop("withdrawal_checks", None)
+        state["recorded_units"] = self.units
+        for name in ("events", "withdrawal_checks", "units"):
+            state.pop(name, None)
         return state
 
     @property
@@ -144,8 +176,30 @@ class BattleResult:
         return None if self.winner is None else self.names[self.winner]
 
     def hits_taken(self, side: int) -> int:
-        """Actual hits taken by one side in this battle."""
-        return sum(u.hits_taken for u in self.units if u.side == side)
+        """Actual hits taken by one side (0 or 1) in this battle."""
+        c = self.unit_columns
+        if c is None:
+            return sum(u.hits_taken for u in self.units if u.side == side)
+        return sum(c.hits[: c.split] if side == 0 else c.hits[c.split :])  # none if absent
+
+    def unit_count(self, side: int) -> int:
+        """How many of ``units`` are of side 0 or 1."""
+        c = self.unit_columns
+        if c is None:
+            return sum(1 for u in self.units if u.side == side)
+        if c.present is None:
+            return c.split if side == 0 else len(c.ids) - c.split
+        return sum(c.present[: c.split] if side == 0 else c.present[c.split :])
+
+    def total_hits(self) -> dict[str, int]:
+        """Each unit's total hits at the end (carried in plus this battle's), by id: the
+        units of ``units``."""
+        c = self.unit_columns
+        if c is None:
+            return {u.id: u.total_hits for u in self.units}
+        if c.present is None:
+            return dict(zip(c.ids, c.total, strict=True))
+        return dict(compress(zip(c.ids, c.total, strict=True), c.present))
 
     def to_dict(self, with_events: bool = True) -> dict[str, object]:
         """A JSON-ready dict (stable key order) of the whole result."""

@@ -421,7 +421,7 @@ class BattleDesk:
         everyone = battle.members()
         by_side = {s: sorted((d for d in everyone if d.side == s), key=_by_id) for s in SIDES}
         winner = None if result.winner is None else SIDES[result.winner]
-        totals = {u.id: u.total_hits for u in result.units}
+        totals = result.total_hits()
         ledger = camp.ledger
         ledger.fought(everyone)
         lost_as = {kind: unit.lost_as for kind, unit in br.units.items()}  # flag or battery

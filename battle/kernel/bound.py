@@ -31,6 +31,7 @@ from battle.kernel.layout import (
     EV_TEST,
     EW,
     NO,
+    NU,
     O_ACTION,
     O_UNIT,
     OUT_COLUMNS,
@@ -71,6 +72,7 @@ from battle.kernel.layout import (
     U_ARR,
     U_HB,
     U_PRESENT,
+    U_SIDE,
 )
 from battle.kernel.orders import choose_orders
 from battle.kernel.phases import (
@@ -227,16 +229,20 @@ def run_battle(b):
 @rule(ST, LAY, A1F, I8, I8, I8)
 def set_out(lay, DB, rows, record, max_bounds):
     """The arrays of one battle (``ST``) from its layout ``lay`` (copied: the layout stays as
-    it was), its uniforms ``DB``, an event buffer of ``rows`` rows, whether it records its
-    events, and nightfall after ``max_bounds`` bounds (-1: none)."""
-    U0, P0, S0, DK0, AB, AS, ADK, ADN, _ = lay
-    n = U0.shape[0]
+    it was; ``U`` gathered from the rows ``AT`` of ``TB``), its uniforms ``DB``, an event buffer
+    of ``rows`` rows, whether it records its events, and nightfall after ``max_bounds`` bounds
+    (-1: none)."""
+    TB, P0, S0, DK0, AB, AS, ADK, ADN, AT = lay
+    n = AT.shape[0]
+    U = np.empty((n, NU), np.int64)
+    for i in range(n):
+        U[i] = TB[AT[i]]
     S = S0.copy()
     S[S_RECORD] = record
     S[S_MAXB] = max_bounds
     S[S_DNUM] = DB.shape[0]
     return (
-        U0.copy(),
+        U,
         P0.copy(),
         S,
         DK0.copy(),
@@ -250,6 +256,21 @@ def set_out(lay, DB, rows, record, max_bounds):
         ADK,
         ADN,
     )
+
+
+@rule(A1I, A2I)
+def listing_of(U):
+    """The units of ``U`` in the order of every unit listing: side 0's, then side 1's, each
+    side in index (id) order."""
+    n = U.shape[0]
+    out = np.empty(n, np.int64)
+    k = 0
+    for side in range(2):
+        for i in range(n):
+            if U[i, U_SIDE] == side:
+                out[k] = i
+                k += 1
+    return out
 
 
 @rule(A2I, A2I, A1I)
@@ -294,4 +315,4 @@ def fight_arrays(lay, DB, rows, record, max_bounds, rl):
     )
     b.DFF, b.DAF = unmanaged(rl[12]), unmanaged(rl[13])
     run_battle(b)
-    return outcome_columns(st[0], lay[8]), st[2], st[6]
+    return outcome_columns(st[0], listing_of(st[0])), st[2], st[6]

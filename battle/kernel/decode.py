@@ -29,9 +29,9 @@ from battle.events import (
 )
 from battle.kernel import layout as L
 from battle.kernel.pack import FloatArray, IntArray, Layout, Packed
-from battle.result import BattleResult, UnitOutcome
+from battle.result import BattleResult, UnitColumns, UnitOutcome
 from battle.tables import Tables
-from battle.units import ID, Force
+from battle.units import Force
 from battle.withdrawal import SideTally
 
 __all__ = ["events", "result"]
@@ -55,24 +55,8 @@ def result(
     """The :class:`BattleResult` of a finished battle (units listed side 0 first, by id), from
     its units' ``OUT_COLUMNS`` (:func:`battle.kernel.bound.outcome_columns`), its S (as a
     list) and event rows."""
-    listed = lay.listed
     present, fid, hits, total, retsh, state = columns.tolist()
-    outcomes = zip(
-        map(ID, listed),
-        lay.listed_sides,
-        map(_KIND, listed),
-        map(_GRADE, listed),
-        map(p.formations.__getitem__, fid),
-        map(L.END_STATES.__getitem__, state),
-        map(_HITS, listed),
-        hits,
-        total,
-        map((1).__eq__, retsh),
-        strict=True,
-    )
-    units: tuple[UnitOutcome, ...] = tuple(
-        map(_outcome, compress(outcomes, present) if lay.late else outcomes)
-    )
+    cols = UnitColumns(lay.listed_ids, lay.split, hits, total, present if lay.late else None)
     n = s[L.S_EN]
     rows = E[:n].copy() if s[L.S_NWD] or record else _NO_ROWS
     checks: tuple[WithdrawalChecked, ...] | Callable[[], tuple[WithdrawalChecked, ...]] = ()
@@ -91,7 +75,8 @@ def result(
         bounds=s[L.S_BOUNDS],
         turns=s[L.S_TURN],
         minutes=s[L.S_BOUNDS] * t.bound_minutes,
-        units=units,
+        recorded_units=partial(_units, p, lay, fid, state, retsh, cols),
+        unit_columns=cols,
         cards_left=(s[L.S_DN], s[L.S_DN + 1]),
         cards_lost=(s[L.S_CL], s[L.S_CL + 1]),
         casualty_percent=(
@@ -101,6 +86,34 @@ def result(
         recorded_checks=checks,
         recorded=_decoder(t, p, lay, s[L.S_ATTACKER], rows, checks) if record else (),
     )
+
+
+def _units(
+    p: Packed,
+    lay: Layout,
+    fid: list[int],
+    state: list[int],
+    retsh: list[int],
+    cols: UnitColumns,
+) -> tuple[UnitOutcome, ...]:
+    """Every unit's :class:`UnitOutcome` (in the order of ``lay.listed``; late arrivals
+    that never joined left out), from its columns at the end of the battle."""
+    listed = lay.listed
+    outcomes = zip(
+        cols.ids,
+        lay.listed_sides,
+        map(_KIND, listed),
+        map(_GRADE, listed),
+        map(p.formations.__getitem__, fid),
+        map(L.END_STATES.__getitem__, state),
+        map(_HITS, listed),
+        cols.hits,
+        cols.total,
+        map((1).__eq__, retsh),
+        strict=True,
+    )
+    present = cols.present
+    return tuple(map(_outcome, compress(outcomes, present) if present is not None else outcomes))
 
 
 def _decoder(

@@ -51,9 +51,10 @@ A2F = nt.Array(nt.float64, 2, "C")
 A1B = nt.Array(nt.boolean, 1, "C")
 #: one battle: U, P, S, DK, DL, DB, E, OA, OG, AB, AS, ADK, ADN (battle.kernel.layout)
 ST = nt.Tuple((A2I, A2F, A1I, A2I, A2I, A1F, A2F, A2I, A1F, A1I, A1I, A2I, A1I))
-#: a battle before its first bound (battle.kernel.pack.Layout.arrays): U, P, S, DK (copied for
-#: each battle; P and DK shared and read-only), AB, AS, ADK, ADN (read by the battle, never
-#: written), and the units in the order of a listing
+#: a battle before its first bound (battle.kernel.pack.Layout.arrays): TB (every unit row laid
+#: out so far, battle.kernel.pack.UnitRows; read, never written), P, S, DK (copied for each
+#: battle; P and DK shared and read-only), AB, AS, ADK, ADN (read by the battle, never
+#: written), and AT, the row of TB of each of the battle's units in index (id) order
 LAY = nt.Tuple(
     (
         A2I,

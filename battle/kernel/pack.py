@@ -15,11 +15,20 @@ import numpy as np
 from numpy.typing import NDArray
 
 from battle.arrivals import Arrival
+from battle.errors import ForceError
 from battle.kernel import layout as L
 from battle.tables import Tables
 from battle.units import GRADES, ID, Force, UnitSpec
 
-__all__ = ["Layout", "Packed", "UnitRows", "doctrine_arrays", "new_state", "rule_arrays"]
+__all__ = [
+    "Layout",
+    "Packed",
+    "UnitRows",
+    "doctrine_arrays",
+    "new_state",
+    "refuse_type",
+    "rule_arrays",
+]
 
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
@@ -57,9 +66,10 @@ class UnitRows:
         ``arrival`` is the index of the arrival that brings them, -1 for the start."""
         known = self._groups.get((side, arrival))
         if known is None or len(self._rows) > 100_000:
-            if len(self._rows) > 100_000:  # bounded: start again
-                self._groups.clear()
+            if len(self._rows) > 100_000:  # bounded: start again (in a new table: layouts
+                self._groups.clear()  # made before keep the rows they point to)
                 self._rows.clear()
+                self._array = np.zeros((0, L.NU), np.int64)
             known = self._groups[(side, arrival)] = {}
         rows: list[int | None] = list(map(known.get, map(_ROW_KEY, units)))
         if None in rows:
@@ -71,7 +81,9 @@ class UnitRows:
 
     def _add(self, t: Tables, p: Packed, side: int, arrival: int, spec: UnitSpec) -> int:
         """Lay out one unit (RULES.md §1.2–§1.3): its type, formation (its own or its type's
-        default), hits carried, grade's morale; -1 if it is destroyed (left out)."""
+        default), hits carried, grade's morale; -1 if it is destroyed (left out). Raises
+        ForceError for a type or formation not in the rules (checked once per unit key)."""
+        refuse_type(t, spec)
         if spec.hits >= t.destroyed_at:
             return -1
         u = [0] * L.NU
@@ -297,39 +309,145 @@ def doctrine_arrays(t: Tables, names: tuple[str, str]) -> tuple[object, ...]:
     return rl
 
 
-@dataclass(slots=True)
 class Layout:
-    """One battle's units and decks before the first bound: ``U``, ``P``, ``S`` and ``DK``
-    are copied for each battle, never written (``P`` and ``DK`` are shared between battles
-    of the same sizes, and read-only); ``arrays`` is the kernel's tuple of the layout
-    (:data:`battle.kernel.jit.LAY`).
+    """One battle's units and decks before the first bound. ``arrays`` is the kernel's tuple
+    of the layout (:data:`battle.kernel.jit.LAY`): ``TB`` (the rows of
+    :class:`UnitRows`), ``P``, ``S``, ``DK`` (copied for each battle, never written; ``P`` and
+    ``DK`` are shared between battles of the same sizes, and read-only), the arrivals' ``AB``,
+    ``AS``, ``ADK``, ``ADN``, and ``AT``, the row of ``TB`` of each unit in index (id) order.
 
-    ``specs`` are the units in index (id) order; ``listing`` the indices of the units in the
-    order of every unit listing (side 0's first, each side by id), ``listed`` their specs and
-    ``listed_sides`` their sides; ``late`` whether any unit is a late arrival.
+    ``listed_ids`` are the ids of the units in the order of every unit listing (side 0's
+    first, each side by id) and ``split`` how many are of side 0; ``late`` whether any unit is
+    a late arrival; ``decks`` each side's deck at the start. What only events and unit
+    outcomes read is made when first read: ``U`` (the units' rows), ``specs`` (the units in
+    index order), ``listed`` (their specs in listing order) and ``listed_sides``.
     """
 
-    specs: list[UnitSpec]
-    U: IntArray
-    P: FloatArray
-    S: IntArray
-    DK: IntArray
-    decks: tuple[tuple[int, ...], tuple[int, ...]]
-    AB: IntArray
-    AS: IntArray
-    ADK: IntArray
-    ADN: IntArray
-    listing: IntArray
-    listed: list[UnitSpec]
-    listed_sides: list[int]
-    late: bool
-    arrays: tuple[
-        IntArray, FloatArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray
-    ]
+    __slots__ = (
+        "AB",
+        "ADK",
+        "ADN",
+        "AS",
+        "AT",
+        "DK",
+        "P",
+        "S",
+        "_U",
+        "_listed",
+        "_members",
+        "_specs",
+        "arrays",
+        "decks",
+        "late",
+        "listed_ids",
+        "split",
+    )
+
+    def __init__(
+        self,
+        members: list[UnitSpec],
+        arrays: tuple[
+            IntArray,
+            FloatArray,
+            IntArray,
+            IntArray,
+            IntArray,
+            IntArray,
+            IntArray,
+            IntArray,
+            IntArray,
+        ],
+        decks: tuple[tuple[int, ...], tuple[int, ...]],
+        listed_ids: list[str],
+        split: int,
+        late: bool,
+    ) -> None:
+        self._members = members  # every unit in the battle, in no particular order
+        self.arrays = arrays
+        _, self.P, self.S, self.DK, self.AB, self.AS, self.ADK, self.ADN, self.AT = arrays
+        self.decks = decks
+        self.listed_ids = listed_ids
+        self.split = split
+        self.late = late
+        self._U: IntArray | None = None
+        self._specs: list[UnitSpec] | None = None
+        self._listed: list[UnitSpec] | None = None
+
+    @property
+    def U(self) -> IntArray:
+        """The units' rows before the first bound (``[units, NU]``, index order)."""
+        if self._U is None:
+            self._U = self.arrays[0].take(self.AT, 0)
+        return self._U
+
+    @property
+    def specs(self) -> list[UnitSpec]:
+        """The units' specs in index (id) order."""
+        if self._specs is None:
+            self._specs = sorted(self._members, key=ID)
+        return self._specs
+
+    @property
+    def listed(self) -> list[UnitSpec]:
+        """The units' specs in the order of every unit listing (``listed_ids``)."""
+        if self._listed is None:
+            by_id = {u.id: u for u in self._members}
+            self._listed = list(map(by_id.__getitem__, self.listed_ids))
+        return self._listed
+
+    @property
+    def listed_sides(self) -> list[int]:
+        """The side of each unit of ``listed``."""
+        return [0] * self.split + [1] * (len(self.listed_ids) - self.split)
 
 
 _EMPTY = np.zeros(0, np.int64)
 _EMPTY2 = np.zeros((0, 1), np.int64)
+
+
+def refuse_type(t: Tables, spec: UnitSpec) -> None:
+    """Refuse a unit whose type or formation is not in the rules; raises ForceError."""
+    kind = t.unit_types.get(spec.kind)
+    if kind is None:
+        raise ForceError(
+            f"unit {spec.id} is of unknown type {spec.kind!r}",
+            key="battle.units",
+            fix=f"Use one of: {', '.join(t.unit_types)}, or add the type to "
+            "battle.units in config/rules.yaml.",
+        )
+    if spec.formation is not None and (spec.kind, spec.formation) not in t.formations:
+        raise ForceError(
+            f"unit {spec.id} ({spec.kind}) has no formation {spec.formation!r}",
+            key=f"battle.units.{spec.kind}.formations",
+            fix=f"Use one of: {', '.join(kind.formations)}.",
+        )
+
+
+def _refuse_force(t: Tables, force: Force, live: int) -> None:
+    """Refuse a force of more than ``max_units_per_force`` units, or with no unit able to
+    fight (``live`` of its units have fewer than ``destroyed_at`` hits); raises ForceError."""
+    limit = t.max_units_per_force
+    if len(force.units) > limit:
+        raise ForceError(
+            f"force {force.name!r} has {len(force.units)} units, more than the "
+            f"{limit} a battle allows",
+            key="battle.max_units_per_force",
+            fix=f"Give it at most {limit} units, or raise "
+            "battle.max_units_per_force (e.g. --set battle.max_units_per_force=500).",
+        )
+    if not live:
+        raise ForceError(
+            f"force {force.name!r} has no unit able to fight",
+            fix=f"Give each side at least one unit with fewer than {t.destroyed_at} hits.",
+        )
+
+
+def _live(group: Sequence[UnitSpec], got: list[int]) -> tuple[Sequence[UnitSpec], list[int]]:
+    """The units of ``group`` in the battle and their rows (``got``: -1 for a destroyed one,
+    left out, RULES.md §1.2)."""
+    if -1 not in got:
+        return group, got
+    return [u for u, r in zip(group, got, strict=True) if r >= 0], [r for r in got if r >= 0]
 
 
 def new_state(
@@ -338,45 +456,61 @@ def new_state(
     """Lay out a battle: units of both forces and of every arrival (``due``, sorted by
     bound), destroyed ones left out (RULES.md §1.2), each with its type, formation (its own
     or its type's default), grade's morale (§1.3) and position (deployed, §6.1); decks
-    (§3.1), one per side and one rebuilt per arrival (§8.4)."""
+    (§3.1), one per side and one rebuilt per arrival (§8.4).
+
+    Raises
+    ------
+    ForceError
+        If a unit's type or formation is not in the rules, a force has more than
+        ``max_units_per_force`` units or none able to fight, or unit ids of the two forces
+        repeat (arrivals are checked by :func:`battle.arrivals.check_arrivals`).
+    """
     p = rule_arrays(t)
     rows = p.unit_rows
     destroyed_at = t.destroyed_at
-    groups = [(0, -1, forces[0].units), (1, -1, forces[1].units)]
-    groups += [(a.side, k, a.units) for k, a in enumerate(due)]
-    specs: list[UnitSpec] = []
-    at: list[int] = []  # each unit's row in rows.table()
-    sides: list[int] = []
-    live: list[int] = []  # units of each group in the battle
-    boxes = [0, 0]  # §7.1 boxes of the units there from the start
-    for side, arrival, group in groups:
-        got = rows.of(t, p, side, arrival, group)
-        units: Sequence[UnitSpec] = group
-        if -1 in got:  # destroyed units are left out
-            units = [u for u, r in zip(group, got, strict=True) if r >= 0]
-            got = [r for r in got if r >= 0]
-        specs += units
+    units_a, units_b = forces[0].units, forces[1].units
+    # each unit's row in rows.table(); checks each unit's type, once per unit key
+    got_a = rows.of(t, p, 0, -1, units_a)
+    got_b = rows.of(t, p, 1, -1, units_b)
+    every = list(map(ID, units_a))
+    every += map(ID, units_b)
+    live_a, got_a = _live(units_a, got_a)
+    _refuse_force(t, forces[0], len(got_a))
+    live_b, got_b = _live(units_b, got_b)
+    _refuse_force(t, forces[1], len(got_b))
+    if len(set(every)) != len(every):
+        dup = sorted({i for i in every if every.count(i) > 1})
+        raise ForceError(f"unit ids repeat: {', '.join(dup)}", fix="Give every unit its own id.")
+    members = [*live_a, *live_b]
+    ids = every if len(members) == len(every) else list(map(ID, members))
+    at = got_a + got_b
+    counts = [len(got_a), len(got_b)]
+    boxes = (
+        destroyed_at * counts[0] - sum(map(_HITS, live_a)),
+        destroyed_at * counts[1] - sum(map(_HITS, live_b)),
+    )  # §7.1 boxes of the units there from the start
+    listed_a, listed_b = ids[: counts[0]], ids[counts[0] :]
+    live: list[int] = []  # units of each arrival in the battle
+    for k, a in enumerate(due):
+        units, got = _live(a.units, rows.of(t, p, a.side, k, a.units))
+        members += units
+        more = list(map(ID, units))
+        ids += more
+        (listed_a if a.side == 0 else listed_b).extend(more)
         at += got
-        sides += [side] * len(got)
         live.append(len(got))
-        if arrival < 0:
-            boxes[side] = destroyed_at * len(got) - sum(map(_HITS, units))
-    n = len(specs)
-    ids = list(map(ID, specs))
-    order = sorted(range(n), key=ids.__getitem__)
-    specs = list(map(specs.__getitem__, order))
-    sides = list(map(sides.__getitem__, order))
-    U = rows.table().take(list(map(at.__getitem__, order)), 0)
-    listing = sorted(range(n), key=sides.__getitem__)  # stable: by id within a side
-    counts = [live[0], live[1]]
+    row_of = dict(zip(ids, at, strict=True))
+    ids.sort()
+    listed_a.sort()
+    listed_b.sort()
+    AT = np.array(list(map(row_of.__getitem__, ids)), np.int64)
     decks = (t.deck_for(counts[0]), t.deck_for(counts[1]))
     S = _S0.copy()
     S[L.S_ATTACKER] = attacker
     S[L.S_NARR] = len(due)
-    for side in (0, 1):
-        S[L.S_DN + side] = len(decks[side])
-        S[L.S_ONF + side] = counts[side]
-        S[L.S_BOX + side] = boxes[side]
+    S[L.S_DN], S[L.S_DN + 1] = len(decks[0]), len(decks[1])
+    S[L.S_ONF], S[L.S_ONF + 1] = counts
+    S[L.S_BOX], S[L.S_BOX + 1] = boxes
     if not due:
         DK = rows.decks.get((counts[0], counts[1]))
         if DK is None:
@@ -391,8 +525,8 @@ def new_state(
         new_decks: list[tuple[int, ...]] = []
         ADN = np.full(len(due), -1, np.int64)
         for k, a in enumerate(due):
-            if live[2 + k]:
-                counts[a.side] += live[2 + k]
+            if live[k]:
+                counts[a.side] += live[k]
                 new_decks.append(t.deck_for(counts[a.side]))
                 ADN[k] = len(new_decks[-1])
             else:
@@ -404,26 +538,9 @@ def new_state(
         DK.flags.writeable = False
         AB = np.array([a.bound for a in due], np.int64)
         AS = np.array([a.side for a in due], np.int64)
-    P = rows.positions(t, n)
-    S_ = np.array(S, np.int64)
-    by_listing = np.array(listing, np.int64)
-    return Layout(
-        specs,
-        U,
-        P,
-        S_,
-        DK,
-        decks,
-        AB,
-        AS,
-        ADK,
-        ADN,
-        by_listing,
-        list(map(specs.__getitem__, listing)),
-        list(map(sides.__getitem__, listing)),
-        bool(due),
-        (U, P, S_, DK, AB, AS, ADK, ADN, by_listing),
-    )
+    P = rows.positions(t, len(ids))
+    arrays = (rows.table(), P, np.array(S, np.int64), DK, AB, AS, ADK, ADN, AT)
+    return Layout(members, arrays, decks, listed_a + listed_b, len(listed_a), bool(due))
 
 
 def _deck_array(

@@ -18,7 +18,13 @@ from numba import config
 
 from battle.arrivals import Arrival
 from battle.kernel import layout as L
-from battle.kernel.bound import fight_arrays, outcome_columns, run_battle, set_out
+from battle.kernel.bound import (
+    fight_arrays,
+    listing_of,
+    outcome_columns,
+    run_battle,
+    set_out,
+)
 from battle.kernel.decode import result
 from battle.kernel.jit import FIELDS
 from battle.kernel.pack import Layout, doctrine_arrays, new_state, rule_arrays
@@ -73,7 +79,7 @@ def fight_tables(
     """Fight one battle of checked forces (see :func:`battle.engine.fight`)."""
     rl = doctrine_arrays(t, doctrines)
     lay = _layout(t, force_a, force_b, due, attacker)
-    n = lay.U.shape[0]
+    n = lay.AT.shape[0]
     # a bit generator that cannot step back (no ``advance``, e.g. MT19937) is rewound by
     # restoring its state and drawing the used blocks again
     bitgen = rng.bit_generator
@@ -87,7 +93,7 @@ def fight_tables(
             st = set_out(lay.arrays, dice, rows, record, nightfall)  # type: ignore[no-untyped-call]
             fields = dict(zip(FIELDS, (*st, *rl), strict=True))
             run_battle(SimpleNamespace(**fields))  # type: ignore[no-untyped-call]
-            C = outcome_columns(st[0], lay.listing)  # type: ignore[no-untyped-call]
+            C = outcome_columns(st[0], listing_of(st[0]))  # type: ignore[no-untyped-call]
             S, E = st[2], st[6]
         else:
             C, S, E = fight_arrays(lay.arrays, dice, rows, record, nightfall, rl)
