@@ -49,7 +49,7 @@ class UnitRows:
     spec key): a battle's ``U`` is one fancy index of them (laying out a unit is then a dict
     look-up). Also the read-only arrays shared by battles of the same sizes."""
 
-    __slots__ = ("_array", "_groups", "_positions", "_rows", "decks")
+    __slots__ = ("_array", "_groups", "_positions", "_rows", "decks", "epoch")
 
     def __init__(self) -> None:
         self._groups: dict[tuple[int, int], dict[tuple[object, ...], int]] = {}
@@ -58,6 +58,8 @@ class UnitRows:
         self._positions: dict[int, FloatArray] = {}
         #: (units of side 0, units of side 1) -> their decks as DK (no late arrivals)
         self.decks: dict[tuple[int, int], IntArray] = {}
+        #: how many times the rows started again (a row number is valid within one epoch)
+        self.epoch = 0
 
     def of(
         self, t: Tables, p: Packed, side: int, arrival: int, units: Sequence[UnitSpec]
@@ -70,6 +72,7 @@ class UnitRows:
                 self._groups.clear()  # made before keep the rows they point to)
                 self._rows.clear()
                 self._array = np.zeros((0, L.NU), np.int64)
+                self.epoch += 1
             known = self._groups[(side, arrival)] = {}
         rows: list[int | None] = list(map(known.get, map(_ROW_KEY, units)))
         if None in rows:
@@ -450,6 +453,41 @@ def _live(group: Sequence[UnitSpec], got: list[int]) -> tuple[Sequence[UnitSpec]
     return [u for u, r in zip(group, got, strict=True) if r >= 0], [r for r in got if r >= 0]
 
 
+_Forces = tuple[
+    list[int], list[int], Sequence[UnitSpec], Sequence[UnitSpec], list[str], tuple[int, int]
+]
+#: the last pair of forces laid out under each rules object (id of Tables -> Tables, the
+#: forces, the rows' epoch, their part of the layout): a battle fought again with a late
+#: arrival reuses it
+_FORCES: dict[int, tuple[Tables, Force, Force, int, _Forces]] = {}
+
+
+def _lay_forces(t: Tables, p: Packed, forces: tuple[Force, Force]) -> _Forces:
+    """The two forces' part of a battle's layout (see :func:`new_state`): each side's rows
+    and units in the battle (destroyed ones left out, RULES.md §1.2), every unit's id (in the
+    forces' order, side 0's first) and each side's §7.1 boxes. Raises ForceError."""
+    rows = p.unit_rows
+    units_a, units_b = forces[0].units, forces[1].units
+    # each unit's row in rows.table(); checks each unit's type, once per unit key
+    got_a = rows.of(t, p, 0, -1, units_a)
+    got_b = rows.of(t, p, 1, -1, units_b)
+    every = list(map(ID, units_a))
+    every += map(ID, units_b)
+    live_a, got_a = _live(units_a, got_a)
+    _refuse_force(t, forces[0], len(got_a))
+    live_b, got_b = _live(units_b, got_b)
+    _refuse_force(t, forces[1], len(got_b))
+    if len(set(every)) != len(every):
+        dup = sorted({i for i in every if every.count(i) > 1})
+        raise ForceError(f"unit ids repeat: {', '.join(dup)}", fix="Give every unit its own id.")
+    destroyed_at = t.destroyed_at
+    boxes = (
+        destroyed_at * len(got_a) - sum(map(_HITS, live_a)),
+        destroyed_at * len(got_b) - sum(map(_HITS, live_b)),
+    )
+    return got_a, got_b, live_a, live_b, every, boxes
+
+
 def new_state(
     t: Tables, forces: tuple[Force, Force], due: Sequence[Arrival], attacker: int
 ) -> Layout:
@@ -467,28 +505,25 @@ def new_state(
     """
     p = rule_arrays(t)
     rows = p.unit_rows
-    destroyed_at = t.destroyed_at
-    units_a, units_b = forces[0].units, forces[1].units
-    # each unit's row in rows.table(); checks each unit's type, once per unit key
-    got_a = rows.of(t, p, 0, -1, units_a)
-    got_b = rows.of(t, p, 1, -1, units_b)
-    every = list(map(ID, units_a))
-    every += map(ID, units_b)
-    live_a, got_a = _live(units_a, got_a)
-    _refuse_force(t, forces[0], len(got_a))
-    live_b, got_b = _live(units_b, got_b)
-    _refuse_force(t, forces[1], len(got_b))
-    if len(set(every)) != len(every):
-        dup = sorted({i for i in every if every.count(i) > 1})
-        raise ForceError(f"unit ids repeat: {', '.join(dup)}", fix="Give every unit its own id.")
+    hit = _FORCES.get(id(t))
+    if (
+        hit is not None
+        and hit[0] is t
+        and hit[1] is forces[0]
+        and hit[2] is forces[1]
+        and hit[3] == rows.epoch
+    ):
+        got_a, got_b, live_a, live_b, every, boxes = hit[4]  # fought again: an arrival added
+    else:
+        laid = _lay_forces(t, p, forces)
+        got_a, got_b, live_a, live_b, every, boxes = laid
+        if len(_FORCES) > 64:
+            _FORCES.clear()
+        _FORCES[id(t)] = (t, forces[0], forces[1], rows.epoch, laid)
     members = [*live_a, *live_b]
-    ids = every if len(members) == len(every) else list(map(ID, members))
+    ids = every.copy() if len(members) == len(every) else list(map(ID, members))
     at = got_a + got_b
     counts = [len(got_a), len(got_b)]
-    boxes = (
-        destroyed_at * counts[0] - sum(map(_HITS, live_a)),
-        destroyed_at * counts[1] - sum(map(_HITS, live_b)),
-    )  # §7.1 boxes of the units there from the start
     listed_a, listed_b = ids[: counts[0]], ids[counts[0] :]
     live: list[int] = []  # units of each arrival in the battle
     for k, a in enumerate(due):

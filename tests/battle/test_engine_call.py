@@ -1,0 +1,208 @@
+"""The engine call's own work (issue 15): unit outcomes built when first read, the columns a
+campaign reads instead of them, the force checks folded into the layout, and the forces'
+layout reused when a battle is fought again with a late arrival (RULES.md §8.4)."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+from battle.arrivals import Arrival
+from battle.engine import fight
+from battle.errors import ForceError
+from battle.kernel.pack import new_state, rule_arrays
+from battle.result import BattleResult
+from battle.units import GRADES, Force, UnitSpec
+
+KINDS = {
+    "infantry": ("line", "column", "square", "skirmish"),
+    "cavalry": ("line", "column"),
+    "artillery": ("limbered", "unlimbered"),
+    "light_infantry": ("skirmish", "line", "column"),
+}
+
+
+def _unit(rng: np.random.Generator, uid: str) -> UnitSpec:
+    kind = str(rng.choice(list(KINDS)))
+    formation = str(rng.choice(KINDS[kind])) if rng.random() < 0.2 else None
+    hits = int(rng.choice([0, 0, 0, 2, 5, 9, 10]))  # 10: destroyed, left out (§1.2)
+    return UnitSpec(
+        uid, kind, str(rng.choice(GRADES)), bool(rng.random() < 0.2), hits=hits, formation=formation
+    )  # type: ignore[arg-type]
+
+
+def _battle(seed: int) -> tuple[Force, Force, list[Arrival]]:
+    """Random forces (ids not in side order: 'B' < 'R') and 0-2 random late arrivals."""
+    rng = np.random.default_rng(seed)
+    red = [_unit(rng, f"R{k}") for k in rng.permutation(int(rng.integers(1, 9)))]
+    blue = [_unit(rng, f"B{k}") for k in range(int(rng.integers(1, 9)))]
+    red[0] = UnitSpec(red[0].id, "infantry")  # each side has a unit able to fight
+    blue[-1] = UnitSpec(blue[-1].id, "cavalry")
+    arrivals = [
+        Arrival(
+            int(rng.integers(1, 12)),
+            int(rng.integers(0, 2)),
+            tuple(_unit(rng, f"A{k}-{j}") for j in range(int(rng.integers(1, 4)))),
+        )
+        for k in range(int(rng.integers(0, 3)))
+    ]
+    return Force("Red", tuple(red)), Force("Blue", tuple(blue)), arrivals
+
+
+def _fight(red: Force, blue: Force, rules, seed: int, **kw) -> BattleResult:
+    return fight(red, blue, rules, np.random.default_rng(seed), **kw)
+
+
+@pytest.mark.parametrize("record", [False, True])
+def test_columns_and_lazy_outcomes_agree_over_random_battles(rules, record):
+    """Over 150 random battles (destroyed units, formations, late arrivals, events on and
+    off): the hits, counts and totals read from the kernel's columns equal those of the unit
+    outcomes; the outcomes, built when first read, list every unit in the battle (arrivals
+    that joined, RULES.md §8.4) side 0 first, each side by id, with its spec's numbers."""
+    joined_some = absent_some = 0
+    for seed in range(150):
+        red, blue, arrivals = _battle(seed)
+        r = _fight(red, blue, rules, seed, arrivals=arrivals, record_events=record)
+        assert "units" not in r.__dict__  # not built until read
+        c = r.unit_columns
+        assert c is not None
+        units = r.units
+        specs = {u.id: u for f in (red, blue) for u in f.units}
+        specs.update({u.id: u for a in arrivals for u in a.units})
+        sides = {u.id: s for s, f in enumerate((red, blue)) for u in f.units}
+        sides.update({u.id: a.side for a in arrivals for u in a.units})
+        for side in (0, 1):
+            own = [u for u in units if u.side == side]
+            assert r.hits_taken(side) == sum(u.hits_taken for u in own)
+            assert r.unit_count(side) == len(own)
+            assert [u.id for u in own] == sorted(u.id for u in own)
+        assert [u.side for u in units] == sorted(u.side for u in units)
+        assert r.total_hits() == {u.id: u.total_hits for u in units}
+        alive = {i for i, s in specs.items() if s.hits < rules.destroyed_at_hits}
+        joined = {u.id for a in arrivals if a.bound <= r.bounds for u in a.units} & alive
+        at_start = {u.id for f in (red, blue) for u in f.units} & alive
+        assert {u.id for u in units} == at_start | joined
+        joined_some += bool(joined)
+        absent_some += len(units) < len(alive)
+        for u in units:
+            spec = specs[u.id]
+            assert (u.side, u.kind, u.grade, u.hits_before) == (
+                sides[u.id],
+                spec.kind,
+                spec.grade,
+                spec.hits,
+            )
+            assert u.total_hits == u.hits_before + u.hits_taken
+        # built from the same columns again, and through a pickle, the same result
+        again = _fight(red, blue, rules, seed, arrivals=arrivals, record_events=record)
+        assert again == r and again.units == units
+        assert pickle.loads(pickle.dumps(r)) == r
+    assert joined_some > 10 and absent_some > 10  # the cases that matter did occur
+
+
+def test_a_result_without_columns_reads_its_units(rules):
+    """A result made from outcomes alone (no kernel columns) answers the same questions."""
+    red, blue, arrivals = _battle(7)
+    r = _fight(red, blue, rules, 7, arrivals=arrivals)
+    fields = {k: v for k, v in r.__dict__.items() if k not in ("units", "unit_columns")}
+    plain = BattleResult.of(**{**fields, "recorded_units": r.units, "unit_columns": None})
+    assert plain == r
+    for side in (0, 1):
+        assert plain.hits_taken(side) == r.hits_taken(side)
+        assert plain.unit_count(side) == r.unit_count(side)
+    assert plain.total_hits() == r.total_hits()
+
+
+def test_fought_again_with_an_arrival_equals_a_fresh_layout(rules):
+    """A battle fought again with the same forces and a late arrival (the campaign's §8.4
+    replay) reuses the forces' layout; the result equals that of fresh forces."""
+    for seed in range(40):
+        red, blue, arrivals = _battle(1000 + seed)
+        _fight(red, blue, rules, seed)
+        reused = _fight(red, blue, rules, seed, arrivals=arrivals)
+        fresh = _fight(
+            Force(red.name, red.units), Force(blue.name, blue.units), rules, seed, arrivals=arrivals
+        )
+        assert reused == fresh and reused.units == fresh.units
+
+
+def test_layout_keeps_its_rows_when_the_row_table_starts_again(rules, tables):
+    """The table of unit rows starts again when it grows past its bound: a layout made
+    before keeps its own rows, and the forces' layout is not reused across the restart."""
+    red, blue, arrivals = _battle(3)
+    before = new_state(tables, (red, blue), [], 0)
+    U = before.U.copy()
+    expected = _fight(red, blue, rules, 3, arrivals=arrivals)
+    rows = rule_arrays(tables).unit_rows
+    epoch = rows.epoch
+    rows._rows.extend([[0]] * 100_001)  # past the bound: the next look-up starts again
+    _fight(Force("x", (UnitSpec("x1", "cavalry", hits=3),)), blue, rules, 1)
+    assert rows.epoch == epoch + 1
+    assert (before.arrays[0].take(before.AT, 0) == U).all()
+    assert _fight(red, blue, rules, 3, arrivals=arrivals) == expected
+
+
+def test_layout_lists_units_as_the_result_does(tables):
+    """The layout's units in index (id) order and in listing order (side 0 first)."""
+    red, blue, arrivals = _battle(11)
+    lay = new_state(tables, (red, blue), sorted(arrivals, key=lambda a: a.bound), 1)
+    alive = [u for f in (red, blue) for u in f.units if u.hits < tables.destroyed_at] + [
+        u for a in arrivals for u in a.units if u.hits < tables.destroyed_at
+    ]
+    assert [u.id for u in lay.specs] == sorted(u.id for u in alive)
+    assert lay.U.shape == (len(alive), lay.arrays[0].shape[1])
+    sides = lay.U[:, 0].tolist()
+    listing = [i for i in range(len(sides)) if sides[i] == 0]
+    listing += [i for i in range(len(sides)) if sides[i] == 1]
+    assert [u.id for u in lay.listed] == lay.listed_ids == [lay.specs[i].id for i in listing]
+    assert lay.listed_sides == [sides[i] for i in listing]
+    assert lay.split == sides.count(0)
+
+
+def _units(*specs: tuple[str, str, int]) -> tuple[UnitSpec, ...]:
+    return tuple(UnitSpec(i, k, hits=h) for i, k, h in specs)
+
+
+@pytest.mark.parametrize(
+    ("red", "blue", "arrivals", "message"),
+    [
+        (_units(("R1", "dragoons", 0)), _units(("B1", "infantry", 0)), [], "unknown type"),
+        (_units(("R1", "dragoons", 10)), _units(("B1", "infantry", 0)), [], "unknown type"),
+        (
+            (UnitSpec("R1", "cavalry", formation="square"),),
+            _units(("B1", "infantry", 0)),
+            [],
+            "has no formation 'square'",
+        ),
+        (
+            _units(("R1", "infantry", 10)),
+            _units(("B1", "infantry", 0)),
+            [],
+            "'Red' has no unit able to fight",
+        ),
+        ((), _units(("B1", "infantry", 0)), [], "'Red' has no unit able to fight"),
+        (_units(("R1", "infantry", 0)), _units(("R1", "cavalry", 0)), [], "ids repeat: R1"),
+        (
+            _units(("R1", "infantry", 0)),
+            _units(("B1", "infantry", 0)),
+            [Arrival(2, 0, _units(("R2", "lancers", 0)))],
+            "unknown type 'lancers'",
+        ),
+        (
+            _units(("R1", "infantry", 0)),
+            _units(("B1", "infantry", 0)),
+            [Arrival(2, 1, _units(("R1", "infantry", 0)))],
+            "ids repeat: R1",
+        ),
+    ],
+)
+def test_bad_forces_are_refused_and_leave_nothing_behind(rules, red, blue, arrivals, message):
+    """Each refusal names the unit or force; a refused unit key is never taken as checked:
+    the same bad force is refused again, and good forces fight after it."""
+    for _ in range(2):
+        with pytest.raises(ForceError, match=message):
+            _fight(Force("Red", red), Force("Blue", blue), rules, 0, arrivals=arrivals)
+    good = Force("Red", _units(("R1", "infantry", 0))), Force("Blue", _units(("B1", "cavalry", 0)))
+    assert _fight(*good, rules, 0).reason
