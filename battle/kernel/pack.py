@@ -489,12 +489,17 @@ def _lay_forces(t: Tables, p: Packed, forces: tuple[Force, Force]) -> _Forces:
 
 
 def new_state(
-    t: Tables, forces: tuple[Force, Force], due: Sequence[Arrival], attacker: int
+    t: Tables,
+    forces: tuple[Force, Force],
+    due: Sequence[Arrival],
+    attacker: int,
+    p: Packed | None = None,
 ) -> Layout:
     """Lay out a battle: units of both forces and of every arrival (``due``, sorted by
     bound), destroyed ones left out (RULES.md §1.2), each with its type, formation (its own
     or its type's default), grade's morale (§1.3) and position (deployed, §6.1); decks
-    (§3.1), one per side and one rebuilt per arrival (§8.4).
+    (§3.1), one per side and one rebuilt per arrival (§8.4). ``p``: ``rule_arrays(t)``, if
+    the caller has it.
 
     Raises
     ------
@@ -503,7 +508,8 @@ def new_state(
         ``max_units_per_force`` units or none able to fight, or unit ids of the two forces
         repeat (arrivals are checked by :func:`battle.arrivals.check_arrivals`).
     """
-    p = rule_arrays(t)
+    if p is None:
+        p = rule_arrays(t)
     rows = p.unit_rows
     hit = _FORCES.get(id(t))
     if (

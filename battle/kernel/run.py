@@ -27,7 +27,7 @@ from battle.kernel.bound import (
 )
 from battle.kernel.decode import result
 from battle.kernel.jit import FIELDS
-from battle.kernel.pack import Layout, doctrine_arrays, new_state, rule_arrays
+from battle.kernel.pack import Layout, Packed, doctrine_arrays, new_state, rule_arrays
 from battle.result import BattleResult
 from battle.tables import Tables
 from battle.units import Force
@@ -50,15 +50,20 @@ _LAYOUTS: dict[int, tuple[Tables, Force, Force, int, Layout]] = {}
 
 
 def _layout(
-    t: Tables, force_a: Force, force_b: Force, due: Sequence[Arrival], attacker: int
+    t: Tables,
+    p: Packed,
+    force_a: Force,
+    force_b: Force,
+    due: Sequence[Arrival],
+    attacker: int,
 ) -> Layout:
     if due:
-        return new_state(t, (force_a, force_b), due, attacker)
+        return new_state(t, (force_a, force_b), due, attacker, p)
     hit = _LAYOUTS.get(id(t))
     same = hit is not None and hit[0] is t and hit[1] is force_a and hit[2] is force_b
     if hit is not None and same and hit[3] == attacker:
         return hit[4]
-    lay = new_state(t, (force_a, force_b), due, attacker)
+    lay = new_state(t, (force_a, force_b), due, attacker, p)
     if len(_LAYOUTS) > 64:
         _LAYOUTS.clear()
     _LAYOUTS[id(t)] = (t, force_a, force_b, attacker, lay)
@@ -78,7 +83,8 @@ def fight_tables(
 ) -> BattleResult:
     """Fight one battle of checked forces (see :func:`battle.engine.fight`)."""
     rl = doctrine_arrays(t, doctrines)
-    lay = _layout(t, force_a, force_b, due, attacker)
+    p = rule_arrays(t)
+    lay = _layout(t, p, force_a, force_b, due, attacker)
     n = lay.AT.shape[0]
     # a bit generator that cannot step back (no ``advance``, e.g. MT19937) is rewound by
     # restoring its state and drawing the used blocks again
@@ -121,7 +127,7 @@ def fight_tables(
             advance(-spare)  # one 64-bit draw per uniform
         else:
             _rewind(rng, start, keep)
-    return result(t, rule_arrays(t), lay, (force_a, force_b), C, s, E, record)
+    return result(t, p, lay, (force_a, force_b), C, s, E, record)
 
 
 def _rewind(rng: np.random.Generator, start: Mapping[str, Any] | None, keep: int) -> None:
