@@ -14,6 +14,7 @@ from battle.engine import fight
 from battle.errors import ForceError
 from battle.kernel.pack import new_state, rule_arrays
 from battle.result import BattleResult
+from battle.tables import compile_rules
 from battle.units import GRADES, Force, UnitSpec
 
 KINDS = {
@@ -128,10 +129,11 @@ def test_fought_again_with_an_arrival_equals_a_fresh_layout(rules):
         assert reused == fresh and reused.units == fresh.units
 
 
-def test_layout_keeps_its_rows_when_the_row_table_starts_again(rules, tables):
+def test_layout_keeps_its_rows_when_the_row_table_starts_again(rules):
     """The table of unit rows starts again when it grows past its bound: a layout made
     before keeps its own rows, and the forces' layout is not reused across the restart."""
     red, blue, arrivals = _battle(3)
+    tables = compile_rules(rules)  # what fight uses (the fixture's may have been replaced)
     before = new_state(tables, (red, blue), [], 0)
     U = before.U.copy()
     expected = _fight(red, blue, rules, 3, arrivals=arrivals)
