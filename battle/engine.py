@@ -39,6 +39,7 @@ def fight(
     max_bounds: int | None = None,
     record_events: bool = True,
     arrivals: Sequence[Arrival] = (),
+    rewind: bool = True,
 ) -> BattleResult:
     """Fight one abstract battle between two forces (RULES.md §6).
 
@@ -63,6 +64,11 @@ def fight(
     arrivals
         Units that join a side at the start of a given bound (RULES.md §8.4; see
         :mod:`battle.arrivals`). Arrivals due after the battle ends never join.
+    rewind
+        Leave ``rng`` just after the blocks of 64 uniforms the battle used (the default; a
+        generator that cannot step back has its state read before and restored after). False
+        for a caller that discards or restarts ``rng`` afterwards: it is left wherever the
+        drawing stopped, and the battle is the same.
 
     Returns
     -------
@@ -91,5 +97,5 @@ def fight(
         taken.update(map(ID, force_b.units))
         check_arrivals(due, taken, tables.max_units_per_force)
     return fight_tables(
-        tables, force_a, force_b, rng, attacker, doctrines, max_bounds, record_events, due
+        tables, force_a, force_b, rng, attacker, doctrines, max_bounds, record_events, due, rewind
     )

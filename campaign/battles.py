@@ -331,6 +331,7 @@ class BattleDesk:
             max_bounds=battle.max_bounds,
             record_events=camp.battle_logs,
             arrivals=arrivals,
+            rewind=False,  # the shared generator is restarted before its next use
         )
         battle.version += 1
         end = battle.end

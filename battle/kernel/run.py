@@ -82,6 +82,7 @@ def fight_tables(
     max_bounds: int | None,
     record: bool,
     due: Sequence[Arrival],
+    rewind: bool = True,
 ) -> BattleResult:
     """Fight one battle of checked forces (see :func:`battle.engine.fight`)."""
     rl = doctrine_arrays(t, doctrines)
@@ -92,8 +93,9 @@ def fight_tables(
     # ``advance``; Philox's counts blocks of four and only forward) is rewound by restoring
     # its state and drawing the used blocks again
     bitgen = rng.bit_generator
-    advance = getattr(bitgen, "advance", None) if type(bitgen) in _STEPS_BACK else None
-    start = None if advance is not None else bitgen.state
+    steps_back = rewind and type(bitgen) in _STEPS_BACK
+    advance = getattr(bitgen, "advance", None) if steps_back else None
+    start = bitgen.state if rewind and advance is None else None
     dice = rng.random(BLOCK * _GUESS[0])
     rows = EVENT_ROWS + EVENT_ROWS_PER_UNIT * n if record else 256
     nightfall = -1 if max_bounds is None else max_bounds
@@ -125,7 +127,7 @@ def fight_tables(
             _GUESS[0] -= 1
             _FEWER[0] = 0
     spare = len(dice) - keep
-    if spare:
+    if spare and rewind:
         if advance is not None:
             advance(-spare)  # one 64-bit draw per uniform
         else:

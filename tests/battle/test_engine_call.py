@@ -208,3 +208,18 @@ def test_bad_forces_are_refused_and_leave_nothing_behind(rules, red, blue, arriv
             _fight(Force("Red", red), Force("Blue", blue), rules, 0, arrivals=arrivals)
     good = Force("Red", _units(("R1", "infantry", 0))), Force("Blue", _units(("B1", "cavalry", 0)))
     assert _fight(*good, rules, 0).reason
+
+
+@pytest.mark.parametrize("bits", [np.random.PCG64, np.random.Philox, np.random.MT19937])
+def test_rewind_off_fights_the_same_battle(rules, bits):
+    """``rewind=False`` (a caller that restarts its generator, as a campaign does) fights
+    the same battles; with the default the generator stands after the used blocks of 64
+    uniforms, whether it can step back (PCG64) or not (Philox, MT19937)."""
+    for seed in range(20):
+        red, blue, arrivals = _battle(2000 + seed)
+        kept = np.random.Generator(bits(seed))
+        loose = np.random.Generator(bits(seed))
+        r = fight(red, blue, rules, kept, arrivals=arrivals)
+        assert fight(red, blue, rules, loose, arrivals=arrivals, rewind=False) == r
+        stream = np.random.Generator(bits(seed)).random(64 * 64)
+        assert kept.random() in stream[64::64].tolist()
