@@ -179,7 +179,7 @@ def _start_pool(workers: int, preload: Preload | None = None) -> ProcessPoolExec
     coordinator opens the results file and works out which runs are missing."""
     ctx = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(
-        workers, mp_context=ctx, initializer=init_worker, initargs=(preload,)
+        workers, mp_context=ctx, initializer=init_worker, initargs=(preload, os.getpid())
     )
     with _main_module_hidden():
         for _ in range(workers):  # a task with no idle worker starts one more process

@@ -382,12 +382,12 @@ Preload = tuple[str, str, tuple[str, ...], str]
 
 def _watch_parent(parent: int) -> None:
     while True:
-        time.sleep(0.5)
         if os.getppid() != parent:  # the coordinator died (e.g. SIGKILL): do not linger
             os._exit(1)
+        time.sleep(0.5)
 
 
-def init_worker(preload: Preload | None = None) -> None:
+def init_worker(preload: Preload | None = None, coordinator: int | None = None) -> None:
     """Initializer of a local worker process.
 
     Ignores SIGINT (the coordinator handles Ctrl-C and stops the pool), exits when the
@@ -399,9 +399,15 @@ def init_worker(preload: Preload | None = None) -> None:
     freezes them out of the garbage collector's passes like the rest: the first chunk then
     starts on campaigns at once. The pool keeps its workers for the whole batch, so maps,
     rules and the engine stay warm from chunk to chunk.
+
+    ``coordinator`` is the process id of the process that started the pool (default: this
+    process's parent now). Given, a worker whose coordinator was killed before the worker
+    got this far (while it started up) sees a different parent at once and exits, instead of
+    watching its new parent (init) for ever.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    parent = os.getppid() if coordinator is None else coordinator
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     atexit.register(_leave_at_once)  # registered last, so it runs first
     _import_battle_engine()
     warm_up()

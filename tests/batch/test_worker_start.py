@@ -101,3 +101,27 @@ def test_a_script_without_a_main_guard_runs_a_batch(tmp_path: Path) -> None:
     reference = tmp_path / "ref.duckdb"
     runner_module.run_batch(small_plan(), reference, workers=0, progress=False)
     assert runs_rows(out) == runs_rows(reference)
+
+
+def test_a_worker_whose_coordinator_died_while_it_started_exits() -> None:
+    """The coordinator's pid comes with the initializer: a worker that starts up after its
+    coordinator was killed (it is already someone else's child) exits at once, instead of
+    watching its new parent for ever (it did before: an orphan per SIGKILL in start-up)."""
+    code = textwrap.dedent(
+        """
+        import os, time
+        from campaign.batch.worker import init_worker
+        gone = os.getppid() + 1  # not this process's parent: as if the coordinator had died
+        init_worker(None, coordinator=gone)
+        time.sleep(60)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
