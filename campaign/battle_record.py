@@ -81,6 +81,11 @@ def battle_row(camp: Campaign, battle: Battle, by_side: dict[str, list[Division]
     result = battle.result
     assert result is not None
     where = battle.where
+    units = [0, 0]  # per side: units that fought, and the actual hits they took
+    hits = [0, 0]  # (BattleResult.hits_taken, both sides in one pass)
+    for u in result.units:
+        units[u.side] += 1
+        hits[u.side] += u.hits_taken
     return BattleRow(
         battle.number,
         int(battle.start),
@@ -93,10 +98,10 @@ def battle_row(camp: Campaign, battle: Battle, by_side: dict[str, list[Division]
         result.bounds,
         len(by_side["red"]),
         len(by_side["blue"]),
-        sum(1 for u in result.units if u.side == 0),
-        sum(1 for u in result.units if u.side == 1),
-        result.hits_taken(0),
-        result.hits_taken(1),
+        units[0],
+        units[1],
+        hits[0],
+        hits[1],
         result.cards_lost[0],
         result.cards_lost[1],
     )

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import bisect
 import math
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -73,13 +72,29 @@ def arrival_bound(arrive: float, start: float, bound_minutes: float) -> int:
     return max(1, math.ceil((arrive - start) / bound_minutes) + 1)
 
 
-@dataclass(frozen=True, slots=True)
 class Meeting:
     """Where a battle is fought: a junction, or a road between ``road[0]`` and ``road[1]``
-    (RULES.md §8.4). A structured key: nothing parses junction ids."""
+    (RULES.md §8.4). A structured key: nothing parses junction ids. Read-only once made.
 
-    junction: str | None = None
-    road: Road | None = None
+    (Plain classes here, not dataclasses: compiled, their constructors run in C.)"""
+
+    junction: str | None
+    road: Road | None
+
+    def __init__(self, junction: str | None = None, road: Road | None = None) -> None:
+        self.junction = junction
+        self.road = road
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Meeting):
+            return NotImplemented
+        return self.junction == other.junction and self.road == other.road
+
+    def __hash__(self) -> int:
+        return hash((self.junction, self.road))
+
+    def __repr__(self) -> str:
+        return f"Meeting(junction={self.junction!r}, road={self.road!r})"
 
     @property
     def key(self) -> str:
@@ -87,7 +102,6 @@ class Meeting:
         return self.junction if self.junction is not None else "~".join(self.road or ())
 
 
-@dataclass(eq=False, slots=True)
 class Battle:
     """A battle being fought: what it needs to be fought again with a late arrival.
 
@@ -106,9 +120,36 @@ class Battle:
     max_bounds: int
     seed: np.random.SeedSequence
     slot: int
-    joins: list[tuple[Division, int]] = field(default_factory=list)
-    result: BattleResult | None = None
-    version: int = 0
+    joins: list[tuple[Division, int]]
+    result: BattleResult | None
+    version: int
+
+    def __init__(
+        self,
+        number: int,
+        where: Meeting,
+        divisions: list[Division],
+        forces: tuple[Force, Force],
+        attacker: str,
+        roll_off: tuple[int, int] | None,
+        start: float,
+        max_bounds: int,
+        seed: np.random.SeedSequence,
+        slot: int,
+    ) -> None:
+        self.number = number
+        self.where = where
+        self.divisions = divisions
+        self.forces = forces
+        self.attacker = attacker
+        self.roll_off = roll_off
+        self.start = start
+        self.max_bounds = max_bounds
+        self.seed = seed
+        self.slot = slot
+        self.joins = []
+        self.result = None
+        self.version = 0
 
     @property
     def end(self) -> float:

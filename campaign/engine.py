@@ -17,7 +17,7 @@ import numpy as np
 import simpy
 
 from battle.dice import Dice, percentage_test
-from campaign.army import Division, raise_division, unknown_division_boxes
+from campaign.army import Division, raise_division, raise_table
 from campaign.battles import BattleDesk
 from campaign.clock import Clock
 from campaign.config import LoadedRules
@@ -79,7 +79,7 @@ class Campaign:
         self.loaded = loaded
         self.rules = loaded.rules
         self.cr = loaded.rules.campaign
-        self.unknown_boxes = unknown_division_boxes(self.rules)  # §8.8 estimate
+        self.unknown_boxes = raise_table(self.rules).unknown_boxes  # §8.8 estimate (shared)
         self.seed = seed
         self.doctrines = doctrines or {"red": "balanced", "blue": "balanced"}
         for side in SIDES:

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from campaign.army import Division
 from campaign.events import SIDES, FellBack, Surrendered
-from campaign.maps import retreat_path
 
 if TYPE_CHECKING:
     from campaign.engine import Campaign
@@ -129,7 +128,7 @@ class Aftermath:
         else:
             path = camp.routes.path(start, base)
             if not _clear(path, blocked, came_by):  # the usual shortest route is barred
-                path = retreat_path(camp.graph, start, base, blocked, came_by)
+                path = camp.routes.retreat(start, base, blocked, came_by)
         if path is None:
             self.surrender(d, start)
             return
