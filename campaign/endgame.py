@@ -8,7 +8,7 @@ from battle.events import Factor
 from battle.withdrawal import roll_withdrawals, withdrawal_factors
 from campaign.events import SIDES, DayEnded, DivisionAtEnd, WithdrawalCheck
 from campaign.ledger import Ledger
-from campaign.schedule import due_now
+from campaign.schedule import due_now, timeout
 
 if TYPE_CHECKING:
     from collections.abc import Generator
@@ -121,11 +121,11 @@ class Endgame:
         for day in range(1, camp.time_limit_days + 1):
             nightfall = (day - 1) * 1440 + camp.clock.daylight_minutes
             if nightfall > env.now:
-                yield env.timeout(nightfall - env.now)
+                yield timeout(env, nightfall - env.now)
             # let every battle that ends at nightfall settle its fall backs first (§8.5); with
             # nothing else due this minute, the wait would end at once
             if due_now(env):
-                yield env.timeout(0)
+                yield timeout(env, 0)
             if camp.over:
                 return
             if not camp.record:  # events off: counted, not built (Campaign.tally)
@@ -166,7 +166,7 @@ class Endgame:
                 side, camp.cr.withdrawal_scale, camp.cr.batteries_per_factor
             )
             rows = withdrawal_factors(w, own, enemy, pct)
-            if camp.cr.withdrawal_scale == "division":
+            if camp.cr.withdrawal_scale == "division" and camp.record:  # names: the log's only
                 rows = [Factor(DIVISION_ROWS.get(name, name), n) for name, n in rows]
             checks.append((side, pct, rows))
         if not checks:
@@ -177,19 +177,22 @@ class Endgame:
         for c in roll_withdrawals(
             checks, lambda: camp.dice.d(die), br.withdrawal_success_total, die
         ):
-            camp.emit(
-                WithdrawalCheck(
-                    int(camp.env.now),
-                    c.side,
-                    c.casualty_percent,
-                    c.factors,
-                    c.total,
-                    c.rolls,
-                    c.withdraws,
-                    c.die,
-                    c.success_total,
+            if not camp.record:  # events off: counted, not built (Campaign.tally)
+                camp.tally()
+            else:
+                camp.emit(
+                    WithdrawalCheck(
+                        int(camp.env.now),
+                        c.side,
+                        c.casualty_percent,
+                        c.factors,
+                        c.total,
+                        c.rolls,
+                        c.withdraws,
+                        c.die,
+                        c.success_total,
+                    )
                 )
-            )
             if c.withdraws:
                 withdrew.append(c.side)
         if len(withdrew) == 2:
