@@ -8,7 +8,7 @@ from battle.events import Factor
 from battle.withdrawal import roll_withdrawals, withdrawal_factors
 from campaign.events import SIDES, DayEnded, DivisionAtEnd, WithdrawalCheck
 from campaign.ledger import Ledger
-from campaign.schedule import due_now, timeout
+from campaign.schedule import due_now
 
 if TYPE_CHECKING:
     from collections.abc import Generator
@@ -121,11 +121,11 @@ class Endgame:
         for day in range(1, camp.time_limit_days + 1):
             nightfall = (day - 1) * 1440 + camp.clock.daylight_minutes
             if nightfall > env.now:
-                yield timeout(env, nightfall - env.now)
+                yield env.timeout(nightfall - env.now)
             # let every battle that ends at nightfall settle its fall backs first (§8.5); with
             # nothing else due this minute, the wait would end at once
             if due_now(env):
-                yield timeout(env, 0)
+                yield env.timeout(0)
             if camp.over:
                 return
             if not camp.record:  # events off: counted, not built (Campaign.tally)

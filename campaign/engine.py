@@ -41,7 +41,7 @@ from campaign.lookups import map_tables
 from campaign.maps import CampaignMap
 from campaign.reinforcements import check_reinforcements, reinforce
 from campaign.result import CampaignResult, final_result, header
-from campaign.schedule import after_urgent, due_now, first_of, ring, run_until, timeout
+from campaign.schedule import after_urgent, due_now, first_of, ring
 from campaign.sightings import enemies_seeing, update_sightings
 from campaign.strategy import (
     Order,
@@ -227,7 +227,7 @@ class Campaign:
         for reinforcement in sorted(self.map.reinforcements, key=lambda r: rank(r.side)):
             self.env.process(reinforce(self, reinforcement))
         limit = self.time_limit_days * 1440 + 1
-        run_until(self.env, first_of(self.env, (self.done, timeout(self.env, limit))))
+        self.env.run(until=first_of(self.env, (self.done, self.env.timeout(limit))))
         if not self.over:
             self.end(None, "time limit reached with nothing decided: a draw")
         return self._result()
@@ -247,10 +247,10 @@ class Campaign:
                         yield alarm
                         div.woken = div.asleep = False
                     else:
-                        yield timeout(env, div.busy_until - env.now)
+                        yield env.timeout(div.busy_until - env.now)
                     continue
                 if not self.clock.is_daylight(env.now):
-                    yield timeout(env, self.clock.next_dawn(env.now) - env.now)
+                    yield env.timeout(self.clock.next_dawn(env.now) - env.now)
                     continue
                 yield from self._decide_and_march(div)
             except simpy.Interrupt:
@@ -264,7 +264,7 @@ class Campaign:
         if kind == "wait_until":
             until = float(arg)  # type: ignore[arg-type]
             if until > env.now:
-                yield timeout(env, until - env.now)
+                yield env.timeout(until - env.now)
         elif kind in ("march", "return"):  # a fall back or a return: no rough-road test (§8.2)
             dest = str(arg)
             origin = div.location
@@ -278,17 +278,17 @@ class Campaign:
                     and march_minutes <= self.clock.daylight_minutes
                 ):
                     div.orders.insert(0, (kind, arg))
-                    yield timeout(env, self.clock.next_dawn(nightfall) - env.now)
+                    yield env.timeout(self.clock.next_dawn(nightfall) - env.now)
                     return
             yield from self._march(div, origin, dest, test_rough=False)
             if div.orders and div.location == dest and due_now(env):
                 # a fall back that reaches a junction lets this minute's contact check run
                 # before it marches on: an enemy standing there catches it (RULES.md §8.4)
-                yield timeout(env, 0)
+                yield env.timeout(0)
         elif kind == "arrive":  # finish (or walk back) part of a road after a road battle
             dest, minutes = arg  # type: ignore[misc]
             div.location = None
-            yield timeout(env, max(float(minutes), 0.0))  # type: ignore[has-type]
+            yield env.timeout(max(float(minutes), 0.0))  # type: ignore[has-type]
             div.location = dest
             div.on_road = None
             self._arrival(div, dest)
@@ -307,7 +307,7 @@ class Campaign:
             # An enemy with orders (a beaten division falling back, an attacker going back
             # after a draw) fights nobody here (BattleDesk.check_contact): waiting for it cost
             # the side woken first after a battle a minute (issue 10, item 4)
-            yield timeout(env, 1)
+            yield env.timeout(1)
             return
         order = self.strategists[div.side].decide(div.id, at, self.view(div.side))
         dest = order.step
@@ -318,7 +318,7 @@ class Campaign:
                 self._order(div, at, order, "")
             self.holding.add(div.id)
             try:
-                yield timeout(env, self.cr.hold_minutes)
+                yield env.timeout(self.cr.hold_minutes)
             finally:
                 self.holding.discard(div.id)
             return
@@ -327,7 +327,7 @@ class Campaign:
         nightfall = self.clock.nightfall(env.now)
         if env.now + minutes > nightfall and minutes <= self.clock.daylight_minutes:
             self._halt(div, at, "too late in the day to set off")
-            yield timeout(env, self.clock.next_dawn(nightfall) - env.now)
+            yield env.timeout(self.clock.next_dawn(nightfall) - env.now)
             return
         self._order(div, at, order, kind)
         for other in self.divisions if order.friends and self.holding else ():
@@ -398,7 +398,7 @@ class Campaign:
                 self.tally()
             if not passed:
                 div.halted_reason = ""
-                yield timeout(env, self.cr.rough_road_retry_minutes)
+                yield env.timeout(self.cr.rough_road_retry_minutes)
                 return
         div.halted_reason = ""
         minutes = hours * 60.0
@@ -415,7 +415,7 @@ class Campaign:
         else:
             self.tally()
         self.desk.watch_road(div)
-        yield timeout(env, minutes)
+        yield env.timeout(minutes)
         if div.road is None or not div.alive:  # a meeting on the road already settled it
             return
         div.road = None
@@ -449,7 +449,7 @@ class Campaign:
         env = self.env
         div.checking = True
         if due_now(env):
-            check = timeout(env, 0)
+            check = env.timeout(0)
             check.callbacks.append(lambda _: self._contact(check, div, junction))
             yield check
         else:  # run as its event would be: outside any process (so a wake interrupts this)
@@ -474,7 +474,7 @@ class Campaign:
         """Run ``action`` after everything already scheduled for this minute: a zero-delay
         event created now is queued behind every event scheduled earlier for this minute
         (arrivals included) and ahead of anything the running process does next."""
-        event = timeout(self.env, 0)
+        event = self.env.timeout(0)
 
         def run(_: object) -> None:
             if not self.over:
@@ -484,7 +484,7 @@ class Campaign:
 
     def _initial_contacts(self) -> Process:
         """Opposing divisions that start at one junction fight there at once (§8.4)."""
-        yield timeout(self.env, 0)
+        yield self.env.timeout(0)
         for junction in sorted({d.location for d in self.divisions if d.location}):
             self.desk.check_contact(junction, arriving=None)
         yield self.never  # sleeps for good (see division_process)

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 from campaign.army import raise_division
 from campaign.errors import MapError
 from campaign.events import SIDES, DivisionRaised, RaisedUnit, Reinforced
-from campaign.schedule import timeout
 from campaign.sightings import enemies_seeing, update_sightings
 
 if TYPE_CHECKING:
@@ -45,7 +44,7 @@ def check_reinforcements(camp: Campaign) -> None:
 def reinforce(camp: Campaign, r: Reinforcement) -> Process:
     """Raise a reinforcement's divisions at its junction when it enters (RULES.md §8.9)."""
     env = camp.env
-    yield timeout(env, entry_minute(camp, r))
+    yield env.timeout(entry_minute(camp, r))
     if camp.over:
         return
     number = sum(1 for d in camp.divisions if d.side == r.side)

@@ -10,22 +10,12 @@ were scheduled.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from heapq import heappop, heappush
 from typing import Any
 
 import simpy
-from simpy.events import NORMAL, URGENT, Timeout
+from simpy.events import URGENT
 
-__all__ = [
-    "after_urgent",
-    "due_now",
-    "first_of",
-    "later",
-    "ring",
-    "run_until",
-    "timeout",
-    "urgent_pending",
-]
+__all__ = ["after_urgent", "due_now", "first_of", "later", "ring", "urgent_pending"]
 
 #: between URGENT (0) and NORMAL (1): SimPy only compares priorities (typed Any: SimPy's type
 #: says int, which a compiled module would check)
@@ -60,13 +50,13 @@ def later(env: simpy.Environment, delay: float, action: Callable[[], None]) -> N
     if urgent_pending(env):
         env.process(_wait_then(env, delay, action))
         return
-    timeout(env, delay).callbacks.append(lambda _: action())
+    env.timeout(delay).callbacks.append(lambda _: action())
 
 
 def _wait_then(
     env: simpy.Environment, delay: float, action: Callable[[], None]
 ) -> Generator[simpy.Event, Any, None]:
-    yield timeout(env, delay)
+    yield env.timeout(delay)
     action()
     yield env.event()  # never triggered: an ending process would schedule an event (a step)
 
@@ -99,64 +89,3 @@ def after_urgent(env: simpy.Environment) -> simpy.Event:
     event._ok, event._value = True, None
     env.schedule(event, _AFTER_URGENT)
     return event
-
-
-def run_until(env: simpy.Environment, until: simpy.Event) -> None:
-    """``env.run(until=until)``: process events in SimPy's order until ``until`` has been
-    processed, with SimPy's own step (``Environment.step``: pop the next event, set the
-    clock, run its callbacks, crash on a failed event nobody handled) spelled out here, in
-    the compiled module, instead of one interpreted ``step`` call per event (issue 15).
-    Unlike SimPy it does not queue ``until`` again once processed (SimPy re-queues it with
-    no callbacks left): the campaign runs its clock once.
-
-    Raises
-    ------
-    RuntimeError
-        If no events are left before ``until`` is processed (as SimPy does).
-    Exception
-        A copy of the exception of a failed event that no process handled (as SimPy does).
-    """
-    target: Any = until  # (its callbacks become None: read untyped, as compiled code checks)
-    if target.callbacks is None:
-        return  # processed already
-    queue: list[Any] = env._queue
-    while target.callbacks is not None:
-        if not queue:
-            raise RuntimeError(
-                f'No scheduled events left but "until" event was not triggered: {until}'
-            )
-        item = heappop(queue)
-        env._now = item[0]
-        event: Any = item[3]
-        callbacks = event.callbacks
-        event.callbacks = None
-        for callback in callbacks:
-            callback(event)
-        if not event._ok and not hasattr(event, "_defused"):
-            failure = event._value
-            exc = type(failure)(*failure.args)
-            exc.__cause__ = failure
-            raise exc
-
-
-def timeout(env: simpy.Environment, delay: Any) -> simpy.Timeout:
-    """``env.timeout(delay)``: a SimPy timeout of ``delay`` minutes (>= 0), made as SimPy's
-    ``Timeout.__init__`` makes it (the same fields, scheduled with the same priority and
-    the next event id), without its interpreted call (issue 15). ``delay`` is kept as given
-    (an int stays an int, so the clock reads as SimPy's would).
-
-    Raises
-    ------
-    ValueError
-        If ``delay`` is negative (as SimPy does).
-    """
-    if delay < 0:
-        raise ValueError(f"Negative delay {delay}")
-    event: Any = object.__new__(Timeout)
-    event.env = env
-    event.callbacks = []
-    event._value = None
-    event._delay = delay
-    event._ok = True
-    heappush(env._queue, (env._now + delay, NORMAL, next(env._eid), event))
-    return event  # type: ignore[no-any-return]
