@@ -197,7 +197,9 @@ def with_hits(unit: UnitSpec, hits: int) -> UnitSpec:
 
 class RaiseTable:
     """What raising divisions needs of one rules object (RULES.md §2.1), read once per
-    process: the d100 table, and each division's units by side, number and infantry.
+    process: the d100 table, and each division's units by side, number and infantry; and
+    what losing a unit of each type counts as, ``"flag"`` or ``"battery"`` (§7.2, read by
+    each battle's losses).
 
     Built by :func:`raise_table`; read-only once built (units are immutable, and a
     division's units list is its own copy)."""
@@ -208,6 +210,7 @@ class RaiseTable:
     destroyed_at: int
     unknown_boxes: int
     units: dict[tuple[str, int, int], tuple[UnitSpec, ...]]
+    lost_as: dict[str, str]
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -216,6 +219,7 @@ class RaiseTable:
         self.destroyed_at = rules.battle.destroyed_at_hits
         self.unknown_boxes = unknown_division_boxes(rules)
         self.units = {}
+        self.lost_as = {kind: unit.lost_as for kind, unit in rules.battle.units.items()}
 
     def infantry(self, roll: int) -> int:
         """Line infantry of a division raised with d100 ``roll`` (RULES.md §2.1)."""

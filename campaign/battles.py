@@ -33,7 +33,7 @@ from battle.arrivals import Arrival
 from battle.engine import fight
 from battle.result import BattleResult
 from battle.units import Force
-from campaign.army import Division
+from campaign.army import Division, raise_table
 from campaign.battle_record import battle_row, fought_event
 from campaign.events import SIDES, CampaignEvent, MeetingOnRoad, StrengthLearned
 from campaign.fallback import Aftermath, Road
@@ -465,7 +465,7 @@ class BattleDesk:
         totals = {u.id: u.total_hits for u in result.units}
         ledger = camp.ledger
         ledger.fought(everyone)
-        lost_as = {kind: unit.lost_as for kind, unit in br.units.items()}  # flag or battery
+        lost_as = raise_table(camp.rules).lost_as  # flag or battery, by unit type
         for d in everyone:
             ledger.apply_losses(d, totals, br.destroyed_at_hits, lost_as)  # §1.2, §7.6
         if winner is not None:  # a battle lost (RULES.md §7.6)

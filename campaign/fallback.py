@@ -143,10 +143,16 @@ class Aftermath:
         final = route[-1] if route else start
         onto_base = final == base
         camp.ledger.fell_back(d.side, onto_base)
-        fell = FellBack(int(end), d.side, d.id, tuple([start, *route]), onto_base, bool(from_road))
         # announced now, as the battle is settled and before anyone is woken: both sides
         # learn it at once, whichever side's divisions think first (issue 10, item 4)
-        camp.emit(fell)
+        path_taken = (start, *route)
+        if camp.record:
+            camp.emit(FellBack(int(end), d.side, d.id, path_taken, onto_base, bool(from_road)))
+        else:  # events off: what emitting it does (Campaign.emit), without building it
+            if not camp.over:
+                for strategist in camp.strategists.values():
+                    strategist.observe_fall_back(d.side, d.id, path_taken)
+            camp.tally()
         d.orders = orders
 
     def away_from_base(

@@ -40,6 +40,8 @@ def test_raise_table_is_shared_per_rules_object_and_equals_a_fresh_one() -> None
         assert units == fresh.division_units(side, number, infantry)
         assert list(units) == _raised_the_old_way(side, number, infantry, rules)
     assert shared.rows == fresh.rows and shared.unknown_boxes == fresh.unknown_boxes
+    assert shared.lost_as == fresh.lost_as == {k: u.lost_as for k, u in rules.battle.units.items()}
+    assert shared.lost_as["artillery"] == "battery" and shared.lost_as["infantry"] == "flag"
     for roll in range(1, rules.battle.percentage_dice + 1):
         expected = next(
             r.infantry for r in rules.campaign.division_infantry_table if roll <= r.max_roll
