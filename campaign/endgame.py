@@ -65,8 +65,14 @@ class Endgame:
 
     def occupy(self, junction: str) -> None:
         """The occupants of ``junction`` changed: update control (RULES.md §7.2)."""
-        sides = [d.side for d in self.camp.divisions if d.location == junction and d.alive]
-        self.ledger.occupy(junction, sides)
+        red = blue = False
+        for d in self.camp.divisions:
+            if d.location == junction and d.alive:
+                if d.side == "red":
+                    red = True
+                else:
+                    blue = True
+        self.ledger.occupied(junction, red, blue)
 
     def objective_value(self, side: str) -> int:
         return self.ledger.objective_value(side)

@@ -157,9 +157,13 @@ class Ledger:
         nobody there changes nothing (the last to occupy alone keeps it).
         """
         present = set(sides_there)
-        if len(present) == 1:
-            self._control(junction, present.pop())
-        elif len(present) == 2:
+        self.occupied(junction, "red" in present, "blue" in present)
+
+    def occupied(self, junction: str, red: bool, blue: bool) -> None:
+        """:meth:`occupy`, told whether red and blue divisions are there."""
+        if red != blue:
+            self._control(junction, "red" if red else "blue")
+        elif red:  # both: contested, controlled by neither
             holder = self.owner.get(junction)
             if holder is not None:
                 self.last_holder[junction] = holder
