@@ -201,7 +201,7 @@ class BattleDesk:
             if (o_origin, o_dest) != (dest, origin) or s1 <= t0:
                 continue
             meet = (t0 + s0 + (t1 - t0)) / 2.0  # both march the road in the same time
-            self._meet_later(div, other, max(meet - camp.env.now, 0.0))
+            self._meet_later(div, other, max(meet - camp.env._now, 0.0))
 
     def _meet_later(self, a: Division, b: Division, delay: float) -> None:
         """Schedule the meeting of ``a`` and ``b`` on their road in ``delay`` minutes, where a
@@ -233,7 +233,7 @@ class BattleDesk:
             ):
                 together.append(d)
         ids = tuple(d.id for d in together)
-        camp.emit(MeetingOnRoad(int(camp.env.now), (road_a[0], road_a[1]), ids))
+        camp.emit(MeetingOnRoad(int(camp.env._now), (road_a[0], road_a[1]), ids))
         self.fight(Meeting(road=(road_a[0], road_a[1])), together, arriving=None)
 
     def check_contact(self, junction: str, arriving: Division | None) -> None:
@@ -246,7 +246,7 @@ class BattleDesk:
         camp = self.camp
         if camp.over:
             return
-        now = camp.env.now
+        now = camp.env._now
         battle = self.fighting.get(junction)
         if battle is not None:
             self._join(battle, junction)
@@ -314,7 +314,7 @@ class BattleDesk:
                 r, b = camp.dice.d(6), camp.dice.d(6)
             roll_off = (r, b)
             attacker = "red" if r > b else "blue"
-        start = self._start_time(camp.env.now)  # a road meeting at night is fought at dawn
+        start = self._start_time(camp.env._now)  # a road meeting at night is fought at dawn
         forces = tuple(
             Force(
                 camp.map.sides[s].name,
@@ -375,12 +375,12 @@ class BattleDesk:
         )
         battle.version += 1
         end = battle.end
-        over = end <= camp.env.now  # over before its first bound (a side began beaten)
+        over = end <= camp.env._now  # over before its first bound (a side began beaten)
         if not over:
             # its end is scheduled before the divisions it holds go back to sleep, so that
             # at that minute the result is applied before any of them thinks again
             version = battle.version
-            later(camp.env, end - camp.env.now, lambda: self._battle_over(battle, version))
+            later(camp.env, end - camp.env._now, lambda: self._battle_over(battle, version))
         for d in battle.members():
             d.busy_until = end  # held until it ends
             d.in_battle = True
@@ -407,7 +407,7 @@ class BattleDesk:
             if not d.alive or d.location != junction or not _may_fight(d) or d.id in inside:
                 continue
             # it joins from now: one that stood there on other orders joins as it arrives
-            k = arrival_bound(camp.env.now, battle.start, bound_minutes)
+            k = arrival_bound(camp.env._now, battle.start, bound_minutes)
             d.orders = []  # a fall back caught by the battle stops here (§8.4)
             if k <= battle.result.bounds and d.units:
                 new.append((d, k))

@@ -240,17 +240,17 @@ class Campaign:
                 if div.orders:
                     yield from self._follow_orders(div)
                     continue
-                if env.now < div.busy_until:
+                if env._now < div.busy_until:
                     if div.in_battle:  # asleep until the battle's end rings its alarm (wake)
                         div.alarm = alarm = env.event()
                         div.asleep = True
                         yield alarm
                         div.woken = div.asleep = False
                     else:
-                        yield env.timeout(div.busy_until - env.now)
+                        yield env.timeout(div.busy_until - env._now)
                     continue
-                if not self.clock.is_daylight(env.now):
-                    yield env.timeout(self.clock.next_dawn(env.now) - env.now)
+                if not self.clock.is_daylight(env._now):
+                    yield env.timeout(self.clock.next_dawn(env._now) - env._now)
                     continue
                 yield from self._decide_and_march(div)
             except simpy.Interrupt:
@@ -263,8 +263,8 @@ class Campaign:
         env = self.env
         if kind == "wait_until":
             until = float(arg)  # type: ignore[arg-type]
-            if until > env.now:
-                yield env.timeout(until - env.now)
+            if until > env._now:
+                yield env.timeout(until - env._now)
         elif kind in ("march", "return"):  # a fall back or a return: no rough-road test (§8.2)
             dest = str(arg)
             origin = div.location
@@ -272,13 +272,13 @@ class Campaign:
                 return
             if kind == "return":  # only fall backs march at night (RULES.md §8.3)
                 march_minutes = self.roads[origin, dest][0] * 60.0
-                nightfall = self.clock.nightfall(env.now)
-                if not self.clock.is_daylight(env.now) or (
-                    env.now + march_minutes > nightfall
+                nightfall = self.clock.nightfall(env._now)
+                if not self.clock.is_daylight(env._now) or (
+                    env._now + march_minutes > nightfall
                     and march_minutes <= self.clock.daylight_minutes
                 ):
                     div.orders.insert(0, (kind, arg))
-                    yield env.timeout(self.clock.next_dawn(nightfall) - env.now)
+                    yield env.timeout(self.clock.next_dawn(nightfall) - env._now)
                     return
             yield from self._march(div, origin, dest, test_rough=False)
             if div.orders and div.location == dest and due_now(env):
@@ -324,10 +324,10 @@ class Campaign:
             return
         hours, kind = self.roads[at, dest]
         minutes = hours * 60.0
-        nightfall = self.clock.nightfall(env.now)
-        if env.now + minutes > nightfall and minutes <= self.clock.daylight_minutes:
+        nightfall = self.clock.nightfall(env._now)
+        if env._now + minutes > nightfall and minutes <= self.clock.daylight_minutes:
             self._halt(div, at, "too late in the day to set off")
-            yield env.timeout(self.clock.next_dawn(nightfall) - env.now)
+            yield env.timeout(self.clock.next_dawn(nightfall) - env._now)
             return
         self._order(div, at, order, kind)
         for other in self.divisions if order.friends and self.holding else ():
@@ -348,7 +348,7 @@ class Campaign:
             return
         self.emit(
             Ordered(
-                int(self.env.now),
+                int(self.env._now),
                 div.side,
                 div.id,
                 at,
@@ -370,7 +370,7 @@ class Campaign:
             if not self.record:
                 self.tally()
                 return
-            self.emit(Halted(int(self.env.now), div.side, div.id, at, why, seen_by=(div.side,)))
+            self.emit(Halted(int(self.env._now), div.side, div.id, at, why, seen_by=(div.side,)))
 
     def _march(self, div: Division, origin: str, dest: str, test_rough: bool) -> Process:
         env = self.env
@@ -383,7 +383,7 @@ class Campaign:
             if record:
                 self.emit(
                     RoughRoadTest(
-                        int(env.now),
+                        int(env._now),
                         div.side,
                         div.id,
                         origin,
@@ -405,12 +405,12 @@ class Campaign:
         self.counts["marches"] += 1
         div.location = None
         div.came_from = origin
-        div.road = (origin, dest, env.now, env.now + minutes)
+        div.road = (origin, dest, env._now, env._now + minutes)
         self.endgame.occupy(origin)  # a contested junction left to one side (RULES.md §7.2)
         if record:
             seen = (div.side, *enemies_seeing(self, div.side, origin))
             self.emit(
-                MarchBegun(int(env.now), div.side, div.id, origin, dest, kind, hours, seen_by=seen)
+                MarchBegun(int(env._now), div.side, div.id, origin, dest, kind, hours, seen_by=seen)
             )
         else:
             self.tally()
@@ -430,12 +430,12 @@ class Campaign:
             self.tally()
             return
         seen = (div.side, *enemies_seeing(self, div.side, junction))
-        self.emit(MarchArrived(int(self.env.now), div.side, div.id, junction, seen_by=seen))
+        self.emit(MarchArrived(int(self.env._now), div.side, div.id, junction, seen_by=seen))
 
     def arrived(self, div: Division, junction: str) -> None:
         """A division reached a junction: sightings, objectives (§8.6); its contact check
         (§8.4) follows in :meth:`_land`."""
-        div.arrived_at = self.env.now
+        div.arrived_at = self.env._now
         update_sightings(self)
         self.endgame.occupy(junction)
 
@@ -511,7 +511,7 @@ class Campaign:
         The view's sightings and known strengths are the campaign's own dicts, not copies:
         read-only, and good for the decision it is made for only (nothing changes them
         while a doctrine decides)."""
-        now = self.env.now
+        now = self.env._now
         own: list[OwnDivision] = []
         for d in self.divisions:
             if d.side != side or not d.alive:

@@ -53,7 +53,7 @@ def update_sightings(camp: Campaign) -> None:
             if seen.get(d.id) != location and _in_sight(neighbourhood[location], standing):
                 seen[d.id] = location
                 if camp.record:
-                    camp.emit(Sighted(int(camp.env.now), side, d.id, location, seen_by=(side,)))
+                    camp.emit(Sighted(int(camp.env._now), side, d.id, location, seen_by=(side,)))
                 else:
                     camp.tally()
 
