@@ -176,23 +176,27 @@ def _division_counts(rules: CampaignRules, infantry: int) -> list[tuple[str, int
     return counts
 
 
-#: a unit with other actual hits, by (unit, hits): see :func:`with_hits`
-_WITH_HITS: dict[tuple[UnitSpec, int], UnitSpec] = {}
+#: (id of a unit, hits) -> (that unit, it with those hits): see :func:`with_hits` (the entry
+#: holds the unit, so its id is not reused while the entry lives)
+_WITH_HITS: dict[tuple[int, int], tuple[UnitSpec, UnitSpec]] = {}
 #: entries kept at most (a memo, cleared when full)
 _WITH_HITS_MAX = 100_000
 
 
 def with_hits(unit: UnitSpec, hits: int) -> UnitSpec:
     """``unit`` with ``hits`` actual hits (RULES.md §1.2): ``dataclasses.replace(unit,
-    hits=hits)``, made once per process for each (unit, hits) and then shared (units are
-    immutable values; a campaign's losses replace them a few hundred times a second)."""
-    key = (unit, hits)
+    hits=hits)``, made once per process for each unit object and hits and then shared
+    (units are immutable values, raised from a shared table: :class:`RaiseTable`; a
+    campaign's losses replace a few dozen)."""
+    key = (id(unit), hits)
     found = _WITH_HITS.get(key)
-    if found is None:
-        if len(_WITH_HITS) >= _WITH_HITS_MAX:
-            _WITH_HITS.clear()
-        found = _WITH_HITS[key] = replace(unit, hits=hits)
-    return found
+    if found is not None and found[0] is unit:
+        return found[1]
+    if len(_WITH_HITS) >= _WITH_HITS_MAX:
+        _WITH_HITS.clear()
+    made = replace(unit, hits=hits)
+    _WITH_HITS[key] = (unit, made)
+    return made
 
 
 class RaiseTable:
