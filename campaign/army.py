@@ -176,26 +176,35 @@ def _division_counts(rules: CampaignRules, infantry: int) -> list[tuple[str, int
     return counts
 
 
-#: (id of a unit, hits) -> (that unit, it with those hits): see :func:`with_hits` (the entry
-#: holds the unit, so its id is not reused while the entry lives)
+#: (id of a root unit, hits) -> (that unit, it with those hits); and id of a unit made here ->
+#: (that unit, its root): the unit it was made from by changing hits only. See :func:`with_hits`
+#: (each entry holds its units, so their ids are not reused while the entry lives).
 _WITH_HITS: dict[tuple[int, int], tuple[UnitSpec, UnitSpec]] = {}
+_ROOT: dict[int, tuple[UnitSpec, UnitSpec]] = {}
 #: entries kept at most (a memo, cleared when full)
-_WITH_HITS_MAX = 100_000
+_WITH_HITS_MAX = 50_000
 
 
 def with_hits(unit: UnitSpec, hits: int) -> UnitSpec:
     """``unit`` with ``hits`` actual hits (RULES.md §1.2): ``dataclasses.replace(unit,
-    hits=hits)``, made once per process for each unit object and hits and then shared
-    (units are immutable values, raised from a shared table: :class:`RaiseTable`; a
-    campaign's losses replace a few dozen)."""
-    key = (id(unit), hits)
+    hits=hits)``, made once per process for each unit and hits and then shared (units are
+    immutable values, raised from a shared table, :class:`RaiseTable`; a campaign's losses
+    replace a few dozen). A unit made here is looked up by the unit it was first made from,
+    so that units that differ in hits only share one entry per hits value."""
+    root = unit
+    made_from = _ROOT.get(id(unit))
+    if made_from is not None and made_from[0] is unit:
+        root = made_from[1]
+    key = (id(root), hits)
     found = _WITH_HITS.get(key)
-    if found is not None and found[0] is unit:
+    if found is not None and found[0] is root:
         return found[1]
-    if len(_WITH_HITS) >= _WITH_HITS_MAX:
+    if len(_WITH_HITS) >= _WITH_HITS_MAX or len(_ROOT) >= _WITH_HITS_MAX:
         _WITH_HITS.clear()
-    made = replace(unit, hits=hits)
-    _WITH_HITS[key] = (unit, made)
+        _ROOT.clear()
+    made = replace(root, hits=hits)
+    _WITH_HITS[key] = (root, made)
+    _ROOT[id(made)] = (made, root)
     return made
 
 

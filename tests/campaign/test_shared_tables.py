@@ -78,6 +78,12 @@ def test_with_hits_equals_replace_and_tells_units_apart() -> None:
         assert with_hits(unit, hits) == dataclasses.replace(unit, hits=hits)
     assert with_hits(veteran, 3).grade == "veteran" and with_hits(plain, 3).grade == "regular"
     assert with_hits(with_hits(plain, 3), 5) == dataclasses.replace(plain, hits=5)
+    # units that differ in hits only share one unit per hits value (no chain of copies)
+    assert with_hits(with_hits(plain, 3), 5) is with_hits(plain, 5)
+    assert with_hits(with_hits(veteran, 2), 0) is with_hits(veteran, 0)
+    # a unit made elsewhere, equal to one made here, gets a correct answer of its own
+    twin = dataclasses.replace(plain, hits=3)
+    assert with_hits(twin, 6) == dataclasses.replace(plain, hits=6)
 
 
 @pytest.mark.parametrize("name", ["default", "waterloo-1815"])
