@@ -68,7 +68,7 @@ def fought_event(
         {s: round(result.casualty_percent[i], 2) for i, s in enumerate(SIDES)},
         units,
         checks,
-        tuple(int(k) for k in battle.seed.spawn_key),
+        (battle.stream,),
         battle.roll_off,
         log,
         road=where.road,

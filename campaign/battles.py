@@ -9,10 +9,10 @@ pass each other on a road — and fights them with :func:`battle.engine.fight`:
   whether it was already on the road when the battle began or set off later, marching to the
   guns — joins its side at the start of the battle's next bound (15 minutes a bound from its
   start), handed to the engine as :class:`~battle.arrivals.Arrival` data. The battle is then
-  fought again from its own seed with the arrival added: every bound before the one it joins
-  replays exactly (the engine draws nothing for an arrival before it joins), so what was
-  already fought stands and only the rest changes. A division arriving after the battle's last
-  bound began waits for its end.
+  fought again from the start of its own random stream with the arrival added: every bound
+  before the one it joins replays exactly (the engine draws nothing for an arrival before it
+  joins), so what was already fought stands and only the rest changes. A division arriving
+  after the battle's last bound began waits for its end.
 * **Results are applied when the battle ends**: losses go through the campaign's ledger
   (:meth:`campaign.ledger.Ledger.apply_losses`), each side learns the strength of what it
   fought, and the consequences follow (:mod:`campaign.fallback`, §8.5). The
@@ -27,8 +27,6 @@ import bisect
 import math
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from battle.arrivals import Arrival
 from battle.engine import fight
 from battle.result import BattleResult
@@ -39,6 +37,7 @@ from campaign.events import SIDES, CampaignEvent, MeetingOnRoad, StrengthLearned
 from campaign.fallback import Aftermath, Road
 from campaign.result import BattleRow
 from campaign.schedule import later
+from campaign.streams import BATTLE
 
 if TYPE_CHECKING:
     from campaign.engine import Campaign
@@ -107,7 +106,8 @@ class Battle:
 
     ``start`` is in campaign minutes; ``divisions`` were at the place when it began;
     ``joins`` are the late arrivals with the bound each joins (RULES.md §8.4); ``slot`` is
-    where its record goes in the event stream; ``version`` counts the times it was fought.
+    where its record goes in the event stream; ``stream`` is its random stream (``BATTLE + number``,
+    :mod:`campaign.streams`); ``version`` counts the times it was fought.
     """
 
     number: int
@@ -118,7 +118,7 @@ class Battle:
     roll_off: tuple[int, int] | None
     start: float
     max_bounds: int
-    seed: np.random.SeedSequence
+    stream: int
     slot: int
     joins: list[tuple[Division, int]]
     result: BattleResult | None
@@ -332,7 +332,7 @@ class BattleDesk:
             roll_off,
             start,
             int((camp.clock.nightfall(start) - start) // br.bound_minutes),
-            camp.battles_ss.spawn(1)[0],
+            BATTLE + self.started,  # its own stream (campaign/streams.py, RULES.md §0.6)
             len(camp.events),
         )
         self.pending[battle.number] = battle
@@ -352,11 +352,11 @@ class BattleDesk:
                 camp.wake(d)
 
     def _fight_out(self, battle: Battle) -> None:
-        """Fight ``battle`` from its own seed with its late arrivals, and (re)schedule its end.
+        """Fight ``battle`` from its own stream with its late arrivals, and (re)schedule its end.
 
         Fought again after a late arrival, every bound before the arrival's replays exactly:
-        the same seed, forces and attacker, and the engine draws nothing for an arrival
-        before the bound it joins (RULES.md §8.4).
+        the same stream from its start, forces and attacker, and the engine draws nothing for
+        an arrival before the bound it joins (RULES.md §8.4).
         """
         camp = self.camp
         rank = camp.side_order.index  # not by id: 'B' < 'R' would put Blue first (issue 10)
@@ -366,7 +366,7 @@ class BattleDesk:
             battle.forces[0],
             battle.forces[1],
             camp.rules.battle,
-            np.random.default_rng(battle.seed),
+            camp.streams.restart(battle.stream),  # from the stream's start, every time
             attacker=SIDES.index(battle.attacker),
             doctrines=(camp.cr.battle_doctrine, camp.cr.battle_doctrine),
             max_bounds=battle.max_bounds,

@@ -13,7 +13,6 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 import networkx as nx
-import numpy as np
 import simpy
 
 from battle.dice import Dice, percentage_test
@@ -49,6 +48,7 @@ from campaign.strategy import (
     SideView,
     Strategist,
 )
+from campaign.streams import FORCES, MARCH, SIDE_ORDER, STRATEGY, Streams
 
 #: a SimPy process: yields events, returns nothing
 Process = Generator[simpy.Event, Any, None]
@@ -96,16 +96,15 @@ class Campaign:
         check_reinforcements(self)
         self.record = record_events
         self.battle_logs = battle_logs
-        root = np.random.SeedSequence(seed)
-        forces_ss, march_ss, battles_ss, strategy_ss = root.spawn(4)
-        self.forces_dice = Dice(np.random.default_rng(forces_ss))
-        self.dice = Dice(np.random.default_rng(march_ss))
-        self.battles_ss = battles_ss
+        # every stream of the seed is Philox under one key, told apart by its counter block
+        # (RULES.md §0.6; campaign/streams.py lists them)
+        self.streams = Streams(seed)
+        self.forces_dice = Dice(self.streams.generator(FORCES))
+        self.dice = Dice(self.streams.generator(MARCH))
         # Who acts first when things happen in the same minute (processes started, woken,
         # reinforcements entering) is a seeded draw per campaign, never the colour: with
-        # red always first, equal positions were not equal (issue 10, item 4). A fifth child
-        # of the root leaves the four streams above as they were.
-        first = int(np.random.default_rng(root.spawn(1)[0]).integers(2))
+        # red always first, equal positions were not equal (issue 10, item 4).
+        first = int(self.streams.restart(SIDE_ORDER).integers(2))
         #: the sides in the order they act within one minute (RULES.md §0.6: seeded)
         self.side_order: tuple[str, str] = (SIDES[first], SIDES[1 - first])
         self.clock = Clock(self.cr.day_start_minutes, self.cr.day_end_minutes)
@@ -140,9 +139,9 @@ class Campaign:
                 self.cr.doctrines[self.doctrines[side]],
                 self.graph,
                 self.cr,
-                np.random.default_rng(ss),
+                self.streams.generator(STRATEGY[side]),
             )
-            for side, ss in zip(SIDES, strategy_ss.spawn(2), strict=True)
+            for side in SIDES
         }
 
     # ------------------------------------------------------------------ events

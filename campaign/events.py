@@ -248,6 +248,10 @@ class BattleFought(CampaignEvent):
     record with the side named. ``log`` holds the bound-by-bound lines when verbose battles
     were asked for. ``joined`` lists the divisions that arrived during the battle
     (:class:`LateArrival`, RULES.md §8.4); they are also in ``divisions`` and ``units``.
+    ``battle_seed`` is ``(stream,)``: the battle's random stream under the campaign seed's key
+    (:mod:`campaign.streams`, RULES.md §0.6), so the battle can be fought again alone with
+    ``Streams(seed).generator(stream)``; files written before issue 15's streams hold a
+    ``SeedSequence`` spawn key there instead.
     """
 
     place: str

@@ -41,6 +41,8 @@ _GUESS = [4]
 _FEWER = [0]  # battles since the guess last changed that needed fewer blocks
 SHRINK_AFTER = 256
 _LAYOUTS: dict[int, tuple[Tables, Force, Force, int, Layout]] = {}
+#: bit generators whose ``advance(-k)`` steps back exactly k 64-bit draws
+_STEPS_BACK = (np.random.PCG64, np.random.PCG64DXSM)
 
 
 def _layout(
@@ -74,10 +76,11 @@ def fight_tables(
     rl = doctrine_arrays(t, doctrines)
     lay = _layout(t, force_a, force_b, due, attacker)
     n = lay.U.shape[0]
-    # a bit generator that cannot step back (no ``advance``, e.g. MT19937) is rewound by
-    # restoring its state and drawing the used blocks again
+    # a bit generator that cannot step back one 64-bit draw at a time (MT19937 has no
+    # ``advance``; Philox's counts blocks of four and only forward) is rewound by restoring
+    # its state and drawing the used blocks again
     bitgen = rng.bit_generator
-    advance = getattr(bitgen, "advance", None)
+    advance = getattr(bitgen, "advance", None) if type(bitgen) in _STEPS_BACK else None
     start = None if advance is not None else bitgen.state
     dice = rng.random(BLOCK * _GUESS[0])
     rows = EVENT_ROWS + EVENT_ROWS_PER_UNIT * n if record else 256

@@ -1,10 +1,11 @@
 """``campaign battle``: fight one quick battle, or many for the odds (RULES.md §3–§7).
 
 One battle prints a bound-by-bound log with every die shown, then a result table. With
-``--odds N`` the same battle is fought N times — battle *i* with child *i* of the seed's
-:class:`numpy.random.SeedSequence` (RULES.md §0.6), so any battle can be replayed alone —
-and the command prints the win/draw/loss odds with 95% Wilson intervals, the length of the
-battles and the losses of each side.
+``--odds N`` the same battle is fought N times — battle *i* on the seed's random stream
+``BATTLE + i`` (:mod:`campaign.streams`, RULES.md §0.6), so any battle can be replayed alone
+with :func:`battle_generator`, and one battle alone is battle 0 — and the command prints the
+win/draw/loss odds with 95% Wilson intervals, the length of the battles and the losses of
+each side.
 """
 
 from __future__ import annotations
@@ -35,25 +36,28 @@ from campaign.cli import app
 from campaign.cli.common import SetOption, VariantOption, check_seed, parse_overrides
 from campaign.config import LoadedRules, load_rules
 from campaign.events import SIDES
+from campaign.streams import BATTLE, Streams
 
-__all__ = ["battle", "battle_seed", "odds_summary", "wilson_interval"]
+__all__ = ["battle", "battle_generator", "odds_summary", "wilson_interval"]
 
 _SIDES = SIDES
 _Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
 
 
-def battle_seed(seed: int, index: int) -> np.random.SeedSequence:
-    """The seed sequence of battle ``index`` of an ``--odds`` run on ``seed``.
+def battle_generator(seed: int, index: int) -> np.random.Generator:
+    """A new generator at the start of battle ``index``'s stream of ``seed`` (``--odds``
+    battle ``index`` from 0; one battle alone is battle 0), to fight it again alone.
 
-    It equals ``SeedSequence(seed).spawn(n)[index]`` for any ``n > index`` (RULES.md §0.6),
-    without making the other children.
+    The stream is ``BATTLE + index`` under the seed's Philox key (:mod:`campaign.streams`,
+    RULES.md §0.6). Raises ValueError if ``seed`` is negative.
 
     Examples
     --------
-    >>> battle_seed(7, 3).spawn_key
-    (3,)
+    >>> a, b = battle_generator(7, 3), battle_generator(7, 3)
+    >>> a.random() == b.random() != battle_generator(7, 4).random()
+    True
     """
-    return np.random.SeedSequence(seed, spawn_key=(index,))
+    return Streams(seed).generator(BATTLE + index)
 
 
 def wilson_interval(successes: int, n: int, z: float = _Z95) -> tuple[float, float]:
@@ -248,7 +252,7 @@ def battle(
     result = fight(
         *force_pair,
         rules,
-        np.random.default_rng(np.random.SeedSequence(seed)),
+        battle_generator(seed, 0),
         attacker=side,
         doctrines=docs,
     )
@@ -350,7 +354,8 @@ def run_odds(
     progress: bool = True,
     events: TextIO | None = None,
 ) -> dict[str, Any]:
-    """Fight the battle ``n`` times (battle *i* on :func:`battle_seed`) and summarise.
+    """Fight the battle ``n`` times (battle *i* on :func:`battle_generator`'s stream) and
+    summarise.
 
     ``events``: write every battle's events there as JSON lines (:func:`write_events`);
     recording them costs time, so it is off without it.
@@ -367,13 +372,14 @@ def run_odds(
         transient=True,
         disable=not progress,
     )
+    streams = Streams(seed)
     with bar:
         task = bar.add_task("battles", total=n)
         for i in range(n):
             r = fight(
                 *forces,
                 rules,
-                np.random.default_rng(battle_seed(seed, i)),
+                streams.restart(BATTLE + i),  # as battle_generator(seed, i), without a new one
                 attacker=attacker,
                 doctrines=doctrines,
                 record_events=events is not None,

@@ -2,30 +2,29 @@
 
 For a :class:`~campaign.events.BattleFought`, :class:`OddsBook` fights the same two forces
 (each unit with the actual hits it carried in, RULES.md §1.2), the same attacker and the same
-rules ``n`` times (default 200) and counts who won. The generator is derived from the
-campaign's seed and the battle's own seed key, ``SeedSequence(seed, spawn_key=(*battle_seed,
-ODDS_KEY))``, so the odds are the same on every run and never touch the campaign's dice.
+rules ``n`` times (default 200) and counts who won. The generator is the campaign seed's
+stream ``ODDS | stream`` of the battle's own stream (``battle_seed``, :mod:`campaign.streams`,
+RULES.md §0.6), so the odds are the same on every run and never touch the campaign's dice.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from battle.arrivals import Arrival
 from battle.engine import fight
 from battle.units import Force, UnitSpec
 from campaign.config import Rules
 from campaign.events import SIDES, BattleFought
+from campaign.streams import ODDS, Streams, odds_stream
 
 __all__ = ["ODDS_BATTLES", "ODDS_KEY", "Odds", "OddsBook", "odds_for", "odds_phrase", "rules_for"]
 
 #: Battles fought per estimate (house: 200 keeps a diary quick; the 95% interval of a 50%
 #: chance is then about ±7 points).
 ODDS_BATTLES = 200
-#: Spawn-key suffix that keeps the odds' generator apart from every campaign generator.
-ODDS_KEY = 0x0DD5
+#: The stream bit that keeps the odds' generator apart from every campaign stream.
+ODDS_KEY = ODDS
 
 _SIDES = SIDES
 
@@ -66,6 +65,7 @@ class OddsBook:
             raise ValueError(f"odds battles must be 1 to 10,000, not {n}")
         self.rules, self.seed, self.n = rules, seed, n
         self._cache: dict[tuple[object, ...], Odds | None] = {}
+        self._streams: Streams | None = None
 
     def __call__(self, b: BattleFought) -> Odds | None:
         """The odds of ``b``, or None when a side brought no unit that could fight."""
@@ -101,8 +101,9 @@ class OddsBook:
             for j in b.joined
             if j.division in arrivals
         ]
-        ss = np.random.SeedSequence(self.seed, spawn_key=(*b.battle_seed, ODDS_KEY))
-        rng = np.random.default_rng(ss)
+        if self._streams is None:
+            self._streams = Streams(self.seed)
+        rng = self._streams.generator(odds_stream(b.battle_seed))
         doctrine = self.rules.campaign.battle_doctrine
         wins = {s: 0 for s in _SIDES}
         draws = 0

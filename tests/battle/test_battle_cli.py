@@ -7,14 +7,23 @@ because each fresh process spends seconds importing.
 
 from __future__ import annotations
 
+import io
 import json
 
-import numpy as np
 import pytest
 from battle_helpers import run_cli
 
+from battle.engine import fight
+from battle.forces import parse_force_flag
 from campaign.cli import main
-from campaign.cli.battle_cmd import battle_seed, odds_summary, wilson_interval
+from campaign.cli.battle_cmd import (
+    battle_generator,
+    odds_summary,
+    run_odds,
+    wilson_interval,
+    write_events,
+)
+from campaign.config import load_rules
 
 
 @pytest.mark.slow
@@ -100,14 +109,32 @@ def test_odds_text_and_json(capsys) -> None:
     assert data["minutes"]["mean"] == pytest.approx(15 * data["bounds"]["mean"])
 
 
-def test_odds_battle_i_is_the_ith_spawned_child() -> None:
-    children = np.random.SeedSequence(42).spawn(5)
-    for i, child in enumerate(children):
-        mine = battle_seed(42, i)
-        assert mine.spawn_key == child.spawn_key and mine.entropy == child.entropy
-        a = np.random.default_rng(mine).random(4)
-        b = np.random.default_rng(child).random(4)
-        assert a.tolist() == b.tolist()
+def test_each_odds_battle_replays_alone_on_its_stream(capsys) -> None:
+    # battle i of `--odds N --seed S` is fought on stream BATTLE + i of S (campaign/streams.py),
+    # so fighting it alone on battle_generator(S, i) gives the same events, whatever the
+    # battles before it drew; and one battle alone (no --odds) is battle 0
+    rules = load_rules().rules.battle
+    units, top = rules.units, rules.max_units_per_force
+    forces = (
+        parse_force_flag("6i1c1a", "Red", "R", units, top),
+        parse_force_flag("4i1c1a", "Blue", "B", units, top),
+    )
+    docs = ("steady", "steady")
+    many = io.StringIO()
+    run_odds(forces, rules, 42, 5, 0, docs, progress=False, events=many)
+    by_battle: dict[int, list[str]] = {}
+    for line in many.getvalue().splitlines():
+        by_battle.setdefault(json.loads(line)["battle"], []).append(line)
+    assert sorted(by_battle) == [0, 1, 2, 3, 4]
+    for i in (4, 0, 2):  # out of order: nothing depends on the battles fought before
+        alone = io.StringIO()
+        write_events(alone, i, fight(*forces, rules, battle_generator(42, i), doctrines=docs))
+        assert alone.getvalue().splitlines() == by_battle[i]
+    assert by_battle[1] != [line.replace('"battle":0', '"battle":1') for line in by_battle[0]]
+    code, out, _ = _run(capsys, "battle", "--seed", "42", "--json")
+    assert code == 0
+    single = fight(*forces, rules, battle_generator(42, 0), doctrines=docs).to_dict()
+    assert json.loads(out)["events"] == json.loads(json.dumps(single["events"]))
 
 
 def test_wilson_interval() -> None:

@@ -8,7 +8,7 @@ import pytest
 from campaign.battles import _may_fight
 from campaign.config import load_rules
 from campaign.engine import Campaign
-from campaign.events import BattleFought
+from campaign.events import BattleFought, FellBack
 from campaign.maps import load_map
 
 
@@ -64,12 +64,18 @@ def test_no_division_reaches_an_enemy_held_junction_in_daylight_without_a_battle
 
 @pytest.mark.plain_python
 def test_a_fall_back_is_caught_where_the_enemy_stands():
-    """Default map, seed 3: R1, beaten, falls back through Glotz as the winner B1 reaches it
-    (day 2, 08:15); before the fix it marched on, now a battle is fought there."""
+    """Default map, seed 6: B1, beaten at Mont Fère, falls back through Kressheim as the
+    winners R2 and R3 reach it (day 2, 12:30); before the fix it would have marched on, now a
+    battle is fought there. (Seed 3 until the Philox streams of issue 15 changed every draw.)"""
     cmap, rules = load_map(None), load_rules()
-    camp = _Watching(cmap, rules, 3, None)
+    camp = _Watching(cmap, rules, 6, None)
     camp.missed = []
     result = camp.run()
     assert camp.missed == []
-    at_glotz = [e for e in result.events if isinstance(e, BattleFought) and e.place == "glotz"]
-    assert any(e.t == 1935 and "R1" in e.divisions["red"] for e in at_glotz)
+    fell = [e for e in result.events if isinstance(e, FellBack) and e.division == "B1"]
+    assert any(f.path == ("mont_fere", "kressheim", "birkenfeld") and f.t < 1830 for f in fell)
+    there = [e for e in result.events if isinstance(e, BattleFought) and e.place == "kressheim"]
+    assert any(
+        e.t == 1830 and "B1" in e.divisions["blue"] and {"R2", "R3"} <= set(e.divisions["red"])
+        for e in there
+    )

@@ -1,0 +1,156 @@
+"""The random streams of one seed (RULES.md §0.6): one Philox key, one counter block a stream.
+
+A seed becomes a 128-bit key once, ``SeedSequence(seed).generate_state(2, uint64)``. Every
+stream drawn from that seed is numpy's counter-based :class:`numpy.random.Philox` under that
+key, its counter starting at ``[0, 0, 0, stream]``: the stream id is the counter's top word.
+Philox's output is a keyed bijection of its counter (Random123's intended use), so two
+streams are independent and a stream has 2**192 blocks of four 64-bit draws before it would
+reach the next one. The stream ids are the constants below:
+
+========================  ======================================================
+stream id                 what draws from it
+========================  ======================================================
+``FORCES``                raising divisions and reinforcements (RULES.md §2.1, §8.9)
+``MARCH``                 rough roads, roll-offs, withdrawal checks of the campaign
+``SIDE_ORDER``            who acts first within a minute (one draw per campaign)
+``STRATEGY[side]``        each side's strategy doctrine (RULES.md §8.8)
+``BATTLE + n``            campaign battle ``n`` (1, 2, … in the order they begin), and
+                          battle ``n`` (from 0) of ``campaign battle --seed S [--odds N]``
+``ODDS | s``              the odds a diary quotes for the battle fought on stream ``s``
+========================  ======================================================
+
+This layout replaced ``SeedSequence.spawn`` children and a ``default_rng`` per stream and per
+battle (issue 15: making them cost about a sixth of a campaign); it is that issue's one
+deliberate reorganisation of the random draws, so logs from before it differ.
+
+A campaign makes one generator per long-lived stream and keeps one more, :meth:`Streams.restart`,
+that is put back at the start of a short stream (the side order, each battle) before each use:
+setting a Philox's state costs a fraction of making one.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import numpy as np
+from numpy.random.bit_generator import ISeedSequence
+
+__all__ = [
+    "BATTLE",
+    "FORCES",
+    "MARCH",
+    "ODDS",
+    "SIDE_ORDER",
+    "STRATEGY",
+    "Streams",
+    "odds_stream",
+    "seed_key",
+]
+
+FORCES = 1
+MARCH = 2
+SIDE_ORDER = 3
+STRATEGY: dict[str, int] = {"red": 4, "blue": 5}
+#: battle streams: ``BATTLE + n`` (campaign battle n from 1; ``campaign battle`` battle i from 0)
+BATTLE = 1 << 32
+#: the odds of a battle: ``ODDS | its stream`` (RULES.md §0.6: never the campaign's own dice)
+ODDS = 1 << 62
+_TOP = 192  # a stream id is the counter's top 64-bit word
+
+
+def seed_key(seed: int) -> np.ndarray[Any, Any]:
+    """The 128-bit Philox key of ``seed`` (an int >= 0): two uint64 words, from
+    ``SeedSequence(seed)`` so that near seeds give unrelated keys.
+
+    Raises
+    ------
+    ValueError, TypeError
+        From :class:`numpy.random.SeedSequence` if ``seed`` is negative or not an integer.
+    """
+    return np.random.SeedSequence(seed).generate_state(2, np.uint64)
+
+
+def odds_stream(battle_seed: tuple[int, ...]) -> int:
+    """The stream of the odds of a battle recorded with ``battle_seed``
+    (:attr:`campaign.events.BattleFought.battle_seed`, ``(stream,)``).
+
+    An events file from before the streams (its ``battle_seed`` a spawn key such as
+    ``(2, 5)``) gets the odds stream of its last number: still one fixed stream a battle.
+
+    Examples
+    --------
+    >>> odds_stream((BATTLE + 3,)) == ODDS | (BATTLE + 3)
+    True
+    """
+    return ODDS | (int(battle_seed[-1]) % ODDS) if battle_seed else ODDS
+
+
+class _Key(ISeedSequence):
+    """Hands Philox a key already made (numpy's seed-sequence interface): a Philox made with
+    ``key=`` would draw fresh OS entropy first, only to discard it (about 5 us each)."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: np.ndarray[Any, Any]) -> None:
+        self.key = key
+
+    def generate_state(self, n_words: int, dtype: Any = np.uint32) -> np.ndarray[Any, Any]:
+        """The key; Philox asks for exactly two 64-bit words. Raises ValueError otherwise."""
+        if n_words != 2 or np.dtype(dtype) != np.uint64:
+            raise ValueError(f"a Philox key is 2 uint64 words, not {n_words} of {dtype}")
+        return self.key
+
+
+class Streams:
+    """The streams of one seed (see the module's table).
+
+    Parameters
+    ----------
+    seed
+        The campaign's (or ``campaign battle``'s) seed, an int >= 0.
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`seed_key`.
+    """
+
+    __slots__ = ("_bits", "_rng", "_seed", "_state", "key")
+
+    def __init__(self, seed: int) -> None:
+        #: the 128-bit Philox key (two uint64)
+        self.key = seed_key(seed)
+        # typed as the SeedSequence numpy's stubs ask for; Philox reads only generate_state
+        self._seed = cast(np.random.SeedSequence, _Key(self.key))
+        self._rng: np.random.Generator | None = None
+        self._bits: np.random.Philox | None = None
+        # the state dict of a Philox at the start of a stream: counter and buffer as plain
+        # lists (the state setter takes any sequence), the counter's top word set per use
+        self._state: Any = {
+            "bit_generator": "Philox",
+            "state": {"counter": [0, 0, 0, 0], "key": [int(k) for k in self.key]},
+            "buffer": [0, 0, 0, 0],
+            "buffer_pos": 4,
+            "has_uint32": 0,
+            "uinteger": 0,
+        }
+
+    def generator(self, stream: int) -> np.random.Generator:
+        """A new generator at the start of ``stream`` (0 <= stream < 2**64), its own to keep."""
+        return np.random.Generator(np.random.Philox(self._seed, counter=stream << _TOP))
+
+    def restart(self, stream: int) -> np.random.Generator:
+        """This object's one shared generator, put back at the start of ``stream``.
+
+        Only for a caller that is done with it before the next :meth:`restart`: the next
+        call moves it to another stream (the battle engine keeps nothing of its generator
+        once :func:`battle.engine.fight` returns).
+        """
+        rng = self._rng
+        if rng is None:
+            self._bits = np.random.Philox(self._seed)
+            rng = self._rng = np.random.Generator(self._bits)
+        assert self._bits is not None
+        self._state["state"]["counter"][3] = stream
+        self._bits.state = self._state
+        return rng
