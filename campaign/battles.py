@@ -106,8 +106,8 @@ class Battle:
 
     ``start`` is in campaign minutes; ``divisions`` were at the place when it began;
     ``joins`` are the late arrivals with the bound each joins (RULES.md §8.4); ``slot`` is
-    where its record goes in the event stream; ``stream`` is its random stream (``BATTLE + number``,
-    :mod:`campaign.streams`); ``version`` counts the times it was fought.
+    where its record goes in the event stream; ``stream`` is its random stream (``BATTLE +
+    number``, :mod:`campaign.streams`); ``version`` counts the times it was fought.
     """
 
     number: int
@@ -134,7 +134,7 @@ class Battle:
         roll_off: tuple[int, int] | None,
         start: float,
         max_bounds: int,
-        seed: np.random.SeedSequence,
+        stream: int,
         slot: int,
     ) -> None:
         self.number = number
@@ -145,7 +145,7 @@ class Battle:
         self.roll_off = roll_off
         self.start = start
         self.max_bounds = max_bounds
-        self.seed = seed
+        self.stream = stream
         self.slot = slot
         self.joins = []
         self.result = None
