@@ -16,8 +16,11 @@ install: $(STAMP) native
 
 # The campaign loop's hot modules compiled with mypyc (campaign/native): built when missing
 # or stale, about a minute; without a C compiler the campaign runs as plain Python.
+# Then the bytecode of the plain modules, written once: where PYTHONDONTWRITEBYTECODE is set,
+# every process (each batch worker) would otherwise compile them again as it starts.
 native: $(STAMP)
 	CAMPAIGN_NATIVE_BUILDING=1 $(BIN)/python -m campaign.native ensure
+	$(BIN)/python -m compileall -q battle campaign benchmarks > /dev/null
 
 run: native
 	$(BIN)/campaign run

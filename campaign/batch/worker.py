@@ -35,9 +35,11 @@ if TYPE_CHECKING:
 __all__ = [
     "BATTLE_COLUMNS",
     "CHARACTER_COLUMNS",
+    "NOT_FOR_THE_KERNEL",
     "RUN_COLUMNS",
     "ChunkResult",
     "ChunkTask",
+    "Preload",
     "file_sha",
     "init_worker",
     "run_chunk",
@@ -342,26 +344,85 @@ def warm_up() -> None:
     _warm["done"] = True
 
 
+#: What numba imports with its array functions only to learn whether compiled code may call
+#: BLAS and LAPACK (``numba.np.arraymath`` -> ``scipy.linalg``: 0.1 to 0.17 s of CPU and
+#: 15 MB in every worker, measured). The battle kernel does no linear algebra, so a pool
+#: worker imports the battle engine without them (:func:`_import_battle_engine`).
+NOT_FOR_THE_KERNEL = ("scipy.linalg.cython_blas", "scipy.linalg.cython_lapack")
+
+
+def _import_battle_engine() -> None:
+    """Import :mod:`battle.engine` (and numba) with :data:`NOT_FOR_THE_KERNEL` held back.
+
+    Holding a module back is the import system's own mechanism: ``None`` in ``sys.modules``
+    makes its import raise ``ImportError``, which numba takes as "no BLAS" (compiled code
+    then cannot call ``np.dot`` or ``np.linalg``; the kernel calls neither). The entries are
+    removed again at once, so anything imported later may still use ``scipy.linalg``. When
+    numba is already imported there is nothing to save and nothing is held back.
+    """
+    if "numba" in sys.modules:
+        import battle.engine
+
+        return
+    held = [name for name in NOT_FOR_THE_KERNEL if name not in sys.modules]
+    for name in held:
+        sys.modules[name] = None  # type: ignore[assignment]
+    try:
+        import battle.engine  # noqa: F401
+    finally:
+        for name in held:
+            if name in sys.modules and sys.modules[name] is None:
+                del sys.modules[name]
+
+
+#: A cell whose map and rules a pool worker loads while it starts (:func:`init_worker`):
+#: (map path, map content hash, variants, overrides as canonical JSON), as in a ChunkTask.
+Preload = tuple[str, str, tuple[str, ...], str]
+
+
 def _watch_parent(parent: int) -> None:
     while True:
-        time.sleep(0.5)
         if os.getppid() != parent:  # the coordinator died (e.g. SIGKILL): do not linger
             os._exit(1)
+        time.sleep(0.5)
 
 
-def init_worker() -> None:
+def init_worker(preload: Preload | None = None, coordinator: int | None = None) -> None:
     """Initializer of a local worker process.
 
     Ignores SIGINT (the coordinator handles Ctrl-C and stops the pool), exits when the
     coordinating process dies, so a killed batch leaves no orphaned workers, leaves without
-    the interpreter's teardown once the pool stops it (:func:`_leave_at_once`), and warms the
-    battle engine up (:func:`warm_up`). The pool keeps its workers for the whole batch, so
-    maps, rules and the engine stay warm from chunk to chunk.
+    the interpreter's teardown once the pool stops it (:func:`_leave_at_once`), imports the
+    battle engine without what it does not use (:func:`_import_battle_engine`) and warms it
+    up (:func:`warm_up`). With ``preload`` (the batch's first cell) it also loads that
+    cell's map, with its route tables, and rules, and the campaign loop's modules, and
+    freezes them out of the garbage collector's passes like the rest: the first chunk then
+    starts on campaigns at once. The pool keeps its workers for the whole batch, so maps,
+    rules and the engine stay warm from chunk to chunk.
+
+    ``coordinator`` is the process id of the process that started the pool (default: this
+    process's parent now). Given, a worker whose coordinator was killed before the worker
+    got this far (while it started up) sees a different parent at once and exits, instead of
+    watching its new parent (init) for ever.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    parent = os.getppid() if coordinator is None else coordinator
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     atexit.register(_leave_at_once)  # registered last, so it runs first
+    _import_battle_engine()
     warm_up()
+    if preload is not None:
+        from campaign.errors import SimulatorError
+
+        map_path, map_sha, variants, overrides_json = preload
+        try:
+            _cached_map(map_path, map_sha)
+            _cached_rules(variants, overrides_json)
+        except SimulatorError:
+            pass  # not cached: the first chunk of the cell meets the error and reports it
+        import campaign.engine  # noqa: F401 - what run_chunk imports on its first call
+
+        gc.freeze()
 
 
 def _leave_at_once() -> None:

@@ -1,0 +1,127 @@
+"""What a pool worker loads while it starts (issue 15): the battle engine without
+scipy.linalg, the first cell's map and rules, and nothing of the program that started it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import campaign.batch.runner as runner_module
+import campaign.batch.worker as worker_module
+
+from .conftest import runs_rows, small_plan, subprocess_env
+
+
+def worker_state() -> dict[str, object]:
+    """Run in a pool worker: what its start-up left loaded."""
+    return {
+        "scipy.linalg": "scipy.linalg" in sys.modules,
+        "numba": "numba" in sys.modules,
+        # the parent's main module (here pytest's script) run again as the worker's __main__
+        "main run again": hasattr(sys.modules["__main__"], "__file__"),
+        "maps cached": worker_module._cached_map.cache_info().currsize,
+        "rules cached": worker_module._cached_rules.cache_info().currsize,
+        "frozen": worker_module.gc.get_freeze_count() > 0,
+        "held back": [m for m in worker_module.NOT_FOR_THE_KERNEL if m in sys.modules],
+    }
+
+
+def test_a_pool_worker_starts_warm_and_lean() -> None:
+    cell = small_plan().cells[0]
+    preload = (cell.map_path, cell.map_sha, cell.cell.variants, cell.cell.overrides_json)
+    pool = runner_module._start_pool(1, preload)
+    try:
+        state = pool.submit(worker_state).result(timeout=120)
+    finally:
+        pool.shutdown(wait=True)
+    assert state == {
+        "scipy.linalg": False,  # numba's BLAS check held back: the kernel does no linear algebra
+        "numba": True,  # the kernel is loaded and warm
+        "main run again": False,  # the program that started the pool is not imported again
+        "maps cached": 1,
+        "rules cached": 1,
+        "frozen": True,
+        "held back": [],  # the import system's entries are removed again after numba's import
+    }
+
+
+def test_scipy_linalg_stays_importable_after_the_engine_is(tmp_path: Path) -> None:
+    """Holding numba's BLAS check back leaves scipy.linalg importable by later code, and the
+    battle engine fights as usual."""
+    code = textwrap.dedent(
+        """
+        import sys
+        from campaign.batch.worker import _import_battle_engine, warm_up
+        _import_battle_engine()
+        assert "scipy.linalg" not in sys.modules
+        warm_up()
+        import scipy.linalg
+        print(scipy.linalg.cython_blas.__name__)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "scipy.linalg.cython_blas"
+
+
+def test_a_script_without_a_main_guard_runs_a_batch(tmp_path: Path) -> None:
+    """A script calling run_batch at its top level: the workers do not run it again (with
+    spawn they used to, and multiprocessing stopped the batch with an error)."""
+    out = tmp_path / "script.duckdb"
+    script = tmp_path / "no_guard.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            from campaign.batch.runner import run_batch
+            from tests.batch.conftest import small_plan
+            outcome = run_batch(small_plan(), {str(out)!r}, workers=2, progress=False)
+            print(outcome.done_now, outcome.complete)
+            """
+        )
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["12", "True"]
+    reference = tmp_path / "ref.duckdb"
+    runner_module.run_batch(small_plan(), reference, workers=0, progress=False)
+    assert runs_rows(out) == runs_rows(reference)
+
+
+def test_a_worker_whose_coordinator_died_while_it_started_exits() -> None:
+    """The coordinator's pid comes with the initializer: a worker that starts up after its
+    coordinator was killed (it is already someone else's child) exits at once, instead of
+    watching its new parent for ever (it did before: an orphan per SIGKILL in start-up)."""
+    code = textwrap.dedent(
+        """
+        import os, time
+        from campaign.batch.worker import init_worker
+        gone = os.getppid() + 1  # not this process's parent: as if the coordinator had died
+        init_worker(None, coordinator=gone)
+        time.sleep(60)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
