@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from battle.dice import Dice
@@ -14,56 +14,110 @@ if TYPE_CHECKING:
     from campaign.config import CampaignRules, Rules
     from campaign.events import Place
 
-__all__ = ["Division", "raise_division", "unknown_division_boxes"]
+__all__ = [
+    "Division",
+    "RaiseTable",
+    "raise_division",
+    "raise_table",
+    "unknown_division_boxes",
+    "with_hits",
+]
 
 
-@dataclass(eq=False)
 class Division:
     """One division in the campaign.
 
     ``location`` is the junction it is at (None while on a road); ``road`` is
     ``(origin, destination, depart_minutes, arrive_minutes)`` while marching.
     ``units`` carry their actual hits (RULES.md §1.2); destroyed units are removed.
+
+    A plain class with its own ``__init__`` (compiled with the module, campaign.native),
+    not a dataclass: a dataclass's generated ``__init__`` stays interpreted, and every
+    campaign raises its divisions anew (issue 15).
     """
 
     id: str
     side: str
     units: list[UnitSpec]
     location: str | None
-    came_from: str | None = None
-    road: tuple[str, str, float, float] | None = None
-    busy_until: float = -1.0
-    arrived_at: float = -1.0
-    orders: list[tuple[str, object]] = field(default_factory=list)
-    alive: bool = True
-    surrendered: bool = False
-    halted_reason: str = ""
+    came_from: str | None
+    road: tuple[str, str, float, float] | None
+    busy_until: float
+    arrived_at: float
+    orders: list[tuple[str, object]]
+    alive: bool
+    surrendered: bool
+    halted_reason: str
     #: (a, b) while held on the road from a to b after a battle there (neither at a junction
     #: nor marching); ``road_walked`` is then (minutes walked from a, minutes left to b)
-    on_road: tuple[str, str] | None = None
-    road_walked: tuple[float, float] = (0.0, 0.0)
-    process: simpy.Process | None = None
+    on_road: tuple[str, str] | None
+    road_walked: tuple[float, float]
+    process: simpy.Process | None
     #: scheduling state (campaign.engine): an interrupt is on its way to its process
     #: (``woken``); it is one of a battle's divisions, held until the battle ends and wakes
     #: it (``in_battle``); its process sleeps on no event until then (``asleep``); its
     #: contact check scheduled events it must let go first (``defer``); it arrived this
     #: minute and waits for its contact check to go on (``checking``)
-    woken: bool = False
-    checking: bool = False
-    alarm: simpy.Event | None = None  # what it sleeps on (``asleep``)
-    in_battle: bool = False
-    asleep: bool = False
-    defer: bool = False
+    woken: bool
+    checking: bool
+    alarm: simpy.Event | None  # what it sleeps on (``asleep``)
+    in_battle: bool
+    asleep: bool
+    defer: bool
     #: actual hits that destroy a unit (``battle.destroyed_at_hits``, RULES.md §1.2)
-    destroyed_at: int = field(kw_only=True)
+    destroyed_at: int
     #: the units list ``boxes`` was last summed for, and the sum (units are immutable and
     #: the list is only ever replaced, never changed in place: see apply_hits)
-    _boxes_of: list[UnitSpec] | None = field(default=None, init=False, repr=False)
-    _boxes: int = field(default=0, init=False, repr=False)
+    _boxes_of: list[UnitSpec] | None
+    _boxes: int
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        id: str,
+        side: str,
+        units: list[UnitSpec],
+        location: str | None,
+        *,
+        destroyed_at: int,
+        came_from: str | None = None,
+        road: tuple[str, str, float, float] | None = None,
+        busy_until: float = -1.0,
+        arrived_at: float = -1.0,
+        orders: list[tuple[str, object]] | None = None,
+        alive: bool = True,
+        surrendered: bool = False,
+        halted_reason: str = "",
+    ) -> None:
+        self.id = id
+        self.side = side
+        self.units = units
+        self.location = location
+        self.came_from = came_from
+        self.road = road
+        self.busy_until = busy_until
+        self.arrived_at = arrived_at
+        self.orders = [] if orders is None else orders
+        self.alive = alive
+        self.surrendered = surrendered
+        self.halted_reason = halted_reason
+        self.on_road = None
+        self.road_walked = (0.0, 0.0)
+        self.process = None
+        self.woken = False
+        self.checking = False
+        self.alarm = None
+        self.in_battle = False
+        self.asleep = False
+        self.defer = False
+        self.destroyed_at = destroyed_at
         self._boxes_of = None
         self._boxes = 0
+
+    def __repr__(self) -> str:
+        return (
+            f"Division(id={self.id!r}, side={self.side!r}, units={self.units!r}, "
+            f"location={self.location!r}, alive={self.alive!r})"
+        )
 
     @property
     def boxes(self) -> int:
@@ -105,7 +159,7 @@ class Division:
             if hits >= destroyed_at:
                 lost += 1
             else:
-                kept.append(u if hits == u.hits else replace(u, hits=hits))
+                kept.append(u if hits == u.hits else with_hits(u, hits))
         self.units = kept
         if not kept:
             self.alive = False
@@ -122,6 +176,98 @@ def _division_counts(rules: CampaignRules, infantry: int) -> list[tuple[str, int
     return counts
 
 
+#: (id of a root unit, hits) -> (that unit, it with those hits); and id of a unit made here ->
+#: (that unit, its root): the unit it was made from by changing hits only. See :func:`with_hits`
+#: (each entry holds its units, so their ids are not reused while the entry lives).
+_WITH_HITS: dict[tuple[int, int], tuple[UnitSpec, UnitSpec]] = {}
+_ROOT: dict[int, tuple[UnitSpec, UnitSpec]] = {}
+#: entries kept at most (a memo, cleared when full)
+_WITH_HITS_MAX = 50_000
+
+
+def with_hits(unit: UnitSpec, hits: int) -> UnitSpec:
+    """``unit`` with ``hits`` actual hits (RULES.md §1.2): ``dataclasses.replace(unit,
+    hits=hits)``, made once per process for each unit and hits and then shared (units are
+    immutable values, raised from a shared table, :class:`RaiseTable`; a campaign's losses
+    replace a few dozen). A unit made here is looked up by the unit it was first made from,
+    so that units that differ in hits only share one entry per hits value."""
+    root = unit
+    made_from = _ROOT.get(id(unit))
+    if made_from is not None and made_from[0] is unit:
+        root = made_from[1]
+    key = (id(root), hits)
+    found = _WITH_HITS.get(key)
+    if found is not None and found[0] is root:
+        return found[1]
+    if len(_WITH_HITS) >= _WITH_HITS_MAX or len(_ROOT) >= _WITH_HITS_MAX:
+        _WITH_HITS.clear()
+        _ROOT.clear()
+    made = replace(root, hits=hits)
+    _WITH_HITS[key] = (root, made)
+    _ROOT[id(made)] = (made, root)
+    return made
+
+
+class RaiseTable:
+    """What raising divisions needs of one rules object (RULES.md §2.1), read once per
+    process: the d100 table, and each division's units by side, number and infantry; and
+    what losing a unit of each type counts as, ``"flag"`` or ``"battery"`` (§7.2, read by
+    each battle's losses).
+
+    Built by :func:`raise_table`; read-only once built (units are immutable, and a
+    division's units list is its own copy)."""
+
+    rules: Rules
+    die: int
+    rows: list[tuple[int, int]]
+    destroyed_at: int
+    unknown_boxes: int
+    units: dict[tuple[str, int, int], tuple[UnitSpec, ...]]
+    lost_as: dict[str, str]
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.die = rules.battle.percentage_dice
+        self.rows = [(row.max_roll, row.infantry) for row in rules.campaign.division_infantry_table]
+        self.destroyed_at = rules.battle.destroyed_at_hits
+        self.unknown_boxes = unknown_division_boxes(rules)
+        self.units = {}
+        self.lost_as = {kind: unit.lost_as for kind, unit in rules.battle.units.items()}
+
+    def infantry(self, roll: int) -> int:
+        """Line infantry of a division raised with d100 ``roll`` (RULES.md §2.1)."""
+        return next(infantry for max_roll, infantry in self.rows if roll <= max_roll)
+
+    def division_units(self, side: str, number: int, infantry: int) -> tuple[UnitSpec, ...]:
+        """The units of division ``number`` of ``side`` with ``infantry`` line infantry."""
+        key = (side, number, infantry)
+        found = self.units.get(key)
+        if found is None:
+            div_id = f"{side[0].upper()}{number}"
+            types = self.rules.battle.units
+            found = self.units[key] = tuple(
+                UnitSpec(f"{div_id}-{types[kind].id_prefix}{i}", kind)
+                for kind, n in _division_counts(self.rules.campaign, infantry)
+                for i in range(1, n + 1)
+            )
+        return found
+
+
+#: id(rules) -> its table (the table holds the rules, so the id is not reused meanwhile)
+_RAISE_TABLES: dict[int, RaiseTable] = {}
+
+
+def raise_table(rules: Rules) -> RaiseTable:
+    """The :class:`RaiseTable` of ``rules``, built the first time this rules object is seen in
+    this process and shared after (rules are frozen models; at most 64 are kept)."""
+    table = _RAISE_TABLES.get(id(rules))
+    if table is None or table.rules is not rules:
+        if len(_RAISE_TABLES) >= 64:
+            _RAISE_TABLES.clear()
+        table = _RAISE_TABLES[id(rules)] = RaiseTable(rules)
+    return table
+
+
 def raise_division(
     side: str, number: int, junction: str, rules: Rules, dice: Dice
 ) -> tuple[Division, int]:
@@ -130,17 +276,12 @@ def raise_division(
     Returns ``(division, roll)``. Unit ids are ``R1-I1`` (side letter, division number,
     the type's ``id_prefix`` in ``battle.units`` and number).
     """
-    cr = rules.campaign
-    roll = dice.d(rules.battle.percentage_dice)
-    infantry = next(row.infantry for row in cr.division_infantry_table if roll <= row.max_roll)
-    div_id = f"{side[0].upper()}{number}"
-    types = rules.battle.units
-    units = [
-        UnitSpec(f"{div_id}-{types[kind].id_prefix}{i}", kind)
-        for kind, n in _division_counts(cr, infantry)
-        for i in range(1, n + 1)
-    ]
-    division = Division(div_id, side, units, junction, destroyed_at=rules.battle.destroyed_at_hits)
+    table = raise_table(rules)
+    roll = dice.d(table.die)
+    units = list(table.division_units(side, number, table.infantry(roll)))
+    division = Division(
+        f"{side[0].upper()}{number}", side, units, junction, destroyed_at=table.destroyed_at
+    )
     return division, roll
 
 

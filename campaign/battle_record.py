@@ -93,7 +93,7 @@ def battle_row(camp: Campaign, battle: Battle, by_side: dict[str, list[Division]
         result.bounds,
         len(by_side["red"]),
         len(by_side["blue"]),
-        result.unit_count(0),
+        result.unit_count(0),  # from the kernel's columns: no unit outcome is built
         result.unit_count(1),
         result.hits_taken(0),
         result.hits_taken(1),

@@ -25,14 +25,13 @@ from __future__ import annotations
 
 import bisect
 import math
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from battle.arrivals import Arrival
 from battle.engine import fight
 from battle.result import BattleResult
 from battle.units import Force
-from campaign.army import Division
+from campaign.army import Division, raise_table
 from campaign.battle_record import battle_row, fought_event
 from campaign.events import SIDES, CampaignEvent, MeetingOnRoad, StrengthLearned
 from campaign.fallback import Aftermath, Road
@@ -72,13 +71,29 @@ def arrival_bound(arrive: float, start: float, bound_minutes: float) -> int:
     return max(1, math.ceil((arrive - start) / bound_minutes) + 1)
 
 
-@dataclass(frozen=True, slots=True)
 class Meeting:
     """Where a battle is fought: a junction, or a road between ``road[0]`` and ``road[1]``
-    (RULES.md §8.4). A structured key: nothing parses junction ids."""
+    (RULES.md §8.4). A structured key: nothing parses junction ids. Read-only once made.
 
-    junction: str | None = None
-    road: Road | None = None
+    (Plain classes here, not dataclasses: compiled, their constructors run in C.)"""
+
+    junction: str | None
+    road: Road | None
+
+    def __init__(self, junction: str | None = None, road: Road | None = None) -> None:
+        self.junction = junction
+        self.road = road
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Meeting):
+            return NotImplemented
+        return self.junction == other.junction and self.road == other.road
+
+    def __hash__(self) -> int:
+        return hash((self.junction, self.road))
+
+    def __repr__(self) -> str:
+        return f"Meeting(junction={self.junction!r}, road={self.road!r})"
 
     @property
     def key(self) -> str:
@@ -86,14 +101,13 @@ class Meeting:
         return self.junction if self.junction is not None else "~".join(self.road or ())
 
 
-@dataclass(eq=False, slots=True)
 class Battle:
     """A battle being fought: what it needs to be fought again with a late arrival.
 
     ``start`` is in campaign minutes; ``divisions`` were at the place when it began;
     ``joins`` are the late arrivals with the bound each joins (RULES.md §8.4); ``slot`` is
-    where its record goes in the event stream; ``stream`` is its random stream (``BATTLE + number``,
-    :mod:`campaign.streams`); ``version`` counts the times it was fought.
+    where its record goes in the event stream; ``stream`` is its random stream (``BATTLE +
+    number``, :mod:`campaign.streams`); ``version`` counts the times it was fought.
     """
 
     number: int
@@ -106,9 +120,36 @@ class Battle:
     max_bounds: int
     stream: int
     slot: int
-    joins: list[tuple[Division, int]] = field(default_factory=list)
-    result: BattleResult | None = None
-    version: int = 0
+    joins: list[tuple[Division, int]]
+    result: BattleResult | None
+    version: int
+
+    def __init__(
+        self,
+        number: int,
+        where: Meeting,
+        divisions: list[Division],
+        forces: tuple[Force, Force],
+        attacker: str,
+        roll_off: tuple[int, int] | None,
+        start: float,
+        max_bounds: int,
+        stream: int,
+        slot: int,
+    ) -> None:
+        self.number = number
+        self.where = where
+        self.divisions = divisions
+        self.forces = forces
+        self.attacker = attacker
+        self.roll_off = roll_off
+        self.start = start
+        self.max_bounds = max_bounds
+        self.stream = stream
+        self.slot = slot
+        self.joins = []
+        self.result = None
+        self.version = 0
 
     @property
     def end(self) -> float:
@@ -160,7 +201,7 @@ class BattleDesk:
             if (o_origin, o_dest) != (dest, origin) or s1 <= t0:
                 continue
             meet = (t0 + s0 + (t1 - t0)) / 2.0  # both march the road in the same time
-            self._meet_later(div, other, max(meet - camp.env.now, 0.0))
+            self._meet_later(div, other, max(meet - camp.env._now, 0.0))
 
     def _meet_later(self, a: Division, b: Division, delay: float) -> None:
         """Schedule the meeting of ``a`` and ``b`` on their road in ``delay`` minutes, where a
@@ -192,7 +233,7 @@ class BattleDesk:
             ):
                 together.append(d)
         ids = tuple(d.id for d in together)
-        camp.emit(MeetingOnRoad(int(camp.env.now), (road_a[0], road_a[1]), ids))
+        camp.emit(MeetingOnRoad(int(camp.env._now), (road_a[0], road_a[1]), ids))
         self.fight(Meeting(road=(road_a[0], road_a[1])), together, arriving=None)
 
     def check_contact(self, junction: str, arriving: Division | None) -> None:
@@ -205,7 +246,7 @@ class BattleDesk:
         camp = self.camp
         if camp.over:
             return
-        now = camp.env.now
+        now = camp.env._now
         battle = self.fighting.get(junction)
         if battle is not None:
             self._join(battle, junction)
@@ -273,7 +314,7 @@ class BattleDesk:
                 r, b = camp.dice.d(6), camp.dice.d(6)
             roll_off = (r, b)
             attacker = "red" if r > b else "blue"
-        start = self._start_time(camp.env.now)  # a road meeting at night is fought at dawn
+        start = self._start_time(camp.env._now)  # a road meeting at night is fought at dawn
         forces = tuple(
             Force(
                 camp.map.sides[s].name,
@@ -335,12 +376,12 @@ class BattleDesk:
         )
         battle.version += 1
         end = battle.end
-        over = end <= camp.env.now  # over before its first bound (a side began beaten)
+        over = end <= camp.env._now  # over before its first bound (a side began beaten)
         if not over:
             # its end is scheduled before the divisions it holds go back to sleep, so that
             # at that minute the result is applied before any of them thinks again
             version = battle.version
-            later(camp.env, end - camp.env.now, lambda: self._battle_over(battle, version))
+            later(camp.env, end - camp.env._now, lambda: self._battle_over(battle, version))
         for d in battle.members():
             d.busy_until = end  # held until it ends
             d.in_battle = True
@@ -367,7 +408,7 @@ class BattleDesk:
             if not d.alive or d.location != junction or not _may_fight(d) or d.id in inside:
                 continue
             # it joins from now: one that stood there on other orders joins as it arrives
-            k = arrival_bound(camp.env.now, battle.start, bound_minutes)
+            k = arrival_bound(camp.env._now, battle.start, bound_minutes)
             d.orders = []  # a fall back caught by the battle stops here (§8.4)
             if k <= battle.result.bounds and d.units:
                 new.append((d, k))
@@ -425,7 +466,7 @@ class BattleDesk:
         totals = result.total_hits()
         ledger = camp.ledger
         ledger.fought(everyone)
-        lost_as = {kind: unit.lost_as for kind, unit in br.units.items()}  # flag or battery
+        lost_as = raise_table(camp.rules).lost_as  # flag or battery, by unit type
         for d in everyone:
             ledger.apply_losses(d, totals, br.destroyed_at_hits, lost_as)  # §1.2, §7.6
         if winner is not None:  # a battle lost (RULES.md §7.6)

@@ -65,8 +65,14 @@ class Endgame:
 
     def occupy(self, junction: str) -> None:
         """The occupants of ``junction`` changed: update control (RULES.md §7.2)."""
-        sides = [d.side for d in self.camp.divisions if d.location == junction and d.alive]
-        self.ledger.occupy(junction, sides)
+        red = blue = False
+        for d in self.camp.divisions:
+            if d.location == junction and d.alive:
+                if d.side == "red":
+                    red = True
+                else:
+                    blue = True
+        self.ledger.occupied(junction, red, blue)
 
     def objective_value(self, side: str) -> int:
         return self.ledger.objective_value(side)
@@ -166,7 +172,7 @@ class Endgame:
                 side, camp.cr.withdrawal_scale, camp.cr.batteries_per_factor
             )
             rows = withdrawal_factors(w, own, enemy, pct)
-            if camp.cr.withdrawal_scale == "division":
+            if camp.cr.withdrawal_scale == "division" and camp.record:  # names: the log's only
                 rows = [Factor(DIVISION_ROWS.get(name, name), n) for name, n in rows]
             checks.append((side, pct, rows))
         if not checks:
@@ -177,19 +183,22 @@ class Endgame:
         for c in roll_withdrawals(
             checks, lambda: camp.dice.d(die), br.withdrawal_success_total, die
         ):
-            camp.emit(
-                WithdrawalCheck(
-                    int(camp.env.now),
-                    c.side,
-                    c.casualty_percent,
-                    c.factors,
-                    c.total,
-                    c.rolls,
-                    c.withdraws,
-                    c.die,
-                    c.success_total,
+            if not camp.record:  # events off: counted, not built (Campaign.tally)
+                camp.tally()
+            else:
+                camp.emit(
+                    WithdrawalCheck(
+                        int(camp.env.now),
+                        c.side,
+                        c.casualty_percent,
+                        c.factors,
+                        c.total,
+                        c.rolls,
+                        c.withdraws,
+                        c.die,
+                        c.success_total,
+                    )
                 )
-            )
             if c.withdraws:
                 withdrew.append(c.side)
         if len(withdrew) == 2:

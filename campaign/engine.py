@@ -16,7 +16,7 @@ import networkx as nx
 import simpy
 
 from battle.dice import Dice, percentage_test
-from campaign.army import Division, raise_division, unknown_division_boxes
+from campaign.army import Division, raise_division, raise_table
 from campaign.battles import BattleDesk
 from campaign.clock import Clock
 from campaign.config import LoadedRules
@@ -79,7 +79,7 @@ class Campaign:
         self.loaded = loaded
         self.rules = loaded.rules
         self.cr = loaded.rules.campaign
-        self.unknown_boxes = unknown_division_boxes(self.rules)  # §8.8 estimate
+        self.unknown_boxes = raise_table(self.rules).unknown_boxes  # §8.8 estimate (shared)
         self.seed = seed
         self.doctrines = doctrines or {"red": "balanced", "blue": "balanced"}
         for side in SIDES:
@@ -239,17 +239,17 @@ class Campaign:
                 if div.orders:
                     yield from self._follow_orders(div)
                     continue
-                if env.now < div.busy_until:
+                if env._now < div.busy_until:
                     if div.in_battle:  # asleep until the battle's end rings its alarm (wake)
                         div.alarm = alarm = env.event()
                         div.asleep = True
                         yield alarm
                         div.woken = div.asleep = False
                     else:
-                        yield env.timeout(div.busy_until - env.now)
+                        yield env.timeout(div.busy_until - env._now)
                     continue
-                if not self.clock.is_daylight(env.now):
-                    yield env.timeout(self.clock.next_dawn(env.now) - env.now)
+                if not self.clock.is_daylight(env._now):
+                    yield env.timeout(self.clock.next_dawn(env._now) - env._now)
                     continue
                 yield from self._decide_and_march(div)
             except simpy.Interrupt:
@@ -262,8 +262,8 @@ class Campaign:
         env = self.env
         if kind == "wait_until":
             until = float(arg)  # type: ignore[arg-type]
-            if until > env.now:
-                yield env.timeout(until - env.now)
+            if until > env._now:
+                yield env.timeout(until - env._now)
         elif kind in ("march", "return"):  # a fall back or a return: no rough-road test (§8.2)
             dest = str(arg)
             origin = div.location
@@ -271,13 +271,13 @@ class Campaign:
                 return
             if kind == "return":  # only fall backs march at night (RULES.md §8.3)
                 march_minutes = self.roads[origin, dest][0] * 60.0
-                nightfall = self.clock.nightfall(env.now)
-                if not self.clock.is_daylight(env.now) or (
-                    env.now + march_minutes > nightfall
+                nightfall = self.clock.nightfall(env._now)
+                if not self.clock.is_daylight(env._now) or (
+                    env._now + march_minutes > nightfall
                     and march_minutes <= self.clock.daylight_minutes
                 ):
                     div.orders.insert(0, (kind, arg))
-                    yield env.timeout(self.clock.next_dawn(nightfall) - env.now)
+                    yield env.timeout(self.clock.next_dawn(nightfall) - env._now)
                     return
             yield from self._march(div, origin, dest, test_rough=False)
             if div.orders and div.location == dest and due_now(env):
@@ -323,10 +323,10 @@ class Campaign:
             return
         hours, kind = self.roads[at, dest]
         minutes = hours * 60.0
-        nightfall = self.clock.nightfall(env.now)
-        if env.now + minutes > nightfall and minutes <= self.clock.daylight_minutes:
+        nightfall = self.clock.nightfall(env._now)
+        if env._now + minutes > nightfall and minutes <= self.clock.daylight_minutes:
             self._halt(div, at, "too late in the day to set off")
-            yield env.timeout(self.clock.next_dawn(nightfall) - env.now)
+            yield env.timeout(self.clock.next_dawn(nightfall) - env._now)
             return
         self._order(div, at, order, kind)
         for other in self.divisions if order.friends and self.holding else ():
@@ -347,7 +347,7 @@ class Campaign:
             return
         self.emit(
             Ordered(
-                int(self.env.now),
+                int(self.env._now),
                 div.side,
                 div.id,
                 at,
@@ -369,7 +369,7 @@ class Campaign:
             if not self.record:
                 self.tally()
                 return
-            self.emit(Halted(int(self.env.now), div.side, div.id, at, why, seen_by=(div.side,)))
+            self.emit(Halted(int(self.env._now), div.side, div.id, at, why, seen_by=(div.side,)))
 
     def _march(self, div: Division, origin: str, dest: str, test_rough: bool) -> Process:
         env = self.env
@@ -382,7 +382,7 @@ class Campaign:
             if record:
                 self.emit(
                     RoughRoadTest(
-                        int(env.now),
+                        int(env._now),
                         div.side,
                         div.id,
                         origin,
@@ -404,12 +404,12 @@ class Campaign:
         self.counts["marches"] += 1
         div.location = None
         div.came_from = origin
-        div.road = (origin, dest, env.now, env.now + minutes)
+        div.road = (origin, dest, env._now, env._now + minutes)
         self.endgame.occupy(origin)  # a contested junction left to one side (RULES.md §7.2)
         if record:
             seen = (div.side, *enemies_seeing(self, div.side, origin))
             self.emit(
-                MarchBegun(int(env.now), div.side, div.id, origin, dest, kind, hours, seen_by=seen)
+                MarchBegun(int(env._now), div.side, div.id, origin, dest, kind, hours, seen_by=seen)
             )
         else:
             self.tally()
@@ -429,12 +429,12 @@ class Campaign:
             self.tally()
             return
         seen = (div.side, *enemies_seeing(self, div.side, junction))
-        self.emit(MarchArrived(int(self.env.now), div.side, div.id, junction, seen_by=seen))
+        self.emit(MarchArrived(int(self.env._now), div.side, div.id, junction, seen_by=seen))
 
     def arrived(self, div: Division, junction: str) -> None:
         """A division reached a junction: sightings, objectives (§8.6); its contact check
         (§8.4) follows in :meth:`_land`."""
-        div.arrived_at = self.env.now
+        div.arrived_at = self.env._now
         update_sightings(self)
         self.endgame.occupy(junction)
 
@@ -510,7 +510,7 @@ class Campaign:
         The view's sightings and known strengths are the campaign's own dicts, not copies:
         read-only, and good for the decision it is made for only (nothing changes them
         while a doctrine decides)."""
-        now = self.env.now
+        now = self.env._now
         own: list[OwnDivision] = []
         for d in self.divisions:
             if d.side != side or not d.alive:

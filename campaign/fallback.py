@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from campaign.army import Division
 from campaign.events import SIDES, FellBack, Surrendered
-from campaign.maps import retreat_path
 
 if TYPE_CHECKING:
     from campaign.engine import Campaign
@@ -129,7 +128,7 @@ class Aftermath:
         else:
             path = camp.routes.path(start, base)
             if not _clear(path, blocked, came_by):  # the usual shortest route is barred
-                path = retreat_path(camp.graph, start, base, blocked, came_by)
+                path = camp.routes.retreat(start, base, blocked, came_by)
         if path is None:
             self.surrender(d, start)
             return
@@ -144,10 +143,16 @@ class Aftermath:
         final = route[-1] if route else start
         onto_base = final == base
         camp.ledger.fell_back(d.side, onto_base)
-        fell = FellBack(int(end), d.side, d.id, tuple([start, *route]), onto_base, bool(from_road))
         # announced now, as the battle is settled and before anyone is woken: both sides
         # learn it at once, whichever side's divisions think first (issue 10, item 4)
-        camp.emit(fell)
+        path_taken = (start, *route)
+        if camp.record:
+            camp.emit(FellBack(int(end), d.side, d.id, path_taken, onto_base, bool(from_road)))
+        else:  # events off: what emitting it does (Campaign.emit), without building it
+            if not camp.over:
+                for strategist in camp.strategists.values():
+                    strategist.observe_fall_back(d.side, d.id, path_taken)
+            camp.tally()
         d.orders = orders
 
     def away_from_base(

@@ -20,7 +20,6 @@ summary read from it. Nothing else keeps a tally.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from battle.withdrawal import SideTally
@@ -36,38 +35,70 @@ def _enemy(side: str) -> str:
     return "blue" if side == "red" else "red"
 
 
-@dataclass(frozen=True, slots=True)
 class Losses:
     """What one :meth:`Ledger.apply_losses` step did to one division.
 
     ``hits`` is the actual hits taken (>= 0); ``destroyed`` the ids and types of the units
-    that reached ``destroyed_at`` hits, in the division's unit order.
+    that reached ``destroyed_at`` hits, in the division's unit order. (A plain class, not a
+    dataclass: compiled, its constructor runs in C, campaign.native.)
     """
 
     division: str
     hits: int
     destroyed: tuple[tuple[str, str], ...]
 
+    def __init__(self, division: str, hits: int, destroyed: tuple[tuple[str, str], ...]) -> None:
+        self.division = division
+        self.hits = hits
+        self.destroyed = destroyed
 
-@dataclass(slots=True)
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Losses):
+            return NotImplemented
+        return (self.division, self.hits, self.destroyed) == (
+            other.division,
+            other.hits,
+            other.destroyed,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.division, self.hits, self.destroyed))
+
+    def __repr__(self) -> str:
+        return f"Losses({self.division!r}, {self.hits!r}, {self.destroyed!r})"
+
+
 class SideRecord:
     """Counts of what happened to one army over the campaign (RULES.md §7.6 rows)."""
 
-    initial_boxes: int = 0
-    hits: int = 0  # actual hits taken over the campaign
-    surrendered_boxes: float = 0.0  # §7.5: boxes of surrendered divisions x 25%
-    units_destroyed: int = 0  # infantry and cavalry units destroyed in battle
-    batteries_destroyed: int = 0  # artillery units destroyed in battle
-    divisions_destroyed: int = 0
-    divisions_surrendered: int = 0
-    battles_lost: int = 0  # battles this army lost (once per battle)
-    division_defeats: int = 0  # divisions that lost a battle (once per division per battle)
-    onto_base: int = 0  # divisions that fell back onto their own base
-    cut_off: int = 0  # divisions cut off (they surrendered)
-    fall_backs: int = 0  # fall backs of any length
+    initial_boxes: int
+    hits: int  # actual hits taken over the campaign
+    surrendered_boxes: float  # §7.5: boxes of surrendered divisions x 25%
+    units_destroyed: int  # infantry and cavalry units destroyed in battle
+    batteries_destroyed: int  # artillery units destroyed in battle
+    divisions_destroyed: int
+    divisions_surrendered: int
+    battles_lost: int  # battles this army lost (once per battle)
+    division_defeats: int  # divisions that lost a battle (once per division per battle)
+    onto_base: int  # divisions that fell back onto their own base
+    cut_off: int  # divisions cut off (they surrendered)
+    fall_backs: int  # fall backs of any length
+
+    def __init__(self) -> None:
+        self.initial_boxes = 0
+        self.hits = 0
+        self.surrendered_boxes = 0.0
+        self.units_destroyed = 0
+        self.batteries_destroyed = 0
+        self.divisions_destroyed = 0
+        self.divisions_surrendered = 0
+        self.battles_lost = 0
+        self.division_defeats = 0
+        self.onto_base = 0
+        self.cut_off = 0
+        self.fall_backs = 0
 
 
-@dataclass
 class Ledger:
     """What happened in one campaign (see the module docstring).
 
@@ -81,18 +112,33 @@ class Ledger:
 
     objectives: Mapping[str, int]
     primary_roads: Mapping[str, tuple[str, str] | None]
-    sides: dict[str, SideRecord] = field(default_factory=lambda: {s: SideRecord() for s in SIDES})
+    sides: dict[str, SideRecord]
     #: junction -> side that controls it (None while contested or never occupied alone)
-    owner: dict[str, str | None] = field(default_factory=dict)
+    owner: dict[str, str | None]
     #: junction -> the side that controlled it last before it was contested
-    last_holder: dict[str, str] = field(default_factory=dict)
-    start_owner: dict[str, str | None] = field(default_factory=dict)
+    last_holder: dict[str, str]
+    start_owner: dict[str, str | None]
     #: side -> junctions it has controlled at any time (first-seen order)
-    ever_held: dict[str, dict[str, None]] = field(default_factory=lambda: {s: {} for s in SIDES})
+    ever_held: dict[str, dict[str, None]]
     #: side -> junctions it controlled and then lost to the enemy (first-lost order)
-    ever_lost: dict[str, dict[str, None]] = field(default_factory=lambda: {s: {} for s in SIDES})
+    ever_lost: dict[str, dict[str, None]]
     #: division id -> number of battles it fought
-    battles_of: dict[str, int] = field(default_factory=dict)
+    battles_of: dict[str, int]
+
+    def __init__(
+        self,
+        objectives: Mapping[str, int],
+        primary_roads: Mapping[str, tuple[str, str] | None],
+    ) -> None:
+        self.objectives = objectives
+        self.primary_roads = primary_roads
+        self.sides = {s: SideRecord() for s in SIDES}
+        self.owner = {}
+        self.last_holder = {}
+        self.start_owner = {}
+        self.ever_held = {s: {} for s in SIDES}
+        self.ever_lost = {s: {} for s in SIDES}
+        self.battles_of = {}
 
     # ------------------------------------------------------------------ control (§7.2)
     def begin(self, bases: Mapping[str, str], occupied: Mapping[str, Iterable[str]]) -> None:
@@ -111,9 +157,13 @@ class Ledger:
         nobody there changes nothing (the last to occupy alone keeps it).
         """
         present = set(sides_there)
-        if len(present) == 1:
-            self._control(junction, present.pop())
-        elif len(present) == 2:
+        self.occupied(junction, "red" in present, "blue" in present)
+
+    def occupied(self, junction: str, red: bool, blue: bool) -> None:
+        """:meth:`occupy`, told whether red and blue divisions are there."""
+        if red != blue:
+            self._control(junction, "red" if red else "blue")
+        elif red:  # both: contested, controlled by neither
             holder = self.owner.get(junction)
             if holder is not None:
                 self.last_holder[junction] = holder
@@ -187,14 +237,16 @@ class Ledger:
         """
         record = self.sides[division.side]
         taken = 0
-        for u in division.units:
+        units = division.units  # replaced by apply_hits, never changed in place
+        for u in units:
             new = totals.get(u.id, u.hits)
             if new > u.hits:
                 taken += min(new, destroyed_at) - u.hits
-        kinds = [(u.id, u.kind) for u in division.units]
-        division.apply_hits(dict(totals), destroyed_at)
-        kept = {u.id for u in division.units}
-        destroyed = tuple((uid, kind) for uid, kind in kinds if uid not in kept)
+        division.apply_hits(totals if isinstance(totals, dict) else dict(totals), destroyed_at)
+        destroyed: tuple[tuple[str, str], ...] = ()
+        if len(division.units) != len(units):
+            kept = {u.id for u in division.units}
+            destroyed = tuple((u.id, u.kind) for u in units if u.id not in kept)
         record.hits += taken
         for _, kind in destroyed:
             counts_as = lost_as.get(kind) if lost_as is not None else None

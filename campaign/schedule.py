@@ -5,6 +5,10 @@ order), so that a campaign comes out the same.
 SimPy runs the events of one minute by priority (``URGENT`` 0: interrupts, process starts;
 then ``NORMAL`` 1: timeouts, triggered events), and within a priority in the order they
 were scheduled.
+
+The hot campaign modules (engine, battle desk, sightings, this one) read the clock as
+``env._now``, SimPy's own attribute behind its ``now`` property: compiled, a property is an
+interpreted call each time (about 70 ns against 15; SimPy is pinned below 5 for such reads).
 """
 
 from __future__ import annotations
@@ -26,13 +30,13 @@ def due_now(env: simpy.Environment) -> bool:
     """Whether any event waits to run this minute (a zero-delay event created now would
     run after it; with none, it would run next)."""
     queue = env._queue
-    return bool(queue) and queue[0][0] == env.now
+    return bool(queue) and queue[0][0] == env._now
 
 
 def urgent_pending(env: simpy.Environment) -> bool:
     """Whether an urgent event (an interrupt, a process start) waits to run this minute."""
     queue = env._queue
-    return bool(queue) and queue[0][1] == URGENT and queue[0][0] == env.now
+    return bool(queue) and queue[0][1] == URGENT and queue[0][0] == env._now
 
 
 def later(env: simpy.Environment, delay: float, action: Callable[[], None]) -> None:

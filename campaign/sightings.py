@@ -28,29 +28,36 @@ def enemies_seeing(camp: Campaign, side: str, junction: str) -> tuple[str, ...]:
 def update_sightings(camp: Campaign) -> None:
     """Each side sees enemy divisions within its sight of its own (RULES.md §8.6)."""
     neighbourhood = camp.neighbourhood
-    alive = [d for d in camp.divisions if d.alive]
+    divisions = camp.divisions
     # where each side's divisions stand: a junction, the road's start, or held on it
-    stands: dict[str, list[str]] = {side: [] for side in SIDES}
-    for d in alive:
-        here = d.location or (d.road[0] if d.road else d.last_junction)
-        if here is not None:
-            stands[d.side].append(here)
+    stands: tuple[list[str], list[str]] = ([], [])
+    for d in divisions:
+        if d.alive:
+            here = d.location or (d.road[0] if d.road else d.last_junction)
+            if here is not None:
+                stands[0 if d.side == "red" else 1].append(here)
     # j is in sight when a junction stood on is within sight of it: the neighbourhoods
     # are symmetric (junctions within n roads of one another on an undirected map)
     for side in SIDES:
-        standing = stands[side]
+        standing = stands[0 if side == "red" else 1]
         seen = camp.last_seen[side]
-        for d in alive:
-            if d.side == side:
+        for d in divisions:
+            if d.side == side or not d.alive:
                 continue
-            if d.location is None:  # marching: gone from where it was last seen?
+            location = d.location
+            if location is None:  # marching: gone from where it was last seen?
                 was = seen.get(d.id)
-                if was is not None and not neighbourhood[was].isdisjoint(standing):
+                if was is not None and _in_sight(neighbourhood[was], standing):
                     del seen[d.id]
                 continue
-            if seen.get(d.id) != d.location and not neighbourhood[d.location].isdisjoint(standing):
-                seen[d.id] = d.location
+            if seen.get(d.id) != location and _in_sight(neighbourhood[location], standing):
+                seen[d.id] = location
                 if camp.record:
-                    camp.emit(Sighted(int(camp.env.now), side, d.id, d.location, seen_by=(side,)))
+                    camp.emit(Sighted(int(camp.env._now), side, d.id, location, seen_by=(side,)))
                 else:
                     camp.tally()
+
+
+def _in_sight(around: frozenset[str], standing: list[str]) -> bool:
+    """Whether any junction of ``standing`` is in ``around`` (``not around.isdisjoint``)."""
+    return any(j in around for j in standing)

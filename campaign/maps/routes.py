@@ -42,6 +42,10 @@ class Routes:
         self._junctions = frozenset(graph.nodes)
         self._hours: dict[str, dict[str, float]] = {}
         self._paths: dict[str, dict[str, list[str]]] = {}
+        #: fall-back paths already searched (see :meth:`retreat`)
+        self._retreats: dict[
+            tuple[str, str, frozenset[str], tuple[str, str] | None], tuple[str, ...] | None
+        ] = {}
 
     def __reduce__(self) -> tuple[type[Routes], tuple[nx.Graph]]:
         """Pickled as its graph (routes are searched again when asked): compiled with mypyc
@@ -98,6 +102,32 @@ class Routes:
         """
         path = self.path(a, b)
         return path[1] if len(path) > 1 else None
+
+    def retreat(
+        self,
+        start: str,
+        base: str,
+        blocked_nodes: set[str],
+        blocked_edge: tuple[str, str] | None,
+    ) -> list[str] | None:
+        """:func:`retreat_path` on this map, each question searched once and remembered
+        (the answer depends only on the map and the question; a campaign asks the same
+        few again and again). A new list each time; at most 50,000 answers are kept.
+        """
+        edge = None
+        if blocked_edge is not None:
+            a, b = blocked_edge
+            edge = (a, b) if a <= b else (b, a)
+        key = (start, base, frozenset(blocked_nodes - {start}), edge)
+        if key in self._retreats:
+            found = self._retreats[key]
+        else:
+            path = retreat_path(self._graph, start, base, blocked_nodes, blocked_edge)
+            found = tuple(path) if path is not None else None
+            if len(self._retreats) >= 50_000:
+                self._retreats.clear()
+            self._retreats[key] = found
+        return list(found) if found is not None else None
 
 
 def retreat_path(
