@@ -138,9 +138,11 @@ def main(argv: list[str] | None = None) -> None:
     nobody answers at, a closed output pipe: one line); 130 Ctrl-C (a batch keeps every
     finished chunk and resumes). Never a traceback for any of these.
     """
-    _register()
     code = 0
     try:
+        # inside the try: Ctrl-C while the sub-commands import (numba, llvmlite: the first
+        # half-second) is an interrupt like any other, not a traceback
+        _register()
         command = typer.main.get_command(app)
         result = command.main(args=argv, prog_name="campaign", standalone_mode=False)
         code = result if isinstance(result, int) else 0

@@ -312,6 +312,20 @@ def test_duckdb_interrupt_anywhere_exits_130(
     assert code == 130 and "interrupted" in err and "Traceback" not in err
 
 
+def test_ctrl_c_while_the_commands_import_exits_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C in the first half-second, while numba and llvmlite load: 'interrupted', 130."""
+    import campaign.cli
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(campaign.cli, "_register", interrupted)
+    code, _, err = run_cli(["run", "--seed", "1"], capsys)
+    assert code == 130 and err.strip() == "interrupted"
+
+
 def test_a_scheduler_address_that_is_not_a_url(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
