@@ -113,6 +113,11 @@ def _checks_phrase(n: Narrator, checks: Iterable[Check[str]]) -> str:
     return "Withdrawal checks: " + "; ".join(parts) + "."
 
 
+def _hits(n: int) -> str:
+    """Hits in figures, as a table gives them: '1 hit', '14 hits' (never '1 hits')."""
+    return f"{n} hit" if n == 1 else f"{n} hits"
+
+
 class Narrator:
     """Writes the sentences: knows junction names, side names, commanders and the odds.
 
@@ -424,9 +429,9 @@ class Narrator:
             )
         details.append(f"After {e.bounds} bounds ({h} h {m:02d} min) {outcome}: {why}{where}.")
         details.append(
-            f"{self.side('red')} took {e.hits.get('red', 0)} hits and lost "
+            f"{self.side('red')} took {_hits(e.hits.get('red', 0))} and lost "
             f"{_count(e.cards_lost.get('red', 0), 'movement card')}; {self.side('blue')} took "
-            f"{e.hits.get('blue', 0)} hits and lost "
+            f"{_hits(e.hits.get('blue', 0))} and lost "
             f"{_count(e.cards_lost.get('blue', 0), 'movement card')}."
         )
         if e.joined:  # late arrivals (RULES.md §8.4)
