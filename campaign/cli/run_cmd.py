@@ -122,6 +122,10 @@ def run(
     from campaign.printers.registry import PrintOptions, output_format
 
     seed = check_seed(seed)
+    if report is not None:  # a diary suffix we cannot write is refused before the campaign
+        from campaign.printers.registry import diary_format
+
+        diary_format(report)
     err = Console(stderr=True, highlight=False)
     err.print(f"seed {seed}")
     loaded = load_rules(variant or [], parse_overrides(set_))
