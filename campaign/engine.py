@@ -229,7 +229,9 @@ class Campaign:
         self.env.run(until=first_of(self.env, (self.done, self.env.timeout(limit))))
         if not self.over:
             self.end(None, "time limit reached with nothing decided: a draw")
-        return self._result()
+        result = self._result()
+        self.streams.release()  # its generators go to the next campaign of this process
+        return result
 
     # ------------------------------------------------------------------ processes
     def division_process(self, div: Division) -> Process:

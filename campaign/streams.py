@@ -25,15 +25,21 @@ deliberate reorganisation of the random draws, so logs from before it differ.
 
 A campaign makes one generator per long-lived stream and keeps one more, :meth:`Streams.restart`,
 that is put back at the start of a short stream (the side order, each battle) before each use:
-setting a Philox's state costs a fraction of making one.
+setting a Philox's state costs a fraction of making one. The key is worked out with integers
+(:func:`campaign.philox_key.key_words`, numpy's seed-sequence hash, compiled), and a campaign
+hands its generators back when it ends (:meth:`Streams.release`): the next campaign of the
+process sets their state instead of making new ones (issue 15: the same draws, cheaper).
 """
 
 from __future__ import annotations
 
+import operator
 from typing import Any, cast
 
 import numpy as np
 from numpy.random.bit_generator import ISeedSequence
+
+from campaign.philox_key import key_words
 
 __all__ = [
     "BATTLE",
@@ -59,15 +65,16 @@ _TOP = 192  # a stream id is the counter's top 64-bit word
 
 
 def seed_key(seed: int) -> np.ndarray[Any, Any]:
-    """The 128-bit Philox key of ``seed`` (an int >= 0): two uint64 words, from
-    ``SeedSequence(seed)`` so that near seeds give unrelated keys.
+    """The 128-bit Philox key of ``seed`` (an int >= 0): two uint64 words,
+    ``SeedSequence(seed).generate_state(2, uint64)``, so that near seeds give unrelated keys
+    (worked out by :func:`campaign.philox_key.key_words`).
 
     Raises
     ------
     ValueError, TypeError
-        From :class:`numpy.random.SeedSequence` if ``seed`` is negative or not an integer.
+        If ``seed`` is negative, or not an integer.
     """
-    return np.random.SeedSequence(seed).generate_state(2, np.uint64)
+    return np.array(key_words(operator.index(seed)), dtype=np.uint64)
 
 
 def odds_stream(battle_seed: tuple[int, ...]) -> int:
@@ -101,6 +108,14 @@ class _Key(ISeedSequence):
         return self.key
 
 
+#: a placeholder key for a Philox made only to have its state set at once
+_NO_KEY = cast(np.random.SeedSequence, _Key(np.zeros(2, dtype=np.uint64)))
+#: generators handed back by :meth:`Streams.release`, for the next streams of this process
+_FREE: list[tuple[np.random.Philox, np.random.Generator]] = []
+#: at most this many are kept (a campaign lends five)
+_FREE_MAX = 16
+
+
 class Streams:
     """The streams of one seed (see the module's table).
 
@@ -115,29 +130,42 @@ class Streams:
         As :func:`seed_key`.
     """
 
-    __slots__ = ("_bits", "_rng", "_seed", "_state", "key")
+    __slots__ = ("_lent", "_restart", "_state", "key")
 
     def __init__(self, seed: int) -> None:
-        #: the 128-bit Philox key (two uint64)
-        self.key = seed_key(seed)
-        # typed as the SeedSequence numpy's stubs ask for; Philox reads only generate_state
-        self._seed = cast(np.random.SeedSequence, _Key(self.key))
-        self._rng: np.random.Generator | None = None
-        self._bits: np.random.Philox | None = None
+        #: the 128-bit Philox key: two ints < 2**64 (the uint64 words of :func:`seed_key`)
+        self.key: tuple[int, int] = key_words(operator.index(seed))
+        #: (bit generator, generator) pairs this object handed out, for :meth:`release`
+        self._lent: list[tuple[np.random.Philox, np.random.Generator]] = []
+        self._restart: tuple[np.random.Philox, np.random.Generator] | None = None
         # the state dict of a Philox at the start of a stream: counter and buffer as plain
         # lists (the state setter takes any sequence), the counter's top word set per use
         self._state: Any = {
             "bit_generator": "Philox",
-            "state": {"counter": [0, 0, 0, 0], "key": [int(k) for k in self.key]},
+            "state": {"counter": [0, 0, 0, 0], "key": list(self.key)},
             "buffer": [0, 0, 0, 0],
             "buffer_pos": 4,
             "has_uint32": 0,
             "uinteger": 0,
         }
 
+    def _take(self, stream: int) -> tuple[np.random.Philox, np.random.Generator]:
+        """A generator at the start of ``stream``: one handed back by a finished campaign, or
+        a new one, its state set (the same draws as ``Philox(key, counter=stream << 192)``)."""
+        if _FREE:
+            pair = _FREE.pop()
+        else:
+            bits = np.random.Philox(_NO_KEY)
+            pair = (bits, np.random.Generator(bits))
+        self._state["state"]["counter"][3] = stream
+        pair[0].state = self._state
+        self._lent.append(pair)
+        return pair
+
     def generator(self, stream: int) -> np.random.Generator:
-        """A new generator at the start of ``stream`` (0 <= stream < 2**64), its own to keep."""
-        return np.random.Generator(np.random.Philox(self._seed, counter=stream << _TOP))
+        """A generator at the start of ``stream`` (0 <= stream < 2**64), the caller's to keep
+        (until :meth:`release`, if it is ever called)."""
+        return self._take(stream)[1]
 
     def restart(self, stream: int) -> np.random.Generator:
         """This object's one shared generator, put back at the start of ``stream``.
@@ -146,11 +174,22 @@ class Streams:
         call moves it to another stream (the battle engine keeps nothing of its generator
         once :func:`battle.engine.fight` returns).
         """
-        rng = self._rng
-        if rng is None:
-            self._bits = np.random.Philox(self._seed)
-            rng = self._rng = np.random.Generator(self._bits)
-        assert self._bits is not None
+        pair = self._restart
+        if pair is None:
+            pair = self._restart = self._take(stream)
+            return pair[1]
         self._state["state"]["counter"][3] = stream
-        self._bits.state = self._state
-        return rng
+        pair[0].state = self._state
+        return pair[1]
+
+    def release(self) -> None:
+        """Hand every generator made by this object back, for the next :class:`Streams` of
+        this process to reuse (a campaign calls it as it ends: setting a state costs a
+        fraction of making a Philox). Nothing may draw from them afterwards: the next
+        campaign puts them at the start of its own streams. Its own later calls make or take
+        generators afresh."""
+        room = _FREE_MAX - len(_FREE)
+        if room > 0:
+            _FREE.extend(self._lent[:room])
+        self._lent = []
+        self._restart = None

@@ -42,6 +42,7 @@ MODULES: tuple[str, ...] = (
     "campaign.ledger",
     "campaign.lookups",
     "campaign.maps.routes",
+    "campaign.philox_key",
     "campaign.reinforcements",
     "campaign.schedule",
     "campaign.sightings",

@@ -11,6 +11,7 @@ from campaign.config import load_rules
 from campaign.engine import run_campaign
 from campaign.events import BattleFought
 from campaign.maps import load_map
+from campaign.philox_key import key_words
 from campaign.streams import (
     BATTLE,
     FORCES,
@@ -84,3 +85,70 @@ def test_a_campaigns_battles_are_on_streams_in_the_order_they_begin() -> None:
 def test_odds_stream_of_new_and_older_event_files(battle_seed, expected) -> None:
     assert odds_stream(battle_seed) == expected
     assert odds_stream(battle_seed) not in {BATTLE + n for n in range(1, 1000)}
+
+
+_LARGE_SEEDS = [2**31 - 1, 2**32 - 1, 2**32, 2**32 + 1, 2**63 + 5, 2**64, 2**96 + 3]
+_LARGE_SEEDS += [2**128 - 1, 2**128, 3**100, 7**200, 123456789123456789123456789]
+
+
+@pytest.mark.parametrize("seeds", [range(0, 3_000), _LARGE_SEEDS])
+def test_the_key_is_numpys_seed_sequence_word_for_word(seeds) -> None:
+    # campaign.philox_key redoes SeedSequence's hash on ints: small seeds (one 32-bit word
+    # of entropy) and large ones (several words, more than the pool's four) alike
+    for seed in seeds:
+        expected = np.random.SeedSequence(seed).generate_state(2, np.uint64).tolist()
+        assert list(key_words(seed)) == expected, seed
+        assert seed_key(seed).tolist() == expected
+        assert list(Streams(seed).key) == expected
+
+
+def test_a_bad_seed_is_refused_as_numpy_refuses_it() -> None:
+    with pytest.raises(ValueError, match="non-negative"):
+        Streams(-1)
+    with pytest.raises(TypeError):
+        Streams(1.5)  # type: ignore[arg-type]
+    assert Streams(np.int64(42)).key == Streams(42).key  # a numpy integer is an integer
+
+
+def _fresh(seed: int, stream: int, n: int) -> list[float]:
+    """The first ``n`` uniforms of ``stream`` the plain way: a new Philox at its counter."""
+    bits = np.random.Philox(key=seed_key(seed), counter=[0, 0, 0, stream])
+    return np.random.Generator(bits).random(n).tolist()
+
+
+def test_released_generators_draw_exactly_what_new_ones_draw() -> None:
+    # a campaign hands its generators back as it ends; the next Streams sets their state:
+    # left mid-block, with a spare 32-bit half buffered, they still start the new stream
+    # exactly where a new Philox would
+    first = Streams(5)
+    used = [first.generator(s) for s in (FORCES, MARCH, *STRATEGY.values())]
+    used.append(first.restart(BATTLE + 2))
+    for rng in used:
+        rng.random(3)
+        rng.integers(0, 10, size=3, dtype=np.uint32)  # leaves a 32-bit half buffered
+    first.release()
+    second = Streams(9)
+    again = [second.generator(s) for s in (FORCES, MARCH, *STRATEGY.values())]
+    assert {id(r) for r in again} <= {id(r) for r in used}  # reused, not made afresh
+    for s, rng in zip((FORCES, MARCH, *STRATEGY.values()), again, strict=True):
+        assert rng.random(9).tolist() == _fresh(9, s, 9)
+    assert second.restart(BATTLE + 4).random(9).tolist() == _fresh(9, BATTLE + 4, 9)
+    assert second.restart(SIDE_ORDER).random(5).tolist() == _fresh(9, SIDE_ORDER, 5)
+    second.release()
+    second.release()  # twice: nothing handed back twice
+    third, fourth = Streams(1), Streams(2)
+    a, b = third.generator(MARCH), fourth.generator(MARCH)
+    assert a is not b
+    assert a.random(6).tolist() == _fresh(1, MARCH, 6)
+    assert b.random(6).tolist() == _fresh(2, MARCH, 6)
+
+
+def test_a_campaign_comes_out_the_same_on_reused_generators() -> None:
+    # the first campaign of a process makes its generators, later ones reuse those handed
+    # back: the same seed gives the same campaign either way
+    cmap, loaded = load_map(), load_rules()
+    first = run_campaign(cmap, loaded, 77)
+    run_campaign(cmap, loaded, 78)
+    again = run_campaign(cmap, loaded, 77)
+    assert again.events == first.events
+    assert again.battle_rows == first.battle_rows
