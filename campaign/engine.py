@@ -40,7 +40,7 @@ from campaign.lookups import map_tables
 from campaign.maps import CampaignMap
 from campaign.reinforcements import check_reinforcements, reinforce
 from campaign.result import CampaignResult, final_result, header
-from campaign.schedule import after_urgent, due_now, first_of, ring
+from campaign.schedule import WOKEN, after_urgent, due_now, first_of, nudge, ring
 from campaign.sightings import enemies_seeing, update_sightings
 from campaign.strategy import (
     Order,
@@ -52,6 +52,9 @@ from campaign.streams import FORCES, MARCH, SIDE_ORDER, STRATEGY, Streams
 
 #: a SimPy process: yields events, returns nothing
 Process = Generator[simpy.Event, Any, None]
+#: a part of a division's process: yields events, returns True when the division was woken
+#: (:meth:`Campaign.wake`) while it waited: its process then starts over from the top
+Step = Generator[simpy.Event, Any, bool]
 
 __all__ = ["Campaign", "run_campaign"]
 
@@ -235,42 +238,44 @@ class Campaign:
 
     # ------------------------------------------------------------------ processes
     def division_process(self, div: Division) -> Process:
+        """A division's life: orders first, then waits (a battle, the night), then its
+        doctrine's decisions (RULES.md §8.8). Woken (:meth:`wake`), whatever it waited on,
+        it starts over from the top: every wait below returns at once with True, as an
+        interrupt thrown in would unwind it (nudge, campaign.schedule: the same minute and
+        order, without the exception)."""
         env = self.env
         while not self.over and div.alive:
-            try:
-                if div.orders:
-                    yield from self._follow_orders(div)
-                    continue
-                if env._now < div.busy_until:
-                    if div.in_battle:  # asleep until the battle's end rings its alarm (wake)
-                        div.alarm = alarm = env.event()
-                        div.asleep = True
-                        yield alarm
+            if div.orders:
+                woken = yield from self._follow_orders(div)
+            elif env._now < div.busy_until:
+                if div.in_battle:  # asleep until the battle's end rings its alarm (wake)
+                    div.alarm = alarm = env.event()
+                    div.asleep = True
+                    woken = (yield alarm) is WOKEN
+                    if not woken:
                         div.woken = div.asleep = False
-                    else:
-                        yield env.timeout(div.busy_until - env._now)
-                    continue
-                if not self.clock.is_daylight(env._now):
-                    yield env.timeout(self.clock.next_dawn(env._now) - env._now)
-                    continue
-                yield from self._decide_and_march(div)
-            except simpy.Interrupt:
+                else:
+                    woken = (yield env.timeout(div.busy_until - env._now)) is WOKEN
+            elif not self.clock.is_daylight(env._now):
+                woken = (yield env.timeout(self.clock.next_dawn(env._now) - env._now)) is WOKEN
+            else:
+                woken = yield from self._decide_and_march(div)
+            if woken:
                 div.woken = div.asleep = div.checking = False
-                continue
         yield self.never  # sleeps for good: an ending process schedules an event (a step)
 
-    def _follow_orders(self, div: Division) -> Process:
+    def _follow_orders(self, div: Division) -> Step:
         kind, arg = div.orders.pop(0)
         env = self.env
         if kind == "wait_until":
             until = float(arg)  # type: ignore[arg-type]
             if until > env._now:
-                yield env.timeout(until - env._now)
+                return (yield env.timeout(until - env._now)) is WOKEN
         elif kind in ("march", "return"):  # a fall back or a return: no rough-road test (§8.2)
             dest = str(arg)
             origin = div.location
             if origin is None or (origin, dest) not in self.roads:
-                return
+                return False
             if kind == "return":  # only fall backs march at night (RULES.md §8.3)
                 march_minutes = self.roads[origin, dest][0] * 60.0
                 nightfall = self.clock.nightfall(env._now)
@@ -279,24 +284,26 @@ class Campaign:
                     and march_minutes <= self.clock.daylight_minutes
                 ):
                     div.orders.insert(0, (kind, arg))
-                    yield env.timeout(self.clock.next_dawn(nightfall) - env._now)
-                    return
-            yield from self._march(div, origin, dest, test_rough=False)
+                    return (yield env.timeout(self.clock.next_dawn(nightfall) - env._now)) is WOKEN
+            if (yield from self._march(div, origin, dest, test_rough=False)):
+                return True
             if div.orders and div.location == dest and due_now(env):
                 # a fall back that reaches a junction lets this minute's contact check run
                 # before it marches on: an enemy standing there catches it (RULES.md §8.4)
-                yield env.timeout(0)
+                return (yield env.timeout(0)) is WOKEN
         elif kind == "arrive":  # finish (or walk back) part of a road after a road battle
             dest, minutes = arg  # type: ignore[misc]
             div.location = None
-            yield env.timeout(max(float(minutes), 0.0))  # type: ignore[has-type]
+            if (yield env.timeout(max(float(minutes), 0.0))) is WOKEN:  # type: ignore[has-type]
+                return True
             div.location = dest
             div.on_road = None
             self._arrival(div, dest)
             self.arrived(div, dest)
-            yield from self._land(div, dest)
+            return (yield from self._land(div, dest))
+        return False
 
-    def _decide_and_march(self, div: Division) -> Process:
+    def _decide_and_march(self, div: Division) -> Step:
         env = self.env
         at = div.location
         assert at is not None
@@ -308,8 +315,7 @@ class Campaign:
             # An enemy with orders (a beaten division falling back, an attacker going back
             # after a draw) fights nobody here (BattleDesk.check_contact): waiting for it cost
             # the side woken first after a battle a minute (issue 10, item 4)
-            yield env.timeout(1)
-            return
+            return (yield env.timeout(1)) is WOKEN
         order = self.strategists[div.side].decide(div.id, at, self.view(div.side))
         dest = order.step
         if dest is None:
@@ -319,24 +325,22 @@ class Campaign:
                 self._order(div, at, order, "")
             self.holding.add(div.id)
             try:
-                yield env.timeout(self.cr.hold_minutes)
+                return (yield env.timeout(self.cr.hold_minutes)) is WOKEN
             finally:
                 self.holding.discard(div.id)
-            return
         hours, kind = self.roads[at, dest]
         minutes = hours * 60.0
         nightfall = self.clock.nightfall(env._now)
         if env._now + minutes > nightfall and minutes <= self.clock.daylight_minutes:
             self._halt(div, at, "too late in the day to set off")
-            yield env.timeout(self.clock.next_dawn(nightfall) - env._now)
-            return
+            return (yield env.timeout(self.clock.next_dawn(nightfall) - env._now)) is WOKEN
         self._order(div, at, order, kind)
         for other in self.divisions if order.friends and self.holding else ():
             # divisions counted in the order march with it (§8.8)
             if other.id in order.friends and other.id in self.holding:
                 self.holding.discard(other.id)  # woken once: never again mid-march
                 self.wake(other)
-        yield from self._march(div, at, dest, test_rough=True)
+        return (yield from self._march(div, at, dest, test_rough=True))
 
     def _order(self, div: Division, at: str, order: Order, road_kind: str) -> None:
         """Log a strategy decision with its reason (RULES.md §8.8); count flank marches."""
@@ -373,7 +377,7 @@ class Campaign:
                 return
             self.emit(Halted(int(self.env._now), div.side, div.id, at, why, seen_by=(div.side,)))
 
-    def _march(self, div: Division, origin: str, dest: str, test_rough: bool) -> Process:
+    def _march(self, div: Division, origin: str, dest: str, test_rough: bool) -> Step:
         env = self.env
         hours, kind = self.roads[origin, dest]
         record = self.record
@@ -399,8 +403,7 @@ class Campaign:
                 self.tally()
             if not passed:
                 div.halted_reason = ""
-                yield env.timeout(self.cr.rough_road_retry_minutes)
-                return
+                return (yield env.timeout(self.cr.rough_road_retry_minutes)) is WOKEN
         div.halted_reason = ""
         minutes = hours * 60.0
         self.counts["marches"] += 1
@@ -416,14 +419,15 @@ class Campaign:
         else:
             self.tally()
         self.desk.watch_road(div)
-        yield env.timeout(minutes)
+        if (yield env.timeout(minutes)) is WOKEN:
+            return True
         if div.road is None or not div.alive:  # a meeting on the road already settled it
-            return
+            return False
         div.road = None
         div.location = dest
         self._arrival(div, dest)
         self.arrived(div, dest)
-        yield from self._land(div, dest)
+        return (yield from self._land(div, dest))
 
     def _arrival(self, div: Division, junction: str) -> None:
         """Log a division reaching a junction (seen by the enemy within sight, §8.6)."""
@@ -440,11 +444,11 @@ class Campaign:
         update_sightings(self)
         self.endgame.occupy(junction)
 
-    def _land(self, div: Division, junction: str) -> Process:
+    def _land(self, div: Division, junction: str) -> Step:
         """After an arrival: the contact check after every other arrival of this minute
         (arriving together, they fight together, §8.4), then the division goes on: one
         zero-delay event for both (once two in a row), or none if it would run next. Woken
-        by the check, it waits for its interrupt; else it lets what the check began go first."""
+        by the check, it waits for its wake-up; else it lets what the check began go first."""
         # no end check (§8.7): a side loses its last division in a battle's settlement, which
         # checks at once (BattleDesk._settle): the campaign is over, what follows counts not
         env = self.env
@@ -452,16 +456,18 @@ class Campaign:
         if due_now(env):
             check = env.timeout(0)
             check.callbacks.append(lambda _: self._contact(check, div, junction))
-            yield check
+            if (yield check) is WOKEN:
+                return True
         else:  # run as its event would be: outside any process (so a wake interrupts this)
             env._active_proc = None
             self._contact(None, div, junction)
             env._active_proc = div.process
         defer, div.defer, div.checking = div.defer, False, False
         if div.woken:
-            yield self.never  # its interrupt resumes it
-        elif defer and not div.in_battle:  # (in a battle it only falls asleep next)
-            yield after_urgent(env)
+            return (yield self.never) is WOKEN  # its wake-up (nudge) resumes it
+        if defer and not div.in_battle:  # (in a battle it only falls asleep next)
+            return (yield after_urgent(env)) is WOKEN
+        return False
 
     def _contact(self, check: simpy.Event | None, div: Division, junction: str) -> None:
         """The contact check after ``div``'s arrival (§8.4), run by ``check`` (or inline)."""
@@ -491,13 +497,13 @@ class Campaign:
         yield self.never  # sleeps for good (see division_process)
 
     def wake(self, div: Division) -> None:
-        """Interrupt a division's process so that it reads its new orders."""
+        """Wake a division's process (as an interrupt would) so that it reads its new orders."""
         p = div.process
         if p is not None and p.is_alive and p is not self.env.active_process:
             if div.asleep and not div.woken and div.alarm is not None:
                 ring(self.env, div.alarm)  # where an interrupt would be, and cheaper
             else:
-                p.interrupt()
+                nudge(self.env, p)  # an interrupt without the exception (campaign.schedule)
             div.woken = True
 
     # ------------------------------------------------------------------ knowledge

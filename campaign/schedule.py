@@ -17,9 +17,19 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 import simpy
-from simpy.events import URGENT
+from simpy.events import PENDING, URGENT
 
-__all__ = ["after_urgent", "due_now", "first_of", "later", "ring", "urgent_pending"]
+__all__ = [
+    "WOKEN",
+    "Woken",
+    "after_urgent",
+    "due_now",
+    "first_of",
+    "later",
+    "nudge",
+    "ring",
+    "urgent_pending",
+]
 
 #: between URGENT (0) and NORMAL (1): SimPy only compares priorities (typed Any: SimPy's type
 #: says int, which a compiled module would check)
@@ -93,3 +103,37 @@ def after_urgent(env: simpy.Environment) -> simpy.Event:
     event._ok, event._value = True, None
     env.schedule(event, _AFTER_URGENT)
     return event
+
+
+class Woken:
+    """The type of :data:`WOKEN` (one instance: compare with ``is``)."""
+
+    def __repr__(self) -> str:
+        return "WOKEN"
+
+
+#: what a process woken by :func:`nudge` gets from its ``yield`` (every other event the
+#: campaign's processes wait on has the value None)
+WOKEN = Woken()
+
+
+def nudge(env: simpy.Environment, process: simpy.Process) -> None:
+    """Wake ``process`` where ``process.interrupt()`` would, without the exception: an urgent
+    event of this minute that, when it runs, takes the process off the event it waits on
+    and resumes it with :data:`WOKEN` as its ``yield``'s value (an interrupt would throw
+    :class:`simpy.Interrupt` there instead). A process that has ended by then is left alone,
+    as an interrupt would leave it. The caller makes sure ``process`` is alive and is not the
+    one running (``Process.interrupt`` raises for either)."""
+    event = env.event()
+    event._ok, event._value = True, WOKEN
+
+    def resume(_: simpy.Event) -> None:
+        # what simpy's Interruption._interrupt does, with a value in place of the exception
+        if process._value is PENDING:
+            target = process._target
+            if target.callbacks is not None:
+                target.callbacks.remove(process._resume)
+            process._resume(event)
+
+    event.callbacks.append(resume)
+    env.schedule(event, URGENT)

@@ -10,7 +10,7 @@ import simpy
 from campaign.config import load_rules
 from campaign.engine import SIDES, Campaign
 from campaign.maps import load_map
-from campaign.schedule import after_urgent, due_now, later, urgent_pending
+from campaign.schedule import WOKEN, after_urgent, due_now, later, nudge, ring, urgent_pending
 
 
 def _wait_then(env, delay, action):
@@ -94,6 +94,68 @@ def test_after_urgent_runs_after_every_urgent_event_and_before_normal_ones():
     assert log == ["interrupted", "started", "after urgent", "normal, scheduled first"]
 
 
+def _wake_scenario(by_nudge: bool) -> list[str]:
+    """Three sleepers woken at minute 1 between other urgent and normal events of that
+    minute, one of them twice and one ended before its wake-up runs: what each does, in
+    order, when woken by ``Process.interrupt`` or by :func:`nudge`."""
+    env = simpy.Environment()
+    log: list[str] = []
+
+    def sleeper(name: str, waits: int):
+        for _ in range(waits):
+            try:
+                value = yield env.timeout(100)
+            except simpy.Interrupt:
+                value = WOKEN
+            log.append(f"{name} {'woken' if value is WOKEN else 'slept'} at {env.now}")
+        log.append(f"{name} ends")
+
+    def wake(p) -> None:
+        if by_nudge:
+            nudge(env, p)
+        else:
+            p.interrupt()
+
+    go = env.event()
+
+    def ender():
+        yield go
+        log.append("c ends")  # ends before the wake-up sent to it runs
+
+    def step():
+        yield env.timeout(1)
+        env.timeout(0).callbacks.append(lambda _: log.append("normal"))
+        ring(env, go)
+        wake(a)
+        after_urgent(env).callbacks.append(lambda _: log.append("after urgent"))
+        wake(b)
+        wake(a)
+        wake(c)
+
+    a, b = env.process(sleeper("a", 3)), env.process(sleeper("b", 1))
+    step_p = env.process(step())
+    c = env.process(ender())
+    assert step_p.is_alive
+    env.run(until=200)
+    return log
+
+
+def test_nudge_wakes_a_process_where_an_interrupt_would():
+    plain = _wake_scenario(by_nudge=False)
+    assert _wake_scenario(by_nudge=True) == plain
+    assert plain == [
+        "c ends",
+        "a woken at 1",
+        "b woken at 1",
+        "b ends",
+        "a woken at 1",
+        "after urgent",
+        "normal",
+        "a slept at 101",
+        "a ends",
+    ]
+
+
 def test_due_now():
     env = simpy.Environment()
     assert not due_now(env)
@@ -114,25 +176,21 @@ class _Plain(Campaign):
         self._after_this_minute(lambda: self.desk.check_contact(junction, arriving=div))
         if len({d.side for d in self.divisions if d.alive}) < len(SIDES):
             self._after_this_minute(self.endgame.check_immediate)
-        yield self.env.timeout(0)
+        return (yield self.env.timeout(0)) is WOKEN
 
     def division_process(self, div):
         env = self.env
         while not self.over and div.alive:
-            try:
-                if div.orders:
-                    yield from self._follow_orders(div)
-                    continue
-                if env.now < div.busy_until:
-                    yield env.timeout(div.busy_until - env.now)
-                    continue
-                if not self.clock.is_daylight(env.now):
-                    yield env.timeout(self.clock.next_dawn(env.now) - env.now)
-                    continue
-                yield from self._decide_and_march(div)
-            except simpy.Interrupt:
+            if div.orders:
+                woken = yield from self._follow_orders(div)
+            elif env.now < div.busy_until:
+                woken = (yield env.timeout(div.busy_until - env.now)) is WOKEN
+            elif not self.clock.is_daylight(env.now):
+                woken = (yield env.timeout(self.clock.next_dawn(env.now) - env.now)) is WOKEN
+            else:
+                woken = yield from self._decide_and_march(div)
+            if woken:
                 div.woken = False
-                continue
 
 
 def _counted(camp: Campaign) -> tuple[object, int]:
