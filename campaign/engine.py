@@ -18,6 +18,7 @@ import simpy
 from battle.dice import Dice, percentage_test
 from campaign.army import Division, raise_division, raise_table
 from campaign.battles import BattleDesk
+from campaign.bounded import BoundedDraws
 from campaign.clock import Clock
 from campaign.config import LoadedRules
 from campaign.endgame import Endgame
@@ -107,7 +108,7 @@ class Campaign:
         # Who acts first when things happen in the same minute (processes started, woken,
         # reinforcements entering) is a seeded draw per campaign, never the colour: with
         # red always first, equal positions were not equal (issue 10, item 4).
-        first = int(self.streams.restart(SIDE_ORDER).integers(2))
+        first = BoundedDraws(self.streams.restart(SIDE_ORDER)).below(2)  # .integers(2)
         #: the sides in the order they act within one minute (RULES.md §0.6: seeded)
         self.side_order: tuple[str, str] = (SIDES[first], SIDES[1 - first])
         self.clock = Clock(self.cr.day_start_minutes, self.cr.day_end_minutes)
@@ -117,6 +118,9 @@ class Campaign:
         self.never = self.env.event()
         self.events: list[CampaignEvent] = []
         self.n_events = 0
+        #: ``campaign.max_events``, read for every event: a native int here (a config
+        #: model's attribute is a generic, interpreted look-up from compiled code)
+        self.max_events: int = self.cr.max_events
         #: campaign character counts (see CampaignResult)
         self.counts = {"rough_road_tests": 0, "rough_road_failures": 0, "marches": 0, "flank": 0}
         self.divisions: list[Division] = []
@@ -160,7 +164,7 @@ class Campaign:
                 strategist.observe_fall_back(event.side, event.division, event.path)
         if self.record:
             self.events.append(event)
-        if self.n_events >= self.cr.max_events and not self.over:
+        if self.n_events >= self.max_events and not self.over:
             self.end(None, "event cap reached: a draw")
 
     def tally(self) -> None:
@@ -173,7 +177,7 @@ class Campaign:
         if self.over:
             return
         self.n_events += 1
-        if self.n_events >= self.cr.max_events:
+        if self.n_events >= self.max_events:
             self.end(None, "event cap reached: a draw")
 
     def end(self, winner: str | None, reason: str) -> None:

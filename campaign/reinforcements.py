@@ -54,14 +54,21 @@ def reinforce(camp: Campaign, r: Reinforcement) -> Process:
         div, roll = raise_division(r.side, number, r.junction, camp.rules, camp.forces_dice)
         raised.append((div, roll))
     now = int(env.now)
-    seen = (r.side, *enemies_seeing(camp, r.side, r.junction))  # fog of war (§8.6)
-    ids = tuple(d.id for d, _ in raised)
-    camp.emit(Reinforced(now, r.side, r.junction, r.divisions, ids, seen_by=seen))
+    record = camp.record
+    if record:
+        seen = (r.side, *enemies_seeing(camp, r.side, r.junction))  # fog of war (§8.6)
+        ids = tuple(d.id for d, _ in raised)
+        camp.emit(Reinforced(now, r.side, r.junction, r.divisions, ids, seen_by=seen))
+    else:  # events off: counted, not built (what emit does for these, Campaign.tally)
+        camp.tally()
     for div, roll in raised:
         camp.divisions.append(div)
         camp.ledger.begin_army(r.side, div.boxes)  # their boxes join the casualty base
-        units = tuple(RaisedUnit(u.id, u.kind) for u in div.units)
-        camp.emit(DivisionRaised(now, r.side, div.id, roll, units, r.junction, seen_by=seen))
+        if record:
+            units = tuple(RaisedUnit(u.id, u.kind) for u in div.units)
+            camp.emit(DivisionRaised(now, r.side, div.id, roll, units, r.junction, seen_by=seen))
+        else:
+            camp.tally()
         div.arrived_at = env.now
         div.process = env.process(camp.division_process(div))
     update_sightings(camp)

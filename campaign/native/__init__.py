@@ -35,6 +35,7 @@ MODULES: tuple[str, ...] = (
     "campaign.army",
     "campaign.battle_record",
     "campaign.battles",
+    "campaign.bounded",
     "campaign.clock",
     "campaign.endgame",
     "campaign.engine",
