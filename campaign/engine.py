@@ -42,13 +42,8 @@ from campaign.maps import CampaignMap
 from campaign.reinforcements import check_reinforcements, reinforce
 from campaign.result import CampaignResult, final_result, header
 from campaign.schedule import WOKEN, after_urgent, due_now, first_of, nudge, ring
-from campaign.sightings import enemies_seeing, update_sightings
-from campaign.strategy import (
-    Order,
-    OwnDivision,
-    SideView,
-    Strategist,
-)
+from campaign.sightings import enemies_seeing, side_view, update_sightings
+from campaign.strategy import Order, Strategist
 from campaign.streams import FORCES, MARCH, SIDE_ORDER, STRATEGY, Streams
 
 #: a SimPy process: yields events, returns nothing
@@ -121,6 +116,7 @@ class Campaign:
         #: ``campaign.max_events``, read for every event: a native int here (a config
         #: model's attribute is a generic, interpreted look-up from compiled code)
         self.max_events: int = self.cr.max_events
+        self.hold_minutes: int = self.cr.hold_minutes  # (the same: read every hold)
         #: campaign character counts (see CampaignResult)
         self.counts = {"rough_road_tests": 0, "rough_road_failures": 0, "marches": 0, "flank": 0}
         self.divisions: list[Division] = []
@@ -135,6 +131,10 @@ class Campaign:
         self.last_seen: dict[str, dict[str, str]] = {s: {} for s in SIDES}
         self.known_boxes: dict[str, dict[str, int]] = {s: {} for s in SIDES}
         self.objectives = dict(tables.objectives)
+        #: side -> (its base, the enemy's), read for every decision (RULES.md §8.7)
+        self.bases: dict[str, tuple[str, str]] = {
+            s: (cmap.sides[s].base, cmap.sides["blue" if s == "red" else "red"].base) for s in SIDES
+        }
         self.ledger = Ledger(self.objectives, {s: cmap.sides[s].primary_road for s in SIDES})
         self.desk = BattleDesk(self)
         self._last_order: dict[str, tuple[str, str | None]] = {}
@@ -262,8 +262,18 @@ class Campaign:
                     woken = (yield env.timeout(div.busy_until - env._now)) is WOKEN
             elif not self.clock.is_daylight(env._now):
                 woken = (yield env.timeout(self.clock.next_dawn(env._now) - env._now)) is WOKEN
-            else:
-                woken = yield from self._decide_and_march(div)
+            else:  # its doctrine decides: march on, or wait (or hold) where it is
+                dest, delay, hold = self._decide(div)
+                if dest is not None:
+                    woken = yield from self._march(div, div.location or "", dest, test_rough=True)
+                elif hold:  # may be woken to march with others or by the guns (§8.8)
+                    self.holding.add(div.id)
+                    try:
+                        woken = (yield env.timeout(delay)) is WOKEN
+                    finally:
+                        self.holding.discard(div.id)
+                else:
+                    woken = (yield env.timeout(delay)) is WOKEN
             if woken:
                 div.woken = div.asleep = div.checking = False
         yield self.never  # sleeps for good: an ending process schedules an event (a step)
@@ -307,7 +317,14 @@ class Campaign:
             return (yield from self._land(div, dest))
         return False
 
-    def _decide_and_march(self, div: Division) -> Step:
+    def _decide(self, div: Division) -> tuple[str | None, Any, bool]:
+        """What a free division at a junction does next (RULES.md §8.8): ``(junction, 0.0,
+        False)`` to march there (ordered, its friends woken to come along), or ``(None,
+        minutes, hold)`` to wait that long, ``hold`` when its doctrine holds it there (it
+        may then be woken to march with others). A plain method, not a generator: the
+        division's process does the waiting and the march (one generator fewer a decision).
+        The minutes are typed Any to stay the int or float they are: SimPy's clock keeps
+        an int an int, as the waits it replaces did."""
         env = self.env
         at = div.location
         assert at is not None
@@ -319,32 +336,28 @@ class Campaign:
             # An enemy with orders (a beaten division falling back, an attacker going back
             # after a draw) fights nobody here (BattleDesk.check_contact): waiting for it cost
             # the side woken first after a battle a minute (issue 10, item 4)
-            return (yield env.timeout(1)) is WOKEN
-        order = self.strategists[div.side].decide(div.id, at, self.view(div.side))
+            return None, 1, False
+        order = self.strategists[div.side].decide(div.id, at, side_view(self, div.side))
         dest = order.step
         if dest is None:
             key = (order.code, order.goal, order.enemy_at, order.friends)
             if div.halted_reason != repr(key):
                 div.halted_reason = repr(key)
                 self._order(div, at, order, "")
-            self.holding.add(div.id)
-            try:
-                return (yield env.timeout(self.cr.hold_minutes)) is WOKEN
-            finally:
-                self.holding.discard(div.id)
+            return None, self.hold_minutes, True
         hours, kind = self.roads[at, dest]
         minutes = hours * 60.0
         nightfall = self.clock.nightfall(env._now)
         if env._now + minutes > nightfall and minutes <= self.clock.daylight_minutes:
             self._halt(div, at, "too late in the day to set off")
-            return (yield env.timeout(self.clock.next_dawn(nightfall) - env._now)) is WOKEN
+            return None, self.clock.next_dawn(nightfall) - env._now, False
         self._order(div, at, order, kind)
         for other in self.divisions if order.friends and self.holding else ():
             # divisions counted in the order march with it (§8.8)
             if other.id in order.friends and other.id in self.holding:
                 self.holding.discard(other.id)  # woken once: never again mid-march
                 self.wake(other)
-        return (yield from self._march(div, at, dest, test_rough=True))
+        return dest, 0, False
 
     def _order(self, div: Division, at: str, order: Order, road_kind: str) -> None:
         """Log a strategy decision with its reason (RULES.md §8.8); count flank marches."""
@@ -515,43 +528,6 @@ class Campaign:
         """A division surrendered or was destroyed: both sides know it is gone."""
         for side in SIDES:
             self.last_seen[side].pop(div.id, None)
-
-    def view(self, side: str) -> SideView:
-        """What ``side`` knows now, for its strategy doctrine (RULES.md §8.6, §8.8).
-
-        The view's sightings and known strengths are the campaign's own dicts, not copies:
-        read-only, and good for the decision it is made for only (nothing changes them
-        while a doctrine decides)."""
-        now = self.env._now
-        own: list[OwnDivision] = []
-        for d in self.divisions:
-            if d.side != side or not d.alive:
-                continue
-            road = d.road
-            heading = road[1] if road is not None else None
-            orders = d.orders
-            if orders:
-                for kind, arg in orders:  # the last march ordered is where it is bound
-                    if kind == "march":
-                        heading = str(arg)
-                free = False
-            else:
-                free = d.location is not None and d.busy_until <= now
-            own.append(OwnDivision(d.id, d.location, heading, d.boxes, free))
-        sides = self.map.sides
-        return SideView(
-            side,
-            now,
-            tuple(own),
-            self.last_seen[side],
-            self.known_boxes[side],
-            sides[side].base,
-            sides["blue" if side == "red" else "red"].base,
-            self.objectives,
-            self.endgame.owner,
-            self.unknown_boxes,
-            self.desk.engaged(side),
-        )
 
     # ------------------------------------------------------------------ result
     def _result(self) -> CampaignResult:

@@ -1,16 +1,17 @@
 """What each side sees of the enemy (RULES.md §8.6): sightings within sight of its own
-divisions, and who sees a march begin or end."""
+divisions, who sees a march begin or end, and what a side knows when it decides (§8.8)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from campaign.events import SIDES, Sighted
+from campaign.strategy.knowledge import OwnDivision, SideView
 
 if TYPE_CHECKING:
     from campaign.engine import Campaign
 
-__all__ = ["enemies_seeing", "update_sightings"]
+__all__ = ["enemies_seeing", "side_view", "update_sightings"]
 
 
 def enemies_seeing(camp: Campaign, side: str, junction: str) -> tuple[str, ...]:
@@ -61,3 +62,41 @@ def update_sightings(camp: Campaign) -> None:
 def _in_sight(around: frozenset[str], standing: list[str]) -> bool:
     """Whether any junction of ``standing`` is in ``around`` (``not around.isdisjoint``)."""
     return any(j in around for j in standing)
+
+
+def side_view(camp: Campaign, side: str) -> SideView:
+    """What ``side`` knows now, for its strategy doctrine (RULES.md §8.6, §8.8).
+
+    The view's sightings and known strengths are the campaign's own dicts, not copies:
+    read-only, and good for the decision it is made for only (nothing changes them
+    while a doctrine decides)."""
+    now = camp.env._now
+    own: list[OwnDivision] = []
+    for d in camp.divisions:
+        if d.side != side or not d.alive:
+            continue
+        road = d.road
+        heading = road[1] if road is not None else None
+        orders = d.orders
+        if orders:
+            for kind, arg in orders:  # the last march ordered is where it is bound
+                if kind == "march":
+                    heading = str(arg)
+            free = False
+        else:
+            free = d.location is not None and d.busy_until <= now
+        own.append(OwnDivision(d.id, d.location, heading, d.boxes, free))
+    own_base, enemy_base = camp.bases[side]
+    return SideView(
+        side,
+        now,
+        tuple(own),
+        camp.last_seen[side],
+        camp.known_boxes[side],
+        own_base,
+        enemy_base,
+        camp.objectives,
+        camp.endgame.owner,
+        camp.unknown_boxes,
+        camp.desk.engaged(side),
+    )

@@ -188,7 +188,16 @@ class _Plain(Campaign):
             elif not self.clock.is_daylight(env.now):
                 woken = (yield env.timeout(self.clock.next_dawn(env.now) - env.now)) is WOKEN
             else:
-                woken = yield from self._decide_and_march(div)
+                dest, delay, hold = self._decide(div)
+                if dest is not None:
+                    woken = yield from self._march(div, div.location, dest, test_rough=True)
+                else:
+                    if hold:
+                        self.holding.add(div.id)
+                    try:
+                        woken = (yield env.timeout(delay)) is WOKEN
+                    finally:
+                        self.holding.discard(div.id)
             if woken:
                 div.woken = False
 
