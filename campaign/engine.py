@@ -471,10 +471,16 @@ class Campaign:
         env = self.env
         div.checking = True
         if due_now(env):
+            # the check runs when this zero-delay event does, before the division goes on:
+            # done by the division's process as it resumes (where a callback of the event
+            # would run it, without the callback), outside any process as a callback would be
             check = env.timeout(0)
-            check.callbacks.append(lambda _: self._contact(check, div, junction))
-            if (yield check) is WOKEN:
+            if (yield check) is WOKEN:  # woken first: the check still runs with its event
+                check.callbacks.append(lambda _: self._contact(check, div, junction))
                 return True
+            env._active_proc = None
+            self._contact(check, div, junction)
+            env._active_proc = div.process
         else:  # run as its event would be: outside any process (so a wake interrupts this)
             env._active_proc = None
             self._contact(None, div, junction)
