@@ -130,7 +130,8 @@ class Narrator:
     view : str
         ``umpire``, ``red`` or ``blue``: whose diary (a side's diary says "we learn").
     odds : OddsSource or None
-        Gives each battle's odds; None leaves them out.
+        Gives each battle's odds; None leaves them out. Only the umpire's view shows them:
+        they are worked out from both sides' forces.
     """
 
     HANDLERS: ClassVar[dict[type[CampaignEvent], str]] = {
@@ -164,7 +165,9 @@ class Narrator:
         self.clock = clock or default_clock()
         self.sides = {"red": "Red", "blue": "Blue"}
         self.view = view
-        self.odds = odds
+        # the odds are the umpire's: worked out from both forces as they stand, which a
+        # side's own diary must not give away (a side knows only what it has seen)
+        self.odds = odds if view == "umpire" else None
         self.commanders: Commanders | None = None
         self.unhandled: list[str] = []
         self.battle_logs = False
@@ -475,23 +478,24 @@ class Narrator:
 
     def _fell_back(self, e: FellBack, day: int, tm: str) -> Entry:
         path = [self.j(j) for j in e.path]
-        if len(path) >= 3:
-            route = f"from {path[0]} through {', '.join(path[1:-1])} to {path[-1]}"
-        elif len(path) == 2:
-            route = f"from {path[0]} to {path[1]}"
-        elif path and self.view not in ("umpire", e.side):
-            route = f"from {path[0]}, out of sight"
+        seen_all = self.view in ("umpire", e.side)
+        if not path:
+            route = "where it stands"
+        elif e.from_road:  # beaten on a road: back to the junction it had left first (§8.4)
+            route = f"along the road {'to' if seen_all else 'toward'} {path[0]}"
+            if len(path) >= 2:
+                via = f"through {', '.join(path[1:-1])} " if len(path) >= 3 else ""
+                route += f", then {via}to {path[-1]}"
+        elif len(path) >= 2:
+            via = f" through {', '.join(path[1:-1])}" if len(path) >= 3 else ""
+            route = f"from {path[0]}{via} to {path[-1]}"
         else:
-            route = f"to {path[0]}" if path else "where it stands"
+            route = f"to {path[0]}" if seen_all else f"from {path[0]}"
+        if len(path) == 1 and not seen_all:
+            route += ", out of sight"
         onto = ", its base" if e.onto_base else ""
-        return Entry(
-            "event",
-            day,
-            tm,
-            f"{self.div(e.division)} falls back {route}{onto}",
-            style="magenta",
-            event=e,
-        )
+        text = f"{self.div(e.division)} falls back {route}{onto}"
+        return Entry("event", day, tm, text, style="magenta", event=e)
 
     def _surrendered(self, e: Surrendered, day: int, tm: str) -> Entry:
         return Entry(
