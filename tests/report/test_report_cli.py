@@ -70,3 +70,23 @@ def test_a_sides_stream_gives_only_that_sides_diary(campaign_run, tmp_path, caps
     assert _run(["report", str(path), "-o", str(out)]) == 0
     title = out.read_text(encoding="utf-8").split("<title>")[1].split("</title>")[0]
     assert "only what" in title and "umpire" not in title, title
+
+
+def test_a_stream_without_battle_logs_is_reported_with_a_note(campaign_run, tmp_path, capsys):
+    # the fixture's campaign has battle logs: no note; the same stream without them: a note
+    from dataclasses import replace
+
+    from campaign.events import BattleFought
+
+    _, _, events = campaign_run
+    assert any(isinstance(e, BattleFought) and e.log for e in events)
+    bare = [replace(e, log=()) if isinstance(e, BattleFought) else e for e in events]
+    for stream, noted in ((events, False), (bare, True)):
+        path = tmp_path / "events.jsonl"
+        with path.open("w", encoding="utf-8") as fp:
+            write_jsonl(stream, fp)
+        capsys.readouterr()
+        assert _run(["report", str(path), "-o", str(tmp_path / "d.html")]) == 0
+        err = capsys.readouterr().err
+        assert ("no bound-by-bound battle logs" in err) is noted, err
+        assert ("--battles verbose" in err) is noted
