@@ -84,7 +84,9 @@ def report(
         )
     cmap = load_map(source)
     rules = rules_of_stream(stream, source=str(events))
-    written = write_report(stream, cmap, output, view, odds=odds_for(header), rules=rules)
+    written = write_report(
+        stream, cmap, output, view, odds=odds_for(header), rules=rules, flag="--output"
+    )
     typer.echo(f"wrote {written}")
     battles = [e for e in stream if isinstance(e, BattleFought)]
     if battles and not any(e.log for e in battles):
