@@ -42,6 +42,8 @@ from campaign.printers.odds import Odds, odds_phrase
 from campaign.printers.orders import order_sentence
 from campaign.printers.phrases import count as _count
 from campaign.printers.phrases import dice as _dice
+from campaign.printers.phrases import hits as _hits
+from campaign.printers.phrases import one_check as _one_check
 from campaign.printers.phrases import place_phrase, possessive, verb
 
 __all__ = ["Entry", "Narrator", "OddsSource", "narrate", "place_phrase", "possessive"]
@@ -85,12 +87,6 @@ class Entry:
     event: CampaignEvent | None = None
 
 
-def _one_check(total: int, rolls: tuple[int, ...], withdraws: bool) -> str:
-    if total <= 0:
-        return "had nothing to roll and held"
-    return f"rolled {_dice(total)} for {sum(rolls)} and {'withdrew' if withdraws else 'held'}"
-
-
 def _checks_phrase(n: Narrator, checks: Iterable[Check[str]]) -> str:
     """The battle's withdrawal checks (RULES.md §7) in a sentence, per side; a side with
     more than three is summed up: how many it held, and how the last one went."""
@@ -111,11 +107,6 @@ def _checks_phrase(n: Narrator, checks: Iterable[Check[str]]) -> str:
     if not parts:
         return ""
     return "Withdrawal checks: " + "; ".join(parts) + "."
-
-
-def _hits(n: int) -> str:
-    """Hits in figures, as a table gives them: '1 hit', '14 hits' (never '1 hits')."""
-    return f"{n} hit" if n == 1 else f"{n} hits"
 
 
 class Narrator:
@@ -415,9 +406,12 @@ class Narrator:
         details = []
         odds = self.odds(e) if self.odds else None
         if odds is not None:
+            # a battle that nightfall ended was fought, and simulated, in the daylight left
+            dusk = f", with {e.bounds} bounds of daylight left" if e.reason == "nightfall" else ""
+            red, blue = self.side("red"), self.side("blue")
             details.append(
-                f"Before the battle: {self.side('red')} would win {odds.chance('red'):.0%} of "
-                f"such fights, {self.side('blue')} {odds.chance('blue'):.0%}, "
+                f"Before the battle{dusk}: {red} would win {odds.chance('red'):.0%} of "
+                f"such fights, {blue} {odds.chance('blue'):.0%}, "
                 f"{odds.chance(None):.0%} drawn ({odds.n} simulated battles)."
             )
         outcome = f"{self.side(e.winner)} won" if e.winner else "it was a draw"

@@ -82,3 +82,30 @@ def test_only_the_umpire_sees_the_odds(campaign_run) -> None:
         shown[view] = len(re.findall(r"Before the battle: .* would win", text))
     assert shown["umpire"] > 0
     assert shown["red"] == shown["blue"] == 0
+
+
+def test_odds_of_a_battle_ended_by_nightfall_say_how_much_daylight_was_left() -> None:
+    # "Red would win 0%, Blue 0%, 100% drawn" reads as nonsense unless the reader knows the
+    # battle had two bounds of daylight: the odds are simulated in the same daylight (§8.3)
+    from campaign.config import load_rules
+    from campaign.engine import run_campaign
+    from campaign.maps import load_map
+
+    cmap = load_map()
+    events = run_campaign(cmap, load_rules(), 42, record_events=True).events
+    names = {n: d["name"] for n, d in cmap.graph.nodes(data=True)}
+    narrator = Narrator(names, odds=_Odds())  # type: ignore[arg-type]
+    seen = {"nightfall": 0, "other": 0}
+    for entry in narrator.entries(events):
+        e = entry.event
+        if not isinstance(e, BattleFought):
+            continue
+        odds_line = next(line for line in entry.details if line.startswith("Before the battle"))
+        dusk = f"Before the battle, with {e.bounds} bounds of daylight left: "
+        if e.reason == "nightfall":
+            seen["nightfall"] += 1
+            assert odds_line.startswith(dusk), odds_line
+        else:
+            seen["other"] += 1
+            assert odds_line.startswith("Before the battle: "), odds_line
+    assert seen["nightfall"] >= 1 and seen["other"] >= 1, seen
