@@ -48,6 +48,9 @@ class Division:
     alive: bool
     surrendered: bool
     halted_reason: str
+    #: the (code, goal, enemy at, friends) of the hold order it last logged, while
+    #: ``halted_reason`` says it holds (campaign.engine: logged once until it changes)
+    held_for: tuple[str, str | None, str | None, tuple[str, ...]] | None
     #: (a, b) while held on the road from a to b after a battle there (neither at a junction
     #: nor marching); ``road_walked`` is then (minutes walked from a, minutes left to b)
     on_road: tuple[str, str] | None
@@ -100,6 +103,7 @@ class Division:
         self.alive = alive
         self.surrendered = surrendered
         self.halted_reason = halted_reason
+        self.held_for = None
         self.on_road = None
         self.road_walked = (0.0, 0.0)
         self.process = None

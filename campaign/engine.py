@@ -46,6 +46,8 @@ from campaign.sightings import enemies_seeing, side_view, update_sightings
 from campaign.strategy import Order, Strategist
 from campaign.streams import FORCES, MARCH, SIDE_ORDER, STRATEGY, Streams
 
+#: a division's ``halted_reason`` while it holds on its doctrine's order (``held_for``)
+HOLDING = "holds on its doctrine's order"
 #: a SimPy process: yields events, returns nothing
 Process = Generator[simpy.Event, Any, None]
 #: a part of a division's process: yields events, returns True when the division was woken
@@ -341,8 +343,8 @@ class Campaign:
         dest = order.step
         if dest is None:
             key = (order.code, order.goal, order.enemy_at, order.friends)
-            if div.halted_reason != repr(key):
-                div.halted_reason = repr(key)
+            if div.halted_reason != HOLDING or div.held_for != key:  # logged once (§8.8)
+                div.halted_reason, div.held_for = HOLDING, key
                 self._order(div, at, order, "")
             return None, self.hold_minutes, True
         hours, kind = self.roads[at, dest]
