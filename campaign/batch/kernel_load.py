@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 __all__ = ["NOT_FOR_THE_KERNEL", "import_battle_engine", "lean_cache_loads"]
@@ -36,24 +36,16 @@ NOT_FOR_THE_KERNEL = ("scipy.linalg.cython_blas", "scipy.linalg.cython_lapack")
 lean_loads = {"count": 0}
 
 
-@contextlib.contextmanager
-def lean_cache_loads() -> Iterator[None]:
-    """While in the block, numba loads cached compiled functions after setting up only its
-    runtime (NRT), not after refreshing every compiler registry (``Cache.load_overload``
-    otherwise calls ``target_context.refresh()`` first).
-
-    Restored on leaving the block, whatever happens. A function that is not in the cache is
-    compiled as usual: numba's compiler refreshes the context in full itself. With a numba
-    whose cache has no such method, nothing is changed.
-    """
+def _install_lean_loads() -> Callable[..., Any] | None:
+    """Make numba's ``Cache.load_overload`` lean; returns the method it replaced (None: this
+    numba's cache has no such methods, nothing was changed)."""
     from numba.core import caching
     from numba.core.runtime import rtsys
 
-    original = getattr(caching.Cache, "load_overload", None)
+    original: Callable[..., Any] | None = getattr(caching.Cache, "load_overload", None)
     guard = getattr(caching.Cache, "_guard_against_spurious_io_errors", None)
     if original is None or guard is None or not hasattr(caching.Cache, "_load_overload"):
-        yield
-        return
+        return None
 
     def load_overload(self: Any, sig: Any, target_context: Any) -> Any:
         rtsys.initialize(target_context)  # what the compiled code calls: set up once
@@ -65,13 +57,30 @@ def lean_cache_loads() -> Iterator[None]:
         return None  # the guard swallowed a spurious I/O error: numba compiles instead
 
     caching.Cache.load_overload = load_overload
+    return original
+
+
+@contextlib.contextmanager
+def lean_cache_loads() -> Iterator[None]:
+    """While in the block, numba loads cached compiled functions after setting up only its
+    runtime (NRT), not after refreshing every compiler registry (``Cache.load_overload``
+    otherwise calls ``target_context.refresh()`` first).
+
+    Restored on leaving the block, whatever happens. A function that is not in the cache is
+    compiled as usual: numba's compiler refreshes the context in full itself. With a numba
+    whose cache has no such method, nothing is changed.
+    """
+    from numba.core import caching
+
+    original = _install_lean_loads()
     try:
         yield
     finally:
-        caching.Cache.load_overload = original
+        if original is not None:
+            caching.Cache.load_overload = original
 
 
-def import_battle_engine() -> None:
+def import_battle_engine(*, lean_for_good: bool = False) -> None:
     """Import :mod:`battle.engine` (and numba) with :data:`NOT_FOR_THE_KERNEL` held back, and
     its compiled kernel loaded from the cache the lean way (:func:`lean_cache_loads`).
 
@@ -81,6 +90,12 @@ def import_battle_engine() -> None:
     removed again at once, so anything imported later may still use ``scipy.linalg``. When
     numba is already imported there is nothing to hold back; when the kernel is not in the
     cache yet (:data:`battle.kernel.COLD`) it is compiled as usual.
+
+    ``lean_for_good`` (a pool worker, which never compiles): every later load from the cache
+    in this process is lean too, not only the entry point's at import. The campaign calls a
+    few kernel functions from Python (the withdrawal tables' steps), loaded on their first
+    call; loaded the usual way, the first of them would refresh numba's registries in the
+    middle of the first chunk (0.3 s of CPU, measured), after the worker's start-up.
     """
     if "battle.engine" in sys.modules:
         return
@@ -90,8 +105,14 @@ def import_battle_engine() -> None:
     try:
         import battle.kernel  # numba, and whether the compiled kernel is in the cache
 
-        with contextlib.nullcontext() if battle.kernel.COLD else lean_cache_loads():
+        if battle.kernel.COLD:
             import battle.engine
+        elif lean_for_good:
+            _install_lean_loads()
+            import battle.engine
+        else:
+            with lean_cache_loads():
+                import battle.engine
     finally:
         for name in held:
             if name in sys.modules and sys.modules[name] is None:

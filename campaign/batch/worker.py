@@ -259,8 +259,10 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     battles: list[tuple[object, ...]] = []
     inside = 0.0
     clock = time.process_time
-    for run in task.runs:
-        seed = run_seed(task.entropy, run)
+    # every seed of the chunk at once: one tight loop (measured 11 us a seed) instead of
+    # one between two campaigns, whose work has pushed it out of the CPU's caches (30-45 us)
+    seeds = [run_seed(task.entropy, run) for run in task.runs]
+    for run, seed in zip(task.runs, seeds, strict=True):
         began = clock()
         res = run_campaign(cmap, loaded, seed, doctrines, record_events=False)
         inside += clock() - began
@@ -346,9 +348,10 @@ def warm_up() -> None:
 
 
 def _import_battle_engine() -> None:
-    """Import the battle engine with only what its compiled kernel needs
-    (:func:`campaign.batch.kernel_load.import_battle_engine`)."""
-    import_battle_engine()
+    """Import the battle engine with only what its compiled kernel needs, and load every
+    kernel function from the cache that way for the rest of the process
+    (:func:`campaign.batch.kernel_load.import_battle_engine`): a pool worker never compiles."""
+    import_battle_engine(lean_for_good=True)
 
 
 #: A cell whose map and rules a pool worker loads while it starts (:func:`init_worker`):
