@@ -122,3 +122,25 @@ def test_the_lean_load_restores_numba_on_leaving() -> None:
     except RuntimeError:
         pass
     assert caching.Cache.load_overload is original
+
+
+def test_the_command_line_loads_the_kernel_the_lean_way() -> None:
+    """Every ``campaign`` command imports its sub-commands after the battle engine was
+    imported the lean way: no scipy.linalg, no compiler registries, the kernel loaded."""
+    state = _python(
+        textwrap.dedent(
+            """
+            import json, sys
+            from campaign.cli import _register
+            from campaign.batch import kernel_load
+            _register()
+            print(json.dumps([
+                "scipy.linalg" in sys.modules,
+                "numba.np.linalg" in sys.modules,
+                kernel_load.lean_loads["count"],
+                "campaign.cli.run_cmd" in sys.modules,
+            ]))
+            """
+        )
+    )
+    assert json.loads(state) == [False, False, 1, True]
