@@ -200,3 +200,33 @@ def test_a_write_of_rows_already_stored_keeps_one_copy_and_adds_the_new(tmp_path
         assert battles == wider.battles["battle"].length > first.battles["battle"].length
     finally:
         store.close()
+
+
+def test_workers_start_only_for_runs_that_remain(tmp_path, monkeypatch):
+    # a batch already stored starts no worker process (each costs ~0.6 s of CPU to start);
+    # a resumed one starts no more workers than runs remain; a new one, no more than it has
+    from campaign.batch import runner as runner_module
+    from campaign.batch.runner import run_batch
+
+    from .conftest import runs_rows, small_plan
+
+    started: list[int] = []
+    real = runner_module._start_pool
+
+    def counting(workers, preload=None):
+        started.append(workers)
+        return real(workers, preload)
+
+    monkeypatch.setattr(runner_module, "_start_pool", counting)
+    out = tmp_path / "r.duckdb"
+    plan = small_plan(runs=3)  # two cells: 6 runs
+    run_batch(plan, out, workers=0, progress=False, runs_per_cell={0: 3, 1: 2})
+    assert started == []
+    outcome = run_batch(plan, out, workers=2, progress=False)  # one run remains
+    assert started == [1] and outcome.done_now == 1 and outcome.complete
+    again = run_batch(plan, out, workers=2, progress=False)  # nothing remains
+    assert started == [1] and again.done_now == 0 and again.already_done == 6
+    assert len(runs_rows(out)) == 6
+    fresh = tmp_path / "new.duckdb"
+    run_batch(small_plan(runs=1), fresh, workers=8, progress=False)  # 2 runs in all
+    assert started == [1, 2]
