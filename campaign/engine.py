@@ -18,7 +18,6 @@ import simpy
 from battle.dice import Dice, percentage_test
 from campaign.army import Division, raise_division, raise_table
 from campaign.battles import BattleDesk
-from campaign.bounded import BoundedDraws
 from campaign.clock import Clock
 from campaign.config import LoadedRules
 from campaign.endgame import Endgame
@@ -105,7 +104,7 @@ class Campaign:
         # Who acts first when things happen in the same minute (processes started, woken,
         # reinforcements entering) is a seeded draw per campaign, never the colour: with
         # red always first, equal positions were not equal (issue 10, item 4).
-        first = BoundedDraws(self.streams.restart(SIDE_ORDER)).below(2)  # .integers(2)
+        first = int(self.streams.restart(SIDE_ORDER).integers(2))
         #: the sides in the order they act within one minute (RULES.md §0.6: seeded)
         self.side_order: tuple[str, str] = (SIDES[first], SIDES[1 - first])
         self.clock = Clock(self.cr.day_start_minutes, self.cr.day_end_minutes)

@@ -25,10 +25,9 @@ deliberate reorganisation of the random draws, so logs from before it differ.
 
 A campaign makes one generator per long-lived stream and keeps one more, :meth:`Streams.restart`,
 that is put back at the start of a short stream (the side order, each battle) before each use:
-setting a Philox's state costs a fraction of making one. The key is worked out with integers
-(:func:`campaign.philox_key.key_words`, numpy's seed-sequence hash, compiled), and a campaign
-hands its generators back when it ends (:meth:`Streams.release`): the next campaign of the
-process sets their state instead of making new ones (issue 15: the same draws, cheaper).
+setting a Philox's state costs a fraction of making one. A campaign hands its generators
+back when it ends (:meth:`Streams.release`): the next campaign of the process sets their
+state instead of making new ones (issue 15: the same draws, cheaper).
 """
 
 from __future__ import annotations
@@ -38,8 +37,6 @@ from typing import Any, cast
 
 import numpy as np
 from numpy.random.bit_generator import ISeedSequence
-
-from campaign.philox_key import key_words
 
 __all__ = [
     "BATTLE",
@@ -66,15 +63,14 @@ _TOP = 192  # a stream id is the counter's top 64-bit word
 
 def seed_key(seed: int) -> np.ndarray[Any, Any]:
     """The 128-bit Philox key of ``seed`` (an int >= 0): two uint64 words,
-    ``SeedSequence(seed).generate_state(2, uint64)``, so that near seeds give unrelated keys
-    (worked out by :func:`campaign.philox_key.key_words`).
+    ``SeedSequence(seed).generate_state(2, uint64)``, so that near seeds give unrelated keys.
 
     Raises
     ------
     ValueError, TypeError
         If ``seed`` is negative, or not an integer.
     """
-    return np.array(key_words(operator.index(seed)), dtype=np.uint64)
+    return np.random.SeedSequence(operator.index(seed)).generate_state(2, np.uint64)
 
 
 def odds_stream(battle_seed: tuple[int, ...]) -> int:
@@ -134,7 +130,8 @@ class Streams:
 
     def __init__(self, seed: int) -> None:
         #: the 128-bit Philox key: two ints < 2**64 (the uint64 words of :func:`seed_key`)
-        self.key: tuple[int, int] = key_words(operator.index(seed))
+        words = seed_key(seed)
+        self.key: tuple[int, int] = (int(words[0]), int(words[1]))
         #: (bit generator, generator) pairs this object handed out, for :meth:`release`
         self._lent: list[tuple[np.random.Philox, np.random.Generator]] = []
         self._restart: tuple[np.random.Philox, np.random.Generator] | None = None

@@ -34,7 +34,6 @@ import math
 import networkx as nx
 import numpy as np
 
-from campaign.bounded import BoundedDraws
 from campaign.config import CampaignRules, StrategyDoctrine
 from campaign.strategy.knowledge import EnemyGroup, Order, SideView
 from campaign.strategy.routing import PricedRoutes
@@ -98,8 +97,7 @@ class Strategist:
     rules : CampaignRules
         For the rough-road pass chance and retry wait (RULES.md §8.2).
     rng : numpy.random.Generator
-        The side's own generator, used only to draw opening plans (campaign.bounded:
-        at the start of its stream, on a bit generator of 64-bit words).
+        The side's own generator, used only to draw opening plans.
     """
 
     def __init__(
@@ -113,7 +111,6 @@ class Strategist:
         self.side = side
         self.doctrine = doctrine
         self.rng = rng
-        self._draws = BoundedDraws(rng)  # its integers, as rng.integers draws them
         self.priced = PricedRoutes.of(
             graph, rules.rough_road_pass, rules.rough_road_retry_minutes, doctrine.rough_risk_weight
         )
@@ -565,7 +562,7 @@ class Strategist:
         )
         if not candidates:
             return None
-        return str(candidates[self._draws.below(len(candidates))])  # rng.integers(len)
+        return str(candidates[int(self.rng.integers(len(candidates)))])
 
     def _strategic(
         self, div: str, at: str, view: SideView, stronger: set[str], m: _Memory
