@@ -31,7 +31,6 @@ from battle.kernel.layout import (
     EV_TEST,
     EW,
     NO,
-    NU,
     O_ACTION,
     O_UNIT,
     OUT_COLUMNS,
@@ -85,6 +84,7 @@ from battle.kernel.phases import (
     melee_phase,
     stand_tests,
 )
+from battle.kernel.start import deck_cards, lay_out
 
 
 @rule(I8, BT)
@@ -112,21 +112,30 @@ def first_side(b):
 def join_due(b):
     """Join every arrival due at the start of the next bound (RULES.md §8.4; see
     :mod:`battle.arrivals`): its units deploy at their baseline, the side's deck is rebuilt for
-    every unit it brought to the battle less one highest card per card already lost (§3.1,
-    §3.3), and its casualty base grows by their boxes (§7.1)."""
+    every unit it brought to the battle (§3.1, :func:`battle.kernel.start.deck_cards`) less one
+    highest card per card already lost (§3.3), and its casualty base grows by their boxes
+    (§7.1). An arrival whose every unit was destroyed before the battle brings nothing."""
     U, S, DK = b.U, b.S, b.DK
-    AB, AS, ADK, ADN = b.AB, b.AS, b.ADK, b.ADN
+    AB, AS = b.AB, b.AS
     next_bound = S[S_BOUNDS] + 1
     while S[S_NEXTARR] < S[S_NARR] and AB[S[S_NEXTARR]] <= next_bound:
         k = S[S_NEXTARR]
         S[S_NEXTARR] = k + 1
-        if ADN[k] < 0:
-            continue  # every unit of it was destroyed: nothing joins
         side = AS[k]
+        brought = 0  # the side's units from the start and of every arrival up to this one
+        joining = 0
+        for u in range(U.shape[0]):
+            if U[u, U_SIDE] == side and U[u, U_ARR] <= k:
+                brought += 1
+                if U[u, U_ARR] == k:
+                    joining += 1
+        if not joining:
+            continue  # every unit of it was destroyed: nothing joins
         lost = S[S_CL + side]
-        size = max(ADN[k] - lost, 0)
+        cards = deck_cards(brought, b.XD)
+        size = max(cards.shape[0] - lost, 0)
         for c in range(size):
-            DK[side, c] = ADK[k, lost + c]
+            DK[side, c] = cards[lost + c]
         S[S_DN + side] = size
         S[S_DEALT + side] = 0
         for u in range(U.shape[0]):
@@ -226,35 +235,31 @@ def run_battle(b):
             withdrawal_phase(b)
 
 
-@rule(ST, LAY, A1F, I8, I8, I8)
-def set_out(lay, DB, rows, record, max_bounds):
-    """The arrays of one battle (``ST``) from its layout ``lay`` (copied: the layout stays as
-    it was; ``U`` gathered from the rows ``AT`` of ``TB``), its uniforms ``DB``, an event buffer
-    of ``rows`` rows, whether it records its events, and nightfall after ``max_bounds`` bounds
+@rule(ST, LAY, I8, A1F, I8, I8, I8, RL)
+def set_out(lay, attacker, DB, rows, record, max_bounds, rl):
+    """The arrays of one battle (``ST``) from its layout ``lay`` (laid out by
+    :func:`battle.kernel.start.lay_out` under the rules ``rl``; the layout stays as it was),
+    the side with the first bound ``attacker``, its uniforms ``DB``, an event buffer of
+    ``rows`` rows, whether it records its events, and nightfall after ``max_bounds`` bounds
     (-1: none)."""
-    TB, P0, S0, DK0, AB, AS, ADK, ADN, AT = lay
+    TB, AT, AB, AS = lay
+    U, P, S, DK = lay_out(TB, AT, AB.shape[0], attacker, rl[0], rl[1], rl[9])
     n = AT.shape[0]
-    U = np.empty((n, NU), np.int64)
-    for i in range(n):
-        U[i] = TB[AT[i]]
-    S = S0.copy()
     S[S_RECORD] = record
     S[S_MAXB] = max_bounds
     S[S_DNUM] = DB.shape[0]
     return (
         U,
-        P0.copy(),
+        P,
         S,
-        DK0.copy(),
-        np.zeros_like(DK0),
+        DK,
+        np.zeros_like(DK),
         DB,
         np.empty((rows, EW), np.float64),
         np.zeros((n, NO), np.int64),
         np.zeros(n, np.float64),
         AB,
         AS,
-        ADK,
-        ADN,
     )
 
 
@@ -294,25 +299,24 @@ def outcome_columns(U, listing):
     return out
 
 
-@njit(OUT(LAY, A1F, I8, I8, I8, RL), cache=True)
-def fight_arrays(lay, DB, rows, record, max_bounds, rl):
+@njit(OUT(LAY, I8, A1F, I8, I8, I8, RL), cache=True)
+def fight_arrays(lay, attacker, DB, rows, record, max_bounds, rl):
     """Fight the battle laid out in ``lay`` with the rules ``rl`` (see :func:`set_out` and
     :func:`run_battle`); returns its units' :func:`outcome_columns`, S and event rows at the
     end."""
-    st = set_out(lay, DB, rows, record, max_bounds)
+    st = set_out(lay, attacker, DB, rows, record, max_bounds, rl)
     b = structref.new(BT)
     b.U, b.P, b.S = unmanaged(st[0]), unmanaged(st[1]), unmanaged(st[2])
     b.DK, b.DL, b.DB, b.E = unmanaged(st[3]), unmanaged(st[4]), unmanaged(st[5]), unmanaged(st[6])
     b.OA, b.OG, b.AB, b.AS = unmanaged(st[7]), unmanaged(st[8]), unmanaged(st[9]), unmanaged(st[10])
-    b.ADK, b.ADN = unmanaged(st[11]), unmanaged(st[12])
     b.RI, b.RF, b.FI, b.FF = unmanaged(rl[0]), unmanaged(rl[1]), unmanaged(rl[2]), unmanaged(rl[3])
     b.TI, b.CT, b.MNF, b.HD = unmanaged(rl[4]), unmanaged(rl[5]), unmanaged(rl[6]), unmanaged(rl[7])
-    b.LS, b.DI, b.DF, b.DR = (
+    b.LS, b.XD, b.DI, b.DF = (
         unmanaged(rl[8]),
         unmanaged(rl[9]),
         unmanaged(rl[10]),
         unmanaged(rl[11]),
     )
-    b.DFF, b.DAF = unmanaged(rl[12]), unmanaged(rl[13])
+    b.DR, b.DFF, b.DAF = unmanaged(rl[12]), unmanaged(rl[13]), unmanaged(rl[14])
     run_battle(b)
     return outcome_columns(st[0], listing_of(st[0])), st[2], st[6]

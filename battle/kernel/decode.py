@@ -28,7 +28,8 @@ from battle.events import (
     WithdrawalChecked,
 )
 from battle.kernel import layout as L
-from battle.kernel.pack import FloatArray, IntArray, Layout, Packed
+from battle.kernel.lineup import Layout
+from battle.kernel.pack import FloatArray, IntArray, Packed
 from battle.result import BattleResult, UnitColumns, UnitOutcome
 from battle.tables import Tables
 from battle.units import Force
@@ -180,9 +181,14 @@ def _started(p: Packed, lay: Layout, attacker: int) -> BattleStarted:
     hit = _STARTS.get(id(lay))
     if hit is not None and hit[0] is lay and hit[1] == attacker:
         return hit[2]
-    specs, U0 = lay.specs, lay.U
+    specs = lay.specs
+    U0, P0, S0, DK0 = lay.start(p, attacker)
     start = [i for i in range(len(specs)) if U0[i, L.U_PRESENT] and U0[i, L.U_SIDE] == 0]
     start += [i for i in range(len(specs)) if U0[i, L.U_PRESENT] and U0[i, L.U_SIDE] == 1]
+    decks = (
+        tuple(DK0[0, : S0[L.S_DN]].tolist()),
+        tuple(DK0[1, : S0[L.S_DN + 1]].tolist()),
+    )
     event = BattleStarted(
         0,
         0,
@@ -195,13 +201,13 @@ def _started(p: Packed, lay: Layout, attacker: int) -> BattleStarted:
                 specs[i].grade,
                 specs[i].irregular,
                 p.formations[int(U0[i, L.U_FID])],
-                float(lay.P[i, L.P_POS]),
+                float(P0[i, L.P_POS]),
                 specs[i].hits,
                 int(U0[i, L.U_MORALE]),
             )
             for i in start
         ),
-        lay.decks,
+        decks,
     )
     if len(_STARTS) > 64:
         _STARTS.clear()

@@ -49,35 +49,24 @@ A2I = nt.Array(nt.int64, 2, "C")
 A1F = nt.Array(nt.float64, 1, "C")
 A2F = nt.Array(nt.float64, 2, "C")
 A1B = nt.Array(nt.boolean, 1, "C")
-#: one battle: U, P, S, DK, DL, DB, E, OA, OG, AB, AS, ADK, ADN (battle.kernel.layout)
-ST = nt.Tuple((A2I, A2F, A1I, A2I, A2I, A1F, A2F, A2I, A1F, A1I, A1I, A2I, A1I))
+#: one battle: U, P, S, DK, DL, DB, E, OA, OG, AB, AS (battle.kernel.layout)
+ST = nt.Tuple((A2I, A2F, A1I, A2I, A2I, A1F, A2F, A2I, A1F, A1I, A1I))
 #: a battle before its first bound (battle.kernel.pack.Layout.arrays): TB (every unit row laid
-#: out so far, battle.kernel.pack.UnitRows; read, never written), P, S, DK (copied for each
-#: battle; P and DK shared and read-only), AB, AS, ADK, ADN (read by the battle, never
-#: written), and AT, the row of TB of each of the battle's units in index (id) order
-LAY = nt.Tuple(
-    (
-        A2I,
-        nt.Array(nt.float64, 2, "C", readonly=True),
-        A1I,
-        nt.Array(nt.int64, 2, "C", readonly=True),
-        A1I,
-        A1I,
-        A2I,
-        A1I,
-        A1I,
-    )
-)
+#: out so far, battle.kernel.pack.UnitRows; read, never written), AT (the row of TB of each of
+#: the battle's units, in index (id) order), and each late arrival's bound AB and side AS (read
+#: by the battle, never written); the rest is laid out by battle.kernel.start.lay_out
+LAY = nt.Tuple((A2I, A1I, A1I, A1I))
 #: what a battle returns: the columns OUT_COLUMNS of its units in the order of a listing, its
 #: S and its event rows E at the end
 OUT = nt.Tuple((A2I, A1I, A2F))
-#: the rules: RI, RF, FI, FF, TI, CT, MNF, HD, LS, then the doctrines DI, DF, DR, DFF, DAF
-RL = nt.Tuple((A1I, A1F, A2I, A2F, A2I, A2I, A2I, A2I, A2F, A2I, A2F, A2I, A2I, A2I))
+#: the rules: RI, RF, FI, FF, TI, CT, MNF, HD, LS, XD, then the doctrines DI, DF, DR, DFF, DAF
+RL = nt.Tuple((A1I, A1F, A2I, A2F, A2I, A2I, A2I, A2I, A2F, A2I, A2I, A2F, A2I, A2I, A2I))
 
 #: the fields of a Battle: ST's arrays, then RL's
 FIELDS = (
-    *("U", "P", "S", "DK", "DL", "DB", "E", "OA", "OG", "AB", "AS", "ADK", "ADN"),
-    *("RI", "RF", "FI", "FF", "TI", "CT", "MNF", "HD", "LS", "DI", "DF", "DR", "DFF", "DAF"),
+    *("U", "P", "S", "DK", "DL", "DB", "E", "OA", "OG", "AB", "AS"),
+    *("RI", "RF", "FI", "FF", "TI", "CT", "MNF", "HD", "LS", "XD"),
+    *("DI", "DF", "DR", "DFF", "DAF"),
 )
 
 

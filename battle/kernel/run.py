@@ -27,7 +27,8 @@ from battle.kernel.bound import (
 )
 from battle.kernel.decode import result
 from battle.kernel.jit import FIELDS
-from battle.kernel.pack import Layout, Packed, doctrine_arrays, new_state, rule_arrays
+from battle.kernel.lineup import new_state
+from battle.kernel.pack import doctrine_arrays, rule_arrays
 from battle.result import BattleResult
 from battle.tables import Tables
 from battle.units import Force
@@ -46,30 +47,8 @@ EVENT_ROWS_PER_UNIT = 64
 _GUESS = [4]
 _FEWER = [0]  # battles since the guess last changed that needed fewer blocks
 SHRINK_AFTER = 256
-_LAYOUTS: dict[int, tuple[Tables, Force, Force, int, Layout]] = {}
 #: bit generators whose ``advance(-k)`` steps back exactly k 64-bit draws
 _STEPS_BACK = (np.random.PCG64, np.random.PCG64DXSM)
-
-
-def _layout(
-    t: Tables,
-    p: Packed,
-    force_a: Force,
-    force_b: Force,
-    due: Sequence[Arrival],
-    attacker: int,
-) -> Layout:
-    if due:
-        return new_state(t, (force_a, force_b), due, attacker, p)
-    hit = _LAYOUTS.get(id(t))
-    same = hit is not None and hit[0] is t and hit[1] is force_a and hit[2] is force_b
-    if hit is not None and same and hit[3] == attacker:
-        return hit[4]
-    lay = new_state(t, (force_a, force_b), due, attacker, p)
-    if len(_LAYOUTS) > 64:
-        _LAYOUTS.clear()
-    _LAYOUTS[id(t)] = (t, force_a, force_b, attacker, lay)
-    return lay
 
 
 def fight_tables(
@@ -87,8 +66,8 @@ def fight_tables(
     """Fight one battle of checked forces (see :func:`battle.engine.fight`)."""
     rl = doctrine_arrays(t, doctrines)
     p = rule_arrays(t)
-    lay = _layout(t, p, force_a, force_b, due, attacker)
-    n = lay.AT.shape[0]
+    lay = new_state(t, (force_a, force_b), due, p)
+    n = len(lay.listed_ids)
     # a bit generator that cannot step back one 64-bit draw at a time (MT19937 has no
     # ``advance``; Philox's counts blocks of four and only forward) is rewound by restoring
     # its state and drawing the used blocks again
@@ -101,13 +80,13 @@ def fight_tables(
     nightfall = -1 if max_bounds is None else max_bounds
     while True:
         if PLAIN_PYTHON:  # NUMBA_DISABLE_JIT=1: the same rules, run as Python (debugging)
-            st = set_out(lay.arrays, dice, rows, record, nightfall)  # type: ignore[no-untyped-call]
+            st = set_out(lay.arrays, attacker, dice, rows, record, nightfall, rl)  # type: ignore[no-untyped-call]
             fields = dict(zip(FIELDS, (*st, *rl), strict=True))
             run_battle(SimpleNamespace(**fields))  # type: ignore[no-untyped-call]
             C = outcome_columns(st[0], listing_of(st[0]))  # type: ignore[no-untyped-call]
             S, E = st[2], st[6]
         else:
-            C, S, E = fight_arrays(lay.arrays, dice, rows, record, nightfall, rl)
+            C, S, E = fight_arrays(lay.arrays, attacker, dice, rows, record, nightfall, rl)
         s = S.tolist()
         used = s[L.S_DUSED]
         if used > len(dice):  # more dice: the next blocks of the same stream
