@@ -242,9 +242,9 @@ def set_out(lay, attacker, DB, rows, record, max_bounds, rl):
     the side with the first bound ``attacker``, its uniforms ``DB``, an event buffer of
     ``rows`` rows, whether it records its events, and nightfall after ``max_bounds`` bounds
     (-1: none)."""
-    TB, AT, AB, AS = lay
-    U, P, S, DK = lay_out(TB, AT, AB.shape[0], attacker, rl[0], rl[1], rl[9])
-    n = AT.shape[0]
+    TB, R, IX, AB, AS = lay
+    U, P, S, DK = lay_out(TB, R, IX, AB.shape[0], attacker, rl[0], rl[1], rl[9])
+    n = IX.shape[0]
     S[S_RECORD] = record
     S[S_MAXB] = max_bounds
     S[S_DNUM] = DB.shape[0]
@@ -263,18 +263,14 @@ def set_out(lay, attacker, DB, rows, record, max_bounds, rl):
     )
 
 
-@rule(A1I, A2I)
-def listing_of(U):
-    """The units of ``U`` in the order of every unit listing: side 0's, then side 1's, each
-    side in index (id) order."""
-    n = U.shape[0]
+@rule(A1I, A1I)
+def listing_of(IX):
+    """The index of each unit in listing order (each side's units as given, side 0's first),
+    from ``IX``, the listing position of each unit in index order (its inverse)."""
+    n = IX.shape[0]
     out = np.empty(n, np.int64)
-    k = 0
-    for side in range(2):
-        for i in range(n):
-            if U[i, U_SIDE] == side:
-                out[k] = i
-                k += 1
+    for i in range(n):
+        out[IX[i]] = i
     return out
 
 
@@ -319,4 +315,4 @@ def fight_arrays(lay, attacker, DB, rows, record, max_bounds, rl):
     )
     b.DR, b.DFF, b.DAF = unmanaged(rl[12]), unmanaged(rl[13]), unmanaged(rl[14])
     run_battle(b)
-    return outcome_columns(st[0], listing_of(st[0])), st[2], st[6]
+    return outcome_columns(st[0], listing_of(lay[2])), st[2], st[6]

@@ -38,6 +38,7 @@ from battle.withdrawal import SideTally
 __all__ = ["events", "result"]
 
 _KIND, _GRADE, _HITS = attrgetter("kind"), attrgetter("grade"), attrgetter("hits")
+_SIDE_ID = attrgetter("side", "id")
 _outcome = partial(tuple.__new__, UnitOutcome)
 _NO_ROWS = np.zeros((0, L.EW), np.float64)
 _NO_ROWS.flags.writeable = False
@@ -53,9 +54,9 @@ def result(
     E: FloatArray,
     record: bool,
 ) -> BattleResult:
-    """The :class:`BattleResult` of a finished battle (units listed side 0 first, by id), from
-    its units' ``OUT_COLUMNS`` (:func:`battle.kernel.bound.outcome_columns`), its S (as a
-    list) and event rows."""
+    """The :class:`BattleResult` of a finished battle, from its units' ``OUT_COLUMNS`` in
+    listing order (:func:`battle.kernel.bound.outcome_columns`), its S (as a list) and event
+    rows."""
     present, fid, hits, total, retsh, state = columns.tolist()
     cols = UnitColumns(lay.listed_ids, lay.split, hits, total, present if lay.late else None)
     n = s[L.S_EN]
@@ -97,8 +98,9 @@ def _units(
     retsh: list[int],
     cols: UnitColumns,
 ) -> tuple[UnitOutcome, ...]:
-    """Every unit's :class:`UnitOutcome` (in the order of ``lay.listed``; late arrivals
-    that never joined left out), from its columns at the end of the battle."""
+    """Every unit's :class:`UnitOutcome`, side 0 first, each side by id (late arrivals that
+    never joined left out), from its columns at the end of the battle (in the order of
+    ``lay.listed``)."""
     listed = lay.listed
     outcomes = zip(
         cols.ids,
@@ -114,7 +116,8 @@ def _units(
         strict=True,
     )
     present = cols.present
-    return tuple(map(_outcome, compress(outcomes, present) if present is not None else outcomes))
+    made = map(_outcome, compress(outcomes, present) if present is not None else outcomes)
+    return tuple(sorted(made, key=_SIDE_ID))
 
 
 def _decoder(

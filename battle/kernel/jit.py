@@ -51,13 +51,15 @@ A2F = nt.Array(nt.float64, 2, "C")
 A1B = nt.Array(nt.boolean, 1, "C")
 #: one battle: U, P, S, DK, DL, DB, E, OA, OG, AB, AS (battle.kernel.layout)
 ST = nt.Tuple((A2I, A2F, A1I, A2I, A2I, A1F, A2F, A2I, A1F, A1I, A1I))
-#: a battle before its first bound (battle.kernel.pack.Layout.arrays): TB (every unit row laid
-#: out so far, battle.kernel.pack.UnitRows; read, never written), AT (the row of TB of each of
-#: the battle's units, in index (id) order), and each late arrival's bound AB and side AS (read
-#: by the battle, never written); the rest is laid out by battle.kernel.start.lay_out
-LAY = nt.Tuple((A2I, A1I, A1I, A1I))
-#: what a battle returns: the columns OUT_COLUMNS of its units in the order of a listing, its
-#: S and its event rows E at the end
+#: a battle before its first bound (battle.kernel.lineup.Layout.arrays): TB (every unit row laid
+#: out so far, battle.kernel.pack.UnitRows; read, never written), R (the row of TB of each of
+#: the battle's units, in listing order: each side's units as given, side 0's first), IX (the
+#: listing position of each unit in index (id) order), and each late arrival's bound AB and
+#: side AS (read by the battle, never written); the rest is laid out by
+#: battle.kernel.start.lay_out
+LAY = nt.Tuple((A2I, A1I, A1I, A1I, A1I))
+#: what a battle returns: the columns OUT_COLUMNS of its units in listing order, its S and its
+#: event rows E at the end
 OUT = nt.Tuple((A2I, A1I, A2F))
 #: the rules: RI, RF, FI, FF, TI, CT, MNF, HD, LS, XD, then the doctrines DI, DF, DR, DFF, DAF
 RL = nt.Tuple((A1I, A1F, A2I, A2F, A2I, A2I, A2I, A2I, A2F, A2I, A2I, A2F, A2I, A2I, A2I))

@@ -1,19 +1,18 @@
-"""One battle's units as the kernel names them (:func:`new_state`): the rows of both forces'
-units and of every late arrival, in index (id) order, and the order of every unit listing.
-The kernel lays them out itself (:func:`battle.kernel.start.lay_out`).
+"""One battle's units as the kernel names them (:func:`new_state`): the row of each unit of
+both forces and of every late arrival, and their index (id) order. The kernel lays them out
+itself (:func:`battle.kernel.start.lay_out`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain
 from operator import attrgetter
 
 import numpy as np
 
 from battle.arrivals import Arrival
 from battle.errors import ForceError
-from battle.kernel.pack import FloatArray, Group, IntArray, Packed, rule_arrays
+from battle.kernel.pack import FloatArray, IntArray, Packed, rule_arrays
 from battle.kernel.start import lay_out
 from battle.tables import Tables
 from battle.units import ID, Force, UnitSpec
@@ -26,32 +25,33 @@ _SIDE = attrgetter("side")
 
 
 class Layout:
-    """One battle's units before the first bound. ``arrays`` is the kernel's tuple of the
-    layout (:data:`battle.kernel.jit.LAY`): ``TB`` (the rows of
-    :class:`~battle.kernel.pack.UnitRows`), ``AT``
-    (the row of ``TB`` of each unit, in index (id) order) and each late arrival's bound
-    ``AB`` and side ``AS``.
+    """One battle's units before the first bound, in two orders: *listing* order, each side's
+    units as given (side 0's first: its force's, then those of its arrivals in turn), and
+    *index* order, by id (RULES.md §6.9 ties go to the lowest id), the order of the kernel's
+    arrays. ``arrays`` is the kernel's tuple of the layout (:data:`battle.kernel.jit.LAY`):
+    ``TB`` (the rows of :class:`~battle.kernel.pack.UnitRows`), ``R`` (each unit's row of
+    ``TB``, in listing order), ``IX`` (the listing position of each unit in index order), and
+    each late arrival's bound ``AB`` and side ``AS``.
 
-    ``listed_ids`` are the ids of the units in the order of every unit listing (side 0's
-    first, each side by id) and ``split`` how many are of side 0; ``late`` whether any unit is
-    a late arrival. What only events and unit outcomes read is made when first read:
-    ``U`` (the units' rows), ``specs`` (the units in index order), ``listed`` (their specs in
-    listing order), ``listed_sides``, and :meth:`start`.
+    ``listed_ids`` are the units' ids in listing order and ``split`` how many are of side 0;
+    ``late`` whether any unit is a late arrival. What only events and unit outcomes read is
+    made when first read: ``U`` (the units' rows), ``listed`` and ``specs`` (the units in
+    listing and index order), ``listed_sides``, and :meth:`start`.
     """
 
-    __slots__ = ("AB", "AS", "AT", "_groups", "_specs", "arrays", "late", "listed_ids", "split")
+    __slots__ = ("AB", "AS", "_given", "_specs", "arrays", "late", "listed_ids", "split")
 
     def __init__(
         self,
-        arrays: tuple[IntArray, IntArray, IntArray, IntArray],
-        groups: list[Group],
+        arrays: tuple[IntArray, IntArray, IntArray, IntArray, IntArray],
+        given: tuple[Sequence[UnitSpec], int],
         listed_ids: list[str],
         split: int,
         late: bool,
     ) -> None:
         self.arrays = arrays
-        _, self.AT, self.AB, self.AS = arrays
-        self._groups = groups  # every group of units of the battle
+        self.AB, self.AS = arrays[3], arrays[4]
+        self._given = given  # the units as given (destroyed ones too), and destroyed_at
         self.listed_ids = listed_ids
         self.split = split
         self.late = late
@@ -60,27 +60,29 @@ class Layout:
     @property
     def U(self) -> IntArray:
         """The units' rows before the first bound (``[units, NU]``, index order)."""
-        return self.arrays[0].take(self.AT, 0)
+        TB, R, IX = self.arrays[:3]
+        return TB.take(R.take(IX), 0)
 
     def start(self, p: Packed, attacker: int) -> tuple[IntArray, FloatArray, IntArray, IntArray]:
         """``U``, ``P``, ``S`` and ``DK`` before the first bound, as the kernel lays them
         out with the rules ``p`` and ``attacker`` (:func:`battle.kernel.start.lay_out`)."""
-        TB, AT, AB, _ = self.arrays
+        TB, R, IX, AB, _ = self.arrays
         ri, rf, *_, xd = p.arrays
-        return lay_out(TB, AT, AB.shape[0], attacker, ri, rf, xd)
+        return lay_out(TB, R, IX, AB.shape[0], attacker, ri, rf, xd)
+
+    @property
+    def listed(self) -> list[UnitSpec]:
+        """The units' specs in listing order (``listed_ids``)."""
+        units, destroyed_at = self._given
+        return [u for u in units if u.hits < destroyed_at]
 
     @property
     def specs(self) -> list[UnitSpec]:
         """The units' specs in index (id) order."""
         if self._specs is None:
-            self._specs = sorted(chain.from_iterable(g.specs for g in self._groups), key=ID)
+            listed = self.listed
+            self._specs = list(map(listed.__getitem__, self.arrays[2].tolist()))
         return self._specs
-
-    @property
-    def listed(self) -> list[UnitSpec]:
-        """The units' specs in the order of every unit listing (``listed_ids``)."""
-        by_id = {u.id: u for u in self.specs}
-        return list(map(by_id.__getitem__, self.listed_ids))
 
     @property
     def listed_sides(self) -> list[int]:
@@ -107,18 +109,12 @@ def _refuse_force(t: Tables, force: Force, live: int) -> None:
         )
 
 
-def _refuse_repeats(listed: list[str]) -> None:
-    """Refuse a battle whose unit ids repeat; raises ForceError."""
-    if len(set(listed)) != len(listed):
-        dup = sorted({i for i in listed if listed.count(i) > 1})
-        raise ForceError(f"unit ids repeat: {', '.join(dup)}", fix="Give every unit its own id.")
-
-
-def _index_rows(listed: list[str], rows: list[int]) -> IntArray:
-    """``AT``: the rows of the units in index (id) order, from their ids and rows in listing
-    order."""
-    order = sorted(range(len(listed)), key=listed.__getitem__)
-    return np.array(list(map(rows.__getitem__, order)), np.int64)
+def _live(ids: list[str], rows: list[int]) -> tuple[list[str], list[int]]:
+    """The ids and rows of the units in the battle (``rows``: -1 for a destroyed one, left
+    out, RULES.md §1.2)."""
+    if -1 not in rows:
+        return ids, rows
+    return [i for i, r in zip(ids, rows, strict=True) if r >= 0], [r for r in rows if r >= 0]
 
 
 def new_state(
@@ -129,9 +125,9 @@ def new_state(
 ) -> Layout:
     """Name a battle's units: those of both forces and of every arrival (``due``, sorted by
     bound), destroyed ones left out (RULES.md §1.2), each as its row of the rules' unit rows
-    (:class:`~battle.kernel.pack.UnitRows`: type, formation, hits carried, morale, §1.3), in
-    index (id) order. ``p``: ``rule_arrays(t)``, if the caller has it. A battle of forces
-    whose units were met before together, without arrivals, reuses its layout.
+    (:class:`~battle.kernel.pack.UnitRows`: type, formation, hits carried, morale, §1.3),
+    and their index (id) order. ``p``: ``rule_arrays(t)``, if the caller has it. A battle of
+    the same two forces as the last one laid out, without arrivals, reuses its layout.
 
     Raises
     ------
@@ -143,38 +139,46 @@ def new_state(
     if p is None:
         p = rule_arrays(t)
     rows = p.unit_rows
+    force_a, force_b = forces
+    last = rows.last
+    if not due and last is not None and last[0] is force_a and last[1] is force_b:
+        return last[2]  # type: ignore[return-value]
     rows.bound()
-    a = rows.group(t, p, 0, -1, forces[0].units)
-    b = rows.group(t, p, 1, -1, forces[1].units)
-    if not due:
-        hit = rows.pairs.get((id(a), id(b)))
-        if hit is not None and hit[0] is a and hit[1] is b:
-            return hit[2]  # type: ignore[return-value]
-    _refuse_force(t, forces[0], len(a.ids))
-    _refuse_force(t, forces[1], len(b.ids))
-    if not due:
-        listed = a.ids + b.ids
-        _refuse_repeats(listed)
-        AT = _index_rows(listed, a.rows + b.rows)
-        lay = Layout((rows.table(), AT, _EMPTY, _EMPTY), [a, b], listed, len(a.ids), False)
-        if len(rows.pairs) > 20_000:
-            rows.pairs.clear()
-        rows.pairs[(id(a), id(b))] = (a, b, lay)
-        return lay
-    groups = [a, b]
-    sides: list[list[tuple[str, int]]] = [
-        list(zip(a.ids, a.rows, strict=True)),
-        list(zip(b.ids, b.rows, strict=True)),
-    ]
-    for k, arrival in enumerate(due):
-        g = rows.group(t, p, arrival.side, k, arrival.units)
-        groups.append(g)
-        sides[arrival.side] += zip(g.ids, g.rows, strict=True)
-    for side in sides:
-        side.sort()
-    listed = [i for i, _ in sides[0]] + [i for i, _ in sides[1]]
-    _refuse_repeats(listed)
-    AT = _index_rows(listed, [r for _, r in sides[0]] + [r for _, r in sides[1]])
-    AB = np.array(list(map(_BOUND, due)), np.int64)
-    AS = np.array(list(map(_SIDE, due)), np.int64)
-    return Layout((rows.table(), AT, AB, AS), groups, listed, len(sides[0]), True)
+    units_a, units_b = force_a.units, force_b.units
+    ids_a, rows_a = _live(list(map(ID, units_a)), rows.of(t, p, 0, -1, units_a))
+    ids_b, rows_b = _live(list(map(ID, units_b)), rows.of(t, p, 1, -1, units_b))
+    _refuse_force(t, force_a, len(rows_a))
+    _refuse_force(t, force_b, len(rows_b))
+    given: Sequence[UnitSpec] = units_a + units_b
+    if due:
+        more_a: list[UnitSpec] = []
+        more_b: list[UnitSpec] = []
+        for k, arrival in enumerate(due):
+            ids, got = _live(
+                list(map(ID, arrival.units)), rows.of(t, p, arrival.side, k, arrival.units)
+            )
+            if arrival.side == 0:
+                ids_a += ids
+                rows_a += got
+                more_a += arrival.units
+            else:
+                ids_b += ids
+                rows_b += got
+                more_b += arrival.units
+        given = [*units_a, *more_a, *units_b, *more_b]
+    listed = ids_a + ids_b
+    if len(set(listed)) != len(listed):
+        dup = sorted({i for i in listed if listed.count(i) > 1})
+        raise ForceError(f"unit ids repeat: {', '.join(dup)}", fix="Give every unit its own id.")
+    R = np.array(rows_a + rows_b, np.int64)
+    IX = np.array(sorted(range(len(listed)), key=listed.__getitem__), np.int64)
+    if due:
+        AB = np.array(list(map(_BOUND, due)), np.int64)
+        AS = np.array(list(map(_SIDE, due)), np.int64)
+        arrays = (rows.table(), R, IX, AB, AS)
+        return Layout(arrays, (given, t.destroyed_at), listed, len(ids_a), True)
+    lay = Layout(
+        (rows.table(), R, IX, _EMPTY, _EMPTY), (given, t.destroyed_at), listed, len(ids_a), False
+    )
+    rows.last = (force_a, force_b, lay)
+    return lay

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from operator import attrgetter, itemgetter
-from typing import NamedTuple
+from operator import attrgetter
 
 import numpy as np
 from numpy.typing import NDArray
@@ -20,10 +19,9 @@ from battle.errors import ForceError
 from battle.kernel import layout as L
 from battle.kernel.start import explicit_decks
 from battle.tables import Tables
-from battle.units import GRADES, ID, UnitSpec
+from battle.units import GRADES, UnitSpec
 
 __all__ = [
-    "Group",
     "Packed",
     "UnitRows",
     "doctrine_arrays",
@@ -43,39 +41,26 @@ _ROW_KEY = attrgetter("kind", "formation", "grade", "irregular", "hits")
 MAX_ROWS = 100_000
 
 
-class Group(NamedTuple):
-    """A group of units of one side that comes to a battle together (a force, or a late
-    arrival) as the kernel names them: those in the battle (destroyed ones left out, RULES.md
-    §1.2), sorted by id."""
-
-    #: the group's units as given (kept: the group is looked up by their identities)
-    units: tuple[UnitSpec, ...]
-    ids: list[str]
-    #: each unit's row in the rows table (:meth:`UnitRows.table`)
-    rows: list[int]
-    specs: list[UnitSpec]
-
-
 class UnitRows:
     """The rows of ``U`` met so far under one rules object, one per (side, arrival, unit
     spec): a battle's ``U`` gathers its units' rows (laying out a unit is then a dict
-    look-up; a group of units met before, one). Units are looked up by identity (unit specs
-    are immutable values a campaign shares); every unit looked up is kept, so an identity is
-    never reused for another unit while its row is known."""
+    look-up). Units are looked up by identity (unit specs are immutable values a campaign
+    shares, so a unit met before is found at once); every unit looked up is kept, so that an
+    identity is never reused for another unit while its row is known. Units alike share a
+    row."""
 
-    __slots__ = ("_array", "_by_key", "_groups", "_kept", "epoch", "groups", "pairs")
+    __slots__ = ("_array", "_by_key", "_groups", "_kept", "epoch", "last")
 
     def __init__(self) -> None:
         #: (side, arrival) -> id of a unit spec -> its row
         self._groups: dict[tuple[int, int], dict[int, int]] = {}
-        #: (side, arrival, row key) -> row: units alike share a row
+        #: (side, arrival, row key) -> row
         self._by_key: dict[tuple[object, ...], int] = {}
         self._kept: list[UnitSpec] = []
         self._array: IntArray = np.zeros((16, L.NU), np.int64)
-        #: (side, arrival, the units' identities) -> their :class:`Group`
-        self.groups: dict[tuple[int, int, tuple[int, ...]], Group] = {}
-        #: (ids of two groups) -> the groups and their battle's layout (see new_state)
-        self.pairs: dict[tuple[int, int], tuple[Group, Group, object]] = {}
+        #: the last battle laid out without arrivals: its two forces and its layout (a battle
+        #: of the same forces again reuses it)
+        self.last: tuple[object, object, object] | None = None
         #: how many times the rows started again (a row number is valid within one epoch)
         self.epoch = 0
 
@@ -87,32 +72,9 @@ class UnitRows:
             self._groups.clear()
             self._by_key.clear()
             self._kept.clear()
-            self.groups.clear()
-            self.pairs.clear()
+            self.last = None
             self._array = np.zeros((16, L.NU), np.int64)
             self.epoch += 1
-
-    def group(
-        self, t: Tables, p: Packed, side: int, arrival: int, units: tuple[UnitSpec, ...]
-    ) -> Group:
-        """The :class:`Group` of ``units`` of ``side`` (``arrival``: the index of the arrival
-        that brings them, -1 for the start). Raises ForceError for a unit whose type or
-        formation is not in the rules (checked once per unit)."""
-        key = (side, arrival, tuple(map(id, units)))
-        found = self.groups.get(key)
-        if found is not None:
-            return found
-        rows = self.of(t, p, side, arrival, units)
-        if -1 in rows:  # destroyed: left out (RULES.md §1.2)
-            live = [(u.id, r, u) for u, r in zip(units, rows, strict=True) if r >= 0]
-        else:
-            live = list(zip(map(ID, units), rows, units, strict=True))
-        live.sort(key=_FIRST)
-        made = Group(units, [x[0] for x in live], [x[1] for x in live], [x[2] for x in live])
-        if len(self.groups) > 20_000:
-            self.groups.clear()
-        self.groups[key] = made
-        return made
 
     def of(
         self, t: Tables, p: Packed, side: int, arrival: int, units: Sequence[UnitSpec]
@@ -166,9 +128,6 @@ class UnitRows:
     def table(self) -> IntArray:
         """Every row met so far, as one array (and spare rows after them)."""
         return self._array
-
-
-_FIRST = itemgetter(0)
 
 
 @dataclass(frozen=True, slots=True)

@@ -83,7 +83,7 @@ def fight_tables(
             st = set_out(lay.arrays, attacker, dice, rows, record, nightfall, rl)  # type: ignore[no-untyped-call]
             fields = dict(zip(FIELDS, (*st, *rl), strict=True))
             run_battle(SimpleNamespace(**fields))  # type: ignore[no-untyped-call]
-            C = outcome_columns(st[0], listing_of(st[0]))  # type: ignore[no-untyped-call]
+            C = outcome_columns(st[0], listing_of(lay.arrays[2]))  # type: ignore[no-untyped-call]
             S, E = st[2], st[6]
         else:
             C, S, E = fight_arrays(lay.arrays, attacker, dice, rows, record, nightfall, rl)

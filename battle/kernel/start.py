@@ -3,8 +3,8 @@ side's deck and casualty base (RULES.md §3.1, §6.1, §7.1); and the deck a sid
 a late arrival joins (§8.4, :func:`battle.kernel.bound.join_due`).
 
 These compiled functions are the rules: :func:`battle.deck.deck_composition` calls
-:func:`deck_cards`, and a battle's layout (:func:`battle.kernel.pack.new_state`) only names
-the rows of its units, in index (id) order, and its arrivals.
+:func:`deck_cards`, and a battle's layout (:func:`battle.kernel.lineup.new_state`) only names
+the rows of its units, their index (id) order, and its arrivals.
 """
 
 from __future__ import annotations
@@ -78,10 +78,11 @@ def deck_cards(units: int, XD: IntArray) -> IntArray:
     return out
 
 
-@rule(START, A2I, A1I, I8, I8, A1I, A1F, A2I)
+@rule(START, A2I, A1I, A1I, I8, I8, A1I, A1F, A2I)
 def lay_out(
     TB: IntArray,
-    AT: IntArray,
+    R: IntArray,
+    IX: IntArray,
     arrivals: int,
     attacker: int,
     RI: IntArray,
@@ -89,14 +90,16 @@ def lay_out(
     XD: IntArray,
 ) -> tuple[IntArray, FloatArray, IntArray, IntArray]:
     """``U``, ``P``, ``S`` and ``DK`` of a battle before its first bound: unit ``i`` (in index
-    order, by id) is row ``AT[i]`` of ``TB`` (its side, type, formation, hits carried,
-    morale, and whether it is there from the start or a late arrival, see
-    :class:`battle.kernel.pack.UnitRows`), deployed at its baseline (RULES.md §6.1); each
-    side's units on the field, its casualty base (§7.1: ``destroyed_at`` boxes a unit less
-    the hits it carries) and its deck (§3.1, :func:`deck_cards`), of the units there from the
-    start; ``arrivals`` late arrivals, ``attacker`` the side with the first bound (§6.2), no
-    winner yet (§6.8). ``DK`` is wide enough for a deck of every unit of the battle."""
-    n = AT.shape[0]
+    order, by id) is row ``R[IX[i]]`` of ``TB`` (``R``: each unit's row in listing order;
+    ``IX``: the listing position of each unit in index order; a row holds the unit's side,
+    type, formation, hits carried, morale, and whether it is there from the start or a late
+    arrival, see :class:`battle.kernel.pack.UnitRows`), deployed at its baseline (RULES.md
+    §6.1); each side's units on the field, its casualty base (§7.1: ``destroyed_at`` boxes a
+    unit less the hits it carries) and its deck (§3.1, :func:`deck_cards`), of the units there
+    from the start; ``arrivals`` late arrivals, ``attacker`` the side with the first bound
+    (§6.2), no winner yet (§6.8). ``DK`` is wide enough for a deck of every unit of the
+    battle."""
+    n = IX.shape[0]
     U = np.empty((n, NU), np.int64)
     P = np.zeros((n, NP), np.float64)
     S = np.zeros(NS, np.int64)
@@ -106,7 +109,7 @@ def lay_out(
     S[S_ATTACKER] = attacker
     S[S_NARR] = arrivals
     for i in range(n):
-        U[i] = TB[AT[i]]
+        U[i] = TB[R[IX[i]]]
         P[i, P_POS] = RF[RF_DEPLOY]
         if U[i, U_PRESENT]:
             side = U[i, U_SIDE]
