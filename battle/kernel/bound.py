@@ -11,7 +11,6 @@ from numba.experimental import structref
 
 from battle.kernel.core import (
     check_end,
-    d,
     draw_card,
     emit,
     finish,
@@ -19,7 +18,8 @@ from battle.kernel.core import (
     row,
     withdrawal_phase,
 )
-from battle.kernel.jit import A1F, A1I, A2I, BT, I8, LAY, OUT, RL, ST, VOID, rule, unmanaged
+from battle.kernel.draw import d
+from battle.kernel.jit import A1F, A1I, A2I, BT, I8, LAY, OUT, RT, ST, VOID, rule, unmanaged
 from battle.kernel.layout import (
     A_ADVANCE,
     END_FLAGS,
@@ -47,6 +47,7 @@ from battle.kernel.layout import (
     R_MOVE_FIRE,
     R_TURNS_CAP,
     S_ATTACKER,
+    S_BITGEN,
     S_BOUNDS,
     S_BOX,
     S_CHANGED,
@@ -235,16 +236,16 @@ def run_battle(b):
             withdrawal_phase(b)
 
 
-@rule(ST, LAY, I8, A1F, I8, I8, I8, RL)
-def set_out(lay, attacker, DB, rows, record, max_bounds, rl):
+@rule(ST, LAY, I8, A1F, I8, I8, I8, A1I, A1F, A2I)
+def set_out(lay, attacker, DB, rows, record, max_bounds, RI, RF, XD):
     """The arrays of one battle (``ST``) from its layout ``lay`` (laid out by
-    :func:`battle.kernel.start.lay_out` under the rules ``rl``; the layout stays as it was),
-    the side with the first bound ``attacker``, its uniforms ``DB``, an event buffer of
-    ``rows`` rows, whether it records its events, and nightfall after ``max_bounds`` bounds
-    (-1: none)."""
-    TB, R, IX, AB, AS = lay
-    U, P, S, DK = lay_out(TB, R, IX, AB.shape[0], attacker, rl[0], rl[1], rl[9])
-    n = IX.shape[0]
+    :func:`battle.kernel.start.lay_out` under the rules ``RI``, ``RF`` and ``XD``; the layout
+    stays as it was), the side with the first bound ``attacker``, its uniforms ``DB``, an
+    event buffer of ``rows`` rows, whether it records its events, and nightfall after
+    ``max_bounds`` bounds (-1: none)."""
+    TB, RX, AB, AS = lay
+    U, P, S, DK = lay_out(TB, RX, AB.shape[0], attacker, RI, RF, XD)
+    n = U.shape[0]
     S[S_RECORD] = record
     S[S_MAXB] = max_bounds
     S[S_DNUM] = DB.shape[0]
@@ -264,13 +265,14 @@ def set_out(lay, attacker, DB, rows, record, max_bounds, rl):
 
 
 @rule(A1I, A1I)
-def listing_of(IX):
+def listing_of(RX):
     """The index of each unit in listing order (each side's units as given, side 0's first),
-    from ``IX``, the listing position of each unit in index order (its inverse)."""
-    n = IX.shape[0]
+    from the layout's ``RX`` (whose second half is the listing position of each unit in index
+    order: its inverse)."""
+    n = RX.shape[0] // 2
     out = np.empty(n, np.int64)
     for i in range(n):
-        out[IX[i]] = i
+        out[RX[n + i]] = i
     return out
 
 
@@ -295,24 +297,23 @@ def outcome_columns(U, listing):
     return out
 
 
-@njit(OUT(LAY, I8, A1F, I8, I8, I8, RL), cache=True)
-def fight_arrays(lay, attacker, DB, rows, record, max_bounds, rl):
-    """Fight the battle laid out in ``lay`` with the rules ``rl`` (see :func:`set_out` and
-    :func:`run_battle`); returns its units' :func:`outcome_columns`, S and event rows at the
-    end."""
-    st = set_out(lay, attacker, DB, rows, record, max_bounds, rl)
+@njit(OUT(LAY, I8, A1F, I8, I8, I8, I8, RT, I8), cache=True)
+def fight_arrays(lay, attacker, DB, drawn, rows, record, max_bounds, r, bitgen):
+    """Fight the battle laid out in ``lay`` with the rules ``r`` (a
+    :class:`~battle.kernel.jit.Rules`; see :func:`set_out` and :func:`run_battle`), its
+    uniforms drawn from the bit generator at ``bitgen`` and kept in ``DB`` (whose first
+    ``drawn`` were drawn before: :mod:`battle.kernel.draw`); returns its units'
+    :func:`outcome_columns`, S and event rows at the end."""
+    st = set_out(lay, attacker, DB, rows, record, max_bounds, r.RI, r.RF, r.XD)
+    st[2][S_DNUM] = drawn
+    st[2][S_BITGEN] = bitgen
     b = structref.new(BT)
     b.U, b.P, b.S = unmanaged(st[0]), unmanaged(st[1]), unmanaged(st[2])
     b.DK, b.DL, b.DB, b.E = unmanaged(st[3]), unmanaged(st[4]), unmanaged(st[5]), unmanaged(st[6])
     b.OA, b.OG, b.AB, b.AS = unmanaged(st[7]), unmanaged(st[8]), unmanaged(st[9]), unmanaged(st[10])
-    b.RI, b.RF, b.FI, b.FF = unmanaged(rl[0]), unmanaged(rl[1]), unmanaged(rl[2]), unmanaged(rl[3])
-    b.TI, b.CT, b.MNF, b.HD = unmanaged(rl[4]), unmanaged(rl[5]), unmanaged(rl[6]), unmanaged(rl[7])
-    b.LS, b.XD, b.DI, b.DF = (
-        unmanaged(rl[8]),
-        unmanaged(rl[9]),
-        unmanaged(rl[10]),
-        unmanaged(rl[11]),
-    )
-    b.DR, b.DFF, b.DAF = unmanaged(rl[12]), unmanaged(rl[13]), unmanaged(rl[14])
+    b.RI, b.RF, b.FI, b.FF = unmanaged(r.RI), unmanaged(r.RF), unmanaged(r.FI), unmanaged(r.FF)
+    b.TI, b.CT, b.MNF, b.HD = unmanaged(r.TI), unmanaged(r.CT), unmanaged(r.MNF), unmanaged(r.HD)
+    b.LS, b.XD, b.DI, b.DF = unmanaged(r.LS), unmanaged(r.XD), unmanaged(r.DI), unmanaged(r.DF)
+    b.DR, b.DFF, b.DAF = unmanaged(r.DR), unmanaged(r.DFF), unmanaged(r.DAF)
     run_battle(b)
-    return outcome_columns(st[0], listing_of(lay[2])), st[2], st[6]
+    return outcome_columns(st[0], listing_of(lay[1])), st[2], st[6]

@@ -88,7 +88,7 @@ S_ONF = 14  # units on the field, + side
 S_DN = 16  # deck size, + side
 S_DEALT = 18  # cards dealt since the last reshuffle, + side
 S_DI = 20  # next uniform to read
-S_DNUM = 21  # uniforms in DB
+S_DNUM = 21  # uniforms in DB (drawn so far)
 S_DUSED = 22  # uniforms asked for (may pass S_DNUM: the battle is then fought again)
 S_EN = 23  # event rows written
 S_EOVER = 24  # 1 when the event buffer overflowed (the battle is then fought again)
@@ -98,7 +98,8 @@ S_NEXTARR = 34  # next arrival to join
 S_NARR = 35  # arrivals
 S_MAXB = 36  # nightfall after this many bounds, -1 none
 S_NWD = 37  # withdrawal checks recorded
-NS = 38
+S_BITGEN = 38  # address of the battle generator's bitgen_t, 0 none (battle.kernel.draw)
+NS = 39
 
 # tallies (RULES.md §7.2 rows a battle can fire)
 T_FLAGS = 0

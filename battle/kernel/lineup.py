@@ -29,9 +29,9 @@ class Layout:
     units as given (side 0's first: its force's, then those of its arrivals in turn), and
     *index* order, by id (RULES.md §6.9 ties go to the lowest id), the order of the kernel's
     arrays. ``arrays`` is the kernel's tuple of the layout (:data:`battle.kernel.jit.LAY`):
-    ``TB`` (the rows of :class:`~battle.kernel.pack.UnitRows`), ``R`` (each unit's row of
-    ``TB``, in listing order), ``IX`` (the listing position of each unit in index order), and
-    each late arrival's bound ``AB`` and side ``AS``.
+    ``TB`` (the rows of :class:`~battle.kernel.pack.UnitRows`), ``RX`` (each unit's row of
+    ``TB`` in listing order, then the listing position of each unit in index order), and each
+    late arrival's bound ``AB`` and side ``AS``.
 
     ``listed_ids`` are the units' ids in listing order and ``split`` how many are of side 0;
     ``late`` whether any unit is a late arrival. What only events and unit outcomes read is
@@ -43,14 +43,14 @@ class Layout:
 
     def __init__(
         self,
-        arrays: tuple[IntArray, IntArray, IntArray, IntArray, IntArray],
+        arrays: tuple[IntArray, IntArray, IntArray, IntArray],
         given: tuple[Sequence[UnitSpec], int],
         listed_ids: list[str],
         split: int,
         late: bool,
     ) -> None:
         self.arrays = arrays
-        self.AB, self.AS = arrays[3], arrays[4]
+        self.AB, self.AS = arrays[2], arrays[3]
         self._given = given  # the units as given (destroyed ones too), and destroyed_at
         self.listed_ids = listed_ids
         self.split = split
@@ -60,15 +60,16 @@ class Layout:
     @property
     def U(self) -> IntArray:
         """The units' rows before the first bound (``[units, NU]``, index order)."""
-        TB, R, IX = self.arrays[:3]
-        return TB.take(R.take(IX), 0)
+        TB, RX = self.arrays[:2]
+        n = RX.shape[0] // 2
+        return TB.take(RX.take(RX[n:]), 0)
 
     def start(self, p: Packed, attacker: int) -> tuple[IntArray, FloatArray, IntArray, IntArray]:
         """``U``, ``P``, ``S`` and ``DK`` before the first bound, as the kernel lays them
         out with the rules ``p`` and ``attacker`` (:func:`battle.kernel.start.lay_out`)."""
-        TB, R, IX, AB, _ = self.arrays
+        TB, RX, AB, _ = self.arrays
         ri, rf, *_, xd = p.arrays
-        return lay_out(TB, R, IX, AB.shape[0], attacker, ri, rf, xd)
+        return lay_out(TB, RX, AB.shape[0], attacker, ri, rf, xd)
 
     @property
     def listed(self) -> list[UnitSpec]:
@@ -81,7 +82,8 @@ class Layout:
         """The units' specs in index (id) order."""
         if self._specs is None:
             listed = self.listed
-            self._specs = list(map(listed.__getitem__, self.arrays[2].tolist()))
+            RX = self.arrays[1]
+            self._specs = list(map(listed.__getitem__, RX[RX.shape[0] // 2 :].tolist()))
         return self._specs
 
     @property
@@ -170,15 +172,16 @@ def new_state(
     if len(set(listed)) != len(listed):
         dup = sorted({i for i in listed if listed.count(i) > 1})
         raise ForceError(f"unit ids repeat: {', '.join(dup)}", fix="Give every unit its own id.")
-    R = np.array(rows_a + rows_b, np.int64)
-    IX = np.array(sorted(range(len(listed)), key=listed.__getitem__), np.int64)
+    rows_a += rows_b  # then the listing position of each unit in index (id) order:
+    rows_a += sorted(range(len(listed)), key=listed.__getitem__)
+    RX = np.array(rows_a, np.int64)
     if due:
         AB = np.array(list(map(_BOUND, due)), np.int64)
         AS = np.array(list(map(_SIDE, due)), np.int64)
-        arrays = (rows.table(), R, IX, AB, AS)
+        arrays = (rows.table(), RX, AB, AS)
         return Layout(arrays, (given, t.destroyed_at), listed, len(ids_a), True)
     lay = Layout(
-        (rows.table(), R, IX, _EMPTY, _EMPTY), (given, t.destroyed_at), listed, len(ids_a), False
+        (rows.table(), RX, _EMPTY, _EMPTY), (given, t.destroyed_at), listed, len(ids_a), False
     )
     rows.last = (force_a, force_b, lay)
     return lay

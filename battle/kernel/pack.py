@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 
 from battle.errors import ForceError
 from battle.kernel import layout as L
+from battle.kernel.jit import Rules
 from battle.kernel.start import explicit_decks
 from battle.tables import Tables
 from battle.units import GRADES, UnitSpec
@@ -25,6 +26,7 @@ __all__ = [
     "Packed",
     "UnitRows",
     "doctrine_arrays",
+    "doctrine_rules",
     "refuse_type",
     "rule_arrays",
 ]
@@ -312,6 +314,23 @@ def doctrine_arrays(t: Tables, names: tuple[str, str]) -> tuple[object, ...]:
         _DOCTRINES.clear()
     _DOCTRINES[key] = (t, rl)
     return rl
+
+
+_RULES: dict[tuple[int, str, str], tuple[Tables, Rules]] = {}
+
+
+def doctrine_rules(t: Tables, names: tuple[str, str]) -> Rules:
+    """:func:`doctrine_arrays` as one :class:`~battle.kernel.jit.Rules` (what a compiled
+    battle is passed), cached."""
+    key = (id(t), names[0], names[1])
+    hit = _RULES.get(key)
+    if hit is not None and hit[0] is t:
+        return hit[1]
+    made = Rules(*doctrine_arrays(t, names))
+    if len(_RULES) > 256:
+        _RULES.clear()
+    _RULES[key] = (t, made)
+    return made
 
 
 def refuse_type(t: Tables, spec: UnitSpec) -> None:

@@ -78,20 +78,20 @@ def deck_cards(units: int, XD: IntArray) -> IntArray:
     return out
 
 
-@rule(START, A2I, A1I, A1I, I8, I8, A1I, A1F, A2I)
+@rule(START, A2I, A1I, I8, I8, A1I, A1F, A2I)
 def lay_out(
     TB: IntArray,
-    R: IntArray,
-    IX: IntArray,
+    RX: IntArray,
     arrivals: int,
     attacker: int,
     RI: IntArray,
     RF: FloatArray,
     XD: IntArray,
 ) -> tuple[IntArray, FloatArray, IntArray, IntArray]:
-    """``U``, ``P``, ``S`` and ``DK`` of a battle before its first bound: unit ``i`` (in index
-    order, by id) is row ``R[IX[i]]`` of ``TB`` (``R``: each unit's row in listing order;
-    ``IX``: the listing position of each unit in index order; a row holds the unit's side,
+    """``U``, ``P``, ``S`` and ``DK`` of a battle before its first bound. ``RX`` holds, for
+    the battle's n units, each one's row of ``TB`` in listing order (each side's units as
+    given, side 0's first), then the listing position of each in index (id) order: unit ``i``
+    (in index order) is row ``RX[RX[n + i]]`` of ``TB`` (a row holds the unit's side,
     type, formation, hits carried, morale, and whether it is there from the start or a late
     arrival, see :class:`battle.kernel.pack.UnitRows`), deployed at its baseline (RULES.md
     §6.1); each side's units on the field, its casualty base (§7.1: ``destroyed_at`` boxes a
@@ -99,7 +99,7 @@ def lay_out(
     from the start; ``arrivals`` late arrivals, ``attacker`` the side with the first bound
     (§6.2), no winner yet (§6.8). ``DK`` is wide enough for a deck of every unit of the
     battle."""
-    n = IX.shape[0]
+    n = RX.shape[0] // 2
     U = np.empty((n, NU), np.int64)
     P = np.zeros((n, NP), np.float64)
     S = np.zeros(NS, np.int64)
@@ -109,7 +109,7 @@ def lay_out(
     S[S_ATTACKER] = attacker
     S[S_NARR] = arrivals
     for i in range(n):
-        U[i] = TB[R[IX[i]]]
+        U[i] = TB[RX[RX[n + i]]]
         P[i, P_POS] = RF[RF_DEPLOY]
         if U[i, U_PRESENT]:
             side = U[i, U_SIDE]
