@@ -57,15 +57,13 @@ def result(
     """The :class:`BattleResult` of a finished battle, from its units' ``OUT_COLUMNS`` in
     listing order (:func:`battle.kernel.bound.outcome_columns`), its S (as a list) and event
     rows."""
-    present, fid, hits, total, retsh, state = columns.tolist()
+    present, _, hits, total = columns[:4].tolist()  # the rest when the units are read
     cols = UnitColumns(lay.listed_ids, lay.split, hits, total, present if lay.late else None)
     n = s[L.S_EN]
-    rows = E[:n].copy() if s[L.S_NWD] or record else _NO_ROWS
+    rows = E[:n] if s[L.S_NWD] or record else _NO_ROWS  # E is this battle's own
     checks: tuple[WithdrawalChecked, ...] | Callable[[], tuple[WithdrawalChecked, ...]] = ()
     if s[L.S_NWD]:
-
-        def checks() -> tuple[WithdrawalChecked, ...]:
-            return tuple(_withdrawals(t, rows, n))
+        checks = partial(_withdrawals, t, rows, n)
 
     winner = s[L.S_WINNER]
     box0, box1 = s[L.S_BOX], s[L.S_BOX + 1]
@@ -77,7 +75,7 @@ def result(
         bounds=s[L.S_BOUNDS],
         turns=s[L.S_TURN],
         minutes=s[L.S_BOUNDS] * t.bound_minutes,
-        recorded_units=partial(_units, p, lay, fid, state, retsh, cols),
+        recorded_units=partial(_units, p, lay, columns, cols),
         unit_columns=cols,
         cards_left=(s[L.S_DN], s[L.S_DN + 1]),
         cards_lost=(s[L.S_CL], s[L.S_CL + 1]),
@@ -90,18 +88,12 @@ def result(
     )
 
 
-def _units(
-    p: Packed,
-    lay: Layout,
-    fid: list[int],
-    state: list[int],
-    retsh: list[int],
-    cols: UnitColumns,
-) -> tuple[UnitOutcome, ...]:
+def _units(p: Packed, lay: Layout, columns: IntArray, cols: UnitColumns) -> tuple[UnitOutcome, ...]:
     """Every unit's :class:`UnitOutcome`, side 0 first, each side by id (late arrivals that
     never joined left out), from its columns at the end of the battle (in the order of
     ``lay.listed``)."""
     listed = lay.listed
+    fid, retsh, state = columns[[1, 4, 5]].tolist()
     outcomes = zip(
         cols.ids,
         lay.listed_sides,
@@ -141,7 +133,7 @@ def _decoder(
 _CHECKS: dict[tuple[float, ...], WithdrawalChecked] = {}
 
 
-def _withdrawals(t: Tables, E: FloatArray, n: int) -> list[WithdrawalChecked]:
+def _withdrawals(t: Tables, E: FloatArray, n: int) -> tuple[WithdrawalChecked, ...]:
     """Every withdrawal check of the battle (RULES.md §7.2–§7.4), from its event rows."""
     out = []
     for i in np.flatnonzero(E[:n, 0] == L.EV_WD).tolist():
@@ -170,7 +162,7 @@ def _withdrawals(t: Tables, E: FloatArray, n: int) -> list[WithdrawalChecked]:
                 _CHECKS.clear()
             _CHECKS[key] = check
         out.append(check)
-    return out
+    return tuple(out)
 
 
 #: phase events are the most common and the same in many battles: made once each

@@ -44,6 +44,9 @@ PLAIN_PYTHON = bool(config.DISABLE_JIT)
 #: event rows a recording battle starts with, plus 64 per unit
 EVENT_ROWS = 512
 EVENT_ROWS_PER_UNIT = 64
+#: event rows of a battle that does not record its events: its withdrawal checks (one row
+#: each and one per die; the longest of 7,000 campaign battles wrote 49)
+QUIET_ROWS = 64
 #: uniforms a battle can keep at first (a longer one is fought again with room for 4 times
 #: as many)
 DICE = 512
@@ -68,13 +71,13 @@ def fight_tables(
     """Fight one battle of checked forces (see :func:`battle.engine.fight`)."""
     p = rule_arrays(t)
     lay = new_state(t, (force_a, force_b), due, p)
-    rows = EVENT_ROWS + EVENT_ROWS_PER_UNIT * len(lay.listed_ids) if record else 256
+    rows = EVENT_ROWS + EVENT_ROWS_PER_UNIT * len(lay.listed_ids) if record else QUIET_ROWS
     nightfall = -1 if max_bounds is None else max_bounds
     if PLAIN_PYTHON:
         C, s, E = _plain(t, lay.arrays, attacker, doctrines, rng, rows, record, nightfall, rewind)
         return result(t, p, lay, (force_a, force_b), C, s, E, record)
     rules = doctrine_rules(t, doctrines)
-    bitgen = _ADDRESS(rng.bit_generator.capsule, b"BitGenerator")
+    bitgen = _address(rng.bit_generator)
     DB = np.empty(DICE, np.float64)
     drawn = 0
     while True:
@@ -96,6 +99,18 @@ def fight_tables(
     if spare and rewind:
         rng.random(spare)  # the rest of the last block
     return result(t, p, lay, (force_a, force_b), C, s, E, record)
+
+
+#: the last bit generator a battle drew from and its address (a campaign's stream is one
+#: generator, restarted for each battle)
+_LAST: list[Any] = [None, 0]
+
+
+def _address(bitgen: np.random.BitGenerator) -> int:
+    """The address of ``bitgen``'s ``bitgen_t`` (numpy's C interface of a bit generator)."""
+    if bitgen is not _LAST[0]:
+        _LAST[0], _LAST[1] = bitgen, _ADDRESS(bitgen.capsule, b"BitGenerator")
+    return int(_LAST[1])
 
 
 def _plain(
