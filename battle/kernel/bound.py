@@ -19,7 +19,7 @@ from battle.kernel.core import (
     withdrawal_phase,
 )
 from battle.kernel.draw import d
-from battle.kernel.jit import A1F, A1I, A2I, BT, I8, LAY, OUT, RT, ST, VOID, rule, unmanaged
+from battle.kernel.jit import A1F, A1I, A2I, BT, I8, LAY, OUT, RL, RT, ST, VOID, rule, unmanaged
 from battle.kernel.layout import (
     A_ADVANCE,
     END_FLAGS,
@@ -295,6 +295,18 @@ def outcome_columns(U, listing):
                 break
         out[m, k] = state
     return out
+
+
+@njit(RT(RL), cache=True)
+def rules_of(rl):
+    """The rule tuple ``rl`` as one :class:`~battle.kernel.jit.Rules` (made here, compiled
+    and cached on disk: the proxy's own constructor would compile itself in every
+    process)."""
+    r = structref.new(RT)
+    r.RI, r.RF, r.FI, r.FF, r.TI = rl[0], rl[1], rl[2], rl[3], rl[4]
+    r.CT, r.MNF, r.HD, r.LS, r.XD = rl[5], rl[6], rl[7], rl[8], rl[9]
+    r.DI, r.DF, r.DR, r.DFF, r.DAF = rl[10], rl[11], rl[12], rl[13], rl[14]
+    return r
 
 
 @njit(OUT(LAY, I8, A1F, I8, I8, I8, I8, RT, I8), cache=True)

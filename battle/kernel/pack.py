@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 
 from battle.errors import ForceError
 from battle.kernel import layout as L
+from battle.kernel.bound import rules_of
 from battle.kernel.jit import Rules
 from battle.kernel.start import explicit_decks
 from battle.tables import Tables
@@ -326,7 +327,7 @@ def doctrine_rules(t: Tables, names: tuple[str, str]) -> Rules:
     hit = _RULES.get(key)
     if hit is not None and hit[0] is t:
         return hit[1]
-    made = Rules(*doctrine_arrays(t, names))
+    made: Rules = rules_of(doctrine_arrays(t, names))
     if len(_RULES) > 256:
         _RULES.clear()
     _RULES[key] = (t, made)
