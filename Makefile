@@ -15,7 +15,8 @@ $(STAMP): pyproject.toml
 install: $(STAMP) native
 
 # The campaign loop's hot modules compiled with mypyc (campaign/native): built when missing
-# or stale, about a minute; without a C compiler the campaign runs as plain Python.
+# or stale, 30 s to a minute once (the README says the same); without a C compiler the
+# campaign runs as plain Python.
 # Then the bytecode of the plain modules, written once: where PYTHONDONTWRITEBYTECODE is set,
 # every process (each batch worker) would otherwise compile them again as it starts.
 native: $(STAMP)

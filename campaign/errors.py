@@ -48,6 +48,25 @@ def write_error(path: str | Path, exc: OSError, flag: str | None = None) -> Simu
     return SimulatorError(f"cannot write there ({reason})", source=str(path), key=flag, fix=fix)
 
 
+def check_output_folder(path: str | Path, flag: str | None = None) -> None:
+    """Refuse an output file whose folder does not exist (an output file never creates
+    folders: a mistyped folder name would otherwise put the file somewhere unexpected).
+
+    Raises
+    ------
+    SimulatorError
+        If ``path``'s folder is missing or is a file, naming ``path``, ``flag`` and the fix.
+    """
+    folder = Path(path).parent
+    if not folder.is_dir():
+        exc: OSError = (
+            NotADirectoryError(20, "Not a directory")
+            if folder.exists()
+            else FileNotFoundError(2, "No such file or directory")
+        )
+        raise write_error(path, exc, flag)
+
+
 def make_output_dir(directory: str | Path, flag: str | None = None) -> Path:
     """Create the output folder ``directory`` (and its parents) if missing; return it.
 

@@ -99,7 +99,8 @@ def tournament_spec(
         )
     data = {"name": "tournament", "maps": maps, "doctrines": pairs, "runs": runs, "seed": seed}
     data.update({k: v for k, v in fields.items() if v is not None})
-    return validate_spec(data, "flags", {"maps": "--maps", "runs": "--runs", "seed": "--seed"})
+    flags = {"maps": "--maps", "runs": "--runs", "seed": "--seed"}
+    return validate_spec(data, "flags", flags, "campaign tournament")
 
 
 @dataclass(frozen=True)

@@ -26,9 +26,11 @@ __all__ = [
     "GUIDED_SHARE",
     "LARGEST_CHUNK",
     "MAX_TOTAL_RUNS",
+    "MAX_WORKERS_PER_CPU",
     "SMALLEST_CHUNK",
     "BatchPlan",
     "CellPlan",
+    "check_local_workers",
     "chunk_tasks",
     "guided_chunks",
     "plan_batch",
@@ -36,6 +38,9 @@ __all__ = [
 
 #: Most campaigns one batch may ask for (cells × runs); a results row is ~200 bytes.
 MAX_TOTAL_RUNS = 100_000_000
+#: Most worker processes a batch may start on this machine, per usable CPU: each holds its
+#: own battle engine (~200 MB), and workers beyond the CPUs only take turns on them
+MAX_WORKERS_PER_CPU = 4
 
 
 @dataclass(frozen=True)
@@ -76,6 +81,34 @@ def _wrap(exc: SimulatorError, cell: Cell, source: str) -> BatchSpecError:
     )
 
 
+def check_local_workers(
+    spec: BatchSpec, source: str = "batch spec", flags: Mapping[str, str] | None = None
+) -> None:
+    """Refuse more worker processes on this machine than :data:`MAX_WORKERS_PER_CPU` per
+    usable CPU (a Dask cluster elsewhere, ``scheduler``, is not bounded here).
+
+    Raises
+    ------
+    BatchSpecError
+        If ``spec.workers`` is over the bound; the fix names the bound and the default.
+    """
+    from campaign.batch.runner import default_workers
+
+    cpus = default_workers()
+    limit = MAX_WORKERS_PER_CPU * cpus
+    if spec.scheduler is None and spec.workers is not None and spec.workers > limit:
+        flag = (flags or {}).get("workers")
+        raise BatchSpecError(
+            f"{spec.workers:,} worker processes on this machine, which has {cpus} usable "
+            f"CPU{'s' if cpus != 1 else ''}: each worker holds its own battle engine (about "
+            "200 MB), and more workers than CPUs only take turns on them",
+            source=flag or source,
+            key=None if flag else "workers",
+            fix=f"Give at most {limit} workers (leave them out for one per CPU, {cpus}), or "
+            "run on a Dask cluster with --scheduler URL.",
+        )
+
+
 def plan_batch(
     spec: BatchSpec, source: str = "batch spec", flags: Mapping[str, str] | None = None
 ) -> BatchPlan:
@@ -98,7 +131,8 @@ def plan_batch(
     Raises
     ------
     BatchSpecError
-        If the grid has more than ``MAX_CELLS`` cells (campaign.batch.spec) or more than
+        If more local workers are asked for than :func:`check_local_workers` allows, the
+        grid has more than ``MAX_CELLS`` cells (campaign.batch.spec) or more than
         :data:`MAX_TOTAL_RUNS` campaigns (checked first), or a cell names an unknown map,
         variant, config key or doctrine, or an override has the wrong kind of value; the
         message names the cell.
@@ -106,6 +140,7 @@ def plan_batch(
     from campaign.config import load_rules
     from campaign.maps import MapOptions, load_map, resolve_map_path
 
+    check_local_workers(spec, source, flags)
     n_cells = count_cells(spec, source)
     if n_cells * spec.runs > MAX_TOTAL_RUNS:
         raise BatchSpecError(

@@ -298,7 +298,10 @@ FLAG_OF_FIELD = {
 
 
 def _spec_error(
-    exc: ValidationError, source: str, flags: Mapping[str, str] | None = None
+    exc: ValidationError,
+    source: str,
+    flags: Mapping[str, str] | None = None,
+    command: str = "campaign batch run",
 ) -> BatchSpecError:
     first = exc.errors()[0]
     loc = [str(p) for p in first["loc"]]
@@ -310,7 +313,7 @@ def _spec_error(
             f"{msg} (found {first.get('input')!r})",
             source=flag,
             key=".".join(loc[1:]) or None,
-            fix=f"Give {flag} a valid value; see `campaign batch --help`.",
+            fix=f"Give {flag} a valid value; see `{command} --help`.",
         )
     return BatchSpecError(
         msg,
@@ -341,12 +344,16 @@ def load_spec(path: str | Path) -> BatchSpec:
 
 
 def validate_spec(
-    data: dict[str, Any], source: str, flags: Mapping[str, str] | None = None
+    data: dict[str, Any],
+    source: str,
+    flags: Mapping[str, str] | None = None,
+    command: str = "campaign batch run",
 ) -> BatchSpec:
     """Validate a spec mapping.
 
     ``flags`` maps the fields set by command-line flags to the flag (:data:`FLAG_OF_FIELD`);
-    an error in one of them names the flag instead of ``source``.
+    an error in one of them names the flag instead of ``source``, and its fix points to
+    ``command``'s help, which lists the flags.
 
     Raises
     ------
@@ -356,7 +363,7 @@ def validate_spec(
     try:
         return BatchSpec.model_validate(data)
     except ValidationError as exc:
-        raise _spec_error(exc, source, flags) from None
+        raise _spec_error(exc, source, flags, command) from None
     except BatchSpecError as exc:  # a doctrine pair that is not RED:BLUE
         exc.source = (flags or {}).get("doctrines", source)
         raise

@@ -184,6 +184,13 @@ class ResultStore:
         """Close the connection (checkpointing the write-ahead log)."""
         self.con.close()
 
+    def __enter__(self) -> ResultStore:
+        """``with open_results(path) as store:`` closes the file when the block ends."""
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     # ---------------------------------------------------------------- batch identity
     def find_entropy(self, design_hash: str) -> int | None:
         """The seed entropy of the latest batch with this design, if any."""

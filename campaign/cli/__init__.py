@@ -17,6 +17,7 @@ import typer.main
 from typer.core import TyperArgument, _TyperParameter
 
 from battle.errors import SimulatorError
+from campaign.cli.common import caused_by_ctrl_c
 
 __all__ = ["app", "main"]
 
@@ -112,8 +113,10 @@ def _click_error(exc: Exception) -> int:
 
 
 def _is_interrupt(exc: BaseException) -> bool:
-    """Ctrl-C, or DuckDB's ``InterruptException`` ("Query interrupted") that Ctrl-C causes."""
-    if isinstance(exc, KeyboardInterrupt):
+    """Ctrl-C, DuckDB's ``InterruptException`` ("Query interrupted") that Ctrl-C causes, or
+    an error caused by Ctrl-C (:func:`campaign.cli.common.caused_by_ctrl_c`: numba's
+    ``SystemError`` when the signal lands in compiled code)."""
+    if caused_by_ctrl_c(exc):
         return True
     if isinstance(exc, RuntimeError) and str(exc).strip() == "Query interrupted":
         return True  # DuckDB, interrupted while scanning an Arrow table

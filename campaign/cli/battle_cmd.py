@@ -33,7 +33,13 @@ from battle.result import BattleResult
 from battle.rules import BattleRules
 from battle.units import Force
 from campaign.cli import app
-from campaign.cli.common import SetOption, VariantOption, check_seed, parse_overrides
+from campaign.cli.common import (
+    SetOption,
+    VariantOption,
+    caused_by_ctrl_c,
+    check_seed,
+    parse_overrides,
+)
 from campaign.config import LoadedRules, load_rules
 from campaign.events import SIDES
 from campaign.streams import BATTLE, Streams
@@ -132,9 +138,11 @@ def _open_events(path: Path | None) -> TextIO | None:
 def write_events(out: TextIO, index: int, result: BattleResult) -> None:
     """Write every event of battle ``index`` as one JSON line each, ``{"battle": index,
     "type": ..., <the event's fields>}`` (what ``tests/referee`` audits)."""
-    for e in result.events:
-        out.write(json.dumps({"battle": index} | event_to_dict(e), separators=(",", ":")))
-        out.write("\n")
+    lines = [
+        json.dumps({"battle": index} | event_to_dict(e), separators=(",", ":")) + "\n"
+        for e in result.events
+    ]
+    out.write("".join(lines))  # one write: Ctrl-C never leaves half a battle in the file
 
 
 def _check_doctrine(name: str, flag: str, rules: BattleRules) -> str:
@@ -248,6 +256,14 @@ def battle(
             typer.echo(json.dumps(head | summary, sort_keys=False, indent=2))
         else:
             _print_odds(out, head, summary)
+        if "interrupted" in summary:
+            kept = f"; {events} holds their events" if events is not None else ""
+            typer.echo(
+                f"interrupted after {summary['battles']:,} of {odds:,} battles: the odds "
+                f"above are over those{kept}",
+                err=True,
+            )
+            raise typer.Exit(130)
         return
     result = fight(
         *force_pair,
@@ -360,7 +376,14 @@ def run_odds(
     ``events``: write every battle's events there as JSON lines (:func:`write_events`);
     recording them costs time, so it is off without it.
 
-    Returns the JSON-ready summary of :func:`odds_summary`.
+    Returns the JSON-ready summary of :func:`odds_summary`. Ctrl-C after the first battle
+    stops the run and returns the summary of the battles fought so far, with
+    ``"interrupted": {"asked": n}``; the events file then holds exactly those battles.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        On Ctrl-C before the first battle ended.
     """
     results: list[tuple[int | None, str, int, int, int]] = []
     bar = Progress(
@@ -373,23 +396,33 @@ def run_odds(
         disable=not progress,
     )
     streams = Streams(seed)
+    interrupted = False
     with bar:
         task = bar.add_task("battles", total=n)
-        for i in range(n):
-            r = fight(
-                *forces,
-                rules,
-                streams.restart(BATTLE + i),  # as battle_generator(seed, i), without a new one
-                attacker=attacker,
-                doctrines=doctrines,
-                record_events=events is not None,
-            )
-            if events is not None:
-                write_events(events, i, r)
-            results.append((r.winner, r.reason, r.bounds, r.hits_taken(0), r.hits_taken(1)))
-            if i % 100 == 99 or i == n - 1:
-                bar.update(task, completed=i + 1)
-    return odds_summary(results, (forces[0].name, forces[1].name), rules.bound_minutes)
+        try:
+            for i in range(n):
+                r = fight(
+                    *forces,
+                    rules,
+                    streams.restart(BATTLE + i),  # as battle_generator(seed, i), not a new one
+                    attacker=attacker,
+                    doctrines=doctrines,
+                    record_events=events is not None,
+                )
+                if events is not None:
+                    write_events(events, i, r)
+                results.append((r.winner, r.reason, r.bounds, r.hits_taken(0), r.hits_taken(1)))
+                if i % 100 == 99 or i == n - 1:
+                    bar.update(task, completed=i + 1)
+        except (KeyboardInterrupt, SystemError) as exc:
+            # Ctrl-C, also when it lands inside the compiled battle (numba's SystemError)
+            if not caused_by_ctrl_c(exc) or not results:
+                raise
+            interrupted = True
+    summary = odds_summary(results, (forces[0].name, forces[1].name), rules.bound_minutes)
+    if interrupted:
+        summary["interrupted"] = {"asked": n}
+    return summary
 
 
 def odds_summary(

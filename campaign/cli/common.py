@@ -14,7 +14,25 @@ import yaml
 from battle.errors import ConfigError
 from battle.yamlfile import YamlTooLarge, safe_load_text
 
-__all__ = ["check_seed", "fresh_seed", "parse_overrides", "parse_pairs"]
+__all__ = ["caused_by_ctrl_c", "check_seed", "fresh_seed", "parse_overrides", "parse_pairs"]
+
+
+def caused_by_ctrl_c(exc: BaseException) -> bool:
+    """Whether ``exc`` is a :class:`KeyboardInterrupt` or was raised because of one.
+
+    Ctrl-C while a compiled battle runs reaches Python as numba's ``SystemError`` ("returned
+    a result with an exception set"), with the interrupt as its cause; click's ``Abort``
+    carries it as its context. The chain is followed to its end (it cannot loop: each link
+    is visited once).
+    """
+    seen: set[int] = set()
+    link: BaseException | None = exc
+    while link is not None and id(link) not in seen:
+        if isinstance(link, KeyboardInterrupt):
+            return True
+        seen.add(id(link))
+        link = link.__cause__ or link.__context__
+    return False
 
 
 def fresh_seed() -> int:

@@ -42,7 +42,7 @@ def report(
     ] = None,
 ) -> None:
     """Write a printable campaign diary (maps per day, battles, charts) from saved events."""
-    from campaign.events import CampaignStarted
+    from campaign.events import BattleFought, CampaignStarted
     from campaign.maps import load_map
     from campaign.maps.loader import resolve_map_path
     from campaign.printers.jsonl import read_jsonl
@@ -84,5 +84,15 @@ def report(
         )
     cmap = load_map(source)
     rules = rules_of_stream(stream, source=str(events))
-    written = write_report(stream, cmap, output, view, odds=odds_for(header), rules=rules)
+    written = write_report(
+        stream, cmap, output, view, odds=odds_for(header), rules=rules, flag="--output"
+    )
     typer.echo(f"wrote {written}")
+    battles = [e for e in stream if isinstance(e, BattleFought)]
+    if battles and not any(e.log for e in battles):
+        typer.echo(
+            f"note: {events} holds no bound-by-bound battle logs (it was written with "
+            "--battles summary), so the diary's battles have none; write the stream with "
+            "`campaign run ... --battles verbose --format jsonl` to print them",
+            err=True,
+        )

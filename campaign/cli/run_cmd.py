@@ -122,10 +122,16 @@ def run(
     from campaign.printers.registry import PrintOptions, output_format
 
     seed = check_seed(seed)
-    if report is not None:  # a diary suffix we cannot write is refused before the campaign
+    if report is not None:  # a diary we cannot write is refused before the campaign
+        from campaign.errors import check_output_folder
         from campaign.printers.registry import diary_format
 
         diary_format(report)
+        check_output_folder(report, "--report")
+    if output is not None:
+        from campaign.errors import check_output_folder
+
+        check_output_folder(output, "--output")
     err = Console(stderr=True, highlight=False)
     err.print(f"seed {seed}")
     loaded = load_rules(variant or [], parse_overrides(set_))
@@ -162,7 +168,7 @@ def run(
         from campaign.report import write_report
 
         written = write_report(
-            result.events, cmap, report, view.value, odds=odds, rules=loaded.rules
+            result.events, cmap, report, view.value, odds=odds, rules=loaded.rules, flag="--report"
         )
         err.print(f"diary written to {written}")
     if output is not None:

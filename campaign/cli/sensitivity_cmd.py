@@ -73,7 +73,7 @@ def sensitivity(
     bspec = batch_spec(
         sspec, params, x, workers=workers, backend=backend, scheduler=scheduler, output=str(out)
     )
-    plan = plan_batch(bspec, str(spec))
+    plan = plan_batch(bspec, str(spec), {"workers": "--workers"} if workers is not None else None)
     err = Console(stderr=True)
     err = err if err.is_terminal else Console(stderr=True, width=200)
     if not quiet:

@@ -83,7 +83,9 @@ def tournament(
         scheduler=scheduler,
         output=str(output),
     )
-    plan = plan_batch(spec, "flags", {"maps": "--maps", "doctrines": "--doctrines"})
+    plan = plan_batch(
+        spec, "flags", {"maps": "--maps", "doctrines": "--doctrines", "workers": "--workers"}
+    )
     err = Console(stderr=True)
     err = err if err.is_terminal else Console(stderr=True, width=200)
     if not quiet:

@@ -42,6 +42,8 @@ from campaign.printers.odds import Odds, odds_phrase
 from campaign.printers.orders import order_sentence
 from campaign.printers.phrases import count as _count
 from campaign.printers.phrases import dice as _dice
+from campaign.printers.phrases import hits as _hits
+from campaign.printers.phrases import one_check as _one_check
 from campaign.printers.phrases import place_phrase, possessive, verb
 
 __all__ = ["Entry", "Narrator", "OddsSource", "narrate", "place_phrase", "possessive"]
@@ -85,12 +87,6 @@ class Entry:
     event: CampaignEvent | None = None
 
 
-def _one_check(total: int, rolls: tuple[int, ...], withdraws: bool) -> str:
-    if total <= 0:
-        return "had nothing to roll and held"
-    return f"rolled {_dice(total)} for {sum(rolls)} and {'withdrew' if withdraws else 'held'}"
-
-
 def _checks_phrase(n: Narrator, checks: Iterable[Check[str]]) -> str:
     """The battle's withdrawal checks (RULES.md §7) in a sentence, per side; a side with
     more than three is summed up: how many it held, and how the last one went."""
@@ -113,11 +109,6 @@ def _checks_phrase(n: Narrator, checks: Iterable[Check[str]]) -> str:
     return "Withdrawal checks: " + "; ".join(parts) + "."
 
 
-def _hits(n: int) -> str:
-    """Hits in figures, as a table gives them: '1 hit', '14 hits' (never '1 hits')."""
-    return f"{n} hit" if n == 1 else f"{n} hits"
-
-
 class Narrator:
     """Writes the sentences: knows junction names, side names, commanders and the odds.
 
@@ -130,7 +121,8 @@ class Narrator:
     view : str
         ``umpire``, ``red`` or ``blue``: whose diary (a side's diary says "we learn").
     odds : OddsSource or None
-        Gives each battle's odds; None leaves them out.
+        Gives each battle's odds; None leaves them out. Only the umpire's view shows them:
+        they are worked out from both sides' forces.
     """
 
     HANDLERS: ClassVar[dict[type[CampaignEvent], str]] = {
@@ -164,7 +156,9 @@ class Narrator:
         self.clock = clock or default_clock()
         self.sides = {"red": "Red", "blue": "Blue"}
         self.view = view
-        self.odds = odds
+        # the odds are the umpire's: worked out from both forces as they stand, which a
+        # side's own diary must not give away (a side knows only what it has seen)
+        self.odds = odds if view == "umpire" else None
         self.commanders: Commanders | None = None
         self.unhandled: list[str] = []
         self.battle_logs = False
@@ -412,9 +406,12 @@ class Narrator:
         details = []
         odds = self.odds(e) if self.odds else None
         if odds is not None:
+            # a battle that nightfall ended was fought, and simulated, in the daylight left
+            dusk = f", with {e.bounds} bounds of daylight left" if e.reason == "nightfall" else ""
+            red, blue = self.side("red"), self.side("blue")
             details.append(
-                f"Before the battle: {self.side('red')} would win {odds.chance('red'):.0%} of "
-                f"such fights, {self.side('blue')} {odds.chance('blue'):.0%}, "
+                f"Before the battle{dusk}: {red} would win {odds.chance('red'):.0%} of "
+                f"such fights, {blue} {odds.chance('blue'):.0%}, "
                 f"{odds.chance(None):.0%} drawn ({odds.n} simulated battles)."
             )
         outcome = f"{self.side(e.winner)} won" if e.winner else "it was a draw"
@@ -475,23 +472,24 @@ class Narrator:
 
     def _fell_back(self, e: FellBack, day: int, tm: str) -> Entry:
         path = [self.j(j) for j in e.path]
-        if len(path) >= 3:
-            route = f"from {path[0]} through {', '.join(path[1:-1])} to {path[-1]}"
-        elif len(path) == 2:
-            route = f"from {path[0]} to {path[1]}"
-        elif path and self.view not in ("umpire", e.side):
-            route = f"from {path[0]}, out of sight"
+        seen_all = self.view in ("umpire", e.side)
+        if not path:
+            route = "where it stands"
+        elif e.from_road:  # beaten on a road: back to the junction it had left first (§8.4)
+            route = f"along the road {'to' if seen_all else 'toward'} {path[0]}"
+            if len(path) >= 2:
+                via = f"through {', '.join(path[1:-1])} " if len(path) >= 3 else ""
+                route += f", then {via}to {path[-1]}"
+        elif len(path) >= 2:
+            via = f" through {', '.join(path[1:-1])}" if len(path) >= 3 else ""
+            route = f"from {path[0]}{via} to {path[-1]}"
         else:
-            route = f"to {path[0]}" if path else "where it stands"
+            route = f"to {path[0]}" if seen_all else f"from {path[0]}"
+        if len(path) == 1 and not seen_all:
+            route += ", out of sight"
         onto = ", its base" if e.onto_base else ""
-        return Entry(
-            "event",
-            day,
-            tm,
-            f"{self.div(e.division)} falls back {route}{onto}",
-            style="magenta",
-            event=e,
-        )
+        text = f"{self.div(e.division)} falls back {route}{onto}"
+        return Entry("event", day, tm, text, style="magenta", event=e)
 
     def _surrendered(self, e: Surrendered, day: int, tm: str) -> Entry:
         return Entry(

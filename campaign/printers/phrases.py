@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from campaign.events import Place
 
-__all__ = ["count", "dice", "place_phrase", "possessive"]
+__all__ = ["count", "dice", "hits", "one_check", "place_phrase", "possessive"]
 
 _NUMBERS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 
@@ -25,6 +25,26 @@ def count(n: int, one: str, many: str | None = None) -> str:
 def dice(n: int) -> str:
     """``two dice``."""
     return count(n, "die", "dice")
+
+
+def hits(n: int) -> str:
+    """Hits in figures, as a table gives them (never '1 hits').
+
+    >>> hits(1), hits(14)
+    ('1 hit', '14 hits')
+    """
+    return f"{n} hit" if n == 1 else f"{n} hits"
+
+
+def one_check(total: int, rolls: tuple[int, ...], withdraws: bool) -> str:
+    """One withdrawal check (RULES.md §7.6) as a predicate: its dice, their sum, the outcome.
+
+    >>> one_check(3, (2, 5, 1), False), one_check(0, (), False)
+    ('rolled three dice for 8 and held', 'had nothing to roll and held')
+    """
+    if total <= 0:
+        return "had nothing to roll and held"
+    return f"rolled {dice(total)} for {sum(rolls)} and {'withdrew' if withdraws else 'held'}"
 
 
 def possessive(name: str) -> str:

@@ -17,7 +17,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from campaign.config import Rules
-from campaign.errors import SimulatorError
+from campaign.errors import SimulatorError, check_output_folder
 from campaign.events import (
     BattleFought,
     CampaignEvent,
@@ -184,6 +184,7 @@ def write_report(
     view: str = "umpire",
     odds: OddsSource | None = None,
     rules: Rules | None = None,
+    flag: str | None = None,
 ) -> Path:
     """Write the campaign diary of ``view`` to ``path`` and return the path.
 
@@ -204,19 +205,22 @@ def write_report(
     rules : Rules or None
         The rules the campaign was fought under (``LoadedRules.rules``); None rebuilds them
         from the stream's CampaignStarted header.
+    flag : str or None
+        The option that named ``path`` (``--report``), for error messages.
 
     Raises
     ------
     SimulatorError
         On another suffix, an unknown view, a map that does not match the events, rules that
-        cannot be rebuilt from the stream (``rules`` None), or a file that cannot be written.
+        cannot be rebuilt from the stream (``rules`` None), a folder that does not exist
+        (:func:`campaign.errors.check_output_folder`), or a file that cannot be written.
     """
     from campaign.printers.registry import diary_format
 
     path = Path(path)
     fmt = diary_format(path)
+    check_output_folder(path, flag)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         text = fmt.write(events, cmap, path, view, odds, rules)
         write_text_whole(path, text)  # whole or not at all; a full disk is exit 1
     except OSError as exc:

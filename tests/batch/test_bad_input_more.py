@@ -8,6 +8,7 @@ import pytest
 from campaign.batch import runner as runner_module
 from campaign.batch.runner import BatchInterrupted, run_batch
 from campaign.batch.store import ResultStore
+from campaign.errors import BatchSpecError
 
 from .conftest import run_cli, runs_rows, small_plan
 
@@ -166,3 +167,38 @@ def test_max_runs_without_precision_is_refused(tmp_path, capsys):
         ["batch", "run", "--runs", "2", "--max-runs", "20", "-o", str(out)], capsys
     )
     assert code == 2 and "--precision" in err and not out.exists()
+
+
+def test_a_bad_flag_points_to_the_help_that_lists_the_flags(capsys, spec, tmp_path):
+    line = _one_error(*run_cli(["batch", str(spec), "--runs", "0"], capsys)[::2])
+    assert "`campaign batch run --help`" in line, line
+
+
+@pytest.mark.parametrize("asked", [9, 999])
+def test_more_local_workers_than_the_machine_can_hold_are_refused(
+    capsys, spec, tmp_path, monkeypatch, asked
+):
+    # bounded before any work: 4 per usable CPU (2 here), whether a flag or the spec asks
+    monkeypatch.setattr(runner_module, "default_workers", lambda: 2)
+    out = tmp_path / "x.duckdb"
+    line = _one_error(
+        *run_cli(["batch", str(spec), "--workers", str(asked), "-o", str(out)], capsys)[::2]
+    )
+    assert line.startswith("error: --workers:") and f"{asked:,} worker processes" in line
+    assert "2 usable CPUs" in line and "at most 8 workers" in line
+    assert not out.exists()
+    spec.write_text(f"runs: 2\nworkers: {asked}\n", encoding="utf-8")
+    line = _one_error(*run_cli(["batch", str(spec), "-o", str(out)], capsys)[::2])
+    assert line.startswith(f"error: {spec}: workers:"), line
+    assert not out.exists()
+
+
+def test_the_worker_bound_leaves_clusters_and_the_bound_itself_alone(monkeypatch):
+    from campaign.batch.plan import MAX_WORKERS_PER_CPU, check_local_workers
+    from campaign.batch.spec import BatchSpec
+
+    monkeypatch.setattr(runner_module, "default_workers", lambda: 3)
+    check_local_workers(BatchSpec(workers=MAX_WORKERS_PER_CPU * 3))  # at the bound: fine
+    check_local_workers(BatchSpec(workers=500, backend="dask", scheduler="tcp://h:8786"))
+    with pytest.raises(BatchSpecError, match="13 worker processes"):
+        check_local_workers(BatchSpec(workers=13, backend="dask"))  # a LocalCluster is local

@@ -1,0 +1,111 @@
+"""Sentences of the campaign log that once misled a reader.
+
+* A division beaten on a road walks back along it to the junction it had left (RULES.md
+  §8.4) before it falls back further: the log said "falls back from Mont Fère" although the
+  division had not reached Mont Fère yet (it "reaches Mont Fère" half an hour later).
+* The odds before a battle are worked out from both forces as they stand: the umpire's
+  knowledge. A side's own log (``--view red``) must not give them away.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from campaign.events import BattleFought, FellBack
+from campaign.printers.narrative import Narrator
+from campaign.report.view import side_view
+
+NAMES = {"m": "Mont Fère", "k": "Kressheim", "g": "Glotz"}
+
+
+def _said(e: FellBack, view: str = "umpire") -> str:
+    return Narrator(NAMES, view=view)._fell_back(e, 1, "19:00").text
+
+
+@pytest.mark.parametrize(
+    ("path", "onto_base", "from_road", "view", "text"),
+    [
+        (("m", "k"), False, True, "umpire", "along the road to Mont Fère, then to Kressheim"),
+        (("m", "k", "g"), True, True, "blue", "Fère, then through Kressheim to Glotz, its base"),
+        (("m",), False, True, "umpire", "falls back along the road to Mont Fère"),
+        (("m",), False, True, "red", "falls back along the road toward Mont Fère, out of sight"),
+        (("m", "k"), False, False, "umpire", "falls back from Mont Fère to Kressheim"),
+        (("m", "k", "g"), False, False, "blue", "back from Mont Fère through Kressheim to Glotz"),
+        (("m",), False, False, "umpire", "falls back to Mont Fère"),
+        (("m",), False, False, "red", "falls back from Mont Fère, out of sight"),
+        ((), False, False, "umpire", "falls back where it stands"),
+    ],
+)  # fmt: skip
+def test_fall_back_sentences(path, onto_base, from_road, view, text) -> None:
+    said = _said(FellBack(1140, "blue", "B2", path, onto_base, from_road), view)
+    assert said.startswith("B2 falls back") and said.endswith(text)
+
+
+def test_a_road_loser_is_never_said_to_leave_a_junction_it_has_not_reached(campaign_run) -> None:
+    _, cmap, events = campaign_run
+    names = {n: d["name"] for n, d in cmap.graph.nodes(data=True)}
+    road_losses = [e for e in events if isinstance(e, FellBack) and e.from_road]
+    if not road_losses:
+        pytest.skip("this fixed campaign has no battle on a road")
+    narrator = Narrator(names)
+    for e in road_losses:
+        text = narrator._fell_back(e, 1, "00:00").text
+        assert f"along the road to {names[e.path[0]]}" in text
+        assert f"from {names[e.path[0]]}" not in text
+
+
+class _Odds:
+    """Stands in for the odds book: even odds for every battle."""
+
+    n = 200
+
+    def __call__(self, e: BattleFought) -> _Odds:
+        return self
+
+    def chance(self, side: str | None) -> float:
+        return 0.5 if side else 0.0
+
+
+def test_only_the_umpire_sees_the_odds(campaign_run) -> None:
+    _, cmap, events = campaign_run
+    names = {n: d["name"] for n, d in cmap.graph.nodes(data=True)}
+    shown = {}
+    for view in ("umpire", "red", "blue"):
+        narrator = Narrator(names, view=view, odds=_Odds())  # type: ignore[arg-type]
+        text = "\n".join(
+            line
+            for entry in narrator.entries(side_view(events, view), False)
+            for line in (entry.text, *entry.details)
+        )
+        shown[view] = len(re.findall(r"Before the battle: .* would win", text))
+    assert shown["umpire"] > 0
+    assert shown["red"] == shown["blue"] == 0
+
+
+def test_odds_of_a_battle_ended_by_nightfall_say_how_much_daylight_was_left() -> None:
+    # "Red would win 0%, Blue 0%, 100% drawn" reads as nonsense unless the reader knows the
+    # battle had two bounds of daylight: the odds are simulated in the same daylight (§8.3)
+    from campaign.config import load_rules
+    from campaign.engine import run_campaign
+    from campaign.maps import load_map
+
+    cmap = load_map()
+    events = run_campaign(cmap, load_rules(), 42, record_events=True).events
+    names = {n: d["name"] for n, d in cmap.graph.nodes(data=True)}
+    narrator = Narrator(names, odds=_Odds())  # type: ignore[arg-type]
+    seen = {"nightfall": 0, "other": 0}
+    for entry in narrator.entries(events):
+        e = entry.event
+        if not isinstance(e, BattleFought):
+            continue
+        odds_line = next(line for line in entry.details if line.startswith("Before the battle"))
+        dusk = f"Before the battle, with {e.bounds} bounds of daylight left: "
+        if e.reason == "nightfall":
+            seen["nightfall"] += 1
+            assert odds_line.startswith(dusk), odds_line
+        else:
+            seen["other"] += 1
+            assert odds_line.startswith("Before the battle: "), odds_line
+    assert seen["nightfall"] >= 1 and seen["other"] >= 1, seen
