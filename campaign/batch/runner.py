@@ -384,16 +384,18 @@ def run_batch(
     start = time.perf_counter()
     with contextlib.ExitStack() as stack:
         pool = None
-        if backend == "local" and n_workers > 0:
-            first = plan.cells[0]  # its map and rules load while the workers start
-            preload = (
-                first.map_path,
-                first.map_sha,
-                first.cell.variants,
-                first.cell.overrides_json,
-            )
-            pool = _start_pool(n_workers, preload)  # workers start up while the file is opened
-            stack.callback(pool.shutdown, wait=True, cancel_futures=True)
+        first = plan.cells[0]  # its map and rules load while the workers start
+        preload = (first.map_path, first.map_sha, first.cell.variants, first.cell.overrides_json)
+
+        def start_pool(runs: int) -> ProcessPoolExecutor:
+            # never more workers than runs: each chunk holds one run or more
+            started = _start_pool(min(n_workers, runs), preload)
+            stack.callback(started.shutdown, wait=True, cancel_futures=True)
+            return started
+
+        local = backend == "local" and n_workers > 0
+        if local and not Path(output).exists():  # a new batch: every run is to do, so the
+            pool = start_pool(plan.total_runs)  # workers start up while the file is created
         store = ResultStore(output)
         stack.callback(store.close)
         entropy = spec.seed
@@ -412,9 +414,13 @@ def run_batch(
             else sum(min(n, spec.runs) for n in runs_per_cell.values())
         )
         missing = todo.count
+        if local and pool is None and missing:  # a resumed batch: workers only if runs remain
+            pool = start_pool(missing)
         tasks = chunk_tasks(plan, entropy, todo, chunk_size or guided_chunks(n_workers))
         tick = max(flush_every, 0.05)
-        if backend == "dask":
+        if not missing:  # all stored already: no pool, no cluster
+            results = _inline(())
+        elif backend == "dask":
             results = _dask(tasks, n_workers, scheduler, dask_processes, tick)
         elif pool is None:
             results = _inline(tasks)

@@ -50,8 +50,15 @@ _TyperParameter.display_type = _display_type  # type: ignore[method-assign]
 
 
 def _register() -> None:
-    """Import the sub-command modules (each adds itself to ``app``)."""
+    """Import the sub-command modules (each adds itself to ``app``), the battle engine first
+    with only what its compiled kernel needs (:mod:`campaign.batch.kernel_load`: no
+    ``scipy.linalg``, no numba compiler registries to load machine code from the cache;
+    about 0.2 s of CPU less on every command)."""
     import importlib
+
+    from campaign.batch.kernel_load import import_battle_engine
+
+    import_battle_engine(lean_for_good=True)
 
     for name in (
         "battle_cmd",

@@ -172,3 +172,61 @@ def test_out_of_memory_at_the_cap_is_a_clear_error(
         assert store.con.execute("SELECT count(*) FROM runs").fetchone()[0] == 0
     finally:
         store.close()
+
+
+def test_a_write_of_rows_already_stored_keeps_one_copy_and_adds_the_new(tmp_path: Path) -> None:
+    """A write holding rows already stored (a resumed batch): no row twice, none lost, the
+    new rows of the same write stored."""
+    plan = small_plan(runs=8)
+    store = ResultStore(tmp_path / "r.duckdb")
+    try:
+        store.begin_batch("b", plan, 1)
+        first = _one_chunk(plan, store, 4)  # runs 0-3 of cell 0
+        assert store.write_chunks("b", [first]) == 4
+        empty = ResultStore(tmp_path / "empty.duckdb")
+        try:
+            wider = _one_chunk(plan, empty, 8)  # runs 0-7 of cell 0
+        finally:
+            empty.close()
+        assert store.write_chunks("b", [wider]) == 8
+        stored = store.con.execute("SELECT run FROM runs ORDER BY run").fetchall()
+        assert [r for (r,) in stored] == list(range(8))
+        dupes = store.con.execute(
+            "SELECT count(*) FROM (SELECT run, battle, count(*) AS n FROM battles "
+            "GROUP BY run, battle HAVING n > 1)"
+        ).fetchone()[0]
+        assert dupes == 0
+        battles = store.con.execute("SELECT count(*) FROM battles").fetchone()[0]
+        assert battles == wider.battles["battle"].length > first.battles["battle"].length
+    finally:
+        store.close()
+
+
+def test_workers_start_only_for_runs_that_remain(tmp_path, monkeypatch):
+    # a batch already stored starts no worker process (each costs ~0.6 s of CPU to start);
+    # a resumed one starts no more workers than runs remain; a new one, no more than it has
+    from campaign.batch import runner as runner_module
+    from campaign.batch.runner import run_batch
+
+    from .conftest import runs_rows, small_plan
+
+    started: list[int] = []
+    real = runner_module._start_pool
+
+    def counting(workers, preload=None):
+        started.append(workers)
+        return real(workers, preload)
+
+    monkeypatch.setattr(runner_module, "_start_pool", counting)
+    out = tmp_path / "r.duckdb"
+    plan = small_plan(runs=3)  # two cells: 6 runs
+    run_batch(plan, out, workers=0, progress=False, runs_per_cell={0: 3, 1: 2})
+    assert started == []
+    outcome = run_batch(plan, out, workers=2, progress=False)  # one run remains
+    assert started == [1] and outcome.done_now == 1 and outcome.complete
+    again = run_batch(plan, out, workers=2, progress=False)  # nothing remains
+    assert started == [1] and again.done_now == 0 and again.already_done == 6
+    assert len(runs_rows(out)) == 6
+    fresh = tmp_path / "new.duckdb"
+    run_batch(small_plan(runs=1), fresh, workers=8, progress=False)  # 2 runs in all
+    assert started == [1, 2]

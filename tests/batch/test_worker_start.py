@@ -10,6 +10,10 @@ from pathlib import Path
 
 import campaign.batch.runner as runner_module
 import campaign.batch.worker as worker_module
+from campaign.batch import kernel_load
+from campaign.batch.plan import chunk_tasks
+from campaign.batch.todo import MissingRuns
+from campaign.batch.worker import run_chunk
 
 from .conftest import runs_rows, small_plan, subprocess_env
 
@@ -25,6 +29,10 @@ def worker_state() -> dict[str, object]:
         "rules cached": worker_module._cached_rules.cache_info().currsize,
         "frozen": worker_module.gc.get_freeze_count() > 0,
         "held back": [m for m in worker_module.NOT_FOR_THE_KERNEL if m in sys.modules],
+        # numba's compiler registries: never loaded, even by kernel functions the campaign
+        # calls from Python (loaded from the cache on their first call, in the first chunk)
+        "registries": "numba.np.linalg" in sys.modules,
+        "lean loads": kernel_load.lean_loads["count"] > 1,
     }
 
 
@@ -32,7 +40,9 @@ def test_a_pool_worker_starts_warm_and_lean() -> None:
     cell = small_plan().cells[0]
     preload = (cell.map_path, cell.map_sha, cell.cell.variants, cell.cell.overrides_json)
     pool = runner_module._start_pool(1, preload)
+    task = next(chunk_tasks(small_plan(), 7, MissingRuns(6, {0: set(), 1: set()}), 6))
     try:
+        chunk = pool.submit(run_chunk, task).result(timeout=120)
         state = pool.submit(worker_state).result(timeout=120)
     finally:
         pool.shutdown(wait=True)
@@ -44,7 +54,10 @@ def test_a_pool_worker_starts_warm_and_lean() -> None:
         "rules cached": 1,
         "frozen": True,
         "held back": [],  # the import system's entries are removed again after numba's import
+        "registries": False,
+        "lean loads": True,
     }
+    assert chunk.count == 6 and chunk.battles["battle"].length > 0
 
 
 def test_scipy_linalg_stays_importable_after_the_engine_is(tmp_path: Path) -> None:

@@ -1,0 +1,119 @@
+"""Import the battle engine in a pool worker with only what its compiled kernel needs.
+
+Two things numba does while it loads the battle kernel from its on-disk cache serve its
+compiler, which a warm worker never runs (measured in a fresh process, 2026-12-01):
+
+- numba's array functions import ``scipy.linalg`` only to learn whether compiled code may
+  call BLAS and LAPACK (0.1 to 0.17 s of CPU and 15 MB): :data:`NOT_FOR_THE_KERNEL`;
+- before it loads any cached function, numba refreshes its target context: it imports and
+  installs every typing and lowering registry of the compiler (arrays, typed containers,
+  random generators, polynomials, unicode: about 250 registries, 0.12 s of CPU a worker),
+  although loading machine code from the cache types and lowers nothing. Only numba's
+  runtime (NRT, the reference-counted memory the compiled code allocates) must be set up
+  first: :func:`lean_cache_loads` loads with that alone.
+
+Neither changes the machine code: the same cached kernel is loaded either way, so every
+battle comes out the same. Whatever numba compiles later still refreshes in full first
+(its compiler does so itself), and a kernel missing from the cache is compiled as usual.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable, Iterator
+from typing import Any
+
+__all__ = ["NOT_FOR_THE_KERNEL", "import_battle_engine", "lean_cache_loads"]
+
+#: What numba imports with its array functions only to learn whether compiled code may call
+#: BLAS and LAPACK (``numba.np.arraymath`` -> ``scipy.linalg``: 0.1 to 0.17 s of CPU and
+#: 15 MB in every worker, measured). The battle kernel does no linear algebra, so a pool
+#: worker imports the battle engine without them (:func:`import_battle_engine`).
+NOT_FOR_THE_KERNEL = ("scipy.linalg.cython_blas", "scipy.linalg.cython_lapack")
+
+#: how many cached functions were loaded the lean way in this process (tests read it)
+lean_loads = {"count": 0}
+
+
+def _install_lean_loads() -> Callable[..., Any] | None:
+    """Make numba's ``Cache.load_overload`` lean; returns the method it replaced (None: this
+    numba's cache has no such methods, nothing was changed)."""
+    from numba.core import caching
+    from numba.core.runtime import rtsys
+
+    original: Callable[..., Any] | None = getattr(caching.Cache, "load_overload", None)
+    guard = getattr(caching.Cache, "_guard_against_spurious_io_errors", None)
+    if original is None or guard is None or not hasattr(caching.Cache, "_load_overload"):
+        return None
+
+    def load_overload(self: Any, sig: Any, target_context: Any) -> Any:
+        rtsys.initialize(target_context)  # what the compiled code calls: set up once
+        with self._guard_against_spurious_io_errors():
+            data = self._load_overload(sig, target_context)
+            if data is not None:
+                lean_loads["count"] += 1
+            return data
+        return None  # the guard swallowed a spurious I/O error: numba compiles instead
+
+    caching.Cache.load_overload = load_overload
+    return original
+
+
+@contextlib.contextmanager
+def lean_cache_loads() -> Iterator[None]:
+    """While in the block, numba loads cached compiled functions after setting up only its
+    runtime (NRT), not after refreshing every compiler registry (``Cache.load_overload``
+    otherwise calls ``target_context.refresh()`` first).
+
+    Restored on leaving the block, whatever happens. A function that is not in the cache is
+    compiled as usual: numba's compiler refreshes the context in full itself. With a numba
+    whose cache has no such method, nothing is changed.
+    """
+    from numba.core import caching
+
+    original = _install_lean_loads()
+    try:
+        yield
+    finally:
+        if original is not None:
+            caching.Cache.load_overload = original
+
+
+def import_battle_engine(*, lean_for_good: bool = False) -> None:
+    """Import :mod:`battle.engine` (and numba) with :data:`NOT_FOR_THE_KERNEL` held back, and
+    its compiled kernel loaded from the cache the lean way (:func:`lean_cache_loads`).
+
+    Holding a module back is the import system's own mechanism: ``None`` in ``sys.modules``
+    makes its import raise ``ImportError``, which numba takes as "no BLAS" (compiled code
+    then cannot call ``np.dot`` or ``np.linalg``; the kernel calls neither). The entries are
+    removed again at once, so anything imported later may still use ``scipy.linalg``. When
+    numba is already imported there is nothing to hold back; when the kernel is not in the
+    cache yet (:data:`battle.kernel.COLD`) it is compiled as usual.
+
+    ``lean_for_good`` (a pool worker, which never compiles): every later load from the cache
+    in this process is lean too, not only the entry point's at import. The campaign calls a
+    few kernel functions from Python (the withdrawal tables' steps), loaded on their first
+    call; loaded the usual way, the first of them would refresh numba's registries in the
+    middle of the first chunk (0.3 s of CPU, measured), after the worker's start-up.
+    """
+    if "battle.engine" in sys.modules:
+        return
+    held = [] if "numba" in sys.modules else [n for n in NOT_FOR_THE_KERNEL if n not in sys.modules]
+    for name in held:
+        sys.modules[name] = None  # type: ignore[assignment]
+    try:
+        import battle.kernel  # numba, and whether the compiled kernel is in the cache
+
+        if battle.kernel.COLD:
+            import battle.engine
+        elif lean_for_good:
+            _install_lean_loads()
+            import battle.engine
+        else:
+            with lean_cache_loads():
+                import battle.engine
+    finally:
+        for name in held:
+            if name in sys.modules and sys.modules[name] is None:
+                del sys.modules[name]
