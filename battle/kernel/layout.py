@@ -5,7 +5,7 @@ The kernel (:mod:`battle.kernel.rules_core`, :mod:`battle.kernel.orders`,
 compile the rules; these constants name their columns. Module-level ints are compile-time
 constants to numba.
 
-Arrays of one battle (the ``st`` tuple, see :func:`battle.kernel.pack.new_state`):
+Arrays of one battle (the ``st`` tuple, see :func:`battle.kernel.bound.set_out`):
 
 ``U``  int64 [units, NU]: per unit, the columns ``U_*`` below (flags are 0/1; unit
        references are unit indices, -1 for none). Units are indexed in id order over both
@@ -14,7 +14,7 @@ Arrays of one battle (the ``st`` tuple, see :func:`battle.kernel.pack.new_state`
 ``S``  int64 [NS]: the battle's scalars ``S_*``.
 ``DK`` int64 [2, cards]: each side's deck, highest card first (RULES.md §3); ``DL`` the cards
        dealt since the last reshuffle (draw-through).
-``DB`` float64 [n]: the battle's uniforms, drawn from its generator in blocks of 64.
+``DB`` float64 [n]: the battle's uniforms, drawn from its generator (battle.kernel.draw).
 ``E``  float64 [rows, EW]: the event buffer, one row per event (``EV_*`` kinds).
 ``OA``  int64 [units, NO]: this bound's orders; ``OG`` float64 [units]: their stop gaps.
 """
