@@ -149,8 +149,10 @@ def new_state(
     units_a, units_b = force_a.units, force_b.units
     ids_a, rows_a = _live(list(map(ID, units_a)), rows.of(t, p, 0, -1, units_a))
     ids_b, rows_b = _live(list(map(ID, units_b)), rows.of(t, p, 1, -1, units_b))
-    _refuse_force(t, force_a, len(rows_a))
-    _refuse_force(t, force_b, len(rows_b))
+    limit = t.max_units_per_force
+    if not rows_a or not rows_b or len(units_a) > limit or len(units_b) > limit:
+        _refuse_force(t, force_a, len(rows_a))
+        _refuse_force(t, force_b, len(rows_b))
     given: Sequence[UnitSpec] = units_a + units_b
     if due:
         more_a: list[UnitSpec] = []
