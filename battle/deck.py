@@ -17,7 +17,8 @@ __all__ = ["deck_composition"]
 
 
 def deck_composition(units: int, explicit: Mapping[int, Sequence[int]] | None = None) -> list[int]:
-    """The U + 1 cards of a force of U units (RULES.md §3.1), highest first.
+    """The U + 1 cards of a force of U units (RULES.md §3.1), highest first: the kernel's
+    rule (:func:`battle.kernel.start.deck_cards`), which every battle deals from.
 
     Parameters
     ----------
@@ -33,8 +34,6 @@ def deck_composition(units: int, explicit: Mapping[int, Sequence[int]] | None = 
     """
     if units < 1:
         raise ValueError(f"a deck needs at least one unit, got {units}")
-    if explicit and units in explicit:
-        return list(explicit[units])
-    u = units
-    seq = [u, u, u - 1, u - 1, *range(u - 2, 3, -1)] + [3] * (u + 1)
-    return [min(max(v, 1), u) for v in seq[: u + 1]]
+    from battle.kernel.start import deck_cards, explicit_decks
+
+    return [int(c) for c in deck_cards(units, explicit_decks(explicit or {}))]

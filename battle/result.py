@@ -36,7 +36,8 @@ class UnitOutcome(NamedTuple):
 
 class UnitColumns(NamedTuple):
     """What a campaign reads of a battle's units, as the kernel left them (no object per
-    unit): the units in the order of ``BattleResult.units`` (side 0 first, each side by id).
+    unit): side 0's units first, each side's in the order given (its force's, then those of
+    its late arrivals in turn; ``BattleResult.units`` lists them by id).
 
     ``ids`` their ids; ``split`` how many are of side 0; ``hits`` this battle's actual hits;
     ``total`` hits carried in plus this battle's; ``present`` 1 for a unit in the battle,

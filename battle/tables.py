@@ -6,10 +6,9 @@ per rules object; :mod:`battle.kernel.pack` turns it into the compiled kernel's 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import NamedTuple
 
-from battle.deck import deck_composition
 from battle.dice import DiceExpression, parse_dice
 from battle.formation import change_cost as total_of_change
 from battle.rules import BattleRules, DoctrineRules
@@ -127,21 +126,6 @@ class Tables:
     move_and_fire_x: int
     move_and_fire_fraction: float
     max_units_per_force: int  # (house)
-    _decks: dict[int, tuple[int, ...]] = field(default_factory=dict, repr=False, compare=False)
-
-    def deck_for(self, units: int) -> tuple[int, ...]:
-        """The §3.1 deck of a force of ``units`` units (>= 1), highest card first (cached).
-
-        Raises
-        ------
-        ValueError
-            If ``units`` < 1.
-        """
-        cards = self._decks.get(units)
-        if cards is None:
-            cards = tuple(deck_composition(units, self.rules.deck.explicit))
-            self._decks[units] = cards
-        return cards
 
 
 def compile_rules(rules: BattleRules) -> Tables:

@@ -26,7 +26,7 @@ COMPILE_SECONDS = 15
 _HERE = Path(__file__).resolve().parent
 #: every source the compiled code depends on (the modules with compiled functions first)
 _COMPILED = tuple(
-    [_HERE / f"{m}.py" for m in ("jit", "core", "phases", "orders", "bound")]
+    [_HERE / f"{m}.py" for m in ("jit", "draw", "core", "phases", "orders", "start", "bound")]
     + [_HERE.parent / f"{m}.py" for m in ("fire", "formation", "withdrawal")]
 )
 _SOURCES = (*_COMPILED, _HERE / "layout.py")

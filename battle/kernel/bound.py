@@ -11,7 +11,6 @@ from numba.experimental import structref
 
 from battle.kernel.core import (
     check_end,
-    d,
     draw_card,
     emit,
     finish,
@@ -19,7 +18,8 @@ from battle.kernel.core import (
     row,
     withdrawal_phase,
 )
-from battle.kernel.jit import A1F, A1I, A2I, BT, I8, LAY, OUT, RL, ST, VOID, rule, unmanaged
+from battle.kernel.draw import d
+from battle.kernel.jit import A1F, A1I, A2I, BT, I8, LAY, OUT, RL, RT, ST, VOID, rule, unmanaged
 from battle.kernel.layout import (
     A_ADVANCE,
     END_FLAGS,
@@ -31,7 +31,6 @@ from battle.kernel.layout import (
     EV_TEST,
     EW,
     NO,
-    NU,
     O_ACTION,
     O_UNIT,
     OUT_COLUMNS,
@@ -48,6 +47,7 @@ from battle.kernel.layout import (
     R_MOVE_FIRE,
     R_TURNS_CAP,
     S_ATTACKER,
+    S_BITGEN,
     S_BOUNDS,
     S_BOX,
     S_CHANGED,
@@ -85,6 +85,7 @@ from battle.kernel.phases import (
     melee_phase,
     stand_tests,
 )
+from battle.kernel.start import deck_cards, lay_out
 
 
 @rule(I8, BT)
@@ -112,21 +113,30 @@ def first_side(b):
 def join_due(b):
     """Join every arrival due at the start of the next bound (RULES.md §8.4; see
     :mod:`battle.arrivals`): its units deploy at their baseline, the side's deck is rebuilt for
-    every unit it brought to the battle less one highest card per card already lost (§3.1,
-    §3.3), and its casualty base grows by their boxes (§7.1)."""
+    every unit it brought to the battle (§3.1, :func:`battle.kernel.start.deck_cards`) less one
+    highest card per card already lost (§3.3), and its casualty base grows by their boxes
+    (§7.1). An arrival whose every unit was destroyed before the battle brings nothing."""
     U, S, DK = b.U, b.S, b.DK
-    AB, AS, ADK, ADN = b.AB, b.AS, b.ADK, b.ADN
+    AB, AS = b.AB, b.AS
     next_bound = S[S_BOUNDS] + 1
     while S[S_NEXTARR] < S[S_NARR] and AB[S[S_NEXTARR]] <= next_bound:
         k = S[S_NEXTARR]
         S[S_NEXTARR] = k + 1
-        if ADN[k] < 0:
-            continue  # every unit of it was destroyed: nothing joins
         side = AS[k]
+        brought = 0  # the side's units from the start and of every arrival up to this one
+        joining = 0
+        for u in range(U.shape[0]):
+            if U[u, U_SIDE] == side and U[u, U_ARR] <= k:
+                brought += 1
+                if U[u, U_ARR] == k:
+                    joining += 1
+        if not joining:
+            continue  # every unit of it was destroyed: nothing joins
         lost = S[S_CL + side]
-        size = max(ADN[k] - lost, 0)
+        cards = deck_cards(brought, b.XD)
+        size = max(cards.shape[0] - lost, 0)
         for c in range(size):
-            DK[side, c] = ADK[k, lost + c]
+            DK[side, c] = cards[lost + c]
         S[S_DN + side] = size
         S[S_DEALT + side] = 0
         for u in range(U.shape[0]):
@@ -226,50 +236,43 @@ def run_battle(b):
             withdrawal_phase(b)
 
 
-@rule(ST, LAY, A1F, I8, I8, I8)
-def set_out(lay, DB, rows, record, max_bounds):
-    """The arrays of one battle (``ST``) from its layout ``lay`` (copied: the layout stays as
-    it was; ``U`` gathered from the rows ``AT`` of ``TB``), its uniforms ``DB``, an event buffer
-    of ``rows`` rows, whether it records its events, and nightfall after ``max_bounds`` bounds
-    (-1: none)."""
-    TB, P0, S0, DK0, AB, AS, ADK, ADN, AT = lay
-    n = AT.shape[0]
-    U = np.empty((n, NU), np.int64)
-    for i in range(n):
-        U[i] = TB[AT[i]]
-    S = S0.copy()
+@rule(ST, LAY, I8, A1F, I8, I8, I8, A1I, A1F, A2I)
+def set_out(lay, attacker, DB, rows, record, max_bounds, RI, RF, XD):
+    """The arrays of one battle (``ST``) from its layout ``lay`` (laid out by
+    :func:`battle.kernel.start.lay_out` under the rules ``RI``, ``RF`` and ``XD``; the layout
+    stays as it was), the side with the first bound ``attacker``, its uniforms ``DB``, an
+    event buffer of ``rows`` rows, whether it records its events, and nightfall after
+    ``max_bounds`` bounds (-1: none)."""
+    TB, RX, AB, AS = lay
+    U, P, S, DK = lay_out(TB, RX, AB.shape[0], attacker, RI, RF, XD)
+    n = U.shape[0]
     S[S_RECORD] = record
     S[S_MAXB] = max_bounds
     S[S_DNUM] = DB.shape[0]
     return (
         U,
-        P0.copy(),
+        P,
         S,
-        DK0.copy(),
-        np.zeros_like(DK0),
+        DK,
+        np.zeros_like(DK),
         DB,
         np.empty((rows, EW), np.float64),
         np.zeros((n, NO), np.int64),
         np.zeros(n, np.float64),
         AB,
         AS,
-        ADK,
-        ADN,
     )
 
 
-@rule(A1I, A2I)
-def listing_of(U):
-    """The units of ``U`` in the order of every unit listing: side 0's, then side 1's, each
-    side in index (id) order."""
-    n = U.shape[0]
+@rule(A1I, A1I)
+def listing_of(RX):
+    """The index of each unit in listing order (each side's units as given, side 0's first),
+    from the layout's ``RX`` (whose second half is the listing position of each unit in index
+    order: its inverse)."""
+    n = RX.shape[0] // 2
     out = np.empty(n, np.int64)
-    k = 0
-    for side in range(2):
-        for i in range(n):
-            if U[i, U_SIDE] == side:
-                out[k] = i
-                k += 1
+    for i in range(n):
+        out[RX[n + i]] = i
     return out
 
 
@@ -294,25 +297,35 @@ def outcome_columns(U, listing):
     return out
 
 
-@njit(OUT(LAY, A1F, I8, I8, I8, RL), cache=True)
-def fight_arrays(lay, DB, rows, record, max_bounds, rl):
-    """Fight the battle laid out in ``lay`` with the rules ``rl`` (see :func:`set_out` and
-    :func:`run_battle`); returns its units' :func:`outcome_columns`, S and event rows at the
-    end."""
-    st = set_out(lay, DB, rows, record, max_bounds)
+@njit(RT(RL), cache=True)
+def rules_of(rl):
+    """The rule tuple ``rl`` as one :class:`~battle.kernel.jit.Rules` (made here, compiled
+    and cached on disk: the proxy's own constructor would compile itself in every
+    process)."""
+    r = structref.new(RT)
+    r.RI, r.RF, r.FI, r.FF, r.TI = rl[0], rl[1], rl[2], rl[3], rl[4]
+    r.CT, r.MNF, r.HD, r.LS, r.XD = rl[5], rl[6], rl[7], rl[8], rl[9]
+    r.DI, r.DF, r.DR, r.DFF, r.DAF = rl[10], rl[11], rl[12], rl[13], rl[14]
+    return r
+
+
+@njit(OUT(LAY, I8, A1F, I8, I8, I8, I8, RT, I8), cache=True)
+def fight_arrays(lay, attacker, DB, drawn, rows, record, max_bounds, r, bitgen):
+    """Fight the battle laid out in ``lay`` with the rules ``r`` (a
+    :class:`~battle.kernel.jit.Rules`; see :func:`set_out` and :func:`run_battle`), its
+    uniforms drawn from the bit generator at ``bitgen`` and kept in ``DB`` (whose first
+    ``drawn`` were drawn before: :mod:`battle.kernel.draw`); returns its units'
+    :func:`outcome_columns`, S and event rows at the end."""
+    st = set_out(lay, attacker, DB, rows, record, max_bounds, r.RI, r.RF, r.XD)
+    st[2][S_DNUM] = drawn
+    st[2][S_BITGEN] = bitgen
     b = structref.new(BT)
     b.U, b.P, b.S = unmanaged(st[0]), unmanaged(st[1]), unmanaged(st[2])
     b.DK, b.DL, b.DB, b.E = unmanaged(st[3]), unmanaged(st[4]), unmanaged(st[5]), unmanaged(st[6])
     b.OA, b.OG, b.AB, b.AS = unmanaged(st[7]), unmanaged(st[8]), unmanaged(st[9]), unmanaged(st[10])
-    b.ADK, b.ADN = unmanaged(st[11]), unmanaged(st[12])
-    b.RI, b.RF, b.FI, b.FF = unmanaged(rl[0]), unmanaged(rl[1]), unmanaged(rl[2]), unmanaged(rl[3])
-    b.TI, b.CT, b.MNF, b.HD = unmanaged(rl[4]), unmanaged(rl[5]), unmanaged(rl[6]), unmanaged(rl[7])
-    b.LS, b.DI, b.DF, b.DR = (
-        unmanaged(rl[8]),
-        unmanaged(rl[9]),
-        unmanaged(rl[10]),
-        unmanaged(rl[11]),
-    )
-    b.DFF, b.DAF = unmanaged(rl[12]), unmanaged(rl[13])
+    b.RI, b.RF, b.FI, b.FF = unmanaged(r.RI), unmanaged(r.RF), unmanaged(r.FI), unmanaged(r.FF)
+    b.TI, b.CT, b.MNF, b.HD = unmanaged(r.TI), unmanaged(r.CT), unmanaged(r.MNF), unmanaged(r.HD)
+    b.LS, b.XD, b.DI, b.DF = unmanaged(r.LS), unmanaged(r.XD), unmanaged(r.DI), unmanaged(r.DF)
+    b.DR, b.DFF, b.DAF = unmanaged(r.DR), unmanaged(r.DFF), unmanaged(r.DAF)
     run_battle(b)
-    return outcome_columns(st[0], listing_of(st[0])), st[2], st[6]
+    return outcome_columns(st[0], listing_of(lay[1])), st[2], st[6]

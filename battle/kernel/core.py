@@ -11,6 +11,7 @@ are (the result lists them).
 from __future__ import annotations
 
 from battle.fire import morale_hits
+from battle.kernel.draw import d, index
 from battle.kernel.jit import B1, BT, F8, I8, VOID, rule
 from battle.kernel.layout import (
     CC_FAILED,
@@ -58,10 +59,7 @@ from battle.kernel.layout import (
     S_CHANGED,
     S_CL,
     S_DEALT,
-    S_DI,
     S_DN,
-    S_DNUM,
-    S_DUSED,
     S_EN,
     S_EOVER,
     S_FCT,
@@ -115,34 +113,6 @@ from battle.kernel.layout import (
     U_TOTAL,
 )
 from battle.withdrawal import highest_loss_step, withdrawal_order
-
-# ------------------------------------------------------------------ dice (RULES.md §0)
-
-
-@rule(F8, BT, inline=True)
-def uniform(b):
-    """The battle's next uniform in [0, 1) (RULES.md §0.6): drawn by :func:`battle.engine.fight`
-    from the battle's generator in blocks of 64 and read in order. Past the end it returns 0.5
-    and counts the shortfall (``S_DUSED``): the battle is then fought again with more."""
-    S, DB = b.S, b.DB
-    i = S[S_DI]
-    S[S_DI] = i + 1
-    S[S_DUSED] = i + 1
-    if i < S[S_DNUM]:
-        return DB[i]
-    return 0.5
-
-
-@rule(I8, BT, I8, inline=True)
-def d(b, sides):
-    """One ``d<sides>``: ``floor(u * sides) + 1`` (RULES.md §0.1)."""
-    return int(uniform(b) * sides) + 1
-
-
-@rule(I8, BT, I8, inline=True)
-def index(b, n):
-    """A uniform index in 0..n-1 (a random card)."""
-    return int(uniform(b) * n)
 
 
 @rule(I8, BT)

@@ -28,7 +28,8 @@ from battle.events import (
     WithdrawalChecked,
 )
 from battle.kernel import layout as L
-from battle.kernel.pack import FloatArray, IntArray, Layout, Packed
+from battle.kernel.lineup import Layout
+from battle.kernel.pack import FloatArray, IntArray, Packed
 from battle.result import BattleResult, UnitColumns, UnitOutcome
 from battle.tables import Tables
 from battle.units import Force
@@ -37,6 +38,7 @@ from battle.withdrawal import SideTally
 __all__ = ["events", "result"]
 
 _KIND, _GRADE, _HITS = attrgetter("kind"), attrgetter("grade"), attrgetter("hits")
+_SIDE_ID = attrgetter("side", "id")
 _outcome = partial(tuple.__new__, UnitOutcome)
 _NO_ROWS = np.zeros((0, L.EW), np.float64)
 _NO_ROWS.flags.writeable = False
@@ -52,18 +54,16 @@ def result(
     E: FloatArray,
     record: bool,
 ) -> BattleResult:
-    """The :class:`BattleResult` of a finished battle (units listed side 0 first, by id), from
-    its units' ``OUT_COLUMNS`` (:func:`battle.kernel.bound.outcome_columns`), its S (as a
-    list) and event rows."""
-    present, fid, hits, total, retsh, state = columns.tolist()
+    """The :class:`BattleResult` of a finished battle, from its units' ``OUT_COLUMNS`` in
+    listing order (:func:`battle.kernel.bound.outcome_columns`), its S (as a list) and event
+    rows."""
+    present, _, hits, total = columns[:4].tolist()  # the rest when the units are read
     cols = UnitColumns(lay.listed_ids, lay.split, hits, total, present if lay.late else None)
     n = s[L.S_EN]
-    rows = E[:n].copy() if s[L.S_NWD] or record else _NO_ROWS
+    rows = E[:n] if s[L.S_NWD] or record else _NO_ROWS  # E is this battle's own
     checks: tuple[WithdrawalChecked, ...] | Callable[[], tuple[WithdrawalChecked, ...]] = ()
     if s[L.S_NWD]:
-
-        def checks() -> tuple[WithdrawalChecked, ...]:
-            return tuple(_withdrawals(t, rows, n))
+        checks = partial(_withdrawals, t, rows, n)
 
     winner = s[L.S_WINNER]
     box0, box1 = s[L.S_BOX], s[L.S_BOX + 1]
@@ -75,7 +75,7 @@ def result(
         bounds=s[L.S_BOUNDS],
         turns=s[L.S_TURN],
         minutes=s[L.S_BOUNDS] * t.bound_minutes,
-        recorded_units=partial(_units, p, lay, fid, state, retsh, cols),
+        recorded_units=partial(_units, p, lay, columns, cols),
         unit_columns=cols,
         cards_left=(s[L.S_DN], s[L.S_DN + 1]),
         cards_lost=(s[L.S_CL], s[L.S_CL + 1]),
@@ -88,17 +88,12 @@ def result(
     )
 
 
-def _units(
-    p: Packed,
-    lay: Layout,
-    fid: list[int],
-    state: list[int],
-    retsh: list[int],
-    cols: UnitColumns,
-) -> tuple[UnitOutcome, ...]:
-    """Every unit's :class:`UnitOutcome` (in the order of ``lay.listed``; late arrivals
-    that never joined left out), from its columns at the end of the battle."""
+def _units(p: Packed, lay: Layout, columns: IntArray, cols: UnitColumns) -> tuple[UnitOutcome, ...]:
+    """Every unit's :class:`UnitOutcome`, side 0 first, each side by id (late arrivals that
+    never joined left out), from its columns at the end of the battle (in the order of
+    ``lay.listed``)."""
     listed = lay.listed
+    fid, retsh, state = columns[[1, 4, 5]].tolist()
     outcomes = zip(
         cols.ids,
         lay.listed_sides,
@@ -113,7 +108,8 @@ def _units(
         strict=True,
     )
     present = cols.present
-    return tuple(map(_outcome, compress(outcomes, present) if present is not None else outcomes))
+    made = map(_outcome, compress(outcomes, present) if present is not None else outcomes)
+    return tuple(sorted(made, key=_SIDE_ID))
 
 
 def _decoder(
@@ -137,7 +133,7 @@ def _decoder(
 _CHECKS: dict[tuple[float, ...], WithdrawalChecked] = {}
 
 
-def _withdrawals(t: Tables, E: FloatArray, n: int) -> list[WithdrawalChecked]:
+def _withdrawals(t: Tables, E: FloatArray, n: int) -> tuple[WithdrawalChecked, ...]:
     """Every withdrawal check of the battle (RULES.md §7.2–§7.4), from its event rows."""
     out = []
     for i in np.flatnonzero(E[:n, 0] == L.EV_WD).tolist():
@@ -166,7 +162,7 @@ def _withdrawals(t: Tables, E: FloatArray, n: int) -> list[WithdrawalChecked]:
                 _CHECKS.clear()
             _CHECKS[key] = check
         out.append(check)
-    return out
+    return tuple(out)
 
 
 #: phase events are the most common and the same in many battles: made once each
@@ -180,9 +176,14 @@ def _started(p: Packed, lay: Layout, attacker: int) -> BattleStarted:
     hit = _STARTS.get(id(lay))
     if hit is not None and hit[0] is lay and hit[1] == attacker:
         return hit[2]
-    specs, U0 = lay.specs, lay.U
+    specs = lay.specs
+    U0, P0, S0, DK0 = lay.start(p, attacker)
     start = [i for i in range(len(specs)) if U0[i, L.U_PRESENT] and U0[i, L.U_SIDE] == 0]
     start += [i for i in range(len(specs)) if U0[i, L.U_PRESENT] and U0[i, L.U_SIDE] == 1]
+    decks = (
+        tuple(DK0[0, : S0[L.S_DN]].tolist()),
+        tuple(DK0[1, : S0[L.S_DN + 1]].tolist()),
+    )
     event = BattleStarted(
         0,
         0,
@@ -195,13 +196,13 @@ def _started(p: Packed, lay: Layout, attacker: int) -> BattleStarted:
                 specs[i].grade,
                 specs[i].irregular,
                 p.formations[int(U0[i, L.U_FID])],
-                float(lay.P[i, L.P_POS]),
+                float(P0[i, L.P_POS]),
                 specs[i].hits,
                 int(U0[i, L.U_MORALE]),
             )
             for i in start
         ),
-        lay.decks,
+        decks,
     )
     if len(_STARTS) > 64:
         _STARTS.clear()

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from llvmlite import ir
 from numba import carray, config, njit
 from numba import types as nt
 from numba.experimental import structref
@@ -34,9 +35,13 @@ __all__ = [
     "LAY",
     "OUT",
     "RL",
+    "RT",
+    "RULE_FIELDS",
     "ST",
     "VOID",
     "Battle",
+    "Rules",
+    "next_double",
     "rule",
     "unmanaged",
 ]
@@ -49,35 +54,26 @@ A2I = nt.Array(nt.int64, 2, "C")
 A1F = nt.Array(nt.float64, 1, "C")
 A2F = nt.Array(nt.float64, 2, "C")
 A1B = nt.Array(nt.boolean, 1, "C")
-#: one battle: U, P, S, DK, DL, DB, E, OA, OG, AB, AS, ADK, ADN (battle.kernel.layout)
-ST = nt.Tuple((A2I, A2F, A1I, A2I, A2I, A1F, A2F, A2I, A1F, A1I, A1I, A2I, A1I))
-#: a battle before its first bound (battle.kernel.pack.Layout.arrays): TB (every unit row laid
-#: out so far, battle.kernel.pack.UnitRows; read, never written), P, S, DK (copied for each
-#: battle; P and DK shared and read-only), AB, AS, ADK, ADN (read by the battle, never
-#: written), and AT, the row of TB of each of the battle's units in index (id) order
-LAY = nt.Tuple(
-    (
-        A2I,
-        nt.Array(nt.float64, 2, "C", readonly=True),
-        A1I,
-        nt.Array(nt.int64, 2, "C", readonly=True),
-        A1I,
-        A1I,
-        A2I,
-        A1I,
-        A1I,
-    )
-)
-#: what a battle returns: the columns OUT_COLUMNS of its units in the order of a listing, its
-#: S and its event rows E at the end
+#: one battle: U, P, S, DK, DL, DB, E, OA, OG, AB, AS (battle.kernel.layout)
+ST = nt.Tuple((A2I, A2F, A1I, A2I, A2I, A1F, A2F, A2I, A1F, A1I, A1I))
+#: a battle before its first bound (battle.kernel.lineup.Layout.arrays): TB (every unit row laid
+#: out so far, battle.kernel.pack.UnitRows; read, never written), RX (the row of TB of each of
+#: the battle's n units in listing order, each side's units as given, side 0's first; then the
+#: listing position of each unit in index (id) order), and each late arrival's bound AB and
+#: side AS (read by the battle, never written); the rest is laid out by
+#: battle.kernel.start.lay_out
+LAY = nt.Tuple((A2I, A1I, A1I, A1I))
+#: what a battle returns: the columns OUT_COLUMNS of its units in listing order, its S and its
+#: event rows E at the end
 OUT = nt.Tuple((A2I, A1I, A2F))
-#: the rules: RI, RF, FI, FF, TI, CT, MNF, HD, LS, then the doctrines DI, DF, DR, DFF, DAF
-RL = nt.Tuple((A1I, A1F, A2I, A2F, A2I, A2I, A2I, A2I, A2F, A2I, A2F, A2I, A2I, A2I))
+#: the rules: RI, RF, FI, FF, TI, CT, MNF, HD, LS, XD, then the doctrines DI, DF, DR, DFF, DAF
+RL = nt.Tuple((A1I, A1F, A2I, A2F, A2I, A2I, A2I, A2I, A2F, A2I, A2I, A2F, A2I, A2I, A2I))
 
 #: the fields of a Battle: ST's arrays, then RL's
 FIELDS = (
-    *("U", "P", "S", "DK", "DL", "DB", "E", "OA", "OG", "AB", "AS", "ADK", "ADN"),
-    *("RI", "RF", "FI", "FF", "TI", "CT", "MNF", "HD", "LS", "DI", "DF", "DR", "DFF", "DAF"),
+    *("U", "P", "S", "DK", "DL", "DB", "E", "OA", "OG", "AB", "AS"),
+    *("RI", "RF", "FI", "FF", "TI", "CT", "MNF", "HD", "LS", "XD"),
+    *("DI", "DF", "DR", "DFF", "DAF"),
 )
 
 
@@ -92,6 +88,22 @@ class Battle(structref.StructRefProxy):  # type: ignore[misc]
 
 structref.define_proxy(Battle, BattleType, list(FIELDS))
 BT = BattleType(list(zip(FIELDS, (*ST.types, *RL.types), strict=True)))
+#: the fields of a Rules: RL's
+RULE_FIELDS = FIELDS[len(ST.types) :]
+
+
+@structref.register
+class RulesType(nt.StructRef):  # type: ignore[misc]
+    """The numba type of a :class:`Rules`."""
+
+
+class Rules(structref.StructRefProxy):  # type: ignore[misc]
+    """The rules and two doctrines (the arrays of ``RL``) as one numba structure: a battle's
+    call passes one reference, not fifteen arrays (each costs its own unboxing)."""
+
+
+structref.define_proxy(Rules, RulesType, list(RULE_FIELDS))
+RT = RulesType(list(zip(RULE_FIELDS, RL.types, strict=True)))
 
 
 def rule(ret: Any, *args: Any, inline: bool = False) -> Callable[[F], F]:
@@ -136,6 +148,25 @@ def _data(typingctx: Any, array: Any) -> Any:
         return context.make_array(signature.args[0])(context, builder, args[0]).data
 
     return nt.CPointer(array.dtype)(array), codegen
+
+
+@intrinsic  # type: ignore[untyped-decorator]
+def next_double(typingctx: Any, bitgen: Any) -> Any:
+    """The next uniform in [0, 1) of the numpy bit generator whose ``bitgen_t`` (numpy's C
+    interface of every bit generator: its state, then ``next_uint64``, ``next_uint32``,
+    ``next_double`` and ``next_raw``, all pointers) is at address ``bitgen`` (int64): its
+    ``next_double(state)``, which ``Generator.random`` calls for each uniform (compiled code
+    only; the generator must stay alive meanwhile)."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        byte_ptr = ir.IntType(8).as_pointer()
+        fields = builder.inttoptr(args[0], byte_ptr.as_pointer())
+        state = builder.load(fields)
+        draw = builder.load(builder.gep(fields, [ir.Constant(ir.IntType(32), 3)]))
+        fn = builder.bitcast(draw, ir.FunctionType(ir.DoubleType(), [byte_ptr]).as_pointer())
+        return builder.call(fn, [state])
+
+    return nt.float64(nt.int64), codegen
 
 
 @njit(cache=True, inline="always")  # type: ignore[untyped-decorator]

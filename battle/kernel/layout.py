@@ -5,7 +5,7 @@ The kernel (:mod:`battle.kernel.rules_core`, :mod:`battle.kernel.orders`,
 compile the rules; these constants name their columns. Module-level ints are compile-time
 constants to numba.
 
-Arrays of one battle (the ``st`` tuple, see :func:`battle.kernel.pack.new_state`):
+Arrays of one battle (the ``st`` tuple, see :func:`battle.kernel.bound.set_out`):
 
 ``U``  int64 [units, NU]: per unit, the columns ``U_*`` below (flags are 0/1; unit
        references are unit indices, -1 for none). Units are indexed in id order over both
@@ -14,7 +14,7 @@ Arrays of one battle (the ``st`` tuple, see :func:`battle.kernel.pack.new_state`
 ``S``  int64 [NS]: the battle's scalars ``S_*``.
 ``DK`` int64 [2, cards]: each side's deck, highest card first (RULES.md §3); ``DL`` the cards
        dealt since the last reshuffle (draw-through).
-``DB`` float64 [n]: the battle's uniforms, drawn from its generator in blocks of 64.
+``DB`` float64 [n]: the battle's uniforms, drawn from its generator (battle.kernel.draw).
 ``E``  float64 [rows, EW]: the event buffer, one row per event (``EV_*`` kinds).
 ``OA``  int64 [units, NO]: this bound's orders; ``OG`` float64 [units]: their stop gaps.
 """
@@ -88,7 +88,7 @@ S_ONF = 14  # units on the field, + side
 S_DN = 16  # deck size, + side
 S_DEALT = 18  # cards dealt since the last reshuffle, + side
 S_DI = 20  # next uniform to read
-S_DNUM = 21  # uniforms in DB
+S_DNUM = 21  # uniforms in DB (drawn so far)
 S_DUSED = 22  # uniforms asked for (may pass S_DNUM: the battle is then fought again)
 S_EN = 23  # event rows written
 S_EOVER = 24  # 1 when the event buffer overflowed (the battle is then fought again)
@@ -98,7 +98,8 @@ S_NEXTARR = 34  # next arrival to join
 S_NARR = 35  # arrivals
 S_MAXB = 36  # nightfall after this many bounds, -1 none
 S_NWD = 37  # withdrawal checks recorded
-NS = 38
+S_BITGEN = 38  # address of the battle generator's bitgen_t, 0 none (battle.kernel.draw)
+NS = 39
 
 # tallies (RULES.md §7.2 rows a battle can fire)
 T_FLAGS = 0

@@ -11,7 +11,6 @@ from __future__ import annotations
 from battle.formation import completion_sum
 from battle.kernel.core import (
     bad_thing,
-    d,
     drop_back,
     emit,
     fall_back,
@@ -20,6 +19,7 @@ from battle.kernel.core import (
     state_event,
     test_event,
 )
+from battle.kernel.draw import d
 from battle.kernel.jit import A2I, B1, BT, F8, I8, VOID, rule
 from battle.kernel.layout import (
     A_ADVANCE,

@@ -1,15 +1,18 @@
-"""Run one battle in the kernel: lay it out, feed it the battle's dice, decode the result.
+"""Run one battle in the kernel: lay it out, fight it, decode the result.
 
-The battle's uniforms come from its generator in blocks of 64 (RULES.md §0.6), drawn here
-before the compiled battle runs (passing a generator into compiled code costs more than a
-whole battle). A battle that needs more dice than were drawn, or more event rows than its
-buffer holds, is fought again from the start with more: the same dice give the same battle.
-Afterwards the generator stands exactly where 64-uniform blocks would have left it.
+A compiled battle draws its uniforms itself, one by one, straight from the battle's generator
+(RULES.md §0.6, :mod:`battle.kernel.draw`), and keeps them: a battle whose event buffer, or
+whose buffer of kept uniforms, was too small is fought again from the start with a larger one,
+replaying the same uniforms, so it is the same battle. Afterwards the generator stands where
+blocks of 64 uniforms would have left it: after the last uniform used, and the rest of its
+block (``rewind``; else just after the last uniform used). In plain Python
+(``NUMBA_DISABLE_JIT=1``) the uniforms are drawn beforehand in blocks of 64.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import ctypes
+from collections.abc import Sequence
 from types import SimpleNamespace
 from typing import Any
 
@@ -27,7 +30,8 @@ from battle.kernel.bound import (
 )
 from battle.kernel.decode import result
 from battle.kernel.jit import FIELDS
-from battle.kernel.pack import Layout, Packed, doctrine_arrays, new_state, rule_arrays
+from battle.kernel.lineup import new_state
+from battle.kernel.pack import doctrine_arrays, doctrine_rules, rule_arrays
 from battle.result import BattleResult
 from battle.tables import Tables
 from battle.units import Force
@@ -40,36 +44,16 @@ PLAIN_PYTHON = bool(config.DISABLE_JIT)
 #: event rows a recording battle starts with, plus 64 per unit
 EVENT_ROWS = 512
 EVENT_ROWS_PER_UNIT = 64
-#: blocks drawn up front: grows at once to what a battle needed (plus one), and shrinks by a
-#: block after every SHRINK_AFTER battles that needed fewer (one long battle must not make
-#: every later battle draw and step back thousands of uniforms)
-_GUESS = [4]
-_FEWER = [0]  # battles since the guess last changed that needed fewer blocks
-SHRINK_AFTER = 256
-_LAYOUTS: dict[int, tuple[Tables, Force, Force, int, Layout]] = {}
-#: bit generators whose ``advance(-k)`` steps back exactly k 64-bit draws
-_STEPS_BACK = (np.random.PCG64, np.random.PCG64DXSM)
-
-
-def _layout(
-    t: Tables,
-    p: Packed,
-    force_a: Force,
-    force_b: Force,
-    due: Sequence[Arrival],
-    attacker: int,
-) -> Layout:
-    if due:
-        return new_state(t, (force_a, force_b), due, attacker, p)
-    hit = _LAYOUTS.get(id(t))
-    same = hit is not None and hit[0] is t and hit[1] is force_a and hit[2] is force_b
-    if hit is not None and same and hit[3] == attacker:
-        return hit[4]
-    lay = new_state(t, (force_a, force_b), due, attacker, p)
-    if len(_LAYOUTS) > 64:
-        _LAYOUTS.clear()
-    _LAYOUTS[id(t)] = (t, force_a, force_b, attacker, lay)
-    return lay
+#: event rows of a battle that does not record its events: its withdrawal checks (one row
+#: each and one per die; the longest of 7,000 campaign battles wrote 49)
+QUIET_ROWS = 64
+#: uniforms a battle can keep at first (a longer one is fought again with room for 4 times
+#: as many)
+DICE = 512
+#: the address of a bit generator's ``bitgen_t``, from its capsule
+_ADDRESS = ctypes.pythonapi.PyCapsule_GetPointer
+_ADDRESS.restype = ctypes.c_void_p
+_ADDRESS.argtypes = [ctypes.py_object, ctypes.c_char_p]
 
 
 def fight_tables(
@@ -85,60 +69,81 @@ def fight_tables(
     rewind: bool = True,
 ) -> BattleResult:
     """Fight one battle of checked forces (see :func:`battle.engine.fight`)."""
-    rl = doctrine_arrays(t, doctrines)
     p = rule_arrays(t)
-    lay = _layout(t, p, force_a, force_b, due, attacker)
-    n = lay.AT.shape[0]
-    # a bit generator that cannot step back one 64-bit draw at a time (MT19937 has no
-    # ``advance``; Philox's counts blocks of four and only forward) is rewound by restoring
-    # its state and drawing the used blocks again
-    bitgen = rng.bit_generator
-    steps_back = rewind and type(bitgen) in _STEPS_BACK
-    advance = getattr(bitgen, "advance", None) if steps_back else None
-    start = bitgen.state if rewind and advance is None else None
-    dice = rng.random(BLOCK * _GUESS[0])
-    rows = EVENT_ROWS + EVENT_ROWS_PER_UNIT * n if record else 256
+    lay = new_state(t, (force_a, force_b), due, p)
+    rows = EVENT_ROWS + EVENT_ROWS_PER_UNIT * len(lay.listed_ids) if record else QUIET_ROWS
     nightfall = -1 if max_bounds is None else max_bounds
+    if PLAIN_PYTHON:
+        C, s, E = _plain(t, lay.arrays, attacker, doctrines, rng, rows, record, nightfall, rewind)
+        return result(t, p, lay, (force_a, force_b), C, s, E, record)
+    rules = doctrine_rules(t, doctrines)
+    bitgen = _address(rng.bit_generator)
+    DB = np.empty(DICE, np.float64)
+    drawn = 0
     while True:
-        if PLAIN_PYTHON:  # NUMBA_DISABLE_JIT=1: the same rules, run as Python (debugging)
-            st = set_out(lay.arrays, dice, rows, record, nightfall)  # type: ignore[no-untyped-call]
-            fields = dict(zip(FIELDS, (*st, *rl), strict=True))
-            run_battle(SimpleNamespace(**fields))  # type: ignore[no-untyped-call]
-            C = outcome_columns(st[0], listing_of(st[0]))  # type: ignore[no-untyped-call]
-            S, E = st[2], st[6]
-        else:
-            C, S, E = fight_arrays(lay.arrays, dice, rows, record, nightfall, rl)
+        C, S, E = fight_arrays(
+            lay.arrays, attacker, DB, drawn, rows, record, nightfall, rules, bitgen
+        )
         s = S.tolist()
-        used = s[L.S_DUSED]
-        if used > len(dice):  # more dice: the next blocks of the same stream
-            more = -(-(used - len(dice)) // BLOCK) + 1
-            _GUESS[0] = min(max(_GUESS[0], -(-used // BLOCK) + 1), 4096)
-            _FEWER[0] = 0
-            dice = np.concatenate((dice, rng.random(BLOCK * more)))
+        drawn = s[L.S_DNUM]
+        if s[L.S_DUSED] > len(DB):  # more uniforms than DB keeps: kept, and room for more
+            more = np.empty(4 * len(DB), np.float64)
+            more[:drawn] = DB[:drawn]
+            DB = more
             continue
         if s[L.S_EOVER]:
             rows *= 4
             continue
         break
-    keep = BLOCK * -(-used // BLOCK)
-    if keep + BLOCK < BLOCK * _GUESS[0]:
-        _FEWER[0] += 1
-        if _FEWER[0] >= SHRINK_AFTER:
-            _GUESS[0] -= 1
-            _FEWER[0] = 0
-    spare = len(dice) - keep
+    spare = -drawn % BLOCK
     if spare and rewind:
-        if advance is not None:
-            advance(-spare)  # one 64-bit draw per uniform
-        else:
-            _rewind(rng, start, keep)
+        rng.random(spare)  # the rest of the last block
     return result(t, p, lay, (force_a, force_b), C, s, E, record)
 
 
-def _rewind(rng: np.random.Generator, start: Mapping[str, Any] | None, keep: int) -> None:
-    """Put a generator without ``advance`` just after the ``keep`` uniforms the battle's
-    used blocks took: restore ``start``, its bit generator's state before the battle drew,
-    and draw them again."""
-    assert start is not None
-    rng.bit_generator.state = start
-    rng.random(keep)
+#: the last bit generator a battle drew from and its address (a campaign's stream is one
+#: generator, restarted for each battle)
+_LAST: list[Any] = [None, 0]
+
+
+def _address(bitgen: np.random.BitGenerator) -> int:
+    """The address of ``bitgen``'s ``bitgen_t`` (numpy's C interface of a bit generator)."""
+    if bitgen is not _LAST[0]:
+        _LAST[0], _LAST[1] = bitgen, _ADDRESS(bitgen.capsule, b"BitGenerator")
+    return int(_LAST[1])
+
+
+def _plain(
+    t: Tables,
+    arrays: tuple[Any, ...],
+    attacker: int,
+    doctrines: tuple[str, str],
+    rng: np.random.Generator,
+    rows: int,
+    record: bool,
+    nightfall: int,
+    rewind: bool,
+) -> tuple[Any, list[int], Any]:
+    """The battle in plain Python (``NUMBA_DISABLE_JIT=1``, for debugging): the same rules,
+    its uniforms drawn beforehand in blocks of 64 (more blocks if it needs them); returns what
+    :func:`battle.kernel.bound.fight_arrays` does, S as a list."""
+    rl = doctrine_arrays(t, doctrines)
+    start = rng.bit_generator.state if rewind else None
+    dice = rng.random(4 * BLOCK)
+    while True:
+        st = set_out(arrays, attacker, dice, rows, record, nightfall, rl[0], rl[1], rl[9])  # type: ignore[no-untyped-call]
+        run_battle(SimpleNamespace(**dict(zip(FIELDS, (*st, *rl), strict=True))))  # type: ignore[no-untyped-call]
+        s = st[2].tolist()
+        used = s[L.S_DUSED]
+        if used > len(dice):  # more dice: the next blocks of the same stream
+            dice = np.concatenate((dice, rng.random(BLOCK * (-(-(used - len(dice)) // BLOCK)))))
+            continue
+        if s[L.S_EOVER]:
+            rows *= 4
+            continue
+        break
+    if start is not None:  # the generator after the blocks used
+        rng.bit_generator.state = start
+        rng.random(BLOCK * -(-used // BLOCK))
+    C = outcome_columns(st[0], listing_of(arrays[1]))  # type: ignore[no-untyped-call]
+    return C, s, st[6]

@@ -65,7 +65,7 @@ def test_the_lean_load_fights_the_same_battles_and_numba_still_compiles() -> Non
     )
     full = _python("import json\nimport battle.engine\n" + _FIGHT + "print(json.dumps(outcomes))\n")
     count, refreshed, later, outcomes = json.loads(lean)
-    assert count == 1  # the battle's entry point, from the cache, the lean way
+    assert count == 2  # the battle's entry point and its rules' maker, from the cache, lean
     assert refreshed is False
     assert later == 6.0
     assert outcomes == json.loads(full)
@@ -143,4 +143,4 @@ def test_the_command_line_loads_the_kernel_the_lean_way() -> None:
             """
         )
     )
-    assert json.loads(state) == [False, False, 1, True]
+    assert json.loads(state) == [False, False, 2, True]  # fight_arrays, rules_of

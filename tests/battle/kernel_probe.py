@@ -12,7 +12,8 @@ from battle.events import BattleEvent
 from battle.kernel import layout as L
 from battle.kernel.decode import events
 from battle.kernel.jit import Battle
-from battle.kernel.pack import doctrine_arrays, new_state, rule_arrays
+from battle.kernel.lineup import new_state
+from battle.kernel.pack import doctrine_arrays, rule_arrays
 from battle.tables import Tables
 from battle.units import Force, UnitSpec
 
@@ -74,17 +75,19 @@ class Probe:
         self.packed = rule_arrays(tables)
         due = sorted(arrivals, key=lambda a: a.bound)
         self.lay = lay = new_state(
-            tables, (Force("Red", tuple(red)), Force("Blue", tuple(blue))), due, attacker
+            tables, (Force("Red", tuple(red)), Force("Blue", tuple(blue))), due
         )
-        n = lay.U.shape[0]
+        #: the battle as the kernel lays it out before the first bound
+        self.start = start = lay.start(self.packed, attacker)
+        n = start[0].shape[0]
         dice = [uniform(r, s) for r, s in rolls] + list(uniforms)
-        self.U = lay.U.copy()
-        self.P = lay.P.copy()
-        self.S = lay.S.copy()
+        self.U = start[0].copy()
+        self.P = start[1].copy()
+        self.S = start[2].copy()
         self.S[L.S_RECORD] = record
         self.S[L.S_TURN] = self.S[L.S_BOUNDS] = 1
         self.S[L.S_DNUM] = len(dice)
-        self.DK = lay.DK.copy()
+        self.DK = start[3].copy()
         self.E = np.zeros((4096, L.EW), np.float64)
         self.O = np.zeros((n, L.NO), np.int64)
         self.OG = np.zeros(n, np.float64)
@@ -93,27 +96,26 @@ class Probe:
             self.P,
             self.S,
             self.DK,
-            np.zeros_like(lay.DK),
+            np.zeros_like(self.DK),
             np.array([*dice, 0.5], np.float64),
             self.E,
             self.O,
             self.OG,
             lay.AB,
             lay.AS,
-            lay.ADK,
-            lay.ADN,
         )
         self.b = Battle(*arrays, *doctrine_arrays(tables, doctrines))
         self.ids = [s.id for s in lay.specs]
 
     def reset(self) -> None:
         """Put the units and the battle's counts back as laid out (the dice read on)."""
-        self.U[:] = self.lay.U
-        self.P[:] = self.lay.P
+        U0, P0, S0, DK0 = self.start
+        self.U[:] = U0
+        self.P[:] = P0
         keep = self.S[[L.S_DI, L.S_DUSED, L.S_DNUM, L.S_RECORD, L.S_TURN, L.S_BOUNDS]]
-        self.S[:] = self.lay.S
+        self.S[:] = S0
         self.S[[L.S_DI, L.S_DUSED, L.S_DNUM, L.S_RECORD, L.S_TURN, L.S_BOUNDS]] = keep
-        self.DK[:] = self.lay.DK
+        self.DK[:] = DK0
 
     def deck(self, side: int) -> list[int]:
         """``side``'s cards, highest first (RULES.md §3)."""

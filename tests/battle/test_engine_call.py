@@ -12,7 +12,8 @@ import pytest
 from battle.arrivals import Arrival
 from battle.engine import fight
 from battle.errors import ForceError
-from battle.kernel.pack import new_state, rule_arrays
+from battle.kernel.lineup import new_state
+from battle.kernel.pack import MAX_ROWS, rule_arrays
 from battle.result import BattleResult
 from battle.tables import compile_rules
 from battle.units import GRADES, Force, UnitSpec
@@ -134,33 +135,39 @@ def test_layout_keeps_its_rows_when_the_row_table_starts_again(rules):
     before keeps its own rows, and the forces' layout is not reused across the restart."""
     red, blue, arrivals = _battle(3)
     tables = compile_rules(rules)  # what fight uses (the fixture's may have been replaced)
-    before = new_state(tables, (red, blue), [], 0)
+    before = new_state(tables, (red, blue), [])
     U = before.U.copy()
     expected = _fight(red, blue, rules, 3, arrivals=arrivals)
     rows = rule_arrays(tables).unit_rows
     epoch = rows.epoch
-    rows._rows.extend([[0]] * 100_001)  # past the bound: the next look-up starts again
+    rows._kept.extend([UnitSpec("pad", "cavalry")] * (MAX_ROWS + 1))  # past the bound: the
+    # next battle starts again
     _fight(Force("x", (UnitSpec("x1", "cavalry", hits=3),)), blue, rules, 1)
     assert rows.epoch == epoch + 1
-    assert (before.arrays[0].take(before.AT, 0) == U).all()
+    assert (before.U == U).all()
     assert _fight(red, blue, rules, 3, arrivals=arrivals) == expected
 
 
 def test_layout_lists_units_as_the_result_does(tables):
-    """The layout's units in index (id) order and in listing order (side 0 first)."""
-    red, blue, arrivals = _battle(11)
-    lay = new_state(tables, (red, blue), sorted(arrivals, key=lambda a: a.bound), 1)
-    alive = [u for f in (red, blue) for u in f.units if u.hits < tables.destroyed_at] + [
-        u for a in arrivals for u in a.units if u.hits < tables.destroyed_at
-    ]
-    assert [u.id for u in lay.specs] == sorted(u.id for u in alive)
-    assert lay.U.shape == (len(alive), lay.arrays[0].shape[1])
-    sides = lay.U[:, 0].tolist()
-    listing = [i for i in range(len(sides)) if sides[i] == 0]
-    listing += [i for i in range(len(sides)) if sides[i] == 1]
-    assert [u.id for u in lay.listed] == lay.listed_ids == [lay.specs[i].id for i in listing]
-    assert lay.listed_sides == [sides[i] for i in listing]
-    assert lay.split == sides.count(0)
+    """The layout's units in index (id) order and in listing order (side 0 first, each side's
+    units as given: its force's, then its arrivals' in turn), destroyed ones left out."""
+    for seed in range(11, 31):
+        red, blue, arrivals = _battle(seed)
+        due = sorted(arrivals, key=lambda a: a.bound)
+        lay = new_state(tables, (red, blue), due)
+        alive = [
+            u
+            for side, f in enumerate((red, blue))
+            for u in (*f.units, *(v for a in due if a.side == side for v in a.units))
+            if u.hits < tables.destroyed_at
+        ]
+        assert lay.listed_ids == [u.id for u in alive] and lay.listed == alive
+        assert [u.id for u in lay.specs] == sorted(u.id for u in alive)
+        assert lay.U.shape == (len(alive), lay.arrays[0].shape[1])
+        sides = lay.U[:, 0].tolist()
+        by_id = dict(zip((u.id for u in lay.specs), sides, strict=True))
+        assert lay.listed_sides == [by_id[i] for i in lay.listed_ids]
+        assert lay.split == sides.count(0)
 
 
 def _units(*specs: tuple[str, str, int]) -> tuple[UnitSpec, ...]:

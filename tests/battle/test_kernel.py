@@ -24,7 +24,7 @@ from battle.dice import Dice
 from battle.engine import fight
 from battle.forces import parse_force_flag
 from battle.kernel import run
-from battle.kernel.core import d, index
+from battle.kernel.draw import d, index
 from battle.tables import Tables, compile_rules
 from battle.units import GRADES, Force, UnitSpec
 from campaign.config import load_rules
@@ -147,41 +147,33 @@ def test_kernel_dice_are_the_generators_uniforms(tables: Tables) -> None:
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_the_generator_ends_at_a_block_boundary(rules, seed: int) -> None:  # type: ignore[no-untyped-def]
-    """The battle draws its uniforms in blocks of 64 (RULES.md §0.6); afterwards the
-    generator stands where whole blocks leave it, however many were drawn up front, and the
-    battle is the same however its dice were drawn."""
+def test_the_generator_ends_at_a_block_boundary(rules, seed: int, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The battle reads its generator's uniforms in blocks of 64 (RULES.md §0.6); afterwards
+    the generator stands where whole blocks leave it, and the battle is the same however many
+    uniforms it could keep at first (fought again with room for more, it replays them)."""
     red, blue = parse_force_flag("6i1c1a", "Red", "R"), parse_force_flag("4i1c1a", "Blue", "B")
     after = []
     results = []
-    for guess in (1, 4, 64):
-        run._GUESS[0] = guess
+    for room in (1, 64, 4096):
+        monkeypatch.setattr(run, "DICE", room)
         g = rng(seed)
         results.append(fight(red, blue, rules, g))
         after.append(g.random())
-    run._GUESS[0] = 4
     assert results[0] == results[1] == results[2] and after[0] == after[1] == after[2]
     stream = rng(seed).random(64 * 64)
     assert after[0] in stream[64::64].tolist()
 
 
-def test_the_up_front_guess_shrinks_after_short_battles(rules, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """After one long battle, the blocks drawn up front shrink again once SHRINK_AFTER
-    battles needed fewer; the battles and the generators' states are the same throughout."""
+@pytest.mark.parametrize("seed", range(4))
+def test_without_rewind_the_generator_stands_after_the_last_uniform_used(rules, seed: int) -> None:  # type: ignore[no-untyped-def]
+    """``rewind=False``: the same battle, and the generator just after the last uniform it
+    used; with ``rewind`` it stands at the end of that uniform's block of 64."""
     red, blue = parse_force_flag("6i1c1a", "Red", "R"), parse_force_flag("4i1c1a", "Blue", "B")
-    monkeypatch.setattr(run, "SHRINK_AFTER", 3)
-    expected = []
-    for seed in range(9):
-        g = rng(seed)
-        expected.append((fight(red, blue, rules, g), g.random()))
-    monkeypatch.setattr(run, "_GUESS", [40])
-    monkeypatch.setattr(run, "_FEWER", [0])
-    got = []
-    for seed in range(9):
-        g = rng(seed)
-        got.append((fight(red, blue, rules, g), g.random()))
-    assert got == expected
-    assert run._GUESS[0] == 37  # a block less after every 3 battles that needed fewer
+    g, h = rng(seed), rng(seed)
+    assert fight(red, blue, rules, g, rewind=False) == fight(red, blue, rules, h)
+    stream = rng(seed).random(64 * 64).tolist()
+    used = stream.index(g.random())
+    assert used > 0 and stream.index(h.random()) == 64 * -(-used // 64)
 
 
 def test_a_battle_whose_events_overflow_the_buffer_is_fought_again(rules, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -272,18 +264,19 @@ def test_the_first_run_notice_follows_the_cache(tmp_path: Path, monkeypatch, cap
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_a_generator_that_cannot_step_back_ends_at_a_block_boundary(rules, seed: int) -> None:  # type: ignore[no-untyped-def]
-    """MT19937 has no ``advance``: its state is restored and the used blocks drawn again, so
-    it stands where whole blocks leave it, as PCG64 does (no NotImplementedError)."""
+@pytest.mark.parametrize("kind", [np.random.MT19937, np.random.Philox, np.random.SFC64])
+def test_any_bit_generator_ends_at_a_block_boundary(rules, seed: int, kind, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Generators that cannot step back (MT19937, Philox, SFC64) stand where whole blocks
+    leave them too, and the battle is the same however many uniforms it could keep at
+    first."""
     red, blue = parse_force_flag("6i1c1a", "Red", "R"), parse_force_flag("4i1c1a", "Blue", "B")
     after = []
     results = []
-    for guess in (1, 64):
-        run._GUESS[0] = guess
-        g = np.random.Generator(np.random.MT19937(seed))
+    for room in (1, 512):
+        monkeypatch.setattr(run, "DICE", room)
+        g = np.random.Generator(kind(seed))
         results.append(fight(red, blue, rules, g))
         after.append(g.random())
-    run._GUESS[0] = 4
     assert results[0] == results[1] and after[0] == after[1]
-    stream = np.random.Generator(np.random.MT19937(seed)).random(64 * 64)
+    stream = np.random.Generator(kind(seed)).random(64 * 64)
     assert after[0] in stream[64::64].tolist()

@@ -1,0 +1,189 @@
+"""One battle's units as the kernel names them (:func:`new_state`): the row of each unit of
+both forces and of every late arrival, and their index (id) order. The kernel lays them out
+itself (:func:`battle.kernel.start.lay_out`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from operator import attrgetter
+
+import numpy as np
+
+from battle.arrivals import Arrival
+from battle.errors import ForceError
+from battle.kernel.pack import FloatArray, IntArray, Packed, rule_arrays
+from battle.kernel.start import lay_out
+from battle.tables import Tables
+from battle.units import ID, Force, UnitSpec
+
+__all__ = ["Layout", "new_state"]
+
+_EMPTY = np.zeros(0, np.int64)
+_BOUND = attrgetter("bound")
+_SIDE = attrgetter("side")
+
+
+class Layout:
+    """One battle's units before the first bound, in two orders: *listing* order, each side's
+    units as given (side 0's first: its force's, then those of its arrivals in turn), and
+    *index* order, by id (RULES.md §6.9 ties go to the lowest id), the order of the kernel's
+    arrays. ``arrays`` is the kernel's tuple of the layout (:data:`battle.kernel.jit.LAY`):
+    ``TB`` (the rows of :class:`~battle.kernel.pack.UnitRows`), ``RX`` (each unit's row of
+    ``TB`` in listing order, then the listing position of each unit in index order), and each
+    late arrival's bound ``AB`` and side ``AS``.
+
+    ``listed_ids`` are the units' ids in listing order and ``split`` how many are of side 0;
+    ``late`` whether any unit is a late arrival. What only events and unit outcomes read is
+    made when first read: ``U`` (the units' rows), ``listed`` and ``specs`` (the units in
+    listing and index order), ``listed_sides``, and :meth:`start`.
+    """
+
+    __slots__ = ("AB", "AS", "_given", "_specs", "arrays", "late", "listed_ids", "split")
+
+    def __init__(
+        self,
+        arrays: tuple[IntArray, IntArray, IntArray, IntArray],
+        given: tuple[Sequence[UnitSpec], int],
+        listed_ids: list[str],
+        split: int,
+        late: bool,
+    ) -> None:
+        self.arrays = arrays
+        self.AB, self.AS = arrays[2], arrays[3]
+        self._given = given  # the units as given (destroyed ones too), and destroyed_at
+        self.listed_ids = listed_ids
+        self.split = split
+        self.late = late
+        self._specs: list[UnitSpec] | None = None
+
+    @property
+    def U(self) -> IntArray:
+        """The units' rows before the first bound (``[units, NU]``, index order)."""
+        TB, RX = self.arrays[:2]
+        n = RX.shape[0] // 2
+        return TB.take(RX.take(RX[n:]), 0)
+
+    def start(self, p: Packed, attacker: int) -> tuple[IntArray, FloatArray, IntArray, IntArray]:
+        """``U``, ``P``, ``S`` and ``DK`` before the first bound, as the kernel lays them
+        out with the rules ``p`` and ``attacker`` (:func:`battle.kernel.start.lay_out`)."""
+        TB, RX, AB, _ = self.arrays
+        ri, rf, *_, xd = p.arrays
+        return lay_out(TB, RX, AB.shape[0], attacker, ri, rf, xd)
+
+    @property
+    def listed(self) -> list[UnitSpec]:
+        """The units' specs in listing order (``listed_ids``)."""
+        units, destroyed_at = self._given
+        return [u for u in units if u.hits < destroyed_at]
+
+    @property
+    def specs(self) -> list[UnitSpec]:
+        """The units' specs in index (id) order."""
+        if self._specs is None:
+            listed = self.listed
+            RX = self.arrays[1]
+            self._specs = list(map(listed.__getitem__, RX[RX.shape[0] // 2 :].tolist()))
+        return self._specs
+
+    @property
+    def listed_sides(self) -> list[int]:
+        """The side of each unit of ``listed``."""
+        return [0] * self.split + [1] * (len(self.listed_ids) - self.split)
+
+
+def _refuse_force(t: Tables, force: Force, live: int) -> None:
+    """Refuse a force of more than ``max_units_per_force`` units, or with no unit able to
+    fight (``live`` of its units have fewer than ``destroyed_at`` hits); raises ForceError."""
+    limit = t.max_units_per_force
+    if len(force.units) > limit:
+        raise ForceError(
+            f"force {force.name!r} has {len(force.units)} units, more than the "
+            f"{limit} a battle allows",
+            key="battle.max_units_per_force",
+            fix=f"Give it at most {limit} units, or raise "
+            "battle.max_units_per_force (e.g. --set battle.max_units_per_force=500).",
+        )
+    if not live:
+        raise ForceError(
+            f"force {force.name!r} has no unit able to fight",
+            fix=f"Give each side at least one unit with fewer than {t.destroyed_at} hits.",
+        )
+
+
+def _live(ids: list[str], rows: list[int]) -> tuple[list[str], list[int]]:
+    """The ids and rows of the units in the battle (``rows``: -1 for a destroyed one, left
+    out, RULES.md §1.2)."""
+    if -1 not in rows:
+        return ids, rows
+    return [i for i, r in zip(ids, rows, strict=True) if r >= 0], [r for r in rows if r >= 0]
+
+
+def new_state(
+    t: Tables,
+    forces: tuple[Force, Force],
+    due: Sequence[Arrival],
+    p: Packed | None = None,
+) -> Layout:
+    """Name a battle's units: those of both forces and of every arrival (``due``, sorted by
+    bound), destroyed ones left out (RULES.md §1.2), each as its row of the rules' unit rows
+    (:class:`~battle.kernel.pack.UnitRows`: type, formation, hits carried, morale, §1.3),
+    and their index (id) order. ``p``: ``rule_arrays(t)``, if the caller has it. A battle of
+    the same two forces as the last one laid out, without arrivals, reuses its layout.
+
+    Raises
+    ------
+    ForceError
+        If a unit's type or formation is not in the rules, a force has more than
+        ``max_units_per_force`` units or none able to fight, or unit ids of the two forces
+        repeat (arrivals are checked by :func:`battle.arrivals.check_arrivals`).
+    """
+    if p is None:
+        p = rule_arrays(t)
+    rows = p.unit_rows
+    force_a, force_b = forces
+    last = rows.last
+    if not due and last is not None and last[0] is force_a and last[1] is force_b:
+        return last[2]  # type: ignore[return-value]
+    rows.bound()
+    units_a, units_b = force_a.units, force_b.units
+    ids_a, rows_a = _live(list(map(ID, units_a)), rows.of(t, p, 0, -1, units_a))
+    ids_b, rows_b = _live(list(map(ID, units_b)), rows.of(t, p, 1, -1, units_b))
+    limit = t.max_units_per_force
+    if not rows_a or not rows_b or len(units_a) > limit or len(units_b) > limit:
+        _refuse_force(t, force_a, len(rows_a))
+        _refuse_force(t, force_b, len(rows_b))
+    given: Sequence[UnitSpec] = units_a + units_b
+    if due:
+        more_a: list[UnitSpec] = []
+        more_b: list[UnitSpec] = []
+        for k, arrival in enumerate(due):
+            ids, got = _live(
+                list(map(ID, arrival.units)), rows.of(t, p, arrival.side, k, arrival.units)
+            )
+            if arrival.side == 0:
+                ids_a += ids
+                rows_a += got
+                more_a += arrival.units
+            else:
+                ids_b += ids
+                rows_b += got
+                more_b += arrival.units
+        given = [*units_a, *more_a, *units_b, *more_b]
+    listed = ids_a + ids_b
+    if len(set(listed)) != len(listed):
+        dup = sorted({i for i in listed if listed.count(i) > 1})
+        raise ForceError(f"unit ids repeat: {', '.join(dup)}", fix="Give every unit its own id.")
+    rows_a += rows_b  # then the listing position of each unit in index (id) order:
+    rows_a += sorted(range(len(listed)), key=listed.__getitem__)
+    RX = np.array(rows_a, np.int64)
+    if due:
+        AB = np.array(list(map(_BOUND, due)), np.int64)
+        AS = np.array(list(map(_SIDE, due)), np.int64)
+        arrays = (rows.table(), RX, AB, AS)
+        return Layout(arrays, (given, t.destroyed_at), listed, len(ids_a), True)
+    lay = Layout(
+        (rows.table(), RX, _EMPTY, _EMPTY), (given, t.destroyed_at), listed, len(ids_a), False
+    )
+    rows.last = (force_a, force_b, lay)
+    return lay
