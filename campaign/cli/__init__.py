@@ -156,6 +156,8 @@ def main(argv: list[str] | None = None) -> None:
         command = typer.main.get_command(app)
         result = command.main(args=argv, prog_name="campaign", standalone_mode=False)
         code = result if isinstance(result, int) else 0
+        if code == 130:  # Ctrl-C that Typer caught and turned into its exit code, silently
+            typer.echo("interrupted", err=True)
         sys.stdout.flush()
     except SimulatorError as exc:
         typer.echo(f"error: {exc.message}", err=True)

@@ -38,6 +38,7 @@ from campaign.cli.common import (
     VariantOption,
     caused_by_ctrl_c,
     check_seed,
+    exit_interrupted,
     parse_overrides,
 )
 from campaign.config import LoadedRules, load_rules
@@ -258,12 +259,10 @@ def battle(
             _print_odds(out, head, summary)
         if "interrupted" in summary:
             kept = f"; {events} holds their events" if events is not None else ""
-            typer.echo(
+            exit_interrupted(
                 f"interrupted after {summary['battles']:,} of {odds:,} battles: the odds "
-                f"above are over those{kept}",
-                err=True,
+                f"above are over those{kept}"
             )
-            raise typer.Exit(130)
         return
     result = fight(
         *force_pair,

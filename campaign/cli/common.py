@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import numpy as np
 import typer
@@ -14,7 +14,14 @@ import yaml
 from battle.errors import ConfigError
 from battle.yamlfile import YamlTooLarge, safe_load_text
 
-__all__ = ["caused_by_ctrl_c", "check_seed", "fresh_seed", "parse_overrides", "parse_pairs"]
+__all__ = [
+    "caused_by_ctrl_c",
+    "check_seed",
+    "exit_interrupted",
+    "fresh_seed",
+    "parse_overrides",
+    "parse_pairs",
+]
 
 
 def caused_by_ctrl_c(exc: BaseException) -> bool:
@@ -118,12 +125,21 @@ def batch_interrupt_exits(out: Path) -> Iterator[None]:
         yield
     except BatchInterrupted as stop:
         o = stop.outcome
-        typer.echo(
+        exit_interrupted(
             f"interrupted: {o.already_done + o.done_now} of {o.total_runs} runs are stored in "
-            f"{out}; run the same command again to resume",
-            err=True,
+            f"{out}; run the same command again to resume"
         )
-        raise typer.Exit(130) from None
+
+
+def exit_interrupted(message: str) -> NoReturn:
+    """Print a command's own line about what Ctrl-C stopped and kept, and exit with 130.
+
+    Raised as ``SystemExit``, which Typer passes through untouched: an interrupt Typer
+    catches itself comes back as exit code 130 with nothing said, and
+    :func:`campaign.cli.main` then prints the plain ``interrupted``.
+    """
+    typer.echo(message, err=True)
+    raise SystemExit(130)
 
 
 #: the batch options every batch-driven command shares (``batch``, ``tournament``,

@@ -137,3 +137,18 @@ def test_an_interrupt_before_any_battle_ended_says_interrupted(monkeypatch, caps
     assert (code, out, err.strip()) == (130, "", "interrupted")
     code, out, err = _run(capsys, "battle", "--seed", "2")  # one battle, no --odds
     assert (code, out, err.strip()) == (130, "", "interrupted")
+
+
+@pytest.mark.parametrize("where", ["campaign.engine.run_campaign", "campaign.maps.load_map"])
+def test_ctrl_c_that_typer_catches_still_says_interrupted(monkeypatch, capsys, where) -> None:
+    # Typer turns a KeyboardInterrupt raised inside a command into exit code 130 and says
+    # nothing; the command line must still say "interrupted" (once), never a traceback
+    module, name = where.rsplit(".", 1)
+
+    def ctrl_c(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(f"{module}.{name}", ctrl_c)
+    code, out, err = _run(capsys, "run", "--seed", "1")
+    assert code == 130 and out == ""
+    assert err.splitlines()[-1] == "interrupted" and err.count("interrupted") == 1
