@@ -38,6 +38,12 @@ __all__ = [
     "resolve_sides",
 ]
 
+#: the fix when no junction pair is near enough to be chosen as the bases
+_NEARER = (
+    "Give the bases (--red-base, --blue-base), or shorten the roads: lower their hours in "
+    "the map, or --hours-per-length for a map drawn without hours."
+)
+
 #: The automatic bases' distance in days of daylight march (RULES.md §8.7).
 AUTO_DAYS = (1.0, 3.0)
 #: Fraction of the span used as the window when the whole component is under a day's march.
@@ -127,7 +133,7 @@ def _auto_bases(
                     f"no junction is within {cap:g} march hours of {fixed!r}",
                     source=source,
                     key="sides",
-                    fix="Give the bases (--red-base, --blue-base) or a larger --max-march-hours.",
+                    fix=_NEARER,
                 )
             v = max(within, key=lambda n: (dist[n], n))
             chosen = (fixed, v, dist[v], "the farthest junction within the limit")
@@ -137,7 +143,7 @@ def _auto_bases(
                     f"no junction pair found within {cap:g} march hours of each other",
                     source=source,
                     key="sides",
-                    fix="Give the bases (--red-base, --blue-base) or a larger --max-march-hours.",
+                    fix=_NEARER,
                 )
             chosen = (far_a, far_b, span, "the two farthest junctions found")
     u, v, hours, how = chosen

@@ -172,3 +172,28 @@ def test_a_road_kind_override_the_map_never_uses_is_refused() -> None:
     text = str(err.value)
     assert "nosuch" in text and "normal, rough" in text and "--road-kind" in text
     assert load_map(None, MapOptions(road_kinds={"ROUGH": "normal"})).graph  # case-blind
+
+
+def test_no_pair_near_enough_for_bases_names_only_flags_that_exist(write_map, capsys) -> None:
+    # the fix once offered "--max-march-hours", which no command has
+    import re
+
+    from campaign.cli import main
+
+    doc = {
+        "name": "far",
+        "junctions": [
+            {"id": "a", "name": "A", "pos": [0, 0]},
+            {"id": "b", "name": "B", "pos": [1, 0]},
+        ],
+        "roads": [["a", "b", {"hours": 1e308}]],
+    }
+    path = write_map(doc)
+    with pytest.raises(MapError, match="no junction pair found within") as info:
+        load_map(path)
+    flags = set(re.findall(r"--[a-z-]+", info.value.message))
+    assert flags == {"--red-base", "--blue-base", "--hours-per-length"}
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    helptext = capsys.readouterr().out
+    assert all(flag in helptext for flag in flags)
