@@ -79,8 +79,10 @@ def battle_timeline(diary: Diary) -> Figure:
     battles = diary.battles
     with mpl.rc_context(MPL_RC):
         height = 1.2 + 0.32 * max(len(battles), 1)
-        fig = Figure(figsize=(7.2, height))
-        ax = fig.add_axes((0.30, 0.8 / height, 0.67, 1 - 1.1 / height))
+        # laid out by matplotlib's constrained layout: the place names (up to "#12 the road
+        # Bois-Sainte-Anne - Roncourt") get the room they need at the left, never cut off
+        fig = Figure(figsize=(7.2, height), layout="constrained")
+        ax = fig.add_subplot()
         hatch = {"red": "//", "blue": "..", None: ""}
         face = {"red": SIDE_STYLE["red"]["color"], "blue": SIDE_STYLE["blue"]["color"], None: "0.7"}
         labels = []
