@@ -24,4 +24,4 @@ def test_every_battle_label_lies_inside_the_figure() -> None:
     assert any("Bois-Sainte-Anne - Roncourt" in t.get_text() for t in labels)  # the long one
     for label in labels:
         box = label.get_window_extent(renderer)
-        assert 0 <= box.x0 and box.x1 <= width, label.get_text()
+        assert box.x0 >= 0 and box.x1 <= width, label.get_text()
