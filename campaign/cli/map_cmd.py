@@ -170,6 +170,15 @@ def convert(
             "must end in .yaml or .yml. Fix: give a name such as "
             f"{out.with_suffix('.yaml').name}."
         )
+    from campaign.maps.loader import resolve_map_path
+
+    source = resolve_map_path(map_file)  # a shipped map's name too
+    if out.exists() and source.exists() and out.resolve() == source.resolve():
+        fail(
+            f"--out {out}: that is the map being converted; writing over it would lose its "
+            "comments and layout. Fix: give another file name, e.g. "
+            f"{out.with_name(out.stem + '-converted.yaml').name}."
+        )
     options = _options(
         contract,
         road_kind,

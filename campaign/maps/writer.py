@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
+
+import networkx as nx
 
 from campaign.maps.model import SIDES, CampaignMap
 from campaign.maps.yaml_io import dump_map_yaml
@@ -15,6 +18,27 @@ def _number(value: float) -> float | int:
     return int(value) if float(value).is_integer() else float(value)
 
 
+def _road(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a <= b else (b, a)
+
+
+def _roads_in_order(graph: nx.Graph) -> list[tuple[str, str]]:
+    """Every road once, in an order that gives every junction its roads in the graph's own
+    order when read back (the order of its adjacency list).
+
+    That order breaks ties between equally long routes (a fall back's, a march's), so a map
+    converted and read back plays the same campaigns as the original. The roads are the
+    nodes of a precedence graph (each junction's roads one after another); the original
+    file's order is one of its topological orders, so one exists; the lexicographically
+    smallest is taken, so the file is the same on every run.
+    """
+    after = nx.DiGraph()
+    after.add_nodes_from(_road(a, b) for a, b in graph.edges)
+    for node in graph.nodes:
+        after.add_edges_from(itertools.pairwise(_road(node, other) for other in graph.adj[node]))
+    return list(nx.lexicographical_topological_sort(after))
+
+
 def map_document(cmap: CampaignMap) -> dict[str, Any]:
     """The map as a project-format document (reads back to the same graph and sides).
 
@@ -23,7 +47,7 @@ def map_document(cmap: CampaignMap) -> dict[str, Any]:
     """
     graph = cmap.graph
     junctions = []
-    for node in sorted(graph.nodes):
+    for node in graph.nodes:  # the graph's own order: see _roads_in_order
         attrs = graph.nodes[node]
         entry: dict[str, Any] = {"id": node, "name": attrs["name"]}
         entry["pos"] = [_number(v) for v in attrs["pos"]]
@@ -33,7 +57,7 @@ def map_document(cmap: CampaignMap) -> dict[str, Any]:
             entry["terrain"] = attrs["terrain"]
         junctions.append(entry)
     roads = []
-    for a, b in sorted(tuple(sorted(e)) for e in graph.edges):
+    for a, b in _roads_in_order(graph):
         attrs = graph.edges[a, b]
         roads.append([a, b, {"kind": attrs["kind"], "hours": _number(attrs["hours"])}])
     sides = {}

@@ -24,6 +24,11 @@ def _same_map(first: CampaignMap, second: CampaignMap) -> None:
             assert attrs[key] == other[key], (a, b, key)
     assert first.sides == second.sides
     assert first.name == second.name
+    # the same order of junctions, and of each junction's roads: it breaks ties between
+    # equally long routes, so a converted map must keep it to play the same campaigns
+    assert list(first.graph.nodes) == list(second.graph.nodes)
+    for node in first.graph:
+        assert list(first.graph.adj[node]) == list(second.graph.adj[node]), node
 
 
 def _convert(args: list[str]) -> None:
@@ -77,3 +82,31 @@ def test_convert_refuses_an_output_that_is_not_yaml(suffix: str, tmp_path: Path)
     result = CliRunner().invoke(app, ["map", "convert", "default", "-o", str(out)])
     assert result.exit_code == 2, result.output
     assert ".yaml" in result.output and not out.exists()
+
+
+@pytest.mark.parametrize(("name", "seed"), [("default", 42), ("waterloo-1815", 1815)])
+def test_a_converted_map_plays_the_same_campaign(name: str, seed: int, tmp_path: Path) -> None:
+    from campaign.config import load_rules
+    from campaign.engine import run_campaign
+
+    out = tmp_path / "out.yaml"
+    _convert([name, "-o", str(out)])
+    loaded = load_rules()
+    first = run_campaign(load_map(name), loaded, seed, record_events=True)
+    again = run_campaign(load_map(out), loaded, seed, record_events=True)
+    assert type(first.events[0]).__name__ == "CampaignStarted"  # names the map file
+    assert again.events[1:] == first.events[1:]
+    assert len(first.events) > 100 and first.battles >= 3
+
+
+def test_convert_never_writes_over_the_map_it_reads(tmp_path: Path) -> None:
+    _register()
+    source = tmp_path / "mine.yaml"
+    text = "# my notes\n" + Path(load_map("default").source).read_text(encoding="utf-8")
+    source.write_text(text, encoding="utf-8")
+    for out in (source, tmp_path / "." / "mine.yaml"):
+        result = CliRunner().invoke(app, ["map", "convert", str(source), "-o", str(out)])
+        assert result.exit_code == 2, result.output
+        assert "that is the map being converted" in result.output
+        assert "mine-converted.yaml" in result.output
+    assert source.read_text(encoding="utf-8") == text
