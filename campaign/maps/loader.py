@@ -113,6 +113,28 @@ def _protected(graph: nx.Graph, sides: dict[str, SideSetup], raw: RawMap) -> set
     return keep
 
 
+#: Most junctions a campaign map may have once loaded (after ``--contract``). A campaign's
+#: route tables grow with the square of the junctions on long chains of roads: a chain of
+#: 5,000 plays in about 5 s, one of 8,000 in 35 s, one of 20,000 ran for minutes.
+MAX_JUNCTIONS = 5_000
+#: Most junctions a map file may hold when ``--contract`` is to merge its chains first.
+MAX_JUNCTIONS_TO_CONTRACT = 50_000
+
+
+_FEWER = "Draw the map with fewer junctions, or cut it to the theatre that matters."
+
+
+def _check_size(n: int, source: str, limit: int, what: str, fix: str) -> None:
+    """Refuse a map of more than ``limit`` junctions (``what``: the junctions counted)."""
+    if n > limit:
+        raise MapError(
+            f"{n:,} junctions{what}, more than the {limit:,} a campaign map may have",
+            source=source,
+            key="junctions",
+            fix=fix,
+        )
+
+
 def load_map(path: str | Path | None = None, options: MapOptions | None = None) -> CampaignMap:
     """Load, validate and prepare a campaign map (RULES.md §8.1).
 
@@ -133,8 +155,9 @@ def load_map(path: str | Path | None = None, options: MapOptions | None = None) 
     ------
     MapError
         If the file is missing or invalid, or the map cannot hold a campaign (fewer than two
-        junctions, no road, equal bases, bases in different parts of the map, bases more than
-        ``options.max_march_hours`` apart). The message names the file and key path.
+        junctions, more than :data:`MAX_JUNCTIONS` once loaded, no road, equal bases, bases
+        in different parts of the map, bases more than ``options.max_march_hours`` apart).
+        The message names the file and key path.
 
     Examples
     --------
@@ -145,6 +168,14 @@ def load_map(path: str | Path | None = None, options: MapOptions | None = None) 
     options = options or MapOptions()
     file = resolve_map_path(path)
     raw = read_raw_map(file)
+    if options.contract:  # chains are merged below: refuse only what cannot shrink enough
+        _check_size(len(raw.junctions), raw.source, MAX_JUNCTIONS_TO_CONTRACT, "", _FEWER)
+    else:
+        contract = (
+            "Merge the chains of plain junctions with --contract (every command that reads a "
+            "map has it), or draw the map with fewer junctions."
+        )
+        _check_size(len(raw.junctions), raw.source, MAX_JUNCTIONS, "", contract)
     table = load_road_kind_table().with_overrides(options.road_kinds, options.hours_per_length)
     graph, notes = build_graph(raw, table, options.seed)
     unused = sorted(k for k in options.road_kinds if k.lower() not in table.seen)
@@ -165,6 +196,8 @@ def load_map(path: str | Path | None = None, options: MapOptions | None = None) 
     if options.contract:
         graph, contraction = contract_roads(graph, _protected(graph, sides, raw))
         notes.append(contraction.sentence())
+        n = graph.number_of_nodes()
+        _check_size(n, raw.source, MAX_JUNCTIONS, " after --contract", _FEWER)
     reachable = nx.node_connected_component(graph, sides["red"].base)
     cut_off = sorted(set(graph) - reachable)
     if cut_off:

@@ -197,3 +197,32 @@ def test_no_pair_near_enough_for_bases_names_only_flags_that_exist(write_map, ca
         main(["run", "--help"])
     helptext = capsys.readouterr().out
     assert all(flag in helptext for flag in flags)
+
+
+def test_a_map_too_big_to_play_in_reasonable_time_is_refused_before_any_work(
+    write_map, monkeypatch
+) -> None:
+    # a chain of 20,000 junctions ran for minutes; the bound is lowered here to keep it quick
+    from campaign.maps import loader
+
+    monkeypatch.setattr(loader, "MAX_JUNCTIONS", 40)
+    monkeypatch.setattr(loader, "MAX_JUNCTIONS_TO_CONTRACT", 100)
+
+    def chain(n: int) -> dict:
+        junctions = [{"id": f"j{i}", "name": f"J{i}", "pos": [i, 0]} for i in range(n)]
+        roads = [[f"j{i}", f"j{i + 1}"] for i in range(n - 1)]
+        return {"name": "chain", "junctions": junctions, "roads": roads}
+
+    path = write_map(chain(60))
+    with pytest.raises(MapError, match="60 junctions, more than the 40") as info:
+        load_map(path)
+    assert "--contract" in info.value.message and str(path) in info.value.message
+    contracted = load_map(path, MapOptions(contract=True))  # a chain merges into a few
+    assert contracted.graph.number_of_nodes() <= 40
+    with pytest.raises(MapError, match="101 junctions, more than the 100"):
+        load_map(write_map(chain(101)), MapOptions(contract=True))
+    assert load_map(write_map(chain(40))).graph.number_of_nodes() == 40
+    ring = chain(50)  # each junction joined to the next three: nothing to merge
+    ring["roads"] = [[f"j{i}", f"j{(i + k) % 50}"] for i in range(50) for k in (1, 2, 3)]
+    with pytest.raises(MapError, match="50 junctions after --contract, more than the 40"):
+        load_map(write_map(ring), MapOptions(contract=True))
