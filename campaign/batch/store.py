@@ -143,6 +143,12 @@ class ResultStore:
         if read_only and not self.path.exists():
             raise BatchSpecError("results file not found", source=str(path), fix="Check the path.")
         folder = self.path.parent
+        if not read_only and folder.exists() and not folder.is_dir():
+            raise BatchSpecError(
+                f"cannot create the results file: {str(folder)!r} is a file, not a folder",
+                source=str(path),
+                fix="Choose a path in a folder.",
+            )
         if not read_only and not folder.is_dir():
             raise BatchSpecError(
                 f"cannot create the results file: the folder {str(folder)!r} does not exist",
@@ -152,10 +158,18 @@ class ResultStore:
         try:
             self.con = duckdb.connect(str(self.path), read_only=read_only)
         except duckdb.Error as exc:
+            if "not a valid DuckDB database file" in str(exc):
+                raise BatchSpecError(
+                    "this file is not a DuckDB results file",
+                    source=str(path),
+                    fix="Give a new file name (it is created) or a results file a batch wrote; "
+                    "the file is left as it is.",
+                ) from None
             raise BatchSpecError(
                 f"cannot open the results file ({exc})",
                 source=str(path),
-                fix="Use a DuckDB file that no other batch is writing.",
+                fix="Use a DuckDB file that no other batch is writing, in a place you may "
+                "write to.",
             ) from None
         self.memory_mb = 0
         if not read_only:

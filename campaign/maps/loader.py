@@ -50,6 +50,13 @@ def read_raw_map(path: Path) -> RawMap:
             fix="Check the path, or give a shipped map's name: "
             f"{', '.join(shipped) or '(none in maps/)'}.",
         )
+    if path.is_dir():
+        raise MapError(
+            "this is a folder, not a map file",
+            source=str(path),
+            fix="Give a map file in it (.yaml, .graphml or node-link .json), or a shipped "
+            "map's name.",
+        )
     if path.suffix.lower() in GRAPH_SUFFIXES:
         return read_graph_map(path)
     if path.suffix.lower() in (".yaml", ".yml"):

@@ -260,8 +260,9 @@ def parse_map_document(data: Any, source: str) -> RawMap:
         sides naming unknown junctions, sides without base or start, unknown side names.
     """
     if not isinstance(data, dict):
+        found = "an empty file" if data is None else f"a {type(data).__name__}"
         raise MapError(
-            f"a map file must be a mapping with 'junctions' and 'roads', not {type(data).__name__}",
+            f"a map file must be a mapping with 'junctions' and 'roads', not {found}",
             source=source,
             fix=FORMAT_FIX,
         )

@@ -86,8 +86,18 @@ def read_map_yaml(path: Path) -> Any:
         raise MapError(
             "map file not found", source=str(path), fix="Check the path or name a shipped map."
         ) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MapError(f"cannot read the map file ({exc})", source=str(path)) from None
+    except UnicodeDecodeError:
+        raise MapError(
+            "the map file is not UTF-8 text (a binary file, or another encoding such as UTF-16)",
+            source=str(path),
+            fix="Save the map as UTF-8 text, or give the map file itself.",
+        ) from None
+    except OSError as exc:
+        raise MapError(
+            f"cannot read the map file ({exc.strerror or exc})",
+            source=str(path),
+            fix="Check that the file exists and that you may read it.",
+        ) from None
     try:
         return yaml.load(text, Loader=MapYamlLoader)
     except YamlTooLarge as exc:

@@ -202,3 +202,17 @@ def test_the_worker_bound_leaves_clusters_and_the_bound_itself_alone(monkeypatch
     check_local_workers(BatchSpec(workers=500, backend="dask", scheduler="tcp://h:8786"))
     with pytest.raises(BatchSpecError, match="13 worker processes"):
         check_local_workers(BatchSpec(workers=13, backend="dask"))  # a LocalCluster is local
+
+
+def test_results_files_that_cannot_be_results_files(capsys, spec, tmp_path):
+    in_the_way = tmp_path / "a-file"
+    in_the_way.write_text("x", encoding="utf-8")
+    line = _one_error(
+        *run_cli(["batch", str(spec), "-o", str(in_the_way / "r.duckdb")], capsys)[::2]
+    )
+    assert "is a file, not a folder" in line and "mkdir" not in line
+    other = tmp_path / "notes.duckdb"
+    other.write_text("my notes\n", encoding="utf-8")
+    line = _one_error(*run_cli(["batch", str(spec), "-o", str(other)], capsys)[::2])
+    assert "not a DuckDB results file" in line and "left as it is" in line
+    assert other.read_text(encoding="utf-8") == "my notes\n"

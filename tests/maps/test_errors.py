@@ -226,3 +226,26 @@ def test_a_map_too_big_to_play_in_reasonable_time_is_refused_before_any_work(
     ring["roads"] = [[f"j{i}", f"j{(i + k) % 50}"] for i in range(50) for k in (1, 2, 3)]
     with pytest.raises(MapError, match="50 junctions after --contract, more than the 40"):
         load_map(write_map(ring), MapOptions(contract=True))
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (None, "this is a folder, not a map file"),
+        (b"", "not an empty file"),
+        (b"\xa2\x00\xff\x10binary", "not UTF-8 text"),
+        ("junctions: []\n".encode("utf-16"), "not UTF-8 text"),
+        (b"- a\n- b\n", "not a list"),
+    ],
+)
+def test_files_that_are_not_maps_say_what_they_are(tmp_path: Path, content, words) -> None:
+    path = tmp_path / ("folder" if content is None else "map.yaml")
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_bytes(content)
+    with pytest.raises(MapError) as info:
+        load_map(path)
+    message = info.value.message
+    assert words in message and str(path) in message and "codec" not in message
+    assert info.value.fix, message
