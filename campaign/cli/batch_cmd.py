@@ -258,8 +258,14 @@ def export(
         Path,
         typer.Argument(metavar="RESULTS", help="A results file written by `campaign batch`."),
     ],
-    parquet: Annotated[Path | None, typer.Option(help="Write Parquet files here.")] = None,
-    csv: Annotated[Path | None, typer.Option(help="Write CSV files here.")] = None,
+    parquet: Annotated[
+        Path | None,
+        typer.Option(metavar="DIR", help="Write one Parquet file a table into this folder."),
+    ] = None,
+    csv: Annotated[
+        Path | None,
+        typer.Option(metavar="DIR", help="Write one CSV file a table into this folder."),
+    ] = None,
 ) -> None:
     """Export the tables batches, cells, runs and battles as Parquet or CSV files."""
     from campaign.batch.store import export_results

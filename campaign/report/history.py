@@ -87,8 +87,11 @@ def order_of_battle(diary: Diary, narrator: Narrator) -> list[dict[str, Any]]:
             if _side_of(d) != side:
                 continue
             s = learned.get(d)
+            # learned by fighting it: the strength after the battle that began at s.t (the
+            # boxes follow in the template, once)
             known = (
-                f"; strength learned {diary.clock.label(s.t)}: {s.units} units, {s.boxes} boxes"
+                f"; strength learned in the battle of {diary.clock.label(s.t)}: {s.units} "
+                f"units after it"
                 if s
                 else "; strength never learned"
             )

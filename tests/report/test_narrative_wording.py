@@ -109,3 +109,16 @@ def test_odds_of_a_battle_ended_by_nightfall_say_how_much_daylight_was_left() ->
             seen["other"] += 1
             assert odds_line.startswith("Before the battle: "), odds_line
     assert seen["nightfall"] >= 1 and seen["other"] >= 1, seen
+
+
+def test_a_sides_cover_gives_an_enemys_learned_strength_once(campaign_run) -> None:
+    # it read "strength learned Day 1 17:30: 5 units, 40 boxes; 40 boxes"
+    from campaign.config import load_rules
+    from campaign.report.html import render_html
+
+    _, cmap, events = campaign_run
+    page = render_html(events, cmap, "red", None, load_rules().rules)
+    found = re.findall(r"strength learned in the battle of [^<]*?boxes\.", page)
+    assert found, "the fixed campaign has a battle: red learns some Blue strength"
+    for text in found:
+        assert text.count("boxes") == 1 and "units after it; " in text, text
