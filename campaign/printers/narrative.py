@@ -165,6 +165,7 @@ class Narrator:
         self.bases: dict[str, str] = {}
         self.last_order: dict[str, tuple[object, ...]] = {}
         self.marching_with: set[tuple[int, str]] = set()  # (minute, division) already said
+        self.opened: set[str] = set()  # divisions whose opening plan was told
 
     # ------------------------------------------------------------------ names
     def j(self, junction: Place) -> str:

@@ -36,6 +36,7 @@ def order_sentence(n: Narrator, e: Ordered) -> str:
     enemies = n.divs(e.enemies) or them
     friends = n.divs(e.friends)
     div = n.div(e.division)
+    opens = "keeps to its opening plan" if e.division in n.opened else "opens the campaign"
     together = n.divs([e.division, *e.friends])
     many = bool(e.friends)
     texts = {
@@ -53,7 +54,7 @@ def order_sentence(n: Narrator, e: Ordered) -> str:
         f"before attacking the {them} force at {j(e.enemy_at or '')}",
         "wait": f"{div} waits at {j(e.junction)} for {friends} before attacking the "
         f"{them} force at {j(e.enemy_at or '')}",
-        "plan": f"{div} opens the campaign by way of {j(e.goal or '')}, making for {target(e.aim)}",
+        "plan": f"{div} {opens} by way of {j(e.goal or '')}, making for {target(e.aim)}",
         "flank": f"{div} takes {road} to {j(e.step or '')} to turn the {them} force at "
         f"{j(e.enemy_at or '')}, making for {target(e.goal)}",
         "objective": f"{div} makes for the objective {target(e.goal)}",
@@ -64,6 +65,8 @@ def order_sentence(n: Narrator, e: Ordered) -> str:
         "no_turn_back": f"{div} holds {j(e.junction)}: no new reason to turn back",
     }
     text = texts.get(e.code, f"{div} at {j(e.junction)}: {e.code}")
+    if e.code == "plan":  # a division opens the campaign once; later it keeps to the plan
+        n.opened.add(e.division)
     if e.road_kind == "rough" and e.code != "flank":
         text += f", taking the rough road to {j(e.step or '')} as a short cut"
     return text

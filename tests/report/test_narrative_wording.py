@@ -122,3 +122,16 @@ def test_a_sides_cover_gives_an_enemys_learned_strength_once(campaign_run) -> No
     assert found, "the fixed campaign has a battle: red learns some Blue strength"
     for text in found:
         assert text.count("boxes") == 1 and "units after it; " in text, text
+
+
+def test_a_division_opens_the_campaign_once(campaign_run) -> None:
+    # a division's opening plan is told again when it sets off on it later (a rough road
+    # tried, a wait): it "keeps to its opening plan", it does not open the campaign twice
+    _, cmap, events = campaign_run
+    names = {n: d["name"] for n, d in cmap.graph.nodes(data=True)}
+    opened: dict[str, int] = {}
+    for entry in Narrator(names).entries(events):
+        if " opens the campaign " in entry.text:
+            division = entry.text.split(" ", 1)[0]
+            opened[division] = opened.get(division, 0) + 1
+    assert opened and set(opened.values()) == {1}, opened
