@@ -137,12 +137,14 @@ def format_event(
         return f"  {e.unit} changes {e.from_formation} -> {e.to_formation} (disordered)"
     if isinstance(e, WithdrawalChecked):
         rows = ", ".join(f"{f.row} {f.factors:+d}" for f in e.factors) or "no factors"
-        dice = "+".join(map(str, e.rolls)) or "no dice"
         verdict = "WITHDRAWS" if e.withdraws else "holds"
+        if e.total <= 0 or not e.rolls:  # the factors leave no die to roll (RULES.md §7.3)
+            roll = f"{e.total} dice: nothing to roll"
+        else:
+            roll = f"{e.total}d{e.die}: {'+'.join(map(str, e.rolls))} = {sum(e.rolls)}"
         return (
             f"  withdrawal check {names[e.side]} at {e.casualty_percent:.0f}% losses: "
-            f"{rows} = {e.total}d{e.die}: {dice} = {sum(e.rolls)} vs {e.success_total}+: "
-            f"{verdict}"
+            f"{rows} = {roll} vs {e.success_total}+: {verdict}"
         )
     if isinstance(e, BattleEnded):
         who = names[e.winner] + " wins" if e.winner is not None else "Draw"

@@ -239,3 +239,23 @@ def test_the_header_names_grades_other_than_regular(capsys) -> None:
     assert code == 0
     assert "Red: 6 infantry, 1 cavalry, 1 artillery;" in out
     assert "Blue: 4 veteran infantry, 1 veteran cavalry, 1 veteran artillery;" in out
+
+
+@pytest.mark.parametrize(
+    ("total", "rolls", "shown"),
+    [
+        (-2, (), "= -2 dice: nothing to roll vs 12+: holds"),
+        (0, (), "= 0 dice: nothing to roll vs 12+: holds"),
+        (3, (6, 4, 5), "= 3d6: 6+4+5 = 15 vs 12+: WITHDRAWS"),
+    ],
+)
+def test_a_withdrawal_check_line_reads_right_whatever_its_dice(total, rolls, shown) -> None:
+    # with no die to roll it once read "= -2d6: no dice = 0 vs 12+"
+    from battle.events import Factor, WithdrawalChecked
+    from battle.log import format_event
+
+    e = WithdrawalChecked(
+        3, 6, 0, 30.0, (Factor("flags lost", 1),), total, rolls, sum(rolls) >= 12, 6, 12
+    )
+    line = format_event(e, ("Red", "Blue"))
+    assert line is not None and line.endswith(shown), line
