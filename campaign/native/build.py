@@ -66,7 +66,7 @@ def _ini(value: object) -> str:
 def build(out: Path | None = None, *, quiet: bool = True) -> Path:
     """Compile :data:`MODULES` into ``out`` (default ``build/native``) and stamp the build.
 
-    Returns the build folder. Takes about 40 s (mypyc, then the C compiler).
+    Returns the build folder. Takes 30 s to a minute (mypyc, then the C compiler).
 
     Raises
     ------
