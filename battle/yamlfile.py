@@ -30,6 +30,7 @@ __all__ = [
     "YamlTooLarge",
     "bounded_loader",
     "check_file_size",
+    "read_text_file",
     "read_yaml_file",
     "safe_load_text",
 ]
@@ -142,6 +143,42 @@ def check_file_size(
         )
 
 
+def read_text_file(
+    path: Path,
+    error: type[SimulatorError],
+    *,
+    not_found: str = "file not found",
+    not_found_fix: str = "Check the path.",
+    what: str = "file",
+) -> str:
+    """The UTF-8 text of ``path``.
+
+    Raises
+    ------
+    SimulatorError
+        (of class ``error``) If the file is missing (``not_found``, ``not_found_fix``), not
+        UTF-8 text (a binary file, or another encoding such as UTF-16), or unreadable;
+        ``what`` names the file in the messages ("map file").
+    """
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise error(not_found, source=str(path), fix=not_found_fix) from None
+    except UnicodeDecodeError:
+        raise error(
+            f"not a text file: the {what} is not UTF-8 (a binary file, or another encoding "
+            "such as UTF-16)",
+            source=str(path),
+            fix=f"Save the {what} as UTF-8 text, or give the {what} itself.",
+        ) from None
+    except OSError as exc:
+        raise error(
+            f"cannot read the {what} ({exc.strerror or exc})",
+            source=str(path),
+            fix="Check the path and its permissions.",
+        ) from None
+
+
 def read_yaml_file(
     path: str | Path,
     error: type[SimulatorError] = ConfigError,
@@ -168,22 +205,7 @@ def read_yaml_file(
     """
     path = Path(path)
     check_file_size(path, error)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise error(not_found, source=str(path), fix="Check the path.") from None
-    except UnicodeDecodeError:
-        raise error(
-            "not a text file (it is not UTF-8)",
-            source=str(path),
-            fix="Give a YAML text file.",
-        ) from None
-    except OSError as exc:
-        raise error(
-            f"cannot read the file ({exc.strerror or exc})",
-            source=str(path),
-            fix="Check the path and its permissions.",
-        ) from None
+    text = read_text_file(path, error, not_found=not_found)
     try:
         return safe_load_text(text)
     except YamlTooLarge as exc:

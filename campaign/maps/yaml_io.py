@@ -20,7 +20,13 @@ from typing import Any, ClassVar
 
 import yaml
 
-from battle.yamlfile import MAX_YAML_BYTES, YamlTooLarge, bounded_loader, check_file_size
+from battle.yamlfile import (
+    MAX_YAML_BYTES,
+    YamlTooLarge,
+    bounded_loader,
+    check_file_size,
+    read_text_file,
+)
 from campaign.errors import MapError
 
 __all__ = ["MapYamlLoader", "dump_map_yaml", "read_map_yaml"]
@@ -80,24 +86,13 @@ def read_map_yaml(path: Path) -> Any:
         past ``MAX_YAML_NODES`` values.
     """
     check_file_size(Path(path), MapError, MAX_YAML_BYTES, "map file")
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise MapError(
-            "map file not found", source=str(path), fix="Check the path or name a shipped map."
-        ) from None
-    except UnicodeDecodeError:
-        raise MapError(
-            "the map file is not UTF-8 text (a binary file, or another encoding such as UTF-16)",
-            source=str(path),
-            fix="Save the map as UTF-8 text, or give the map file itself.",
-        ) from None
-    except OSError as exc:
-        raise MapError(
-            f"cannot read the map file ({exc.strerror or exc})",
-            source=str(path),
-            fix="Check that the file exists and that you may read it.",
-        ) from None
+    text = read_text_file(
+        Path(path),
+        MapError,
+        not_found="map file not found",
+        not_found_fix="Check the path or name a shipped map.",
+        what="map file",
+    )
     try:
         return yaml.load(text, Loader=MapYamlLoader)
     except YamlTooLarge as exc:

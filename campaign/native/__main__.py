@@ -34,7 +34,9 @@ def main(argv: list[str]) -> int:
             )
             return 0
 
-        print("compiling the campaign modules with mypyc (30 s to a minute, once)…", file=sys.stderr)
+        print(
+            "compiling the campaign modules with mypyc (30 s to a minute, once)…", file=sys.stderr
+        )
         try:
             build(quiet=False)
         except BuildError as exc:

@@ -233,8 +233,8 @@ def test_a_map_too_big_to_play_in_reasonable_time_is_refused_before_any_work(
     [
         (None, "this is a folder, not a map file"),
         (b"", "not an empty file"),
-        (b"\xa2\x00\xff\x10binary", "not UTF-8 text"),
-        ("junctions: []\n".encode("utf-16"), "not UTF-8 text"),
+        (b"\xa2\x00\xff\x10binary", "not a text file: the map file is not UTF-8"),
+        ("junctions: []\n".encode("utf-16"), "not a text file: the map file is not UTF-8"),
         (b"- a\n- b\n", "not a list"),
     ],
 )
