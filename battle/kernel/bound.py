@@ -19,7 +19,7 @@ from battle.kernel.core import (
     withdrawal_phase,
 )
 from battle.kernel.draw import d
-from battle.kernel.jit import A1F, A1I, A2I, BT, I8, LAY, OUT, RL, RT, ST, VOID, rule, unmanaged
+from battle.kernel.jit import A1F, A1I, A2F, A2I, BS, BT, I8, LAY, RL, RT, ST, VOID, rule, unmanaged
 from battle.kernel.layout import (
     A_ADVANCE,
     END_FLAGS,
@@ -29,8 +29,8 @@ from battle.kernel.layout import (
     EV_BOUND,
     EV_STATE,
     EV_TEST,
-    EW,
     NO,
+    NS,
     O_ACTION,
     O_UNIT,
     OUT_COLUMNS,
@@ -236,13 +236,13 @@ def run_battle(b):
             withdrawal_phase(b)
 
 
-@rule(ST, LAY, I8, A1F, I8, I8, I8, A1I, A1F, A2I)
-def set_out(lay, attacker, DB, rows, record, max_bounds, RI, RF, XD):
+@rule(ST, LAY, I8, A1F, A2F, I8, I8, A1I, A1F, A2I)
+def set_out(lay, attacker, DB, E, record, max_bounds, RI, RF, XD):
     """The arrays of one battle (``ST``) from its layout ``lay`` (laid out by
     :func:`battle.kernel.start.lay_out` under the rules ``RI``, ``RF`` and ``XD``; the layout
-    stays as it was), the side with the first bound ``attacker``, its uniforms ``DB``, an
-    event buffer of ``rows`` rows, whether it records its events, and nightfall after
-    ``max_bounds`` bounds (-1: none)."""
+    stays as it was), the side with the first bound ``attacker``, its uniforms ``DB``, its
+    event buffer ``E`` (its rows are all the battle may write; what was in it is not read),
+    whether it records its events, and nightfall after ``max_bounds`` bounds (-1: none)."""
     TB, RX, AB, AS = lay
     U, P, S, DK = lay_out(TB, RX, AB.shape[0], attacker, RI, RF, XD)
     n = U.shape[0]
@@ -256,7 +256,7 @@ def set_out(lay, attacker, DB, rows, record, max_bounds, RI, RF, XD):
         DK,
         np.zeros_like(DK),
         DB,
-        np.empty((rows, EW), np.float64),
+        E,
         np.zeros((n, NO), np.int64),
         np.zeros(n, np.float64),
         AB,
@@ -276,25 +276,24 @@ def listing_of(RX):
     return out
 
 
-@rule(A2I, A2I, A1I)
-def outcome_columns(U, listing):
-    """What a result reads of each unit, the units in the order ``listing``: one row per
-    column of ``OUT_COLUMNS`` of ``U``, then its state at the end (the index in
-    ``END_STATES`` of the first of ``END_FLAGS`` it has set, else steady)."""
+@rule(VOID, A2I, A1I, A1I)
+def outcome_columns(U, listing, out):
+    """What a result reads of each unit, the units in the order ``listing``, written to
+    ``out`` (int64, at least ``(len(OUT_COLUMNS) + 1) * n`` long): one run of n per column of
+    ``OUT_COLUMNS`` of ``U``, then each unit's state at the end (the index in ``END_STATES``
+    of the first of ``END_FLAGS`` it has set, else steady)."""
     n, m = listing.shape[0], len(OUT_COLUMNS)
-    out = np.empty((m + 1, n), np.int64)
     for j in range(m):
         col = OUT_COLUMNS[j]
         for k in range(n):
-            out[j, k] = U[listing[k], col]
+            out[j * n + k] = U[listing[k], col]
     for k in range(n):
         state = len(END_FLAGS)
         for f in range(len(END_FLAGS)):
             if U[listing[k], END_FLAGS[f]]:
                 state = f
                 break
-        out[m, k] = state
-    return out
+        out[m * n + k] = state
 
 
 @njit(RT(RL), cache=True)
@@ -309,23 +308,27 @@ def rules_of(rl):
     return r
 
 
-@njit(OUT(LAY, I8, A1F, I8, I8, I8, I8, RT, I8), cache=True)
-def fight_arrays(lay, attacker, DB, drawn, rows, record, max_bounds, r, bitgen):
+@njit(VOID(LAY, I8, A1F, I8, A2F, I8, I8, RT, I8, A1I), cache=True)
+def fight_arrays(lay, attacker, DB, drawn, E, record, max_bounds, r, bitgen, OUT):
     """Fight the battle laid out in ``lay`` with the rules ``r`` (a
     :class:`~battle.kernel.jit.Rules`; see :func:`set_out` and :func:`run_battle`), its
     uniforms drawn from the bit generator at ``bitgen`` and kept in ``DB`` (whose first
-    ``drawn`` were drawn before: :mod:`battle.kernel.draw`); returns its units'
-    :func:`outcome_columns`, S and event rows at the end."""
-    st = set_out(lay, attacker, DB, rows, record, max_bounds, r.RI, r.RF, r.XD)
-    st[2][S_DNUM] = drawn
-    st[2][S_BITGEN] = bitgen
-    b = structref.new(BT)
-    b.U, b.P, b.S = unmanaged(st[0]), unmanaged(st[1]), unmanaged(st[2])
+    ``drawn`` were drawn before: :mod:`battle.kernel.draw`), its event rows written to ``E``.
+    Writes S at the end to ``OUT[:NS]`` and its units' :func:`outcome_columns` after it
+    (``OUT`` int64, at least ``NS + (len(OUT_COLUMNS) + 1) * units`` long): the caller reads
+    one array, and may hand the same buffers to every battle."""
+    st = set_out(lay, attacker, DB, E, record, max_bounds, r.RI, r.RF, r.XD)
+    S = st[2]
+    S[S_DNUM] = drawn
+    S[S_BITGEN] = bitgen
+    b = structref.new(BS)
+    b.U, b.P, b.S = unmanaged(st[0]), unmanaged(st[1]), unmanaged(S)
     b.DK, b.DL, b.DB, b.E = unmanaged(st[3]), unmanaged(st[4]), unmanaged(st[5]), unmanaged(st[6])
     b.OA, b.OG, b.AB, b.AS = unmanaged(st[7]), unmanaged(st[8]), unmanaged(st[9]), unmanaged(st[10])
     b.RI, b.RF, b.FI, b.FF = unmanaged(r.RI), unmanaged(r.RF), unmanaged(r.FI), unmanaged(r.FF)
     b.TI, b.CT, b.MNF, b.HD = unmanaged(r.TI), unmanaged(r.CT), unmanaged(r.MNF), unmanaged(r.HD)
     b.LS, b.XD, b.DI, b.DF = unmanaged(r.LS), unmanaged(r.XD), unmanaged(r.DI), unmanaged(r.DF)
     b.DR, b.DFF, b.DAF = unmanaged(r.DR), unmanaged(r.DFF), unmanaged(r.DAF)
-    run_battle(b)
-    return outcome_columns(st[0], listing_of(lay[1])), st[2], st[6]
+    run_battle(b)  # the rules take the battle's view (BattleView): b stays alive meanwhile
+    OUT[:NS] = S
+    outcome_columns(st[0], listing_of(lay[1]), OUT[NS:])

@@ -29,19 +29,20 @@ from battle.events import (
 )
 from battle.kernel import layout as L
 from battle.kernel.lineup import Layout
-from battle.kernel.pack import FloatArray, IntArray, Packed
+from battle.kernel.pack import FloatArray, Packed
 from battle.result import BattleResult, UnitColumns, UnitOutcome
 from battle.tables import Tables
 from battle.units import Force
 from battle.withdrawal import SideTally
 
-__all__ = ["events", "result"]
+__all__ = ["NO_ROWS", "events", "result"]
 
 _KIND, _GRADE, _HITS = attrgetter("kind"), attrgetter("grade"), attrgetter("hits")
 _SIDE_ID = attrgetter("side", "id")
 _outcome = partial(tuple.__new__, UnitOutcome)
-_NO_ROWS = np.zeros((0, L.EW), np.float64)
-_NO_ROWS.flags.writeable = False
+#: the event rows of a battle with none the result needs
+NO_ROWS = np.zeros((0, L.EW), np.float64)
+NO_ROWS.flags.writeable = False
 
 
 def result(
@@ -49,51 +50,57 @@ def result(
     p: Packed,
     lay: Layout,
     forces: tuple[Force, Force],
-    columns: IntArray,
-    s: list[int],
+    out: list[int],
     E: FloatArray,
     record: bool,
 ) -> BattleResult:
-    """The :class:`BattleResult` of a finished battle, from its units' ``OUT_COLUMNS`` in
-    listing order (:func:`battle.kernel.bound.outcome_columns`), its S (as a list) and event
-    rows."""
-    present, _, hits, total = columns[:4].tolist()  # the rest when the units are read
-    cols = UnitColumns(lay.listed_ids, lay.split, hits, total, present if lay.late else None)
-    n = s[L.S_EN]
-    rows = E[:n] if s[L.S_NWD] or record else _NO_ROWS  # E is this battle's own
+    """The :class:`BattleResult` of a finished battle, from what the kernel wrote to ``OUT``
+    (:func:`battle.kernel.bound.fight_arrays`) as a list: its S, then its units'
+    ``OUT_COLUMNS`` and state at the end, a run of one per unit (listing order) each; and its
+    event rows ``E`` (the battle's own: the result keeps them)."""
+    n = len(lay.listed_ids)
+    at = L.NS
+    hits = out[at + 2 * n : at + 3 * n]
+    total = out[at + 3 * n : at + 4 * n]
+    present = out[at : at + n] if lay.late else None
+    cols = UnitColumns(lay.listed_ids, lay.split, hits, total, present)
+    en = out[L.S_EN]
+    rows = E[:en] if out[L.S_NWD] or record else NO_ROWS
     checks: tuple[WithdrawalChecked, ...] | Callable[[], tuple[WithdrawalChecked, ...]] = ()
-    if s[L.S_NWD]:
-        checks = partial(_withdrawals, t, rows, n)
-
-    winner = s[L.S_WINNER]
-    box0, box1 = s[L.S_BOX], s[L.S_BOX + 1]
+    if out[L.S_NWD]:
+        checks = partial(_withdrawals, t, rows, en)
+    winner = out[L.S_WINNER]
+    box0, box1 = out[L.S_BOX], out[L.S_BOX + 1]
+    bounds = out[L.S_BOUNDS]
     return BattleResult.of(
         names=(forces[0].name, forces[1].name),
-        attacker=s[L.S_ATTACKER],
+        attacker=out[L.S_ATTACKER],
         winner=None if winner < 0 else winner,
-        reason=L.END_REASONS[s[L.S_REASON]],
-        bounds=s[L.S_BOUNDS],
-        turns=s[L.S_TURN],
-        minutes=s[L.S_BOUNDS] * t.bound_minutes,
-        recorded_units=partial(_units, p, lay, columns, cols),
+        reason=L.END_REASONS[out[L.S_REASON]],
+        bounds=bounds,
+        turns=out[L.S_TURN],
+        minutes=bounds * t.bound_minutes,
+        recorded_units=partial(_units, p, lay, out, cols),
         unit_columns=cols,
-        cards_left=(s[L.S_DN], s[L.S_DN + 1]),
-        cards_lost=(s[L.S_CL], s[L.S_CL + 1]),
+        cards_left=(out[L.S_DN], out[L.S_DN + 1]),
+        cards_lost=(out[L.S_CL], out[L.S_CL + 1]),
         casualty_percent=(
-            100.0 * s[L.S_LOST] / box0 if box0 else 0.0,
-            100.0 * s[L.S_LOST + 1] / box1 if box1 else 0.0,
+            100.0 * out[L.S_LOST] / box0 if box0 else 0.0,
+            100.0 * out[L.S_LOST + 1] / box1 if box1 else 0.0,
         ),
         recorded_checks=checks,
-        recorded=_decoder(t, p, lay, s[L.S_ATTACKER], rows, checks) if record else (),
+        recorded=_decoder(t, p, lay, out[L.S_ATTACKER], rows, checks) if record else (),
     )
 
 
-def _units(p: Packed, lay: Layout, columns: IntArray, cols: UnitColumns) -> tuple[UnitOutcome, ...]:
+def _units(p: Packed, lay: Layout, out: list[int], cols: UnitColumns) -> tuple[UnitOutcome, ...]:
     """Every unit's :class:`UnitOutcome`, side 0 first, each side by id (late arrivals that
-    never joined left out), from its columns at the end of the battle (in the order of
-    ``lay.listed``)."""
+    never joined left out), from the battle's output ``out`` (see :func:`result`; units in
+    the order of ``lay.listed``)."""
     listed = lay.listed
-    fid, retsh, state = columns[[1, 4, 5]].tolist()
+    n = len(listed)
+    at = L.NS
+    fid, retsh, state = out[at + n : at + 2 * n], out[at + 4 * n : at + 5 * n], out[at + 5 * n :]
     outcomes = zip(
         cols.ids,
         lay.listed_sides,

@@ -18,8 +18,21 @@ from typing import Any, TypeVar
 from llvmlite import ir
 from numba import carray, config, njit
 from numba import types as nt
+from numba.core import cgutils
+from numba.core.imputils import impl_ret_borrowed
+from numba.core.typeconv import Conversion
+from numba.core.typing.templates import AttributeTemplate
 from numba.experimental import structref
-from numba.extending import intrinsic
+from numba.extending import (
+    NativeValue,
+    infer_getattr,
+    intrinsic,
+    lower_cast,
+    lower_getattr_generic,
+    models,
+    register_model,
+    unbox,
+)
 
 from battle.kernel import COLD
 
@@ -29,17 +42,18 @@ __all__ = [
     "A1I",
     "A2I",
     "B1",
+    "BS",
     "BT",
     "F8",
     "I8",
     "LAY",
-    "OUT",
     "RL",
     "RT",
     "RULE_FIELDS",
     "ST",
     "VOID",
     "Battle",
+    "BattleView",
     "Rules",
     "next_double",
     "rule",
@@ -63,9 +77,6 @@ ST = nt.Tuple((A2I, A2F, A1I, A2I, A2I, A1F, A2F, A2I, A1F, A1I, A1I))
 #: side AS (read by the battle, never written); the rest is laid out by
 #: battle.kernel.start.lay_out
 LAY = nt.Tuple((A2I, A1I, A1I, A1I))
-#: what a battle returns: the columns OUT_COLUMNS of its units in listing order, its S and its
-#: event rows E at the end
-OUT = nt.Tuple((A2I, A1I, A2F))
 #: the rules: RI, RF, FI, FF, TI, CT, MNF, HD, LS, XD, then the doctrines DI, DF, DR, DFF, DAF
 RL = nt.Tuple((A1I, A1F, A2I, A2F, A2I, A2I, A2I, A2I, A2F, A2I, A2I, A2F, A2I, A2I, A2I))
 
@@ -87,7 +98,76 @@ class Battle(structref.StructRefProxy):  # type: ignore[misc]
 
 
 structref.define_proxy(Battle, BattleType, list(FIELDS))
-BT = BattleType(list(zip(FIELDS, (*ST.types, *RL.types), strict=True)))
+#: one battle as a numba structure (reference-counted: what a battle's entry point makes)
+BS = BattleType(list(zip(FIELDS, (*ST.types, *RL.types), strict=True)))
+
+
+class BattleView(nt.Type):  # type: ignore[misc]
+    """The numba type of a battle as every rule function takes it: the address of a
+    :class:`Battle`'s fields, without the structure's reference count.
+
+    A structure passed to a compiled function is counted up on entry and down on exit, with
+    atomic operations; the rules are many small functions of one battle, and the counting
+    cost about a third of a battle's time. The view is a bare address: the caller (the
+    battle's entry point, :func:`battle.kernel.bound.fight_arrays`, or a test holding a
+    :class:`Battle`) keeps the structure alive while the rules run. A :class:`Battle` (its
+    structure ``BS``) converts to its view wherever a rule is called with it, from compiled
+    code or from Python.
+    """
+
+    def __init__(self, struct: Any) -> None:
+        self.struct = struct
+        super().__init__(name=f"BattleView({struct.name})")
+
+    @property
+    def field_dict(self) -> dict[str, Any]:
+        """The fields of the structure viewed, by name."""
+        return self.struct.field_dict  # type: ignore[no-any-return]
+
+    def can_convert_from(self, typingctx: Any, other: Any) -> Any:
+        return Conversion.safe if other == self.struct else None
+
+
+register_model(BattleView)(models.OpaqueModel)
+
+
+@infer_getattr
+class _ViewFields(AttributeTemplate):  # type: ignore[misc]
+    key = BattleView
+
+    def generic_resolve(self, typ: Any, attr: str) -> Any:
+        return typ.field_dict.get(attr)
+
+
+@lower_getattr_generic(BattleView)  # type: ignore[untyped-decorator]
+def _view_field(context: Any, builder: Any, typ: Any, val: Any, attr: str) -> Any:
+    """A field of the viewed structure (its fields are unmanaged views: no count is taken)."""
+    data = typ.struct.get_data_type()
+    payload = builder.bitcast(val, context.get_value_type(data).as_pointer())
+    field = getattr(cgutils.create_struct_proxy(data)(context, builder, ref=payload), attr)
+    return impl_ret_borrowed(context, builder, typ.field_dict[attr], field)
+
+
+@lower_cast(BattleType, BattleView)  # type: ignore[untyped-decorator]
+def _to_view(context: Any, builder: Any, fromty: Any, toty: Any, val: Any) -> Any:
+    """A structure's view: the address of its fields."""
+    meminfo = cgutils.create_struct_proxy(fromty)(context, builder, value=val).meminfo
+    return context.nrt.meminfo_data(builder, meminfo)
+
+
+@unbox(BattleView)  # type: ignore[untyped-decorator]
+def _unbox_view(typ: Any, obj: Any, c: Any) -> Any:
+    """A :class:`Battle` passed from Python to a rule: the address of its fields (the caller
+    holds the structure meanwhile)."""
+    info = c.pyapi.object_getattr_string(obj, "_meminfo")
+    meminfo = c.unbox(nt.MemInfoPointer(nt.voidptr), info).value
+    data = c.context.nrt.meminfo_data(c.builder, meminfo)
+    c.pyapi.decref(info)
+    return NativeValue(data)
+
+
+#: one battle as the rules take it (see :class:`BattleView`)
+BT = BattleView(BS)
 #: the fields of a Rules: RL's
 RULE_FIELDS = FIELDS[len(ST.types) :]
 

@@ -28,7 +28,7 @@ from battle.kernel.bound import (
     run_battle,
     set_out,
 )
-from battle.kernel.decode import result
+from battle.kernel.decode import NO_ROWS, result
 from battle.kernel.jit import FIELDS
 from battle.kernel.lineup import new_state
 from battle.kernel.pack import doctrine_arrays, doctrine_rules, rule_arrays
@@ -36,7 +36,7 @@ from battle.result import BattleResult
 from battle.tables import Tables
 from battle.units import Force
 
-__all__ = ["BLOCK", "fight_tables"]
+__all__ = ["BLOCK", "Buffers", "fight_tables"]
 
 BLOCK = 64  # uniforms per block drawn from the battle's generator
 #: numba's NUMBA_DISABLE_JIT: the kernel's functions are plain Python
@@ -56,6 +56,31 @@ _ADDRESS.restype = ctypes.c_void_p
 _ADDRESS.argtypes = [ctypes.py_object, ctypes.c_char_p]
 
 
+#: int64 entries of a battle's output per unit, after its S: one per column of
+#: ``OUT_COLUMNS``, and its state at the end (:func:`battle.kernel.bound.outcome_columns`)
+OUT_PER_UNIT = len(L.OUT_COLUMNS) + 1
+
+
+class Buffers:
+    """What a compiled battle writes into, handed from one battle to the next (a battle
+    allocates nothing else the caller reads): the uniforms it keeps ``DB`` (``DICE`` of
+    them), the event rows of a battle that does not record its events ``E`` (``QUIET_ROWS``),
+    and ``OUT``, its S and its units' outcome columns. A battle takes a set from
+    :data:`_SPARE` (or makes one) and puts it back once it has read them, so that two
+    battles never share one (threads, or a battle fought inside another's caller)."""
+
+    __slots__ = ("DB", "E", "OUT")
+
+    def __init__(self) -> None:
+        self.DB = np.empty(DICE, np.float64)
+        self.E = np.empty((QUIET_ROWS, L.EW), np.float64)
+        self.OUT = np.empty(L.NS + OUT_PER_UNIT * 32, np.int64)
+
+
+#: the sets of buffers no battle is using
+_SPARE: list[Buffers] = []
+
+
 def fight_tables(
     t: Tables,
     force_a: Force,
@@ -71,34 +96,43 @@ def fight_tables(
     """Fight one battle of checked forces (see :func:`battle.engine.fight`)."""
     p = rule_arrays(t)
     lay = new_state(t, (force_a, force_b), due, p)
-    rows = EVENT_ROWS + EVENT_ROWS_PER_UNIT * len(lay.listed_ids) if record else QUIET_ROWS
+    units = len(lay.listed_ids)
     nightfall = -1 if max_bounds is None else max_bounds
     if PLAIN_PYTHON:
-        C, s, E = _plain(t, lay.arrays, attacker, doctrines, rng, rows, record, nightfall, rewind)
-        return result(t, p, lay, (force_a, force_b), C, s, E, record)
+        rows = EVENT_ROWS + EVENT_ROWS_PER_UNIT * units if record else QUIET_ROWS
+        out, E = _plain(t, lay.arrays, attacker, doctrines, rng, rows, record, nightfall, rewind)
+        return result(t, p, lay, (force_a, force_b), out, E, record)
     rules = doctrine_rules(t, doctrines)
     bitgen = _address(rng.bit_generator)
-    DB = np.empty(DICE, np.float64)
+    buf = _SPARE.pop() if _SPARE else Buffers()
+    DB, OUT = buf.DB, buf.OUT
+    if len(DB) != DICE:  # DICE was changed (tests)
+        DB = buf.DB = np.empty(DICE, np.float64)
+    size = L.NS + OUT_PER_UNIT * units
+    if len(OUT) < size:
+        OUT = buf.OUT = np.empty(2 * size, np.int64)
+    E = np.empty((EVENT_ROWS + EVENT_ROWS_PER_UNIT * units, L.EW)) if record else buf.E
     drawn = 0
     while True:
-        C, S, E = fight_arrays(
-            lay.arrays, attacker, DB, drawn, rows, record, nightfall, rules, bitgen
-        )
-        s = S.tolist()
-        drawn = s[L.S_DNUM]
-        if s[L.S_DUSED] > len(DB):  # more uniforms than DB keeps: kept, and room for more
+        fight_arrays(lay.arrays, attacker, DB, drawn, E, record, nightfall, rules, bitgen, OUT)
+        out = OUT[:size].tolist()  # S, then the units' outcome columns
+        drawn = out[L.S_DNUM]
+        if out[L.S_DUSED] > len(DB):  # more uniforms than DB keeps: kept, and room for more
             more = np.empty(4 * len(DB), np.float64)
             more[:drawn] = DB[:drawn]
             DB = more
             continue
-        if s[L.S_EOVER]:
-            rows *= 4
+        if out[L.S_EOVER]:
+            E = np.empty((4 * len(E), L.EW))
             continue
         break
+    if E is buf.E:  # the buffers' own: this battle's withdrawal checks copied out
+        E = E[: out[L.S_EN]].copy() if out[L.S_NWD] else NO_ROWS
+    _SPARE.append(buf)
     spare = -drawn % BLOCK
     if spare and rewind:
         rng.random(spare)  # the rest of the last block
-    return result(t, p, lay, (force_a, force_b), C, s, E, record)
+    return result(t, p, lay, (force_a, force_b), out, E, record)
 
 
 #: the last bit generator a battle drew from and its address (a campaign's stream is one
@@ -123,15 +157,17 @@ def _plain(
     record: bool,
     nightfall: int,
     rewind: bool,
-) -> tuple[Any, list[int], Any]:
+) -> tuple[list[int], Any]:
     """The battle in plain Python (``NUMBA_DISABLE_JIT=1``, for debugging): the same rules,
-    its uniforms drawn beforehand in blocks of 64 (more blocks if it needs them); returns what
-    :func:`battle.kernel.bound.fight_arrays` does, S as a list."""
+    its uniforms drawn beforehand in blocks of 64 (more blocks if it needs them); returns
+    what :func:`battle.kernel.bound.fight_arrays` writes to ``OUT`` (as a list) and its event
+    rows."""
     rl = doctrine_arrays(t, doctrines)
     start = rng.bit_generator.state if rewind else None
     dice = rng.random(4 * BLOCK)
     while True:
-        st = set_out(arrays, attacker, dice, rows, record, nightfall, rl[0], rl[1], rl[9])  # type: ignore[no-untyped-call]
+        E = np.empty((rows, L.EW), np.float64)
+        st = set_out(arrays, attacker, dice, E, record, nightfall, rl[0], rl[1], rl[9])  # type: ignore[no-untyped-call]
         run_battle(SimpleNamespace(**dict(zip(FIELDS, (*st, *rl), strict=True))))  # type: ignore[no-untyped-call]
         s = st[2].tolist()
         used = s[L.S_DUSED]
@@ -145,5 +181,8 @@ def _plain(
     if start is not None:  # the generator after the blocks used
         rng.bit_generator.state = start
         rng.random(BLOCK * -(-used // BLOCK))
-    C = outcome_columns(st[0], listing_of(arrays[1]))  # type: ignore[no-untyped-call]
-    return C, s, st[6]
+    n = len(arrays[1]) // 2
+    OUT = np.empty(L.NS + OUT_PER_UNIT * n, np.int64)
+    OUT[: L.NS] = st[2]
+    outcome_columns(st[0], listing_of(arrays[1]), OUT[L.NS :])  # type: ignore[no-untyped-call]
+    return OUT.tolist(), st[6]
