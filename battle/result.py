@@ -111,7 +111,7 @@ class BattleResult:
         ``__init__`` would, without its per-field ``object.__setattr__`` calls: the kernel's
         decoder makes one per battle, on the batch runs' hot path."""
         made = object.__new__(cls)
-        made.__dict__.update(fields)
+        object.__setattr__(made, "__dict__", fields)  # the keywords' own dict: not copied
         return made
 
     @cached_property

@@ -129,7 +129,8 @@ def new_state(
     bound), destroyed ones left out (RULES.md §1.2), each as its row of the rules' unit rows
     (:class:`~battle.kernel.pack.UnitRows`: type, formation, hits carried, morale, §1.3),
     and their index (id) order. ``p``: ``rule_arrays(t)``, if the caller has it. A battle of
-    the same two forces as the last one laid out, without arrivals, reuses its layout.
+    the same two forces as the last one laid out reuses its layout, or with late arrivals
+    (a campaign's battle fought again, RULES.md §8.4) its forces' units.
 
     Raises
     ------
@@ -142,17 +143,23 @@ def new_state(
         p = rule_arrays(t)
     rows = p.unit_rows
     force_a, force_b = forces
-    last = rows.last
-    if not due and last is not None and last[0] is force_a and last[1] is force_b:
-        return last[2]  # type: ignore[return-value]
     rows.bound()
     units_a, units_b = force_a.units, force_b.units
-    ids_a, rows_a = _live(list(map(ID, units_a)), rows.of(t, p, 0, -1, units_a))
-    ids_b, rows_b = _live(list(map(ID, units_b)), rows.of(t, p, 1, -1, units_b))
-    limit = t.max_units_per_force
-    if not rows_a or not rows_b or len(units_a) > limit or len(units_b) > limit:
-        _refuse_force(t, force_a, len(rows_a))
-        _refuse_force(t, force_b, len(rows_b))
+    last = rows.last
+    if last is not None and last[0] is force_a and last[1] is force_b:
+        reused: Layout | None = last[2]
+        if not due and reused is not None:
+            return reused
+        part = last[3]  # the forces' units: copied, to be extended with the arrivals'
+        ids_a, rows_a, ids_b, rows_b = part[0][:], part[1][:], part[2][:], part[3][:]
+    else:
+        ids_a, rows_a = _live(list(map(ID, units_a)), rows.of(t, p, 0, -1, units_a))
+        ids_b, rows_b = _live(list(map(ID, units_b)), rows.of(t, p, 1, -1, units_b))
+        limit = t.max_units_per_force
+        if not rows_a or not rows_b or len(units_a) > limit or len(units_b) > limit:
+            _refuse_force(t, force_a, len(rows_a))
+            _refuse_force(t, force_b, len(rows_b))
+        last = rows.last = (force_a, force_b, None, (ids_a[:], rows_a[:], ids_b[:], rows_b[:]))
     given: Sequence[UnitSpec] = units_a + units_b
     if due:
         more_a: list[UnitSpec] = []
@@ -185,5 +192,5 @@ def new_state(
     lay = Layout(
         (rows.table(), RX, _EMPTY, _EMPTY), (given, t.destroyed_at), listed, len(ids_a), False
     )
-    rows.last = (force_a, force_b, lay)
+    rows.last = (force_a, force_b, lay, last[3])
     return lay

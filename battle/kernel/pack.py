@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -61,9 +62,13 @@ class UnitRows:
         self._by_key: dict[tuple[object, ...], int] = {}
         self._kept: list[UnitSpec] = []
         self._array: IntArray = np.zeros((16, L.NU), np.int64)
-        #: the last battle laid out without arrivals: its two forces and its layout (a battle
-        #: of the same forces again reuses it)
-        self.last: tuple[object, object, object] | None = None
+        #: the forces of the last battle laid out, its layout if it had no arrivals (else
+        #: None), and the ids and rows of each force's units in the battle (ids and rows of
+        #: side 0, then of side 1): a battle of the same forces again reuses its layout, or
+        #: with late arrivals its forces' part
+        self.last: (
+            tuple[object, object, Any, tuple[list[str], list[int], list[str], list[int]]] | None
+        ) = None
         #: how many times the rows started again (a row number is valid within one epoch)
         self.epoch = 0
 

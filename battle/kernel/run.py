@@ -28,7 +28,7 @@ from battle.kernel.bound import (
     run_battle,
     set_out,
 )
-from battle.kernel.decode import NO_ROWS, result
+from battle.kernel.decode import result
 from battle.kernel.jit import FIELDS
 from battle.kernel.lineup import new_state
 from battle.kernel.pack import doctrine_arrays, doctrine_rules, rule_arrays
@@ -62,18 +62,17 @@ OUT_PER_UNIT = len(L.OUT_COLUMNS) + 1
 
 
 class Buffers:
-    """What a compiled battle writes into, handed from one battle to the next (a battle
-    allocates nothing else the caller reads): the uniforms it keeps ``DB`` (``DICE`` of
-    them), the event rows of a battle that does not record its events ``E`` (``QUIET_ROWS``),
-    and ``OUT``, its S and its units' outcome columns. A battle takes a set from
-    :data:`_SPARE` (or makes one) and puts it back once it has read them, so that two
-    battles never share one (threads, or a battle fought inside another's caller)."""
+    """What a compiled battle writes into besides its event rows, handed from one battle to
+    the next: the uniforms it keeps ``DB`` (``DICE`` of them) and ``OUT``, its S and its
+    units' outcome columns (read into a list at once). A battle takes a set from
+    :data:`_SPARE` (or makes one) and puts it back once it has read them, so that no two
+    battles share one (threads, or a battle fought while another's caller reads). The event
+    rows are each battle's own: its result keeps them."""
 
-    __slots__ = ("DB", "E", "OUT")
+    __slots__ = ("DB", "OUT")
 
     def __init__(self) -> None:
         self.DB = np.empty(DICE, np.float64)
-        self.E = np.empty((QUIET_ROWS, L.EW), np.float64)
         self.OUT = np.empty(L.NS + OUT_PER_UNIT * 32, np.int64)
 
 
@@ -111,7 +110,7 @@ def fight_tables(
     size = L.NS + OUT_PER_UNIT * units
     if len(OUT) < size:
         OUT = buf.OUT = np.empty(2 * size, np.int64)
-    E = np.empty((EVENT_ROWS + EVENT_ROWS_PER_UNIT * units, L.EW)) if record else buf.E
+    E = np.empty((EVENT_ROWS + EVENT_ROWS_PER_UNIT * units if record else QUIET_ROWS, L.EW))
     drawn = 0
     while True:
         fight_arrays(lay.arrays, attacker, DB, drawn, E, record, nightfall, rules, bitgen, OUT)
@@ -126,8 +125,6 @@ def fight_tables(
             E = np.empty((4 * len(E), L.EW))
             continue
         break
-    if E is buf.E:  # the buffers' own: this battle's withdrawal checks copied out
-        E = E[: out[L.S_EN]].copy() if out[L.S_NWD] else NO_ROWS
     _SPARE.append(buf)
     spare = -drawn % BLOCK
     if spare and rewind:
