@@ -73,6 +73,7 @@ from battle.kernel.layout import (
     U_HB,
     U_PRESENT,
     U_SIDE,
+    WK_ROWS,
 )
 from battle.kernel.orders import choose_orders
 from battle.kernel.phases import (
@@ -261,6 +262,10 @@ def set_out(lay, attacker, DB, E, record, max_bounds, RI, RF, XD):
         np.zeros(n, np.float64),
         AB,
         AS,
+        np.empty((WK_ROWS, n), np.int64),
+        np.empty((2, n), np.bool_),
+        np.empty((n, 5), np.int64),
+        np.empty(n, np.float64),
     )
 
 
@@ -325,6 +330,12 @@ def fight_arrays(lay, attacker, DB, drawn, E, record, max_bounds, r, bitgen, OUT
     b.U, b.P, b.S = unmanaged(st[0]), unmanaged(st[1]), unmanaged(S)
     b.DK, b.DL, b.DB, b.E = unmanaged(st[3]), unmanaged(st[4]), unmanaged(st[5]), unmanaged(st[6])
     b.OA, b.OG, b.AB, b.AS = unmanaged(st[7]), unmanaged(st[8]), unmanaged(st[9]), unmanaged(st[10])
+    b.WK, b.WB, b.CH, b.CG = (
+        unmanaged(st[11]),
+        unmanaged(st[12]),
+        unmanaged(st[13]),
+        unmanaged(st[14]),
+    )
     b.RI, b.RF, b.FI, b.FF = unmanaged(r.RI), unmanaged(r.RF), unmanaged(r.FI), unmanaged(r.FF)
     b.TI, b.CT, b.MNF, b.HD = unmanaged(r.TI), unmanaged(r.CT), unmanaged(r.MNF), unmanaged(r.HD)
     b.LS, b.XD, b.DI, b.DF = unmanaged(r.LS), unmanaged(r.XD), unmanaged(r.DI), unmanaged(r.DF)

@@ -40,6 +40,7 @@ __all__ = [
     "A1B",
     "A1F",
     "A1I",
+    "A2B",
     "A2I",
     "B1",
     "BS",
@@ -68,8 +69,9 @@ A2I = nt.Array(nt.int64, 2, "C")
 A1F = nt.Array(nt.float64, 1, "C")
 A2F = nt.Array(nt.float64, 2, "C")
 A1B = nt.Array(nt.boolean, 1, "C")
-#: one battle: U, P, S, DK, DL, DB, E, OA, OG, AB, AS (battle.kernel.layout)
-ST = nt.Tuple((A2I, A2F, A1I, A2I, A2I, A1F, A2F, A2I, A1F, A1I, A1I))
+A2B = nt.Array(nt.boolean, 2, "C")
+#: one battle: U, P, S, DK, DL, DB, E, OA, OG, AB, AS, WK, WB, CH, CG (battle.kernel.layout)
+ST = nt.Tuple((A2I, A2F, A1I, A2I, A2I, A1F, A2F, A2I, A1F, A1I, A1I, A2I, A2B, A2I, A1F))
 #: a battle before its first bound (battle.kernel.lineup.Layout.arrays): TB (every unit row laid
 #: out so far, battle.kernel.pack.UnitRows; read, never written), RX (the row of TB of each of
 #: the battle's n units in listing order, each side's units as given, side 0's first; then the
@@ -82,7 +84,7 @@ RL = nt.Tuple((A1I, A1F, A2I, A2F, A2I, A2I, A2I, A2I, A2F, A2I, A2I, A2F, A2I, 
 
 #: the fields of a Battle: ST's arrays, then RL's
 FIELDS = (
-    *("U", "P", "S", "DK", "DL", "DB", "E", "OA", "OG", "AB", "AS"),
+    *("U", "P", "S", "DK", "DL", "DB", "E", "OA", "OG", "AB", "AS", "WK", "WB", "CH", "CG"),
     *("RI", "RF", "FI", "FF", "TI", "CT", "MNF", "HD", "LS", "XD"),
     *("DI", "DF", "DR", "DFF", "DAF"),
 )

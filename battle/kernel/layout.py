@@ -17,9 +17,19 @@ Arrays of one battle (the ``st`` tuple, see :func:`battle.kernel.bound.set_out`)
 ``DB`` float64 [n]: the battle's uniforms, drawn from its generator (battle.kernel.draw).
 ``E``  float64 [rows, EW]: the event buffer, one row per event (``EV_*`` kinds).
 ``OA``  int64 [units, NO]: this bound's orders; ``OG`` float64 [units]: their stop gaps.
+``WK`` int64 [WK_ROWS, units], ``WB`` bool [2, units], ``CH`` int64 [units, 5] and ``CG``
+       float64 [units]: working space of one step (choosing a bound's orders, the melee
+       phase, the half-strength checks), laid out once per battle: a step that made its own
+       arrays on each call spent more on making and counting them than on its rules.
 """
 
 from __future__ import annotations
+
+#: rows of WK: the enemy units that may be charged and its cavalry (orders), the pairs in
+#: melee (melee phase), the units due a half-strength test
+WK_TARGETS, WK_CAV, WK_PAIR_A, WK_PAIR_B = 0, 1, 2, 3
+WK_DUE = 2
+WK_ROWS = 4
 
 # ---------------------------------------------------------------- U: unit integer columns
 U_SIDE = 0

@@ -9,7 +9,6 @@ the one it advances in (``DAF``), -1 where the type has none.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import types as nt
 
 from battle.kernel.jit import A1B, A1I, A2I, B1, BT, F8, I8, VOID, rule
@@ -56,6 +55,8 @@ from battle.kernel.layout import (
     U_NOCH,
     U_SHAKEN,
     U_TOTAL,
+    WK_CAV,
+    WK_TARGETS,
 )
 from battle.kernel.phases import on_field
 
@@ -223,8 +224,7 @@ def choose_orders(b, side, card, attacking):
     enemy = 1 - side
     # one pass over the enemy: its furthest-forward position, who could be charged at all
     # (not in melee, not already charged), and the cavalry that could charge next bound
-    targets = np.empty(n, np.int64)
-    cav = np.empty(n, np.int64)
+    targets, cav = b.WK[WK_TARGETS], b.WK[WK_CAV]
     ntargets = ncav = 0
     front = 0.0
     any_enemy = False
@@ -243,10 +243,11 @@ def choose_orders(b, side, card, attacking):
                 ncav += 1
     if not any_enemy:
         return 0
-    threatened = np.zeros(n, np.bool_)
+    threatened, taken = b.WB[0], b.WB[1]
+    threatened[:] = False
+    taken[:] = False
     if ncav and DI[side, D_SQ_VS_CAV]:
         square_candidates(b, side, cav, ncav, threatened)
-    taken = np.zeros(n, np.bool_)
     advancing = attacking or DI[side, D_ADV_DEF] == 1
     depth = b.RF[RF_DEPTH]
     full = RI[R_DESTROYED]
@@ -254,8 +255,7 @@ def choose_orders(b, side, card, attacking):
     any_in_state = False
     need = 0.0
     # chosen orders: rank, unit, action, target, formation; gaps
-    ch = np.empty((n, 5), np.int64)
-    chg = np.empty(n, np.float64)
+    ch, chg = b.CH, b.CG
     nch = 0
     charging = 0
     for u in range(n):

@@ -117,6 +117,9 @@ from battle.kernel.layout import (
     U_SIDE,
     U_SVS,
     U_TOTAL,
+    WK_DUE,
+    WK_PAIR_A,
+    WK_PAIR_B,
 )
 
 
@@ -383,14 +386,17 @@ def melee_phase(b):
     id."""
     U = b.U
     n = U.shape[0]
-    pairs = []
+    first, second = b.WK[WK_PAIR_A], b.WK[WK_PAIR_B]  # the pairs in melee
+    npairs = 0
     for u in range(n):
         if U[u, U_SIDE] != 0 or not U[u, U_PRESENT]:
             continue
         m = U[u, U_MELEE]
         if m >= 0 and not U[u, U_OUT] and not U[m, U_OUT]:
-            pairs.append((u, m))
-    for a, c in pairs:
+            first[npairs], second[npairs] = u, m
+            npairs += 1
+    for k in range(npairs):
+        a, c = first[k], second[k]
         if U[a, U_MELEE] != c:  # contact ended earlier this phase
             continue
         bonus_a = charge_bonus(b, a, c, U[a, U_CBONUS])
@@ -509,13 +515,16 @@ def half_strength_checks(b):
     §6.3 step 6), side 0's first, by id."""
     U = b.U
     n = U.shape[0]
-    due = []
+    due = b.WK[WK_DUE]
+    ndue = 0
     for side in range(2):
         for u in range(n):
             if U[u, U_HALFP] and U[u, U_SIDE] == side:
                 U[u, U_HALFP] = 0
-                due.append(u)
-    for u in due:
+                due[ndue] = u
+                ndue += 1
+    for k in range(ndue):
+        u = due[k]
         if not U[u, U_OUT]:
             morale_test(b, u, 0, TK_HALF, 0, False, TR_NONE, 0)
 

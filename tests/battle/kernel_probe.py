@@ -103,6 +103,10 @@ class Probe:
             self.OG,
             lay.AB,
             lay.AS,
+            np.zeros((L.WK_ROWS, n), np.int64),
+            np.zeros((2, n), np.bool_),
+            np.zeros((n, 5), np.int64),
+            np.zeros(n, np.float64),
         )
         self.b = Battle(*arrays, *doctrine_arrays(tables, doctrines))
         self.ids = [s.id for s in lay.specs]
