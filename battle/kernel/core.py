@@ -507,64 +507,67 @@ def withdrawal_total(b, side, pct):
     return total + highest_loss_step(pct, LS)
 
 
+@rule(B1, BT, I8, F8, I8)
+def roll_withdrawal(b, side, pct, total):
+    """One army's withdrawal check (RULES.md §7.3): ``total`` d6 (none when 0 or less); it
+    withdraws on ``withdrawal_success_total`` or more. Always recorded: the result lists
+    every check (its casualty percent ``pct``, factors, dice and both sides' §7.2 counts)."""
+    S, RI = b.S, b.RI
+    die = RI[R_WD_DIE]
+    r = row(b, EV_WD)
+    S[S_NWD] += 1
+    rolled = 0
+    for _ in range(total):  # none when the total is 0 or less
+        roll = d(b, die)
+        rolled += roll
+        rr = row(b, EV_ROLL)
+        if rr >= 0:
+            b.E[rr, 3] = roll
+    withdraws = rolled >= RI[R_WD_SUCCESS]
+    if r >= 0:
+        E = b.E
+        E[r, 3] = side
+        E[r, 4] = pct
+        E[r, 5] = total
+        E[r, 6] = withdraws
+        E[r, 7] = max(total, 0)
+        for j in range(4):
+            E[r, 8 + j] = S[S_TAL + 4 * side + j]
+            E[r, 12 + j] = S[S_TAL + 4 * (1 - side) + j]
+    return withdraws
+
+
 @rule(VOID, BT)
 def withdrawal_phase(b):
     """End-of-turn withdrawal checks (RULES.md §7.2–§7.4): an army at or over the threshold
     rolls its factors in d6; the one with more factors first, and if it withdraws the other
     does not roll; with equal factors both roll (both may withdraw)."""
-    S, RI = b.S, b.RI
+    S = b.S
     phase(b, -1, PH_WITHDRAWAL)
-    n = 0
-    sides = [0, 0]
-    pcts = [0.0, 0.0]
-    totals = [0, 0]
-    for s in range(2):
-        pct = casualty_percent(b, s)
-        if pct >= b.RF[RF_WD_THRESHOLD]:
-            sides[n] = s
-            pcts[n] = pct
-            totals[n] = withdrawal_total(b, s, pct)
-            n += 1
-    if n == 0:
+    threshold = b.RF[RF_WD_THRESHOLD]
+    pct0, pct1 = casualty_percent(b, 0), casualty_percent(b, 1)
+    check0, check1 = pct0 >= threshold, pct1 >= threshold
+    if not (check0 or check1):
         return
     if S[S_FCT] < 0:
         S[S_FCT] = S[S_TURN]
-    swap, equal = withdrawal_order(n, totals[0], totals[1])
-    if swap:
-        sides[0], sides[1] = sides[1], sides[0]
-        pcts[0], pcts[1] = pcts[1], pcts[0]
-        totals[0], totals[1] = totals[1], totals[0]
-    die, success = RI[R_WD_DIE], RI[R_WD_SUCCESS]
-    withdrew = [0, 0]
-    nw = 0
-    for k in range(n):
-        side = sides[k]
-        r = row(b, EV_WD)  # always recorded: the result lists every check
-        S[S_NWD] += 1
-        rolled = 0
-        for _ in range(totals[k]):  # none when the total is 0 or less
-            roll = d(b, die)
-            rolled += roll
-            rr = row(b, EV_ROLL)
-            if rr >= 0:
-                b.E[rr, 3] = roll
-        withdraws = rolled >= success
-        if r >= 0:
-            E = b.E
-            E[r, 3] = side
-            E[r, 4] = pcts[k]
-            E[r, 5] = totals[k]
-            E[r, 6] = withdraws
-            E[r, 7] = max(totals[k], 0)
-            for j in range(4):
-                E[r, 8 + j] = S[S_TAL + 4 * side + j]
-                E[r, 12 + j] = S[S_TAL + 4 * (1 - side) + j]
-        if withdraws:
-            withdrew[nw] = side
-            nw += 1
-        if withdraws and not equal:
-            break
-    if nw == 2:
+    # the armies that check, in side order: a, then b when both do
+    side_a, pct_a = (0, pct0) if check0 else (1, pct1)
+    total_a = withdrawal_total(b, side_a, pct_a)
+    side_b, pct_b = 1, pct1
+    total_b = withdrawal_total(b, 1, pct1) if check0 and check1 else 0
+    swap, equal = withdrawal_order(int(check0) + int(check1), total_a, total_b)
+    if swap:  # the army with more factors rolls first
+        side_a, side_b = side_b, side_a
+        pct_a, pct_b = pct_b, pct_a
+        total_a, total_b = total_b, total_a
+    a_withdraws = roll_withdrawal(b, side_a, pct_a, total_a)
+    if not (check0 and check1) or (a_withdraws and not equal):
+        if a_withdraws:
+            finish(b, 1 - side_a, END_WITHDRAWAL)
+        return
+    b_withdraws = roll_withdrawal(b, side_b, pct_b, total_b)
+    if a_withdraws and b_withdraws:
         finish(b, -1, END_BOTH_WITHDREW)
-    elif nw == 1:
-        finish(b, 1 - withdrew[0], END_WITHDRAWAL)
+    elif a_withdraws or b_withdraws:
+        finish(b, 1 - (side_a if a_withdraws else side_b), END_WITHDRAWAL)
