@@ -19,7 +19,23 @@ from battle.kernel.core import (
     withdrawal_phase,
 )
 from battle.kernel.draw import d
-from battle.kernel.jit import A1F, A1I, A2F, A2I, BS, BT, I8, LAY, RL, RT, ST, VOID, rule, unmanaged
+from battle.kernel.jit import (
+    A1F,
+    A1I,
+    A2F,
+    A2I,
+    BS,
+    BT,
+    I8,
+    LAY,
+    RL,
+    RT,
+    ST,
+    VOID,
+    rule,
+    rules_at,
+    unmanaged,
+)
 from battle.kernel.layout import (
     A_ADVANCE,
     END_FLAGS,
@@ -313,15 +329,17 @@ def rules_of(rl):
     return r
 
 
-@njit(VOID(LAY, I8, A1F, I8, A2F, I8, I8, RT, I8, A1I), cache=True)
-def fight_arrays(lay, attacker, DB, drawn, E, record, max_bounds, r, bitgen, OUT):
-    """Fight the battle laid out in ``lay`` with the rules ``r`` (a
-    :class:`~battle.kernel.jit.Rules`; see :func:`set_out` and :func:`run_battle`), its
+@njit(VOID(LAY, I8, A1F, I8, A2F, I8, I8, I8, I8, A1I), cache=True)
+def fight_arrays(lay, attacker, DB, drawn, E, record, max_bounds, rules, bitgen, OUT):
+    """Fight the battle laid out in ``lay`` with the rules at ``rules`` (the address of a
+    :class:`~battle.kernel.jit.Rules`, :func:`~battle.kernel.jit.fields_address`, held by the
+    caller; see :func:`set_out` and :func:`run_battle`), its
     uniforms drawn from the bit generator at ``bitgen`` and kept in ``DB`` (whose first
     ``drawn`` were drawn before: :mod:`battle.kernel.draw`), its event rows written to ``E``.
     Writes S at the end to ``OUT[:NS]`` and its units' :func:`outcome_columns` after it
     (``OUT`` int64, at least ``NS + (len(OUT_COLUMNS) + 1) * units`` long): the caller reads
     one array, and may hand the same buffers to every battle."""
+    r = rules_at(rules)
     st = set_out(lay, attacker, DB, E, record, max_bounds, r.RI, r.RF, r.XD)
     S = st[2]
     S[S_DNUM] = drawn
@@ -340,6 +358,6 @@ def fight_arrays(lay, attacker, DB, drawn, E, record, max_bounds, r, bitgen, OUT
     b.TI, b.CT, b.MNF, b.HD = unmanaged(r.TI), unmanaged(r.CT), unmanaged(r.MNF), unmanaged(r.HD)
     b.LS, b.XD, b.DI, b.DF = unmanaged(r.LS), unmanaged(r.XD), unmanaged(r.DI), unmanaged(r.DF)
     b.DR, b.DFF, b.DAF = unmanaged(r.DR), unmanaged(r.DFF), unmanaged(r.DAF)
-    run_battle(b)  # the rules take the battle's view (BattleView): b stays alive meanwhile
+    run_battle(b)  # the rules take the battle's view (StructView): b stays alive meanwhile
     OUT[:NS] = S
     outcome_columns(st[0], listing_of(lay[1]), OUT[NS:])

@@ -35,14 +35,11 @@ from battle.tables import Tables
 from battle.units import Force
 from battle.withdrawal import SideTally
 
-__all__ = ["NO_ROWS", "events", "result"]
+__all__ = ["events", "result"]
 
 _KIND, _GRADE, _HITS = attrgetter("kind"), attrgetter("grade"), attrgetter("hits")
 _SIDE_ID = attrgetter("side", "id")
 _outcome = partial(tuple.__new__, UnitOutcome)
-#: the event rows of a battle with none the result needs
-NO_ROWS = np.zeros((0, L.EW), np.float64)
-NO_ROWS.flags.writeable = False
 
 
 def result(
@@ -65,10 +62,9 @@ def result(
     present = out[at : at + n] if lay.late else None
     cols = UnitColumns(lay.listed_ids, lay.split, hits, total, present)
     en = out[L.S_EN]
-    rows = E[:en] if out[L.S_NWD] or record else NO_ROWS
     checks: tuple[WithdrawalChecked, ...] | Callable[[], tuple[WithdrawalChecked, ...]] = ()
     if out[L.S_NWD]:
-        checks = partial(_withdrawals, t, rows, en)
+        checks = partial(_withdrawals, t, E, en)
     winner = out[L.S_WINNER]
     box0, box1 = out[L.S_BOX], out[L.S_BOX + 1]
     bounds = out[L.S_BOUNDS]
@@ -89,7 +85,7 @@ def result(
             100.0 * out[L.S_LOST + 1] / box1 if box1 else 0.0,
         ),
         recorded_checks=checks,
-        recorded=_decoder(t, p, lay, out[L.S_ATTACKER], rows, checks) if record else (),
+        recorded=_decoder(t, p, lay, out[L.S_ATTACKER], E[:en], checks) if record else (),
     )
 
 

@@ -51,13 +51,16 @@ __all__ = [
     "RL",
     "RT",
     "RULE_FIELDS",
+    "RV",
     "ST",
     "VOID",
     "Battle",
-    "BattleView",
     "Rules",
+    "StructView",
+    "fields_address",
     "next_double",
     "rule",
+    "rules_at",
     "unmanaged",
 ]
 
@@ -104,22 +107,23 @@ structref.define_proxy(Battle, BattleType, list(FIELDS))
 BS = BattleType(list(zip(FIELDS, (*ST.types, *RL.types), strict=True)))
 
 
-class BattleView(nt.Type):  # type: ignore[misc]
-    """The numba type of a battle as every rule function takes it: the address of a
-    :class:`Battle`'s fields, without the structure's reference count.
+class StructView(nt.Type):  # type: ignore[misc]
+    """The numba type of a structure (a :class:`Battle` or :class:`Rules`) as the address of
+    its fields, without the structure's reference count: how every rule function takes the
+    battle (``BT``), and a battle's entry point its rules.
 
     A structure passed to a compiled function is counted up on entry and down on exit, with
     atomic operations; the rules are many small functions of one battle, and the counting
-    cost about a third of a battle's time. The view is a bare address: the caller (the
-    battle's entry point, :func:`battle.kernel.bound.fight_arrays`, or a test holding a
-    :class:`Battle`) keeps the structure alive while the rules run. A :class:`Battle` (its
-    structure ``BS``) converts to its view wherever a rule is called with it, from compiled
-    code or from Python.
+    cost a good part of a battle's time. The view is a bare address: whoever holds the
+    structure (the battle's entry point, :func:`battle.kernel.bound.fight_arrays`, its
+    caller, or a test holding a :class:`Battle`) keeps it alive while the view is used. A
+    structure converts to its view wherever a compiled function taking the view is called
+    with it, from compiled code or from Python.
     """
 
     def __init__(self, struct: Any) -> None:
         self.struct = struct
-        super().__init__(name=f"BattleView({struct.name})")
+        super().__init__(name=f"StructView({struct.name})")
 
     @property
     def field_dict(self) -> dict[str, Any]:
@@ -130,37 +134,37 @@ class BattleView(nt.Type):  # type: ignore[misc]
         return Conversion.safe if other == self.struct else None
 
 
-register_model(BattleView)(models.OpaqueModel)
+register_model(StructView)(models.OpaqueModel)
 
 
 @infer_getattr
 class _ViewFields(AttributeTemplate):  # type: ignore[misc]
-    key = BattleView
+    key = StructView
 
     def generic_resolve(self, typ: Any, attr: str) -> Any:
         return typ.field_dict.get(attr)
 
 
-@lower_getattr_generic(BattleView)  # type: ignore[untyped-decorator]
+@lower_getattr_generic(StructView)  # type: ignore[untyped-decorator]
 def _view_field(context: Any, builder: Any, typ: Any, val: Any, attr: str) -> Any:
-    """A field of the viewed structure (its fields are unmanaged views: no count is taken)."""
+    """A field of the viewed structure, as the structure's own getter gives it."""
     data = typ.struct.get_data_type()
     payload = builder.bitcast(val, context.get_value_type(data).as_pointer())
     field = getattr(cgutils.create_struct_proxy(data)(context, builder, ref=payload), attr)
     return impl_ret_borrowed(context, builder, typ.field_dict[attr], field)
 
 
-@lower_cast(BattleType, BattleView)  # type: ignore[untyped-decorator]
+@lower_cast(BattleType, StructView)  # type: ignore[untyped-decorator]
 def _to_view(context: Any, builder: Any, fromty: Any, toty: Any, val: Any) -> Any:
     """A structure's view: the address of its fields."""
     meminfo = cgutils.create_struct_proxy(fromty)(context, builder, value=val).meminfo
     return context.nrt.meminfo_data(builder, meminfo)
 
 
-@unbox(BattleView)  # type: ignore[untyped-decorator]
+@unbox(StructView)  # type: ignore[untyped-decorator]
 def _unbox_view(typ: Any, obj: Any, c: Any) -> Any:
-    """A :class:`Battle` passed from Python to a rule: the address of its fields (the caller
-    holds the structure meanwhile)."""
+    """A structure passed from Python to a compiled function taking its view: the address
+    of its fields (the caller holds the structure meanwhile)."""
     info = c.pyapi.object_getattr_string(obj, "_meminfo")
     meminfo = c.unbox(nt.MemInfoPointer(nt.voidptr), info).value
     data = c.context.nrt.meminfo_data(c.builder, meminfo)
@@ -168,8 +172,8 @@ def _unbox_view(typ: Any, obj: Any, c: Any) -> Any:
     return NativeValue(data)
 
 
-#: one battle as the rules take it (see :class:`BattleView`)
-BT = BattleView(BS)
+#: one battle as the rules take it (see :class:`StructView`)
+BT = StructView(BS)
 #: the fields of a Rules: RL's
 RULE_FIELDS = FIELDS[len(ST.types) :]
 
@@ -186,6 +190,27 @@ class Rules(structref.StructRefProxy):  # type: ignore[misc]
 
 structref.define_proxy(Rules, RulesType, list(RULE_FIELDS))
 RT = RulesType(list(zip(RULE_FIELDS, RL.types, strict=True)))
+lower_cast(RulesType, StructView)(_to_view)
+#: the rules as a battle's entry point reads them (see :class:`StructView`)
+RV = StructView(RT)
+
+
+def fields_address(struct: Any) -> int:
+    """The address of the fields of ``struct`` (a :class:`Battle` or :class:`Rules`): what
+    :func:`rules_at` takes (the caller keeps ``struct`` alive while it is used)."""
+    return int(struct._meminfo.data)
+
+
+@intrinsic  # type: ignore[untyped-decorator]
+def rules_at(typingctx: Any, address: Any) -> Any:
+    """The :class:`Rules` whose fields are at ``address`` (int64, :func:`fields_address`),
+    as their view ``RV`` (compiled code only): a call from Python passes a number, which
+    numba types at once, not the structure, which it types the slow way."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.inttoptr(args[0], ir.IntType(8).as_pointer())
+
+    return RV(nt.int64), codegen
 
 
 def rule(ret: Any, *args: Any, inline: bool = False) -> Callable[[F], F]:

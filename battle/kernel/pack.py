@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 from battle.errors import ForceError
 from battle.kernel import layout as L
 from battle.kernel.bound import rules_of
-from battle.kernel.jit import Rules
+from battle.kernel.jit import Rules, fields_address
 from battle.kernel.start import explicit_decks
 from battle.tables import Tables
 from battle.units import GRADES, UnitSpec
@@ -322,21 +322,22 @@ def doctrine_arrays(t: Tables, names: tuple[str, str]) -> tuple[object, ...]:
     return rl
 
 
-_RULES: dict[tuple[int, str, str], tuple[Tables, Rules]] = {}
+_RULES: dict[tuple[int, str, str], tuple[Tables, Rules, int]] = {}
 
 
-def doctrine_rules(t: Tables, names: tuple[str, str]) -> Rules:
-    """:func:`doctrine_arrays` as one :class:`~battle.kernel.jit.Rules` (what a compiled
-    battle is passed), cached."""
+def doctrine_rules(t: Tables, names: tuple[str, str]) -> tuple[Rules, int]:
+    """:func:`doctrine_arrays` as one :class:`~battle.kernel.jit.Rules`, and the address of
+    its fields (what a compiled battle is passed; the caller holds the Rules while it is
+    used), cached."""
     key = (id(t), names[0], names[1])
     hit = _RULES.get(key)
     if hit is not None and hit[0] is t:
-        return hit[1]
+        return hit[1], hit[2]
     made: Rules = rules_of(doctrine_arrays(t, names))
     if len(_RULES) > 256:
         _RULES.clear()
-    _RULES[key] = (t, made)
-    return made
+    _RULES[key] = (t, made, fields_address(made))
+    return made, _RULES[key][2]
 
 
 def refuse_type(t: Tables, spec: UnitSpec) -> None:

@@ -101,7 +101,7 @@ def fight_tables(
         rows = EVENT_ROWS + EVENT_ROWS_PER_UNIT * units if record else QUIET_ROWS
         out, E = _plain(t, lay.arrays, attacker, doctrines, rng, rows, record, nightfall, rewind)
         return result(t, p, lay, (force_a, force_b), out, E, record)
-    rules = doctrine_rules(t, doctrines)
+    rules, address = doctrine_rules(t, doctrines)  # the battle reads them at address
     bitgen = _address(rng.bit_generator)
     buf = _SPARE.pop() if _SPARE else Buffers()
     DB, OUT = buf.DB, buf.OUT
@@ -113,7 +113,7 @@ def fight_tables(
     E = np.empty((EVENT_ROWS + EVENT_ROWS_PER_UNIT * units if record else QUIET_ROWS, L.EW))
     drawn = 0
     while True:
-        fight_arrays(lay.arrays, attacker, DB, drawn, E, record, nightfall, rules, bitgen, OUT)
+        fight_arrays(lay.arrays, attacker, DB, drawn, E, record, nightfall, address, bitgen, OUT)
         out = OUT[:size].tolist()  # S, then the units' outcome columns
         drawn = out[L.S_DNUM]
         if out[L.S_DUSED] > len(DB):  # more uniforms than DB keeps: kept, and room for more
@@ -125,6 +125,7 @@ def fight_tables(
             E = np.empty((4 * len(E), L.EW))
             continue
         break
+    del rules  # held until the battle was over
     _SPARE.append(buf)
     spare = -drawn % BLOCK
     if spare and rewind:
