@@ -21,7 +21,7 @@ from campaign.cli.common import (
 __all__ = ["sensitivity"]
 
 
-@app.command("sensitivity")
+@app.command("sensitivity", short_help="Which rule parameters move the outcomes most.")
 def sensitivity(
     spec: Annotated[
         Path,
