@@ -42,9 +42,9 @@ from campaign.printers.odds import Odds, odds_phrase
 from campaign.printers.orders import order_sentence
 from campaign.printers.phrases import count as _count
 from campaign.printers.phrases import dice as _dice
+from campaign.printers.phrases import figures, place_phrase, possessive, verb
 from campaign.printers.phrases import hits as _hits
 from campaign.printers.phrases import one_check as _one_check
-from campaign.printers.phrases import place_phrase, possessive, verb
 
 __all__ = ["Entry", "Narrator", "OddsSource", "narrate", "place_phrase", "possessive"]
 
@@ -91,8 +91,10 @@ def _checks_phrase(n: Narrator, checks: Iterable[Check[str]]) -> str:
     """The battle's withdrawal checks (RULES.md §7) in a sentence, per side; a side with
     more than three is summed up: how many it held, and how the last one went."""
     by_side: dict[str, list[tuple[int, tuple[int, ...], bool]]] = {}
+    needed = ""
     for c in checks:
         by_side.setdefault(c.side, []).append((c.total, c.rolls, c.withdraws))
+        needed = f" ({c.success_total} or more withdraws)"
     parts = []
     for side, rows in by_side.items():
         who = n.side(side)
@@ -106,7 +108,7 @@ def _checks_phrase(n: Narrator, checks: Iterable[Check[str]]) -> str:
             )
     if not parts:
         return ""
-    return "Withdrawal checks: " + "; ".join(parts) + "."
+    return f"Withdrawal checks{needed}: " + "; ".join(parts) + "."
 
 
 class Narrator:
@@ -367,7 +369,7 @@ class Narrator:
             day,
             tm,
             f"{self.side(e.side)} now knows {self.div(e.enemy)}: "
-            f"{_count(e.units, 'unit')} left, {e.boxes} boxes",
+            f"{_count(e.units, 'unit')} left, {figures(e.boxes, 'box', 'boxes')}",
             style="dim",
             event=e,
         )
@@ -516,7 +518,7 @@ class Narrator:
             e.day,
             tm,
             f"Nightfall on day {e.day}. Strength: {self._strength('red', e.strength.get('red'))}, "
-            f"{self._strength('blue', e.strength.get('blue'))}. Objectives held: "
+            f"{self._strength('blue', e.strength.get('blue'))}. Objective value held: "
             f"{self.side('red')} {o.get('red', 0)}, {self.side('blue')} {o.get('blue', 0)}",
             style="dim",
             event=e,
@@ -533,7 +535,10 @@ class Narrator:
             if e.total <= 0:
                 dice = f"they come to {e.total}, so there is nothing to roll"
             else:
-                dice = f"{_dice(e.total)} rolled {'+'.join(map(str, e.rolls))} = {sum(e.rolls)}"
+                dice = (
+                    f"{_dice(e.total)} rolled {'+'.join(map(str, e.rolls))} = {sum(e.rolls)}, "
+                    f"{e.success_total} or more to withdraw"
+                )
             text = (
                 f"Evening withdrawal check for {who}, {e.casualty_percent:.0f}% of {its} strength "
                 f"lost. Factors: {rows}; {dice}: {verdict}"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from campaign.events import Place
 
-__all__ = ["count", "dice", "hits", "one_check", "place_phrase", "possessive"]
+__all__ = ["count", "dice", "figures", "hits", "one_check", "place_phrase", "possessive"]
 
 _NUMBERS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 
@@ -27,13 +27,22 @@ def dice(n: int) -> str:
     return count(n, "die", "dice")
 
 
+def figures(n: int, one: str, many: str | None = None) -> str:
+    """A count in figures, as a table gives it, its noun agreeing (never '1 units').
+
+    >>> figures(1, "unit"), figures(10, "box", "boxes")
+    ('1 unit', '10 boxes')
+    """
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
 def hits(n: int) -> str:
     """Hits in figures, as a table gives them (never '1 hits').
 
     >>> hits(1), hits(14)
     ('1 hit', '14 hits')
     """
-    return f"{n} hit" if n == 1 else f"{n} hits"
+    return figures(n, "hit")
 
 
 def one_check(total: int, rolls: tuple[int, ...], withdraws: bool) -> str:
