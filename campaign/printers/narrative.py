@@ -401,8 +401,9 @@ class Narrator:
         )
         roll = ""
         if e.roll_off:
+            met = "they met on the road" if e.road else "neither side arrived last"
             roll = (
-                f"; they met together, and a roll-off ({self.side('red')} {e.roll_off[0]}, "
+                f"; {met}, and a roll-off ({self.side('red')} {e.roll_off[0]}, "
                 f"{self.side('blue')} {e.roll_off[1]}) made {self.side(e.attacker)} the attacker"
             )
         h, m = divmod(e.minutes, 60)
