@@ -183,10 +183,9 @@ def division_histories(
         if row is not None:
             place = row.place
             where = f" at {narrator.j(place)}" if place not in ("", "-") else ""
-            known = row.units is not None
             size = (
                 f"{figures(row.units, 'unit')}, {figures(row.boxes, 'box', 'boxes')}"
-                if known
+                if row.units is not None and row.boxes is not None
                 else "strength unknown"
             )
             lines.append(f"At the end: {row.state}{where} ({size}).")
