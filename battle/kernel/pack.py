@@ -322,22 +322,22 @@ def doctrine_arrays(t: Tables, names: tuple[str, str]) -> tuple[object, ...]:
     return rl
 
 
-_RULES: dict[tuple[int, str, str], tuple[Tables, Rules, int]] = {}
+_RULES: dict[tuple[int, str, str], tuple[Tables, Packed, Rules, int]] = {}
 
 
-def doctrine_rules(t: Tables, names: tuple[str, str]) -> tuple[Rules, int]:
-    """:func:`doctrine_arrays` as one :class:`~battle.kernel.jit.Rules`, and the address of
-    its fields (what a compiled battle is passed; the caller holds the Rules while it is
-    used), cached."""
+def doctrine_rules(t: Tables, names: tuple[str, str]) -> tuple[Packed, Rules, int]:
+    """:func:`rule_arrays` of ``t``, :func:`doctrine_arrays` as one
+    :class:`~battle.kernel.jit.Rules`, and the address of its fields (what a compiled battle
+    is passed; the caller holds the Rules while it is used), cached: one look-up a battle."""
     key = (id(t), names[0], names[1])
     hit = _RULES.get(key)
     if hit is not None and hit[0] is t:
-        return hit[1], hit[2]
+        return hit[1], hit[2], hit[3]
     made: Rules = rules_of(doctrine_arrays(t, names))
     if len(_RULES) > 256:
         _RULES.clear()
-    _RULES[key] = (t, made, fields_address(made))
-    return made, _RULES[key][2]
+    _RULES[key] = (t, rule_arrays(t), made, fields_address(made))
+    return _RULES[key][1], made, _RULES[key][3]
 
 
 def refuse_type(t: Tables, spec: UnitSpec) -> None:

@@ -93,15 +93,16 @@ def fight_tables(
     rewind: bool = True,
 ) -> BattleResult:
     """Fight one battle of checked forces (see :func:`battle.engine.fight`)."""
-    p = rule_arrays(t)
-    lay = new_state(t, (force_a, force_b), due, p)
-    units = len(lay.listed_ids)
     nightfall = -1 if max_bounds is None else max_bounds
     if PLAIN_PYTHON:
-        rows = EVENT_ROWS + EVENT_ROWS_PER_UNIT * units if record else QUIET_ROWS
+        p = rule_arrays(t)
+        lay = new_state(t, (force_a, force_b), due, p)
+        rows = EVENT_ROWS + EVENT_ROWS_PER_UNIT * len(lay.listed_ids) if record else QUIET_ROWS
         out, E = _plain(t, lay.arrays, attacker, doctrines, rng, rows, record, nightfall, rewind)
         return result(t, p, lay, (force_a, force_b), out, E, record)
-    rules, address = doctrine_rules(t, doctrines)  # the battle reads them at address
+    p, rules, address = doctrine_rules(t, doctrines)  # the battle reads them at address
+    lay = new_state(t, (force_a, force_b), due, p)
+    units = len(lay.listed_ids)
     bitgen = _address(rng.bit_generator)
     buf = _SPARE.pop() if _SPARE else Buffers()
     DB, OUT = buf.DB, buf.OUT
