@@ -179,6 +179,9 @@ def convert(
             "comments and layout. Fix: give another file name, e.g. "
             f"{out.with_name(out.stem + '-converted.yaml').name}."
         )
+    from campaign.outfile import check_output_file
+
+    check_output_file(out, "--out")  # an unwritable place is refused before the map is read
     options = _options(
         contract,
         road_kind,
