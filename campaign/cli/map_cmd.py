@@ -103,9 +103,12 @@ def info(
     seed: SeedOpt = 0,
 ) -> None:
     """Print a map's junctions, roads by kind, parts, dead ends, objectives and sides."""
-    plain = _options(False, road_kind, hours_per_length, seed)
-    full = load_map(map_file, plain)
-    contracted = load_map(map_file, _options(True, road_kind, hours_per_length, seed))
+    reading = (road_kind, hours_per_length, seed)
+    # with --contract the map is read once, contracted: one too big to play uncontracted
+    # (more than MAX_JUNCTIONS) is still shown; its size before comes from the contraction
+    full = None if contract else load_map(map_file, _options(False, *reading))
+    contracted = load_map(map_file, _options(True, *reading))
+    full = full or contracted
     shown = contracted if contract else full
     facts = summarize_map(shown)
     console = Console()
@@ -138,7 +141,8 @@ def info(
     _add_row(
         table,
         "--contract",
-        f"{full.graph.number_of_nodes()} junctions, {full.graph.number_of_edges()} roads → "
+        f"{done.junctions_before if done else full.graph.number_of_nodes()} junctions, "
+        f"{done.roads_before if done else full.graph.number_of_edges()} roads → "
         f"{contracted.graph.number_of_nodes()} junctions, "
         f"{contracted.graph.number_of_edges()} roads: prunes {done.spurs if done else 0} "
         f"dead-end spur junctions (not objectives, bases or starts), then merges "

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -138,7 +139,9 @@ def _positive(value: Any) -> bool:
         return str(value).strip().lower() in ("true", "yes")
 
 
-def read_graph_map(path: Path) -> RawMap:
+def read_graph_map(
+    path: Path, check_size: Callable[[dict[str, int]], None] | None = None
+) -> RawMap:
     """Read a GraphML or node-link JSON map.
 
     Junction names come from a ``name`` or ``label`` attribute (else the id); positions from
@@ -146,12 +149,17 @@ def read_graph_map(path: Path) -> RawMap:
     ``kind``, ``type`` or ``highway`` attribute, else ``tunnel`` (``tunnel`` > 0) or ``ferry``
     (``locomotives`` > 0), else ``normal``.
 
+    ``check_size`` gets the number of junctions and roads as soon as the file is parsed,
+    and may raise to refuse a map too big to play.
+
     Raises
     ------
     MapError
         If the file is missing or not a readable graph.
     """
     graph = _read_graph(path)
+    if check_size is not None:
+        check_size({"junctions": graph.number_of_nodes(), "roads": graph.number_of_edges()})
     notes = []
     if graph.is_directed():
         notes.append("The graph file is directed; every road is read as two-way.")
