@@ -116,6 +116,8 @@ def info(
     table.add_column("fact", style="bold")
     table.add_column("value")
     _add_row(table, "junctions", str(facts.junctions))
+    ids = sorted(map(str, shown.graph))  # every id: what --red-base and others accept
+    _add_row(table, "junction ids", ", ".join(ids))
     _add_row(table, "roads", f"{facts.roads} ({facts.total_hours:g} march hours in all)")
     for (source_kind, kind), count in facts.road_kinds.items():
         _add_row(table, "  road kind", f"{source_kind} → {kind}: {count}")
