@@ -233,9 +233,10 @@ def report(
     try:
         ids = batch_ids(store.con)
         if batch is not None:
+            known = ids
             ids = [(i, n) for i, n in ids if i == batch]
             if not ids:
-                fail(f"{results}: no batch with id {batch!r}")
+                fail(_unknown_batch(results, batch, known))
         docs = []
         for batch_id, name in ids:
             if json_:
@@ -250,6 +251,21 @@ def report(
             typer.echo(json.dumps(docs, indent=2))
     finally:
         store.close()
+
+
+def _unknown_batch(results: Path, batch: str, known: list[tuple[str, str]]) -> str:
+    """The error for a ``--batch`` id the file does not hold: its ids, the closest first."""
+    import difflib
+
+    if not known:
+        return f"{results}: --batch: no batch with id {batch!r}; the file holds no batch yet."
+    close = difflib.get_close_matches(batch, [i for i, _ in known], n=1)
+    hint = f" Did you mean {close[0]!r}?" if close else ""
+    listed = ", ".join(f"{i} ({n})" for i, n in known)
+    return (
+        f"{results}: --batch: no batch with id {batch!r} (the file holds: {listed}).{hint} "
+        "Give one of these ids, or leave --batch out to report every batch."
+    )
 
 
 @batch_app.command("export", short_help="Export the results tables as Parquet or CSV.")
@@ -270,8 +286,17 @@ def export(
     """Export the tables batches, cells, runs and battles as Parquet or CSV files."""
     from campaign.batch.store import export_results
 
-    if (parquet is None) == (csv is None):
-        fail("--parquet DIR or --csv DIR: give exactly one")
+    if parquet is None and csv is None:
+        fail(
+            f"{results}: nothing to write: batch export writes the results tables (batches, "
+            "cells, runs, battles) into a folder. Give --parquet DIR (one Parquet file a "
+            "table) or --csv DIR (one CSV file a table), e.g. --csv results-csv."
+        )
+    if parquet is not None and csv is not None:
+        fail(
+            "--parquet and --csv: give only one (one format a run). Run the command twice "
+            "for both formats."
+        )
     fmt, directory = ("parquet", parquet) if parquet is not None else ("csv", csv)
     assert directory is not None  # exactly one was given
     for file in export_results(results, directory, fmt):
