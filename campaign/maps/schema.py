@@ -205,7 +205,8 @@ def _pydantic_problems(exc: ValidationError) -> list[str]:
         elif err["type"] == "missing":
             lines.append(f"{_key_path(loc)}: missing (it is required)")
         else:
-            lines.append(f"{_key_path(loc)}: {plain_message(err)} (found {err.get('input')!r})")
+            item = "junction" if loc and loc[-1] in ("start", "primary_road") else "item"
+            lines.append(f"{_key_path(loc)}: {plain_message(err, item=item, found=True)}")
     for k, line in enumerate(lines):
         keys = unknown.pop(line, None)
         if keys is not None:

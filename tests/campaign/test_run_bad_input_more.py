@@ -89,3 +89,23 @@ def test_unknown_base_names_the_closest_ids_and_map_info_lists_every_id(capsys):
     assert "junction ids" in listed
     for ident in ("altdorf", "glotz", "haubourg", "wendelin"):
         assert f" {ident}" in listed
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag"),
+    [
+        (["run", "--seed", "abc"], "--seed"),
+        (["batch", "run", "--workers", "abc"], "--workers"),
+        (["battle", "--odds", "abc"], "--odds"),
+    ],
+)
+def test_a_flag_that_is_not_a_whole_number_is_said_plainly(capsys, argv, flag):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2
+    command = "campaign " + " ".join(a for a in argv if not a.startswith("-") and a != "abc")
+    assert err == (
+        f"error: {command}: Invalid value for '{flag}': expected a whole number (found 'abc') "
+        f"(see '{command} --help')\n"
+    )
