@@ -111,7 +111,12 @@ def run(
     """Run (or resume) a batch; print the summary at the end."""
     from campaign.batch.plan import plan_batch
     from campaign.batch.runner import run_batch
-    from campaign.batch.spec import FLAG_OF_FIELD, load_spec, spec_from_flags
+    from campaign.batch.spec import (
+        FLAG_OF_FIELD,
+        parse_set_flag,
+        read_spec_data,
+        spec_from_flags,
+    )
 
     if precision is None and (max_runs is not None or look is not None):
         fail(
@@ -124,7 +129,7 @@ def run(
         from campaign.analysis.precision import check_precision
 
         check_precision(precision, max_runs, min(look, max_runs))
-    base = load_spec(spec) if spec is not None else None
+    base = read_spec_data(spec) if spec is not None else None  # validated with the flags
     source = str(spec) if spec is not None else "flags"
     flags = {
         "maps": map_,
@@ -141,6 +146,7 @@ def run(
     }
     batch = spec_from_flags(base, flags, source)
     given = {k: FLAG_OF_FIELD[k] for k, v in flags.items() if v not in (None, []) and k != "set"}
+    given |= {f"set.{parse_set_flag(t)[0]}": "--set" for t in set_ or []}  # keys from flags
     plan = plan_batch(batch, source, given)  # every cell validated before any work starts
     out = Path(batch.output or "results.duckdb")
     console = _console()
