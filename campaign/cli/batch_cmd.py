@@ -77,7 +77,10 @@ def run(
         list[str] | None,
         typer.Option(metavar="RED:BLUE", help="Strategy doctrine pair (repeatable)."),
     ] = None,
-    runs: Annotated[int | None, typer.Option(help="Campaigns per cell.")] = None,
+    runs: Annotated[
+        int | None,
+        typer.Option(help="Campaigns per cell (not with --precision: use --max-runs there)."),
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="Root seed (default: resume or fresh).")] = None,
     workers: WorkersOption = None,
     backend: BackendOption = None,
@@ -97,7 +100,11 @@ def run(
     ] = 5.0,
     precision: Annotated[
         float | None,
-        typer.Option(help="Run each cell until its 95% intervals are within ±PTS points."),
+        typer.Option(
+            metavar="PTS",
+            help="Run each cell until its 95% intervals are within ±PTS points; --max-runs "
+            "caps the runs (--runs is refused with it, a spec's runs: is not used).",
+        ),
     ] = None,
     max_runs: Annotated[
         int | None,
@@ -122,6 +129,12 @@ def run(
         fail(
             "--max-runs and --look only work with --precision: without it a batch runs the "
             "spec's runs per cell. Fix: add --precision PTS, or set the runs with --runs N."
+        )
+    if precision is not None and runs is not None:
+        fail(
+            f"--runs {runs} with --precision: --precision decides how many runs each cell "
+            "needs, so a fixed --runs would be ignored. Fix: cap the runs with --max-runs "
+            f"{runs} instead, or leave --precision out to run exactly {runs} per cell."
         )
     max_runs = 10_000 if max_runs is None else max_runs
     look = 100 if look is None else look
