@@ -90,7 +90,10 @@ _NUMBERS = {1: "one", 2: "two", 3: "three"}
 
 
 def _count(n: Any, item: str) -> str:
-    return f"{_NUMBERS.get(n, n)} {item}{'' if n == 1 else 's'}"
+    """``one junction``, ``2 junctions``; a plain ``item`` keeps the digit (``1 item``)."""
+    word = n if item in ("item", "entry") else _NUMBERS.get(n, n)
+    plural = "entries" if item == "entry" else f"{item}s"
+    return f"{word} {item if n == 1 else plural}"
 
 
 def plain_message(err: Mapping[str, Any], *, item: str = "item", found: bool = False) -> str:
@@ -135,6 +138,8 @@ def _plain(err: Mapping[str, Any], item: str) -> str:
     if kind in _BOUNDS and _BOUNDS[kind][0] in ctx:
         name, text = _BOUNDS[kind]
         return text.format(ctx[name])
+    if item == "item" and isinstance(err.get("input"), Mapping):
+        item = "entry"  # a mapping holds entries
     if kind == "too_short" and "min_length" in ctx:
         return f"give at least {_count(ctx['min_length'], item)}"
     if kind == "too_long" and "max_length" in ctx:

@@ -31,7 +31,7 @@ def test_every_mistake_of_a_spec_in_one_message(capsys, tmp_path):
     )
     line = _error(capsys, ["batch", "run", str(spec), "-o", str(tmp_path / "r.duckdb")])
     assert line == (
-        f"error: {spec}: maps: give at least one item (found []); doctrines: [0] 'balanced' "
+        f"error: {spec}: maps: give at least 1 item (found []); doctrines: [0] 'balanced' "
         "is not a doctrine pair RED:BLUE (write e.g. balanced:cautious); runs: expected at "
         "least 1 (found -4); seed: expected a whole number (found 'abc'); backend: expected "
         "'local' or 'dask' (found 'foo'); chunk_size: expected at least 1 (found 0); wrkers: "
