@@ -43,6 +43,15 @@ def _temp_beside(target: Path) -> Path:
     return target.with_name(f".{target.name}.partial-{os.getpid()}")
 
 
+def _socket_error(path: Path, flag: str | None) -> SimulatorError:
+    return SimulatorError(
+        "cannot write there (it is a socket, which cannot be opened as a file)",
+        source=str(path),
+        key=flag,
+        fix="Choose a regular file, or a FIFO (mkfifo) that a reader has open.",
+    )
+
+
 def check_output_file(path: str | Path, flag: str | None = None) -> None:
     """Refuse, before any work, an output file that cannot be written.
 
@@ -59,6 +68,8 @@ def check_output_file(path: str | Path, flag: str | None = None) -> None:
     if path.is_dir():
         raise write_error(path, IsADirectoryError(21, "Is a directory"), flag)
     if _special(path):
+        if stat.S_ISSOCK(path.stat().st_mode):
+            raise _socket_error(path, flag)
         if not os.access(path, os.W_OK):
             raise write_error(path, PermissionError(13, "Permission denied"), flag)
         return
@@ -88,6 +99,8 @@ def _write_through(path: Path, flag: str | None) -> Iterator[TextIO]:
     try:
         handle = path.open("w", encoding="utf-8")
     except OSError as exc:
+        if stat.S_ISSOCK(path.stat().st_mode):
+            raise _socket_error(path, flag) from None
         raise write_error(path, exc, flag) from None
     try:
         with handle:

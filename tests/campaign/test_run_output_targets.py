@@ -156,3 +156,22 @@ def test_report_naming_a_folder_says_it_is_a_folder(capsys, tmp_path):
         f"Name a file inside it, e.g. {tmp_path / 'NAME'}, or another file."
     )
     assert "suffix" not in err
+
+
+def test_a_socket_is_refused_and_left_as_it_is(capsys, tmp_path):
+    import socket
+
+    path = tmp_path / "s.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        server.bind(str(path))
+        code, out, err = _run(capsys, "run", "--seed", "1", "-o", str(path))
+    finally:
+        server.close()
+    assert code == 2 and out == "" and "seed 1" not in err  # refused before playing
+    err = err.strip()
+    assert err == (
+        f"error: {path}: --output: cannot write there (it is a socket, which cannot be opened "
+        "as a file). Choose a regular file, or a FIFO (mkfifo) that a reader has open."
+    )
+    assert stat.S_ISSOCK(path.lstat().st_mode)
