@@ -477,7 +477,7 @@ class Campaign:
             # would run it, without the callback), outside any process as a callback would be
             check = env.timeout(0)
             if (yield check) is WOKEN:  # woken first: the check still runs with its event
-                check.callbacks.append(lambda _: self._contact(check, div, junction))
+                self._contact_when(check, div, junction)
                 return True
             env._active_proc = None
             self._contact(check, div, junction)
@@ -492,6 +492,12 @@ class Campaign:
         if defer and not div.in_battle:  # (in a battle it only falls asleep next)
             return (yield after_urgent(env)) is WOKEN
         return False
+
+    def _contact_when(self, check: simpy.Event, div: Division, junction: str) -> None:
+        """Run the contact check of ``div`` at ``junction`` when ``check`` runs (a callback).
+        (Apart from :meth:`_land`: compiled, a function with a closure makes its closure's
+        frame at every call, taken or not.)"""
+        check.callbacks.append(lambda _: self._contact(check, div, junction))
 
     def _contact(self, check: simpy.Event | None, div: Division, junction: str) -> None:
         """The contact check after ``div``'s arrival (§8.4), run by ``check`` (or inline)."""

@@ -172,6 +172,8 @@ class Ledger:
 
     def _control(self, junction: str, side: str) -> None:
         previous = self.owner.get(junction)
+        if previous == side:  # already its own: nothing to record (asked at every march)
+            return
         if previous is None:
             previous = self.last_holder.get(junction)
         if previous is not None and previous != side:
