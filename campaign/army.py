@@ -156,18 +156,29 @@ class Division:
 
         Returns the number of units destroyed.
         """
-        kept = []
-        lost = 0
+        return len(self.take_hits(totals, destroyed_at)[1])
+
+    def take_hits(self, totals: dict[str, int], destroyed_at: int) -> tuple[int, list[UnitSpec]]:
+        """:meth:`apply_hits` (``totals``: unit id -> total actual hits; units not named keep
+        theirs), returning the actual hits taken — each unit's rise in hits, counted up to
+        ``destroyed_at`` (RULES.md §1.2) — and the units destroyed, in unit order. One pass
+        over the units (compiled, each attribute of a unit is a generic look-up)."""
+        kept: list[UnitSpec] = []
+        lost: list[UnitSpec] = []
+        taken = 0
         for u in self.units:
-            hits = totals.get(u.id, u.hits)
+            had = u.hits
+            hits = totals.get(u.id, had)
+            if hits > had:
+                taken += min(hits, destroyed_at) - had
             if hits >= destroyed_at:
-                lost += 1
+                lost.append(u)
             else:
-                kept.append(u if hits == u.hits else with_hits(u, hits))
+                kept.append(u if hits == had else with_hits(u, hits))
         self.units = kept
         if not kept:
             self.alive = False
-        return lost
+        return taken, lost
 
 
 def _division_counts(rules: CampaignRules, infantry: int) -> list[tuple[str, int]]:

@@ -97,7 +97,7 @@ def side_view(camp: Campaign, side: str) -> SideView:
     The view's sightings and known strengths are the campaign's own dicts, not copies:
     read-only, and good for the decision it is made for only (nothing changes them
     while a doctrine decides)."""
-    now = camp.env._now
+    now: float = camp.env._now
     own: list[OwnDivision] = []
     for d in camp.divisions:
         if d.side != side or not d.alive:
