@@ -194,11 +194,13 @@ class BattleDesk:
         camp = self.camp
         assert div.road is not None
         origin, dest, t0, t1 = div.road
+        side = div.side
         for other in camp.divisions:
-            if other.side == div.side or not other.alive or other.road is None:
+            road = other.road
+            if road is None or other.side == side or not other.alive:
                 continue
-            o_origin, o_dest, s0, s1 = other.road
-            if (o_origin, o_dest) != (dest, origin) or s1 <= t0:
+            o_origin, o_dest, s0, s1 = road
+            if o_origin != dest or o_dest != origin or s1 <= t0:  # (no tuples built)
                 continue
             meet = (t0 + s0 + (t1 - t0)) / 2.0  # both march the road in the same time
             self._meet_later(div, other, max(meet - camp.env._now, 0.0))

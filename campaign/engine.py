@@ -14,6 +14,7 @@ from typing import Any
 
 import networkx as nx
 import simpy
+from simpy.events import PENDING
 
 from battle.dice import Dice, percentage_test
 from campaign.army import Division, raise_division, raise_table
@@ -505,7 +506,8 @@ class Campaign:
             queue, n = self.env._queue, len(self.env._queue)
             self.desk.check_contact(junction, arriving=div)
             p = div.process
-            div.defer = len(queue) != n and p is not None and (check is None or p.target is check)
+            # (p._target: SimPy's Process.target, a property, read as its attribute)
+            div.defer = len(queue) != n and p is not None and (check is None or p._target is check)
 
     def _after_this_minute(self, action: Callable[[], object]) -> None:
         """Run ``action`` after everything already scheduled for this minute: a zero-delay
@@ -529,7 +531,9 @@ class Campaign:
     def wake(self, div: Division) -> None:
         """Wake a division's process (as an interrupt would) so that it reads its new orders."""
         p = div.process
-        if p is not None and p.is_alive and p is not self.env.active_process:
+        # p.is_alive and p is not env.active_process, read as SimPy's own attributes (its
+        # properties are interpreted calls from compiled code, campaign.schedule)
+        if p is not None and p._value is PENDING and p is not self.env._active_proc:
             if div.asleep and not div.woken and div.alarm is not None:
                 ring(self.env, div.alarm)  # where an interrupt would be, and cheaper
             else:
