@@ -96,8 +96,11 @@ def side_view(camp: Campaign, side: str) -> SideView:
 
     The view's sightings and known strengths are the campaign's own dicts, not copies:
     read-only, and good for the decision it is made for only (nothing changes them
-    while a doctrine decides)."""
+    while a doctrine decides). Each own division's :class:`OwnDivision` is the one of the
+    side's previous view while none of its fields has changed (``camp.own_views``, by
+    division id: immutable values, shared rather than built again for every decision)."""
     now: float = camp.env._now
+    views = camp.own_views
     own: list[OwnDivision] = []
     for d in camp.divisions:
         if d.side != side or not d.alive:
@@ -105,14 +108,25 @@ def side_view(camp: Campaign, side: str) -> SideView:
         road = d.road
         heading = road[1] if road is not None else None
         orders = d.orders
+        location = d.location
         if orders:
             for kind, arg in orders:  # the last march ordered is where it is bound
                 if kind == "march":
                     heading = str(arg)
             free = False
         else:
-            free = d.location is not None and d.busy_until <= now
-        own.append(OwnDivision(d.id, d.location, heading, d.boxes, free))
+            free = location is not None and d.busy_until <= now
+        boxes = d.boxes
+        view = views.get(d.id)
+        if (
+            view is None
+            or view.at != location
+            or view.heading != heading
+            or view.boxes != boxes
+            or view.free != free
+        ):
+            view = views[d.id] = OwnDivision(d.id, location, heading, boxes, free)
+        own.append(view)
     own_base, enemy_base = camp.bases[side]
     return SideView(
         side,
