@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
     from campaign.config import CampaignRules, Rules
     from campaign.events import Place
+    from campaign.strategy.knowledge import OwnDivision
 
 __all__ = [
     "Division",
@@ -69,6 +70,9 @@ class Division:
     defer: bool
     #: actual hits that destroy a unit (``battle.destroyed_at_hits``, RULES.md §1.2)
     destroyed_at: int
+    #: what its side's last view showed of it (campaign.sightings.side_view shares it with
+    #: the next view while none of its fields has changed)
+    own_view: OwnDivision | None
     #: the units list ``boxes`` was last summed for, and the sum (units are immutable and
     #: the list is only ever replaced, never changed in place: see apply_hits)
     _boxes_of: list[UnitSpec] | None
@@ -114,6 +118,7 @@ class Division:
         self.asleep = False
         self.defer = False
         self.destroyed_at = destroyed_at
+        self.own_view = None
         self._boxes_of = None
         self._boxes = 0
 

@@ -43,7 +43,7 @@ from campaign.reinforcements import check_reinforcements, reinforce
 from campaign.result import CampaignResult, final_result, header
 from campaign.schedule import WOKEN, after_urgent, due_now, first_of, nudge, ring
 from campaign.sightings import enemies_seeing, side_view, update_sightings
-from campaign.strategy import Order, OwnDivision, Strategist
+from campaign.strategy import Order, Strategist
 from campaign.streams import FORCES, MARCH, SIDE_ORDER, STRATEGY, Streams
 
 #: a division's ``halted_reason`` while it holds on its doctrine's order (``held_for``)
@@ -131,8 +131,6 @@ class Campaign:
         #: junction -> what a division there sees (RULES.md §8.6); shared, read-only
         self.neighbourhood = tables.neighbourhood(self.cr.fog_sight_junctions)
         self.last_seen: dict[str, dict[str, str]] = {s: {} for s in SIDES}
-        #: division id -> its OwnDivision in the last side view (sightings.side_view)
-        self.own_views: dict[str, OwnDivision] = {}
         self.known_boxes: dict[str, dict[str, int]] = {s: {} for s in SIDES}
         self.objectives = dict(tables.objectives)
         #: side -> (its base, the enemy's), read for every decision (RULES.md §8.7)

@@ -97,10 +97,9 @@ def side_view(camp: Campaign, side: str) -> SideView:
     The view's sightings and known strengths are the campaign's own dicts, not copies:
     read-only, and good for the decision it is made for only (nothing changes them
     while a doctrine decides). Each own division's :class:`OwnDivision` is the one of the
-    side's previous view while none of its fields has changed (``camp.own_views``, by
-    division id: immutable values, shared rather than built again for every decision)."""
+    side's previous view while none of its fields has changed (``Division.own_view``:
+    immutable values, shared rather than built again for every decision)."""
     now: float = camp.env._now
-    views = camp.own_views
     own: list[OwnDivision] = []
     for d in camp.divisions:
         if d.side != side or not d.alive:
@@ -117,7 +116,7 @@ def side_view(camp: Campaign, side: str) -> SideView:
         else:
             free = location is not None and d.busy_until <= now
         boxes = d.boxes
-        view = views.get(d.id)
+        view = d.own_view
         if (
             view is None
             or view.at != location
@@ -125,7 +124,7 @@ def side_view(camp: Campaign, side: str) -> SideView:
             or view.boxes != boxes
             or view.free != free
         ):
-            view = views[d.id] = OwnDivision(d.id, location, heading, boxes, free)
+            view = d.own_view = OwnDivision(d.id, location, heading, boxes, free)
         own.append(view)
     own_base, enemy_base = camp.bases[side]
     return SideView(

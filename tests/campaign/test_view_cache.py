@@ -41,13 +41,16 @@ def test_every_view_of_a_campaign_equals_a_view_built_afresh(
 
     def checked_view(camp: Campaign, side: str) -> SideView:
         nonlocal checked, shared
-        before = dict(camp.own_views)
+        before = {d.id: d.own_view for d in camp.divisions}
         view = real(camp, side)
-        kept, camp.own_views = camp.own_views, {}
+        kept = [d.own_view for d in camp.divisions]
+        for d in camp.divisions:
+            d.own_view = None
         try:
             fresh = real(camp, side)  # nothing to share: every OwnDivision built anew
         finally:
-            camp.own_views = kept
+            for d, shown in zip(camp.divisions, kept, strict=True):
+                d.own_view = shown
         assert _fields(view) == _fields(fresh)
         for d in view.own:
             if before.get(d.id) is d:
