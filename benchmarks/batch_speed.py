@@ -149,34 +149,41 @@ def _ceiling(n: int = 10_000_000) -> float:
 
 
 @cache
-def _bare_inputs(campaigns: int) -> tuple[Any, Any, list[int]]:
-    """The default map (its routes built), the default rules and the batch's first
-    ``campaigns`` seeds, loaded once per process, after one warm-up campaign."""
+def _bare_inputs(campaigns: int) -> tuple[Any, Any, list[int], dict[str, str]]:
+    """The default map (its routes built), the default rules, the batch's first
+    ``campaigns`` seeds and the default batch's doctrines (a batch spec's first
+    ``doctrines`` entry, ``balanced:cautious``: the campaigns the batch itself runs), loaded
+    once per process, after one warm-up campaign."""
+    from campaign.batch.spec import BatchSpec, parse_doctrines
     from campaign.batch.worker import run_seed
     from campaign.config import load_rules
     from campaign.engine import run_campaign
     from campaign.maps import load_map
 
+    red, blue = parse_doctrines(BatchSpec(name="bench", runs=1).doctrines[0])
+    doctrines = {"red": red, "blue": blue}
     cmap, loaded = load_map(), load_rules()
     cmap.routes  # noqa: B018 - built once per map, as a batch worker does
     seeds = [run_seed(SEED, i) for i in range(campaigns)]
-    run_campaign(cmap, loaded, seeds[0], record_events=False)  # warm up
-    return cmap, loaded, seeds
+    run_campaign(cmap, loaded, seeds[0], doctrines, record_events=False)  # warm up
+    return cmap, loaded, seeds, doctrines
 
 
 def _bare_pass(campaigns: int) -> tuple[float, int]:
     """Run the first ``campaigns`` seeds once, bare; returns (process seconds, battles)."""
     from campaign.engine import run_campaign
 
-    cmap, loaded, seeds = _bare_inputs(campaigns)
+    cmap, loaded, seeds, doctrines = _bare_inputs(campaigns)
     start = time.process_time()
-    battles = sum(run_campaign(cmap, loaded, s, record_events=False).battles for s in seeds)
+    battles = sum(
+        run_campaign(cmap, loaded, s, doctrines, record_events=False).battles for s in seeds
+    )
     return time.process_time() - start, battles
 
 
 def bare_rate(campaigns: int = 2_000, repeats: int = 2) -> dict[str, float]:
     """Campaigns per second on one core, bare: the batch's first ``campaigns`` runs (same
-    seeds, default map and rules, events off) called straight in this process, best of
+    seeds, default map, rules and doctrines, events off) called straight in this process, best of
     ``repeats`` by process time. Returns ``rate`` (campaigns/s), ``ms`` (per campaign) and
     ``battles`` (per campaign)."""
     best, battles = float("inf"), 0

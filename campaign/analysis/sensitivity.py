@@ -182,15 +182,23 @@ def load_sensitivity_spec(
         )
     data.setdefault("name", Path(path).stem)
     flags = (("method", method), ("runs", runs), ("seed", seed), ("samples", samples))
+    given = set()
     for name, value in flags:
         if value is not None:
             data[name] = value
+            given.add(name)
     try:
         spec = SensitivitySpec.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
         key = ".".join(str(p) for p in err["loc"]) or None
         msg = plain_message(err)
+        if key in given:  # the bad value came from a flag: name the flag, not the file
+            raise BatchSpecError(
+                f"{msg} (found {err.get('input')!r})",
+                source=f"--{key}",
+                fix=f"Give --{key} a valid value; see `campaign sensitivity --help`.",
+            ) from None
         raise BatchSpecError(
             f"{msg} (found {err.get('input')!r})"[:300],
             source=source,

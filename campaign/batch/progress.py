@@ -107,9 +107,10 @@ class BatchProgress:
     def _line(self) -> None:
         self.last_line = time.perf_counter()
         rate = self.rate
-        left = (self.total - self.done) / rate if rate else float("nan")
+        # no run finished yet: no rate to tell the time left from (the workers are starting)
+        eta = f"ETA {(self.total - self.done) / rate:,.0f} s" if rate else "starting"
         self.console.print(
-            f"batch: {self.done}/{self.total} runs, {rate:,.1f} runs/s, ETA {left:,.0f} s",
+            f"batch: {self.done}/{self.total} runs, {rate:,.1f} runs/s, {eta}",
             highlight=False,
             soft_wrap=True,
         )

@@ -136,6 +136,24 @@ def _pairs_table(pairs: list[PairedDifference], wide: bool = True) -> Table:
     return table
 
 
+def fixed_settings(con: duckdb.DuckDBPyConnection, batch_id: str) -> dict[str, str]:
+    """What every cell of a batch shares (the factors the cells table leaves out): ``map``,
+    ``rules`` (variants and overrides) and ``doctrines`` (Red's and Blue's, RULES.md §8.8),
+    each present only when it is the same in every cell."""
+    rows = con.execute(
+        "SELECT DISTINCT map, rules_label, red_doctrine, blue_doctrine FROM cells "
+        "WHERE batch_id = ?",
+        [batch_id],
+    ).fetchall()
+    fixed: dict[str, str] = {}
+    for k, name in enumerate(("map", "rules")):
+        if len({r[k] for r in rows}) == 1:
+            fixed[name] = rows[0][k]
+    if len({(r[2], r[3]) for r in rows}) == 1:
+        fixed["doctrines"] = f"Red {rows[0][2]} against Blue {rows[0][3]}"
+    return fixed
+
+
 def print_summary(
     con: duckdb.DuckDBPyConnection, batch_id: str, console: Console, title: str = ""
 ) -> None:
@@ -146,12 +164,19 @@ def print_summary(
         return
     if console.width >= WIDE:
         console.print(_cells_table(title or f"batch {batch_id}", cells))
-        note = "win % with 95% Wilson interval; lengths as mean (quartiles)"
+        note = "win % with 95% Wilson interval; lengths as mean (quartiles); minutes since "
+        note += "dawn of day 1, nights included"
     else:
         for table in _narrow_tables(title or f"batch {batch_id}", cells):
             console.print(table)
         note = "win % with 95% Wilson interval; days and battles as means (quartiles: --json)"
-    console.print(f"{note}; minutes since dawn of day 1, nights included", style="dim")
+    console.print(note, style="dim")
+    fixed = fixed_settings(con, batch_id)
+    if fixed:
+        line = "the same in every cell: " + "; ".join(f"{k} {v}" for k, v in fixed.items())
+        if console.width < WIDE:
+            line = textwrap.fill(line, width=console.width, subsequent_indent="  ")
+        console.print(line, highlight=False, soft_wrap=True)
     for character in cell_character(con, batch_id):
         line = character_line(character)
         if console.width < WIDE:  # wrapped, its continuation lines indented
@@ -176,6 +201,7 @@ def summary_document(con: duckdb.DuckDBPyConnection, batch_id: str) -> dict[str,
     character = [asdict(c) for c in cell_character(con, batch_id)]
     return {
         "batch_id": batch_id,
+        "fixed": fixed_settings(con, batch_id),
         "cells": doc_cells,
         "character": character,
         "paired_differences": pairs,

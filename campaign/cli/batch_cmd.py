@@ -43,7 +43,7 @@ batch_app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode=None,
 )
-app.add_typer(batch_app, name="batch")
+app.add_typer(batch_app, name="batch", short_help="Run many campaigns over a grid; report, export.")
 
 
 def _console(json_out: bool = False) -> Console:
@@ -209,7 +209,7 @@ def _summary(path: Path, batch_id: str, quiet: bool, plot: Path | None) -> None:
         store.close()
 
 
-@batch_app.command("report")
+@batch_app.command("report", short_help="Summarise a results file: rates and paired differences.")
 def report(
     results: Annotated[
         Path,
@@ -252,7 +252,7 @@ def report(
         store.close()
 
 
-@batch_app.command("export")
+@batch_app.command("export", short_help="Export the results tables as Parquet or CSV.")
 def export(
     results: Annotated[
         Path,

@@ -170,7 +170,7 @@ def _attacker(name: str) -> int:
     return _SIDES.index(key)
 
 
-@app.command("battle")
+@app.command("battle", short_help="Fight one quick battle: its log and result, or its odds.")
 def battle(
     red: Annotated[
         str | None,

@@ -24,7 +24,7 @@ map_app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode=None,
 )
-app.add_typer(map_app, name="map")
+app.add_typer(map_app, name="map", short_help="Inspect, check and convert campaign maps.")
 
 MapArg = Annotated[str, typer.Argument(help="A map file or a shipped map's name.")]
 ContractOpt = Annotated[
@@ -94,7 +94,7 @@ def _shown(items: list[str], limit: int = 12) -> str:
     return ", ".join(items[:limit]) + (f", … ({len(items)} in all)" if len(items) > limit else "")
 
 
-@map_app.command("info")
+@map_app.command("info", short_help="Junctions, roads, parts and dead ends of a map.")
 def info(
     map_file: MapArg,
     contract: ContractOpt = False,
@@ -150,7 +150,7 @@ def info(
         console.print(f"note: {note}", highlight=False, markup=False)
 
 
-@map_app.command("convert")
+@map_app.command("convert", short_help="Write any supported map as the project's YAML.")
 def convert(
     map_file: MapArg,
     out: Annotated[Path, typer.Option("-o", "--out", help="The YAML file to write.")],

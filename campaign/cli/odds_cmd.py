@@ -16,7 +16,7 @@ from campaign.cli.common import SetOption, VariantOption, parse_overrides
 __all__ = ["odds"]
 
 
-@app.command("odds")
+@app.command("odds", short_help="Exact odds of every dice mechanic of the rules.")
 def odds(
     variant: VariantOption = None,
     set_: SetOption = None,

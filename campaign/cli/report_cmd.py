@@ -13,7 +13,7 @@ from campaign.errors import SimulatorError
 __all__ = ["report"]
 
 
-@app.command("report")
+@app.command("report", short_help="Write a printable diary of a saved campaign.")
 def report(
     events: Annotated[
         Path,

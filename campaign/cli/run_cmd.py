@@ -29,7 +29,7 @@ class View(StrEnum):
     blue = "blue"
 
 
-@app.command("run")
+@app.command("run", short_help="Play one whole campaign on a map and print its log.")
 def run(
     map_path: Annotated[
         str | None,

@@ -21,7 +21,7 @@ from campaign.cli.common import (
 __all__ = ["sensitivity"]
 
 
-@app.command("sensitivity")
+@app.command("sensitivity", short_help="Which rule parameters move the outcomes most.")
 def sensitivity(
     spec: Annotated[
         Path,
@@ -64,11 +64,21 @@ def sensitivity(
     from campaign.batch.runner import run_batch
     from campaign.batch.store import open_results
     from campaign.cli import fail
+    from campaign.errors import BatchSpecError
 
     if method is not None and method not in ("morris", "sobol"):
         fail(f"--method: {method!r} is not a method. Choose morris or sobol.")
     sspec, params = load_sensitivity_spec(spec, method, runs=runs, seed=seed, samples=samples)
-    problem, x = design(sspec, params)
+    try:
+        problem, x = design(sspec, params)
+    except BatchSpecError as exc:  # name where the bad number came from: the flag or the file
+        flag = exc.key == "samples" and samples is not None
+        raise BatchSpecError(
+            exc.what,
+            source="--samples" if flag else str(spec),
+            key=None if flag else exc.key,
+            fix=exc.fix,
+        ) from None
     out = Path(output or sspec.output or "sensitivity.duckdb")
     bspec = batch_spec(
         sspec, params, x, workers=workers, backend=backend, scheduler=scheduler, output=str(out)

@@ -25,7 +25,7 @@ def _split(text: str | None) -> list[str]:
     return [t.strip() for t in (text or "").split(",") if t.strip()]
 
 
-@app.command("tournament")
+@app.command("tournament", short_help="Rate strategy doctrines against each other.")
 def tournament(
     doctrines: Annotated[
         str,

@@ -177,16 +177,41 @@ def _key_path(loc: tuple[Any, ...]) -> str:
     return text or "(top level)"
 
 
+#: unknown junction keys that say what a map means in other words: the project's key
+_JUNCTION_KEY_HINTS = {
+    "x": "a position is pos: [x, y]",
+    "y": "a position is pos: [x, y]",
+    "position": "a position is pos: [x, y]",
+    "coords": "a position is pos: [x, y]",
+    "label": "a junction's display name is name:",
+}
+
+
 def _pydantic_problems(exc: ValidationError) -> list[str]:
-    lines = []
+    lines: list[str] = []
+    unknown: dict[str, list[str]] = {}  # path -> its unknown keys, one line a path
     for err in exc.errors():
         loc = tuple(err["loc"])
         if err["type"] == "extra_forbidden":
-            lines.append(f"{_key_path(loc[:-1])}: unknown key {loc[-1]!r} (a typo?)")
+            path = _key_path(loc[:-1])
+            if path not in unknown:
+                unknown[path] = []
+                lines.append(path)  # filled in below, in the order met
+            unknown[path].append(str(loc[-1]))
         elif err["type"] == "missing":
             lines.append(f"{_key_path(loc)}: missing (it is required)")
         else:
             lines.append(f"{_key_path(loc)}: {plain_message(err)} (found {err.get('input')!r})")
+    for k, line in enumerate(lines):
+        keys = unknown.pop(line, None)
+        if keys is not None:
+            table = _JUNCTION_KEY_HINTS if line.startswith("junctions[") else {}
+            hints = sorted({table[key] for key in keys if key in table})
+            if any(key not in table for key in keys):
+                hints.append("a typo?")
+            names = ", ".join(map(repr, keys))
+            plural = "s" if len(keys) > 1 else ""
+            lines[k] = f"{line}: unknown key{plural} {names} ({'; '.join(hints)})"
     return lines
 
 

@@ -20,7 +20,6 @@ from campaign.events import (
     CampaignEnded,
     CampaignEvent,
     CampaignStarted,
-    Check,
     DayEnded,
     DivisionRaised,
     FellBack,
@@ -40,11 +39,10 @@ from campaign.events import (
 from campaign.printers.commanders import Commanders
 from campaign.printers.odds import Odds, odds_phrase
 from campaign.printers.orders import order_sentence
+from campaign.printers.phrases import checks_phrase, figures, place_phrase, possessive, verb
 from campaign.printers.phrases import count as _count
 from campaign.printers.phrases import dice as _dice
 from campaign.printers.phrases import hits as _hits
-from campaign.printers.phrases import one_check as _one_check
-from campaign.printers.phrases import place_phrase, possessive, verb
 
 __all__ = ["Entry", "Narrator", "OddsSource", "narrate", "place_phrase", "possessive"]
 
@@ -85,28 +83,6 @@ class Entry:
     log: tuple[str, ...] = ()
     table: list[tuple[str, ...]] = field(default_factory=list)
     event: CampaignEvent | None = None
-
-
-def _checks_phrase(n: Narrator, checks: Iterable[Check[str]]) -> str:
-    """The battle's withdrawal checks (RULES.md §7) in a sentence, per side; a side with
-    more than three is summed up: how many it held, and how the last one went."""
-    by_side: dict[str, list[tuple[int, tuple[int, ...], bool]]] = {}
-    for c in checks:
-        by_side.setdefault(c.side, []).append((c.total, c.rolls, c.withdraws))
-    parts = []
-    for side, rows in by_side.items():
-        who = n.side(side)
-        if len(rows) <= 3:
-            parts.append("; ".join(f"{who} {_one_check(*r)}" for r in rows))
-        else:
-            last = rows[-1]
-            held = sum(1 for r in rows[:-1] if not r[2])
-            parts.append(
-                f"{who} held {_count(held, 'check')}, then {_one_check(*last)} at the last"
-            )
-    if not parts:
-        return ""
-    return "Withdrawal checks: " + "; ".join(parts) + "."
 
 
 class Narrator:
@@ -175,12 +151,15 @@ class Narrator:
     def side(self, side: str | None) -> str:
         return self.sides.get(side or "", "nobody")
 
+    def general(self, division: str) -> str:
+        """The surname of a division's commander when known ('' if not: a side's view names
+        only its own commanders)."""
+        known = self.view in ("umpire", "red" if division.startswith("R") else "blue")
+        return self.commanders.surname(division) if self.commanders and known else ""
+
     def div(self, division: str) -> str:
-        """``R1 (Foy)``: a division id with its commander's name when known (a side's view
-        names only its own commanders)."""
-        side = "red" if division.startswith("R") else "blue"
-        known = self.view in ("umpire", side)
-        name = self.commanders.surname(division) if self.commanders and known else ""
+        """``R1 (Foy)``: a division id with its commander's name when known."""
+        name = self.general(division)
         return f"{division} ({name})" if name else division
 
     def divs(self, divisions: Iterable[str]) -> str:
@@ -367,7 +346,7 @@ class Narrator:
             day,
             tm,
             f"{self.side(e.side)} now knows {self.div(e.enemy)}: "
-            f"{_count(e.units, 'unit')} left, {e.boxes} boxes",
+            f"{_count(e.units, 'unit')} left, {figures(e.boxes, 'box', 'boxes')}",
             style="dim",
             event=e,
         )
@@ -382,14 +361,20 @@ class Narrator:
             event=e,
         )
 
+    def _led(self, division: str) -> str:
+        """``R2 under Vandamme``: a division with its general where this view knows him."""
+        name = self.general(division)
+        return f"{division} under {name}" if name else division
+
     def _battle(self, e: BattleFought, day: int, tm: str) -> Entry:
         defender = "blue" if e.attacker == "red" else "red"
-        count = {s: sum(1 for u in e.units if u.side == s) for s in ("red", "blue")}
-        force = {}
+        # who began it: divisions that joined later (§8.4) are named in the details
+        late = {u for j in e.joined for u in (j.division, *j.units)}
+        count = {s: sum(u.side == s and u.id not in late for u in e.units) for s in ("red", "blue")}
+        force, begun = {}, {}
         for s in ("red", "blue"):
-            ids = e.divisions.get(s, ())
-            generals = self.commanders if self.view in ("umpire", s) else None
-            led = [f"{d} under {generals.surname(d)}" if generals else d for d in ids]
+            ids = begun[s] = [d for d in e.divisions.get(s, ()) if d not in late]
+            led = [self._led(d) for d in ids]
             listed = ", ".join(led[:-1]) + " and " + led[-1] if len(led) > 1 else "".join(led)
             force[s] = f"{possessive(self.side(s))} {listed} ({_count(count[s], 'unit')})"
         loser = None if e.winner is None else ("blue" if e.winner == "red" else "red")
@@ -399,8 +384,9 @@ class Narrator:
         )
         roll = ""
         if e.roll_off:
+            met = "they met on the road" if e.road else "neither side arrived last"
             roll = (
-                f"; they met together, and a roll-off ({self.side('red')} {e.roll_off[0]}, "
+                f"; {met}, and a roll-off ({self.side('red')} {e.roll_off[0]}, "
                 f"{self.side('blue')} {e.roll_off[1]}) made {self.side(e.attacker)} the attacker"
             )
         h, m = divmod(e.minutes, 60)
@@ -432,14 +418,17 @@ class Narrator:
             f"{_hits(e.hits.get('blue', 0))} and lost "
             f"{_count(e.cards_lost.get('blue', 0), 'movement card')}."
         )
-        if e.joined:  # late arrivals (RULES.md §8.4)
-            joined = ", ".join(f"{j.division} at bound {j.bound}" for j in e.joined)
+        if e.joined:  # late arrivals (RULES.md §8.4), with their generals where known
+            joined = ", ".join(
+                f"{self._led(j.division)} ({_count(len(j.units), 'unit')}) at bound {j.bound}"
+                for j in e.joined
+            )
             details.append(f"Joined during the battle: {joined}.")
         for s in ("red", "blue"):
             lost = [u.id for u in e.units if u.side == s and u.state == "destroyed"]
             if lost:
                 details.append(f"{self.side(s)} units destroyed: {', '.join(lost)}.")
-        checks = _checks_phrase(self, e.withdrawal_checks)
+        checks = checks_phrase(self.side, e.withdrawal_checks)
         if checks:
             details.append(checks)
         table: list[tuple[str, ...]] = [
@@ -462,7 +451,7 @@ class Narrator:
             day,
             tm,
             f"Battle at {e.place_name}: {force[e.attacker]} "
-            f"{'attack' if len(e.divisions.get(e.attacker, ())) > 1 else 'attacks'} "
+            f"{'attack' if len(begun[e.attacker]) > 1 else 'attacks'} "
             f"{force[defender]}{roll}",
             details,
             "bold",
@@ -516,7 +505,7 @@ class Narrator:
             e.day,
             tm,
             f"Nightfall on day {e.day}. Strength: {self._strength('red', e.strength.get('red'))}, "
-            f"{self._strength('blue', e.strength.get('blue'))}. Objectives held: "
+            f"{self._strength('blue', e.strength.get('blue'))}. Objective value held: "
             f"{self.side('red')} {o.get('red', 0)}, {self.side('blue')} {o.get('blue', 0)}",
             style="dim",
             event=e,
@@ -533,7 +522,10 @@ class Narrator:
             if e.total <= 0:
                 dice = f"they come to {e.total}, so there is nothing to roll"
             else:
-                dice = f"{_dice(e.total)} rolled {'+'.join(map(str, e.rolls))} = {sum(e.rolls)}"
+                dice = (
+                    f"{_dice(e.total)} rolled {'+'.join(map(str, e.rolls))} = {sum(e.rolls)}, "
+                    f"{e.success_total} or more to withdraw"
+                )
             text = (
                 f"Evening withdrawal check for {who}, {e.casualty_percent:.0f}% of {its} strength "
                 f"lost. Factors: {rows}; {dice}: {verdict}"

@@ -5,9 +5,21 @@ Shared by the narrative and the diary; they know nothing of events.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
+from battle.withdrawal import Check
 from campaign.events import Place
 
-__all__ = ["count", "dice", "hits", "one_check", "place_phrase", "possessive"]
+__all__ = [
+    "checks_phrase",
+    "count",
+    "dice",
+    "figures",
+    "hits",
+    "one_check",
+    "place_phrase",
+    "possessive",
+]
 
 _NUMBERS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 
@@ -27,13 +39,22 @@ def dice(n: int) -> str:
     return count(n, "die", "dice")
 
 
+def figures(n: int, one: str, many: str | None = None) -> str:
+    """A count in figures, as a table gives it, its noun agreeing (never '1 units').
+
+    >>> figures(1, "unit"), figures(10, "box", "boxes")
+    ('1 unit', '10 boxes')
+    """
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
 def hits(n: int) -> str:
     """Hits in figures, as a table gives them (never '1 hits').
 
     >>> hits(1), hits(14)
     ('1 hit', '14 hits')
     """
-    return f"{n} hit" if n == 1 else f"{n} hits"
+    return figures(n, "hit")
 
 
 def one_check(total: int, rolls: tuple[int, ...], withdraws: bool) -> str:
@@ -86,3 +107,31 @@ def place_phrase(names: dict[str, str], place: Place) -> str:
         a, b = place
         return f"the road between {names.get(a, a)} and {names.get(b, b)}"
     return names.get(place, place)
+
+
+def checks_phrase(side_name: Callable[[str], str], checks: Iterable[Check[str]]) -> str:
+    """A battle's withdrawal checks (RULES.md §7) in a sentence, per side (``side_name``
+    names it), with the sum that withdraws; a side with more than three is summed up: how
+    many it held, and how the last one went. '' for no checks.
+
+    >>> from battle.withdrawal import Check
+    >>> checks_phrase(str.title, [Check("blue", 30.0, (), 4, (5, 6, 2, 4), True, 6, 12)])
+    'Withdrawal checks (12 or more withdraws): Blue rolled four dice for 17 and withdrew.'
+    """
+    by_side: dict[str, list[tuple[int, tuple[int, ...], bool]]] = {}
+    needed = ""
+    for c in checks:
+        by_side.setdefault(c.side, []).append((c.total, c.rolls, c.withdraws))
+        needed = f" ({c.success_total} or more withdraws)"
+    parts = []
+    for side, rows in by_side.items():
+        who = side_name(side)
+        if len(rows) <= 3:
+            parts.append("; ".join(f"{who} {one_check(*r)}" for r in rows))
+        else:
+            held = sum(1 for r in rows[:-1] if not r[2])
+            last = one_check(*rows[-1])
+            parts.append(f"{who} held {count(held, 'check')}, then {last} at the last")
+    if not parts:
+        return ""
+    return f"Withdrawal checks{needed}: " + "; ".join(parts) + "."

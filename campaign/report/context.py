@@ -169,9 +169,9 @@ def _movements(diary: Diary, narrator: Narrator, day: Day) -> list[str]:
     for d in sorted(legs, key=lambda x: (times[x][0], x)):
         route = "; then ".join(_stops(leg) for leg in legs[d])
         first, last = diary.clock.label(times[d][0])[-5:], diary.clock.label(times[d][-1])[-5:]
-        when = f"from {first}" if first == last else f"{first} to {last}"
+        when = f"set out at {first}" if first == last else f"legs begun {first} to {last}"
         seen = "" if diary.view in ("umpire", _side(d)) else " (as seen)"
-        lines.append(f"{narrator.div(d)}{seen}: {route} (set out {when})")
+        lines.append(f"{narrator.div(d)}{seen}: {route} ({when})")
     return lines
 
 

@@ -24,6 +24,7 @@ from campaign.events import (
 )
 from campaign.maps.model import SIDES
 from campaign.printers.narrative import Narrator
+from campaign.printers.phrases import figures
 from campaign.report.days import Diary
 
 __all__ = ["division_histories", "losses_table", "order_of_battle"]
@@ -182,8 +183,11 @@ def division_histories(
         if row is not None:
             place = row.place
             where = f" at {narrator.j(place)}" if place not in ("", "-") else ""
-            known = row.units is not None
-            size = f"{row.units} units, {row.boxes} boxes" if known else "strength unknown"
+            size = (
+                f"{figures(row.units, 'unit')}, {figures(row.boxes, 'box', 'boxes')}"
+                if row.units is not None and row.boxes is not None
+                else "strength unknown"
+            )
             lines.append(f"At the end: {row.state}{where} ({size}).")
         out.append(
             {

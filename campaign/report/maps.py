@@ -454,7 +454,15 @@ def _draw(
             bbox={"boxstyle": "square,pad=0.08", "fc": "white", "ec": "none", "alpha": 0.85},
             arrowprops=None
             if not pl.leader
-            else {"arrowstyle": "-", "color": "0.4", "lw": 0.6, "shrinkA": 0, "shrinkB": 2},
+            # dotted and lighter than any road, so a leader never reads as one
+            else {
+                "arrowstyle": "-",
+                "color": "0.55",
+                "lw": 0.6,
+                "linestyle": (0, (1, 1.6)),
+                "shrinkA": 0,
+                "shrinkB": 2,
+            },
         )
     _legend(fig, diary, height)
     return fig
@@ -523,7 +531,7 @@ def _legend(fig: Figure, diary: Diary, height: float) -> None:
                 mfc=style["color"],
                 mec="black",
                 ls="none",
-                label=f"{style['glyph']} {name} division (boxes)",
+                label=f"{name} division (boxes)",
             )
         )
     fig.legend(

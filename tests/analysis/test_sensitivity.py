@@ -140,3 +140,29 @@ def test_bad_specs_exit_2(fields: dict, key: str, needle: str, tmp_path: Path, c
     assert code == 2, err
     assert key in err and needle in err and "Traceback" not in err
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("flags", "needle"),
+    [
+        (["--samples", "0"], "expected at least 2"),
+        (["--samples", "100000"], "expected at most"),
+        (["--runs", "0"], "expected at least 1"),
+        (["--method", "sobol", "--samples", "6"], "power of 2"),
+    ],
+)
+def test_a_bad_flag_is_named_not_the_spec_file(
+    flags: list[str], needle: str, tmp_path: Path, cli: Cli
+) -> None:
+    """A bad number typed on the command line is blamed on its flag, with the flag's fix:
+    the spec file is fine."""
+    spec = _spec(tmp_path)
+    out = tmp_path / "s.duckdb"
+    code, _, err = cli(["sensitivity", str(spec), *flags, "--output", str(out)])
+    assert code == 2, err
+    flag = "--samples" if "--samples" in flags else "--runs"
+    assert err.startswith(f"error: {flag}: "), err
+    assert needle in err
+    assert needle == "power of 2" or f"Give {flag} a valid value" in err
+    assert str(spec) not in err and "Traceback" not in err
+    assert not out.exists()

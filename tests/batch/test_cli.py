@@ -138,12 +138,17 @@ def test_spec_run_report_export_plot(
     assert code == 0
     assert "campaign.rough_road_pass=70" in out and "Wilson" in out
     assert "Paired differences" in out and f"{LEVELS[0]} → {LEVELS[-1]}" in out
+    # what no cell column shows: the settings every cell shares (the rules vary here)
+    assert (
+        "the same in every cell: map default; doctrines Red balanced against Blue cautious" in out
+    )
     for name in ("win-rate", "campaign-length"):
         for ext in ("png", "svg"):
             assert (tmp_path / f"{name}.{ext}").stat().st_size > 1000
     code, out, _ = run_cli(["batch", "report", str(results), "--json"], capsys)
     doc = json.loads(out)
     assert [c["n"] for c in doc[0]["cells"]] == [8] * len(LEVELS)
+    assert doc[0]["fixed"] == {"map": "default", "doctrines": "Red balanced against Blue cautious"}
     n = len(LEVELS)  # every pair of levels, 4 metrics each
     assert len(doc[0]["paired_differences"]) == n * (n - 1) // 2 * 4
     for fmt in ("parquet", "csv"):

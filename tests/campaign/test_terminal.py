@@ -61,6 +61,22 @@ def test_help_has_real_flags_one_metavar_style_and_fits_80_columns(command):
     assert "--no-contract" not in text
 
 
+@pytest.mark.parametrize("group", [[], ["map"], ["batch"]], ids=lambda g: " ".join(g) or "top")
+def test_command_lists_give_each_command_a_whole_sentence(group):
+    """`campaign --help` (and the map and batch groups) list every command with a short
+    help that fits 80 columns whole: Click would otherwise cut the first sentence off
+    with "..." mid-phrase."""
+    proc = _campaign(*group, "--help")
+    assert proc.returncode == 0, proc.stderr
+    listing = proc.stdout.split("Commands:\n", 1)[1]
+    rows = [line for line in listing.splitlines() if line.strip()]
+    assert len(rows) >= 2
+    for row in rows:
+        assert len(row) <= 80
+        assert not row.rstrip().endswith("..."), row
+        assert row.rstrip().endswith("."), row
+
+
 def test_a_flag_is_not_read_as_a_value():
     """`run --contract MAP`: the map is the map, not the flag's value."""
     proc = _campaign("run", "--contract", "maps/waterloo-1815.yaml", "--seed", "1")

@@ -71,6 +71,14 @@ BAD = {
         lambda d: d["junctions"][1].update(objectve=True),
         "junctions[1]: unknown key 'objectve'",
     ),
+    "x and y instead of pos": (
+        lambda d: d["junctions"][1].update(x=3, y=4),
+        "junctions[1]: unknown keys 'x', 'y' (a position is pos: [x, y])",
+    ),
+    "a hinted key beside a typo": (
+        lambda d: d["junctions"][2].update(label="C", colr=1),
+        "junctions[2]: unknown keys 'label', 'colr' (a junction's display name is name:; a typo?)",
+    ),
     "road with one end": (lambda d: d["roads"].append(["a"]), "roads[3]"),
     "road kind not a string": (lambda d: d["roads"][1].append({"kind": []}), "roads[1].kind"),
     "equal bases": (lambda d: d["sides"]["blue"].update(base="a"), "both sides have the base 'a'"),
