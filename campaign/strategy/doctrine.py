@@ -36,7 +36,7 @@ import numpy as np
 
 from campaign.config import CampaignRules, StrategyDoctrine
 from campaign.strategy.knowledge import EnemyGroup, Order, SideView
-from campaign.strategy.routing import PricedRoutes
+from campaign.strategy.routing import PricedRoutes, nearer, runs_through
 
 __all__ = ["CODES", "Order", "Strategist"]
 
@@ -64,24 +64,6 @@ GUARD_CODES = ("guard", "guard_hold")
 #: Codes of an order given on the strength of every free division at the junction: those
 #: divisions (the order's ``friends``) march with it.
 GROUP_CODES = ("attack", "pursue")
-
-
-def _runs_through(route: tuple[str, ...], junctions: set[str]) -> bool:
-    """Whether ``route`` passes through one of ``junctions`` between its ends."""
-    return any(route[i] in junctions for i in range(1, len(route) - 1))
-
-
-def _before(
-    hours: float, tie: float, j: str, best_hours: float, best_tie: float, best: str
-) -> bool:
-    """``(hours, tie, j) < (best_hours, best_tie, best)``: the key of RULES.md §8.8's nearest
-    junction (hours, then the tie key, then id), spelled out so that the compiled module
-    builds no tuples to compare (the hours are never NaN)."""
-    if hours != best_hours:
-        return hours < best_hours
-    if tie != best_tie:
-        return tie < best_tie
-    return j < best
 
 
 class _Memory:
@@ -398,7 +380,7 @@ class Strategist:
         priced = self.priced
         plain = priced.route(at, goal)
         path = plain
-        if self._doc_flank and stronger and (not plain or _runs_through(plain, stronger)):
+        if self._doc_flank and stronger and (not plain or runs_through(plain, stronger)):
             # (a cheapest route that enters no stronger enemy's junction is its own way round)
             avoid = stronger - {goal}
             path = priced.route_avoiding(at, goal, avoid)
@@ -428,7 +410,7 @@ class Strategist:
         for j in groups:
             hours = self._hours_to(to_base, j, base)
             if hours <= guard_hours and (
-                enemy_at is None or _before(hours, 0.0, j, threat_hours, 0.0, enemy_at)
+                enemy_at is None or nearer(hours, 0.0, j, threat_hours, 0.0, enemy_at)
             ):
                 enemy_at, threat_hours = j, hours
         if enemy_at is None:
@@ -446,7 +428,7 @@ class Strategist:
         for d in view.own:
             if (d.free or d.id == div) and d.at is not None:
                 hours = self._hours_to(to_base, d.at, base)
-                if nearest is None or _before(hours, 0.0, d.id, nearest_hours, 0.0, nearest):
+                if nearest is None or nearer(hours, 0.0, d.id, nearest_hours, 0.0, nearest):
                     nearest, nearest_hours = d.id, hours
         if nearest != div:
             return None
@@ -471,7 +453,7 @@ class Strategist:
                 hours = from_at.get(j, math.inf)
                 if hours <= guns_hours:
                     tie = self._hours_to(to_base, j, base)
-                    if nearest is None or _before(
+                    if nearest is None or nearer(
                         hours, tie, j, nearest_hours, nearest_tie, nearest
                     ):
                         nearest, nearest_hours, nearest_tie = j, hours, tie
@@ -505,7 +487,7 @@ class Strategist:
             hours = from_at.get(p, math.inf)
             if hours < math.inf:  # reachable (hours are never NaN)
                 tie = self._hours_to(to_base, p, base)
-                if target is None or _before(hours, tie, p, nearest_hours, nearest_tie, target):
+                if target is None or nearer(hours, tie, p, nearest_hours, nearest_tie, target):
                     target, nearest_hours, nearest_tie = p, hours, tie
         if target is None:
             m.regroup = False
@@ -558,7 +540,7 @@ class Strategist:
         for p in places:
             hours = priced.cost(p, enemy.junction)
             tie = self._hours_to(to_base, p, base)
-            if nearest is None or _before(hours, tie, p, nearest_hours, nearest_tie, nearest):
+            if nearest is None or nearer(hours, tie, p, nearest_hours, nearest_tie, nearest):
                 nearest, nearest_hours, nearest_tie = p, hours, tie
         assert nearest is not None
         rally = nearest
