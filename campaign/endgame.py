@@ -88,7 +88,8 @@ class Endgame:
         if not alive["red"] or not alive["blue"]:
             if alive["red"] or alive["blue"]:
                 winner = "red" if alive["red"] else "blue"
-                camp.end(winner, f"{camp.map.sides[_enemy(winner)].name} has no divisions left")
+                loser = camp.map.sides[_enemy(winner)]
+                camp.end(winner, f"{loser.name} {loser.agrees('has', 'have')} no divisions left")
             else:
                 camp.end(None, "neither side has a division left: a draw")
             return
@@ -110,9 +111,10 @@ class Endgame:
         elif holders:
             side, base = holders[0]
             self.base_fell_day[_enemy(side)] = camp.clock.day(max(camp.env.now - 1, 0))
+            holder = camp.map.sides[side]
             camp.end(
                 side,
-                f"{camp.map.sides[side].name} holds the enemy base, "
+                f"{holder.name} {holder.agrees('holds', 'hold')} the enemy base, "
                 f"{camp.map.graph.nodes[base]['name']}, at nightfall",
             )
 
@@ -218,9 +220,10 @@ class Endgame:
             camp.end(None, f"time limit reached; objectives even at {values['red']}: a draw")
         else:
             winner = max(SIDES, key=lambda s: values[s])
+            ahead = camp.map.sides[winner]
             camp.end(
                 winner,
-                f"time limit reached; {camp.map.sides[winner].name} holds more "
+                f"time limit reached; {ahead.name} {ahead.agrees('holds', 'hold')} more "
                 f"objective value ({values[winner]} to {values[_enemy(winner)]})",
             )
 

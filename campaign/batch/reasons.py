@@ -14,13 +14,13 @@ __all__ = ["BATTLE_REASONS", "RUN_REASONS", "battle_reason_text", "run_reason_co
 
 #: ``(code, pattern, meaning)`` of every way a campaign ends (RULES.md §7.6, §8.7).
 RUN_REASONS: tuple[tuple[str, str, str], ...] = (
-    ("base-taken", r"holds the enemy base", "a side holds the enemy's base (§8.7)"),
+    ("base-taken", r"holds? the enemy base", "a side holds the enemy's base (§8.7)"),
     ("both-withdrew", r"both armies withdrew", "both armies withdrew the same evening: a draw"),
     ("withdrawal", r"withdrew from the campaign", "a side withdrew at its evening check (§7.6)"),
     ("both-destroyed", r"neither side has a division", "no division left on either side: a draw"),
-    ("no-divisions", r"has no divisions left", "a side has no division left (§8.7)"),
+    ("no-divisions", r"(has|have) no divisions left", "a side has no division left (§8.7)"),
     ("objectives-even", r"objectives even", "time limit, objective value even: a draw"),
-    ("objectives", r"holds more objective value", "time limit, more objective value wins (§8.7)"),
+    ("objectives", r"holds? more objective value", "time limit, more objective value wins (§8.7)"),
     ("time-limit", r"time limit reached", "time limit with nothing decided: a draw"),
     ("event-cap", r"event cap reached", "the engine's event cap stopped it: a draw"),
 )

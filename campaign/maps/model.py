@@ -85,6 +85,25 @@ class SideSetup:
     starts: tuple[str, ...]
     primary_road: tuple[str, str] | None = None
 
+    def agrees(self, singular: str, plural: str) -> str:
+        """The form of a verb that agrees with the side's name (:func:`reads_plural`).
+
+        >>> SideSetup("Allies", "b", ("b",)).agrees("holds", "hold")
+        'hold'
+        """
+        return plural if reads_plural(self.name) else singular
+
+
+def reads_plural(name: str) -> bool:
+    """Whether a side's name reads as a plural (``Allies``, ``Prussians``): it ends in s.
+    ``Red`` and ``French`` read as singular (the log's grammar, one rule for the engine's
+    end sentences and the printers).
+
+    >>> reads_plural("Allies"), reads_plural("Red")
+    (True, False)
+    """
+    return name.endswith("s")
+
 
 @dataclass(frozen=True)
 class Reinforcement:

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable
 
 from battle.withdrawal import Check
 from campaign.events import Place
+from campaign.maps.model import reads_plural
 
 __all__ = [
     "checks_phrase",
@@ -74,18 +75,16 @@ def possessive(name: str) -> str:
     >>> possessive("Red"), possessive("Allies")
     ("Red's", "Allies'")
     """
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
+    return f"{name}'" if reads_plural(name) else f"{name}'s"
 
 
 def plural_name(name: str) -> bool:
-    """Whether a side's name reads as a plural (``Allies``, ``Prussians``): it ends in s.
-
-    The same test as :func:`possessive`; ``Red``, ``French`` read as singular.
+    """Whether a side's name reads as a plural (:func:`campaign.maps.model.reads_plural`).
 
     >>> plural_name("Allies"), plural_name("Red")
     (True, False)
     """
-    return name.endswith("s")
+    return reads_plural(name)
 
 
 def verb(name: str, singular: str, plural: str) -> str:

@@ -9,6 +9,7 @@ import duckdb
 import pytest
 
 from campaign.batch.character import cell_character, character_line
+from campaign.batch.reasons import run_reason_code
 from campaign.batch.schema import TABLES
 from campaign.batch.store import RUN_COLUMNS_ADDED, ResultStore, run_columns
 from campaign.batch.worker import run_seed
@@ -67,7 +68,7 @@ def test_runs_rows_hold_the_character_of_each_campaign(results: tuple[Path, Path
         orders = [(e.division, e.code, e.goal) for e in events if isinstance(e, Ordered)]
         assert flanks == count_flank_marches(orders)
         end = events[-1]
-        if "holds the enemy base" in end.reason:
+        if run_reason_code(end.reason) == "base-taken":
             assert fell == ("blue" if end.winner == "red" else "red") and fell_day == days
         else:
             assert fell is None and fell_day is None

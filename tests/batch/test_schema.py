@@ -91,6 +91,9 @@ def test_every_way_a_campaign_ends_has_a_code():
         "event cap reached: a draw",
     ]
     assert [run_reason_code(s) for s in sentences] == [code for code, _, _ in RUN_REASONS]
+    plural = ["Allies hold the enemy base, Charleroi", "Allies have no divisions left"]
+    plural.append("time limit reached; Allies hold more objective value (7 to 5)")
+    assert [run_reason_code(s) for s in plural] == ["base-taken", "no-divisions", "objectives"]
     for path, seeds in ((None, range(40)), (MAPS_DIR / "waterloo-1815.yaml", range(20))):
         cmap = load_map(path)
         for seed in seeds:

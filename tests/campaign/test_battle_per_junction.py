@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from campaign.batch.reasons import run_reason_code
 from campaign.battles import arrival_bound
 from campaign.config import load_rules
 from campaign.engine import run_campaign
@@ -111,7 +112,7 @@ def check_end(events: tuple[CampaignEvent, ...], cmap) -> None:
     """§8.7: a campaign won by holding the enemy base ends at nightfall, the base held alone."""
     end = events[-1]
     assert isinstance(end, CampaignEnded)
-    if "holds the enemy base" not in end.reason:
+    if run_reason_code(end.reason) != "base-taken":
         return
     assert end.t % 1440 == DAYLIGHT, end
     day_ended = next(e for e in reversed(events) if isinstance(e, DayEnded))
@@ -176,7 +177,7 @@ def test_a_base_taken_by_day_can_be_retaken_before_dark() -> None:
                 if result.end_minutes > e.t:
                     continue
                 # ended that very minute: only for another reason than the base
-                assert "holds the enemy base" not in result.reason
+                assert run_reason_code(result.reason) != "base-taken"
     assert seen > 0
 
 

@@ -9,6 +9,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
+from campaign.batch.reasons import run_reason_code
 from campaign.config import load_rules
 from campaign.engine import SIDES, Campaign, run_campaign
 from campaign.maps import load_map
@@ -101,7 +102,16 @@ def test_the_end_check_case_is_met():
             (None, None, 8),
         ]
     ]
-    assert all("has no divisions left" in reason for reason in ends)
+    assert [run_reason_code(reason) for reason in ends] == ["no-divisions"] * 2
+    assert ends[0] == "French has no divisions left"
+
+
+def test_end_sentences_agree_with_a_plural_side_name():
+    """'Allies hold the enemy base' (RULES.md §8.7), not 'Allies holds': the verb agrees
+    with a side's name read as a plural, as every sentence of the log does."""
+    end = run_campaign(load_map("waterloo-1815"), load_rules(), 5, record_events=False)
+    assert end.reason == "Allies hold the enemy base, Charleroi, at nightfall"
+    assert run_reason_code(end.reason) == "base-taken"
 
 
 def _summary(result):

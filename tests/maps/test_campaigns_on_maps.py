@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
+from campaign.batch.reasons import run_reason_code
 from campaign.cli import _register, app
 from campaign.config import load_rules
 from campaign.engine import run_campaign
@@ -89,7 +90,7 @@ def _finished(result, cmap) -> CampaignEnded:
     assert result.reason.strip(), "a finished campaign states why it ended"
     assert result.days >= 1 and result.battles >= 0
     names = {cmap.sides[s].name for s in ("red", "blue")}
-    if result.winner is not None and "holds the enemy base" in result.reason:
+    if result.winner is not None and run_reason_code(result.reason) == "base-taken":
         assert any(name in result.reason for name in names)
     return end
 
