@@ -86,10 +86,30 @@ _BOUNDS = {
 }
 
 
-def plain_message(err: Mapping[str, Any]) -> str:
+_NUMBERS = {1: "one", 2: "two", 3: "three"}
+
+
+def _count(n: Any, item: str) -> str:
+    """``one junction``, ``2 junctions``; a plain ``item`` keeps the digit (``1 item``)."""
+    word = n if item in ("item", "entry") else _NUMBERS.get(n, n)
+    plural = "entries" if item == "entry" else f"{item}s"
+    return f"{word} {item if n == 1 else plural}"
+
+
+def plain_message(err: Mapping[str, Any], *, item: str = "item", found: bool = False) -> str:
     """One pydantic error (an item of ``ValidationError.errors()``) in a player's words.
 
-    The single place that rewords pydantic for every loader (config, forces, maps, specs).
+    The single place that rewords pydantic for every loader (config, forces, maps, specs)
+    and for the command line's flags (``--seed abc``).
+
+    Parameters
+    ----------
+    err : Mapping
+        The error: ``type``, ``msg``, optional ``ctx`` and ``input``.
+    item : str
+        What a list holds, for list lengths (``"junction"``: "give at least one junction").
+    found : bool
+        Append the value found, `` (found 'abc')``, when the error carries one.
 
     >>> plain_message({"type": "int_parsing", "msg": "Input should be a valid integer"})
     'expected a whole number'
@@ -97,7 +117,20 @@ def plain_message(err: Mapping[str, Any]) -> str:
     'expected at least 1'
     >>> plain_message({"type": "literal_error", "msg": "Input should be 'a' or 'b'"})
     "expected 'a' or 'b'"
+    >>> plain_message({"type": "int_parsing", "msg": "...", "input": "abc"}, found=True)
+    "expected a whole number (found 'abc')"
+    >>> plain_message({"type": "too_short", "msg": "...", "ctx": {"min_length": 1}},
+    ...               item="junction")
+    'give at least one junction'
     """
+    text = _plain(err, item)
+    shown = repr(err.get("input"))
+    if found and "input" in err and err.get("type") != "missing" and shown not in text:
+        text = f"{text.rstrip('.')} (found {shown})"
+    return text
+
+
+def _plain(err: Mapping[str, Any], item: str) -> str:
     kind = str(err.get("type", ""))
     if kind in _PLAIN:
         return _PLAIN[kind]
@@ -105,6 +138,12 @@ def plain_message(err: Mapping[str, Any]) -> str:
     if kind in _BOUNDS and _BOUNDS[kind][0] in ctx:
         name, text = _BOUNDS[kind]
         return text.format(ctx[name])
+    if item == "item" and isinstance(err.get("input"), Mapping):
+        item = "entry"  # a mapping holds entries
+    if kind == "too_short" and "min_length" in ctx:
+        return f"give at least {_count(ctx['min_length'], item)}"
+    if kind == "too_long" and "max_length" in ctx:
+        return f"give at most {_count(ctx['max_length'], item)}"
     msg = str(err.get("msg", "")).removeprefix("Value error, ")
     if msg.startswith("Input should be "):
         return "expected " + msg.removeprefix("Input should be ")

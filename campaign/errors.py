@@ -39,6 +39,7 @@ def write_error(path: str | Path, exc: OSError, flag: str | None = None) -> Simu
     fix = "Choose a writable location you can create files in."
     if isinstance(exc, IsADirectoryError):
         reason = "it is a folder, not a file"
+        fix = f"Name a file inside it, e.g. {Path(path) / 'NAME'}, or another file."
     elif isinstance(exc, NotADirectoryError | FileExistsError):
         reason = "a file is in the way where a folder is needed"
     elif isinstance(exc, FileNotFoundError) and not Path(path).parent.is_dir():

@@ -1,20 +1,118 @@
-"""Output files written whole or not at all (a full disk leaves no half-written log)."""
+"""Output files written whole or not at all (a full disk leaves no half-written log).
+
+A regular file (or a name not yet taken) is written through a hidden temporary file that
+replaces it at the end. A symlink is followed: the file it points to is replaced, the link
+stays a link. An existing target that is not a regular file (a device such as
+``/dev/stdout`` or ``/dev/null``, a FIFO, a socket) is written through in place: it is never
+replaced by a regular file.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import errno
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
 
-from campaign.errors import EnvironmentFailure, write_error
+from campaign.errors import EnvironmentFailure, SimulatorError, check_output_folder, write_error
 
 #: Errors of a full, over-quota or failing disk: the machine's fault, not the input's.
 DISK_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EROFS})
 
-__all__ = ["DISK_ERRNOS", "atomic_text_file", "write_text_whole"]
+__all__ = ["DISK_ERRNOS", "atomic_text_file", "check_output_file", "write_text_whole"]
+
+
+def _special(path: Path) -> bool:
+    """Whether ``path`` (links followed) exists and is neither a regular file nor a folder."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def _real_target(path: Path) -> Path:
+    """The file a name finally means: ``path`` with its symlinks followed (even dangling)."""
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
+def _temp_beside(target: Path) -> Path:
+    return target.with_name(f".{target.name}.partial-{os.getpid()}")
+
+
+def _socket_error(path: Path, flag: str | None) -> SimulatorError:
+    return SimulatorError(
+        "cannot write there (it is a socket, which cannot be opened as a file)",
+        source=str(path),
+        key=flag,
+        fix="Choose a regular file, or a FIFO (mkfifo) that a reader has open.",
+    )
+
+
+def check_output_file(path: str | Path, flag: str | None = None) -> None:
+    """Refuse, before any work, an output file that cannot be written.
+
+    Checks that ``path`` is not a folder, that its folder exists, and that a file can be
+    created there (a hidden probe file is created and removed at once); an existing device,
+    FIFO or socket must be writable by this user.
+
+    Raises
+    ------
+    SimulatorError
+        Naming ``path``, ``flag``, the reason and the fix (exit code 2).
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise write_error(path, IsADirectoryError(21, "Is a directory"), flag)
+    if _special(path):
+        if stat.S_ISSOCK(path.stat().st_mode):
+            raise _socket_error(path, flag)
+        if not os.access(path, os.W_OK):
+            raise write_error(path, PermissionError(13, "Permission denied"), flag)
+        return
+    target = _real_target(path)
+    check_output_folder(target, flag)
+    probe = _temp_beside(target)
+    try:
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return  # a stale partial file of this process id: the folder is writable
+    except OSError as exc:
+        raise SimulatorError(
+            f"cannot create a file in the folder {str(target.parent)!r} "
+            f"({exc.strerror or exc.__class__.__name__})",
+            source=str(path),
+            key=flag,
+            fix="Choose a folder you can create files in.",
+        ) from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        probe.unlink()
+
+
+@contextlib.contextmanager
+def _write_through(path: Path, flag: str | None) -> Iterator[TextIO]:
+    """Write into an existing device, FIFO or socket in place (no temporary file)."""
+    try:
+        handle = path.open("w", encoding="utf-8")
+    except OSError as exc:
+        if stat.S_ISSOCK(path.stat().st_mode):
+            raise _socket_error(path, flag) from None
+        raise write_error(path, exc, flag) from None
+    try:
+        with handle:
+            yield handle
+    except OSError as exc:
+        raise SimulatorError(
+            f"cannot write to it ({exc.strerror or exc.__class__.__name__}); it is not a "
+            "regular file, so it was written in place and the output may be cut short",
+            source=str(path),
+            key=flag,
+            fix="Choose a regular file or a device that accepts writes (e.g. /dev/stdout).",
+        ) from None
 
 
 @contextlib.contextmanager
@@ -23,20 +121,28 @@ def atomic_text_file(path: Path, flag: str | None = None) -> Iterator[TextIO]:
 
     The temporary file replaces ``path`` (``os.replace``) only when the block ends without
     an error; on any error, Ctrl-C included, it is removed and ``path`` is left as it was.
+    A symlink is followed: the file it points to is replaced and the link is kept. An
+    existing device, FIFO or socket is written in place instead (never replaced).
 
     Raises
     ------
     SimulatorError
         If the temporary file cannot be created there (a folder, a missing folder, no
-        permission), naming ``path`` and ``flag`` (exit code 2).
+        permission), or if writing into a device, FIFO or socket fails (``/dev/full``:
+        no space left), naming ``path`` and ``flag`` (exit code 2).
     OSError
-        If writing fails (e.g. no space left on device); the command line reports it as an
-        environment failure (exit code 1).
+        If writing a regular file fails (e.g. no space left on device); the command line
+        reports it as an environment failure (exit code 1).
     """
     path = Path(path)
     if path.is_dir():
         raise write_error(path, IsADirectoryError(21, "Is a directory"), flag)
-    temp = path.with_name(f".{path.name}.partial-{os.getpid()}")
+    if _special(path):
+        with _write_through(path, flag) as handle:
+            yield handle
+        return
+    target = _real_target(path)
+    temp = _temp_beside(target)
     try:
         handle = temp.open("w", encoding="utf-8")
     except OSError as exc:
@@ -44,7 +150,7 @@ def atomic_text_file(path: Path, flag: str | None = None) -> Iterator[TextIO]:
     try:
         with handle:
             yield handle
-        os.replace(temp, path)
+        os.replace(temp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             temp.unlink()
@@ -57,7 +163,8 @@ def write_text_whole(path: Path, text: str, flag: str | None = None) -> None:
     Raises
     ------
     SimulatorError
-        If the place cannot be written (exit code 2).
+        If the place cannot be written, or a device, FIFO or socket refuses the text
+        (exit code 2).
     EnvironmentFailure
         If the disk is full or failing (exit code 1); ``path`` is left as it was.
     """

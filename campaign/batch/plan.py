@@ -73,11 +73,45 @@ class BatchPlan:
         return len(self.cells) * self.spec.runs
 
 
-def _wrap(exc: SimulatorError, cell: Cell, source: str) -> BatchSpecError:
+def _wrap(
+    exc: SimulatorError, cell: Cell, source: str, part: str, flags: Mapping[str, str]
+) -> BatchSpecError:
+    """A cell's error, blamed on the spec file's key or on the flag that set the value.
+
+    Rules overrides are all labelled ``--set`` by the rules loader; an override that came
+    from the spec's ``set:`` is named ``set.KEY`` of the spec file instead (``flags`` holds
+    ``set.KEY`` for each key given with ``--set``).
+    """
+    what, key, origin = exc.what, exc.key, exc.source
+    by_flag = part in flags
+    if part == "rules" and origin and "--set" in origin:
+        keys = [k for k, _ in cell.overrides if k in exc.message]
+        by_flag = any(f"set.{k}" in flags for k in keys) or (not keys and source == "flags")
+        if not by_flag:
+            for k in sorted(keys, key=len, reverse=True):
+                what = what.replace(f"{k}:", f"set.{k}:")
+                unknown = f"unknown config key {k!r}"
+                what = what.replace(unknown, f"set.{k}: {unknown}")
+            key = f"set.{key}" if key in keys else key
+            origin = ", ".join(p for p in origin.split(", ") if p != "--set") or None
+        elif key in keys:
+            key, origin = (
+                f"--set {key}",
+                ", ".join(p for p in origin.split(", ") if p != "--set") or None,
+            )
+    where = ": ".join(p for p in (origin, key) if p)
+    text = f"{where}: {what}" if where else what
+    fix = (exc.fix or "").rstrip(".")
+    fix = f"{fix}. " if fix else ""
+    if by_flag or source == "flags":
+        return BatchSpecError(
+            f"cell {cell.index} ({cell.label}): {text}",
+            fix=f"{fix}No campaign has run.",
+        )
     return BatchSpecError(
-        f"cell {cell.index} ({cell.label}): {exc.message}",
+        f"cell {cell.index} ({cell.label}): {text}",
         source=source,
-        fix="Fix the spec before the batch starts; no campaign has run.",
+        fix=f"{fix}Fix the spec before the batch starts; no campaign has run.",
     )
 
 
@@ -183,7 +217,7 @@ def plan_batch(
                         fix=f"Choose from: {', '.join(sorted(names))}.",
                     )
         except SimulatorError as exc:
-            raise _wrap(exc, cell, "flags" if part in flags else source) from None
+            raise _wrap(exc, cell, source, part, flags) from None
         map_file, sha, _ = maps[cell.map]
         planned.append(CellPlan(cell, map_file, sha, label, rules_hash))
     vers = dict(versions())

@@ -18,6 +18,7 @@ Example spec::
 
 from __future__ import annotations
 
+import difflib
 import itertools
 import json
 import math
@@ -44,6 +45,7 @@ __all__ = [
     "load_spec",
     "parse_doctrines",
     "parse_set_flag",
+    "read_spec_data",
     "spec_from_flags",
 ]
 
@@ -126,8 +128,14 @@ class BatchSpec(BaseModel):
     @field_validator("doctrines")
     @classmethod
     def _pairs(cls, value: list[str]) -> list[str]:
+        bad = []
         for k, text in enumerate(value):
-            parse_doctrines(text, key=f"doctrines[{k}]")
+            try:
+                parse_doctrines(text, key=f"doctrines[{k}]")
+            except BatchSpecError as exc:  # a ValueError, so every problem is reported
+                bad.append(f"[{k}] {exc.what}")
+        if bad:
+            raise ValueError("; ".join(bad) + " (write e.g. balanced:cautious)")
         return value
 
     @field_validator("set")
@@ -297,30 +305,46 @@ FLAG_OF_FIELD = {
 }
 
 
+_FIELDS = tuple(BatchSpec.model_fields)
+
+
+def _problem(err: Mapping[str, Any], path: str) -> str:
+    """One validation problem at key path ``path``, in plain words with the value found."""
+    if err["type"] == "extra_forbidden":
+        close = difflib.get_close_matches(path.rpartition(".")[2], _FIELDS, n=1)
+        return f"{path}: unknown key ({f'did you mean {close[0]!r}?' if close else 'a typo?'})"
+    # our own validators' messages already name the value
+    return f"{path}: {plain_message(err, found=err['type'] != 'value_error')}"
+
+
 def _spec_error(
     exc: ValidationError,
     source: str,
     flags: Mapping[str, str] | None = None,
     command: str = "campaign batch run",
 ) -> BatchSpecError:
-    first = exc.errors()[0]
-    loc = [str(p) for p in first["loc"]]
-    key = ".".join(loc) or None
-    msg = plain_message(first)
-    flag = (flags or {}).get(loc[0]) if loc else None
-    if flag is not None:  # the bad value came from a flag: name the flag, not the file
+    """Every problem of a spec in one message (``; ``-separated), each with its key path and
+    the value found; a problem in a field set by a flag names the flag, not the file."""
+    from_file: list[str] = []
+    from_flags: list[str] = []
+    for err in exc.errors():
+        loc = [str(p) for p in err["loc"]]
+        flag = (flags or {}).get(loc[0]) if loc else None
+        if flag is not None:  # the bad value came from a flag: name the flag, not the file
+            from_flags.append(_problem(err, " ".join([flag, ".".join(loc[1:])]).strip()))
+        else:
+            from_file.append(_problem(err, ".".join(loc) or "(the spec)"))
+    if from_file:
         return BatchSpecError(
-            f"{msg} (found {first.get('input')!r})",
-            source=flag,
-            key=".".join(loc[1:]) or None,
-            fix=f"Give {flag} a valid value; see `{command} --help`.",
+            "; ".join(from_file + from_flags),
+            source=source,
+            fix="See config/batches/*.yaml for the documented keys: name, maps, variants, set, "
+            "doctrines, runs, seed, workers, backend, scheduler, chunk_size, output.",
         )
+    flag_names = sorted({line.split(":")[0].split(" ")[0] for line in from_flags})
     return BatchSpecError(
-        msg,
-        source=source,
-        key=key,
-        fix="See config/batches/*.yaml for the documented keys: name, maps, variants, set, "
-        "doctrines, runs, seed, workers, backend, scheduler, chunk_size, output.",
+        "; ".join(from_flags),
+        fix=f"Give {' and '.join(flag_names)} a valid value; see `{command} --help`.",
     )
 
 
@@ -332,6 +356,18 @@ def load_spec(path: str | Path) -> BatchSpec:
     BatchSpecError
         If the file is missing, not YAML, not a mapping, or has an unknown or invalid key.
     """
+    return validate_spec(read_spec_data(path), str(Path(path)))
+
+
+def read_spec_data(path: str | Path) -> dict[str, Any]:
+    """A batch spec file's mapping, read but not yet validated (see :func:`spec_from_flags`,
+    which validates it once with the flags, so that every problem is reported together).
+
+    Raises
+    ------
+    BatchSpecError
+        If the file is missing, not YAML or not a mapping.
+    """
     path = Path(path)
     data = read_yaml_file(path, BatchSpecError, not_found="batch spec not found")
     if not isinstance(data, dict):
@@ -340,7 +376,7 @@ def load_spec(path: str | Path) -> BatchSpec:
             source=str(path),
         )
     data.setdefault("name", path.stem)
-    return validate_spec(data, str(path))
+    return data
 
 
 def validate_spec(
@@ -395,8 +431,13 @@ def parse_set_flag(text: str) -> tuple[str, Any]:
     return key.strip(), parsed
 
 
-def spec_from_flags(base: BatchSpec | None, flags: dict[str, Any], source: str) -> BatchSpec:
+def spec_from_flags(
+    base: BatchSpec | dict[str, Any] | None, flags: dict[str, Any], source: str
+) -> BatchSpec:
     """A spec with the given flags (not None) replacing the base spec's fields.
+
+    ``base`` is a spec, or a spec file's mapping not yet validated (:func:`read_spec_data`):
+    the file's problems and the flags' are then reported in one message.
 
     ``flags["set"]`` (a list of ``KEY=VALUE`` texts) is merged key by key.
 
@@ -405,7 +446,7 @@ def spec_from_flags(base: BatchSpec | None, flags: dict[str, Any], source: str) 
     BatchSpecError
         If a flag is malformed or the merged spec is invalid.
     """
-    data = base.model_dump() if base is not None else {}
+    data = base.model_dump() if isinstance(base, BatchSpec) else dict(base or {})
     given: dict[str, str] = {}
     for name, value in flags.items():
         if value is None or value == []:
@@ -413,9 +454,9 @@ def spec_from_flags(base: BatchSpec | None, flags: dict[str, Any], source: str) 
         if name != "set":
             given[name] = FLAG_OF_FIELD.get(name, f"--{name.replace('_', '-')}")
         if name == "set":
-            merged = dict(data.get("set", {}))
-            merged.update(parse_set_flag(t) for t in value)
-            data["set"] = merged
+            pairs = [parse_set_flag(t) for t in value]
+            if isinstance(data.get("set", {}), dict):  # else the spec's set: is reported
+                data["set"] = {**data.get("set", {}), **dict(pairs)}
         else:
             data[name] = value
     return validate_spec(data, source, given)

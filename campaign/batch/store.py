@@ -142,6 +142,12 @@ class ResultStore:
         self.path = Path(path)
         if read_only and not self.path.exists():
             raise BatchSpecError("results file not found", source=str(path), fix="Check the path.")
+        if read_only and self.path.is_dir():
+            raise BatchSpecError(
+                "this is a folder, not a results file",
+                source=str(path),
+                fix=f"Give the .duckdb file a batch wrote (e.g. {self.path / 'NAME.duckdb'}).",
+            )
         folder = self.path.parent
         if not read_only and folder.exists() and not folder.is_dir():
             raise BatchSpecError(
@@ -162,13 +168,20 @@ class ResultStore:
                 raise BatchSpecError(
                     "this file is not a DuckDB results file",
                     source=str(path),
-                    fix="Give a new file name (it is created) or a results file a batch wrote; "
-                    "the file is left as it is.",
+                    fix=(
+                        "Give the .duckdb file a batch wrote (`campaign batch run ... -o FILE`)"
+                        if read_only
+                        else "Give a new file name (it is created) or a results file a batch wrote"
+                    )
+                    + "; the file is left as it is.",
                 ) from None
             raise BatchSpecError(
                 f"cannot open the results file ({exc})",
                 source=str(path),
-                fix="Use a DuckDB file that no other batch is writing, in a place you may "
+                fix="Check that you may read the file; a batch still writing it locks it, so "
+                "wait until that batch ends."
+                if read_only
+                else "Use a DuckDB file that no other batch is writing, in a place you may "
                 "write to.",
             ) from None
         self.memory_mb = 0

@@ -16,7 +16,7 @@ import typer
 import typer.main
 from typer.core import TyperArgument, _TyperParameter
 
-from battle.errors import SimulatorError
+from battle.errors import SimulatorError, plain_message
 from campaign.cli.common import caused_by_ctrl_c
 
 __all__ = ["app", "main"]
@@ -104,6 +104,22 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def _plain_usage(exc: Exception) -> str:
+    """A usage error's text; a flag's value that Typer's pydantic refused, in plain words
+    (:func:`battle.errors.plain_message`): ``Invalid value for '--seed': expected a whole
+    number (found 'abc')``."""
+    from pydantic import ValidationError
+
+    cause = exc.__cause__ or exc.__context__
+    param = getattr(exc, "param", None)
+    if isinstance(cause, ValidationError) and param is not None and cause.errors():
+        flag = getattr(exc, "param_hint", None) or "/".join(getattr(param, "opts", ()) or ())
+        name = flag or getattr(param, "name", "value")
+        words = "; ".join(plain_message(err, found=True) for err in cause.errors())
+        return f"Invalid value for '{name}': {words}"
+    return _one_line(exc.format_message()).replace("Value error, ", "")  # type: ignore[attr-defined]
+
+
 def _click_error(exc: Exception) -> int:
     """Print a Typer/Click usage error as one ``error:`` line; return its exit code (2)."""
     ctx = getattr(exc, "ctx", None)
@@ -112,8 +128,7 @@ def _click_error(exc: Exception) -> int:
         typer.echo(ctx.get_help(), err=True)  # a bare group: its help, as before
         return 2
     typer.echo(
-        f"error: {command}: {_one_line(exc.format_message()).replace('Value error, ', '')} "  # type: ignore[attr-defined]
-        f"(see '{command} --help')",
+        f"error: {command}: {_plain_usage(exc)} (see '{command} --help')",
         err=True,
     )
     return int(getattr(exc, "exit_code", 2))

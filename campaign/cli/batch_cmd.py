@@ -77,7 +77,10 @@ def run(
         list[str] | None,
         typer.Option(metavar="RED:BLUE", help="Strategy doctrine pair (repeatable)."),
     ] = None,
-    runs: Annotated[int | None, typer.Option(help="Campaigns per cell.")] = None,
+    runs: Annotated[
+        int | None,
+        typer.Option(help="Campaigns per cell (not with --precision: use --max-runs there)."),
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="Root seed (default: resume or fresh).")] = None,
     workers: WorkersOption = None,
     backend: BackendOption = None,
@@ -97,7 +100,11 @@ def run(
     ] = 5.0,
     precision: Annotated[
         float | None,
-        typer.Option(help="Run each cell until its 95% intervals are within ±PTS points."),
+        typer.Option(
+            metavar="PTS",
+            help="Run each cell until its 95% intervals are within ±PTS points; --max-runs "
+            "caps the runs (--runs is refused with it, a spec's runs: is not used).",
+        ),
     ] = None,
     max_runs: Annotated[
         int | None,
@@ -111,12 +118,23 @@ def run(
     """Run (or resume) a batch; print the summary at the end."""
     from campaign.batch.plan import plan_batch
     from campaign.batch.runner import run_batch
-    from campaign.batch.spec import FLAG_OF_FIELD, load_spec, spec_from_flags
+    from campaign.batch.spec import (
+        FLAG_OF_FIELD,
+        parse_set_flag,
+        read_spec_data,
+        spec_from_flags,
+    )
 
     if precision is None and (max_runs is not None or look is not None):
         fail(
             "--max-runs and --look only work with --precision: without it a batch runs the "
             "spec's runs per cell. Fix: add --precision PTS, or set the runs with --runs N."
+        )
+    if precision is not None and runs is not None:
+        fail(
+            f"--runs {runs} with --precision: --precision decides how many runs each cell "
+            "needs, so a fixed --runs would be ignored. Fix: cap the runs with --max-runs "
+            f"{runs} instead, or leave --precision out to run exactly {runs} per cell."
         )
     max_runs = 10_000 if max_runs is None else max_runs
     look = 100 if look is None else look
@@ -124,7 +142,7 @@ def run(
         from campaign.analysis.precision import check_precision
 
         check_precision(precision, max_runs, min(look, max_runs))
-    base = load_spec(spec) if spec is not None else None
+    base = read_spec_data(spec) if spec is not None else None  # validated with the flags
     source = str(spec) if spec is not None else "flags"
     flags = {
         "maps": map_,
@@ -141,6 +159,7 @@ def run(
     }
     batch = spec_from_flags(base, flags, source)
     given = {k: FLAG_OF_FIELD[k] for k, v in flags.items() if v not in (None, []) and k != "set"}
+    given |= {f"set.{parse_set_flag(t)[0]}": "--set" for t in set_ or []}  # keys from flags
     plan = plan_batch(batch, source, given)  # every cell validated before any work starts
     out = Path(batch.output or "results.duckdb")
     console = _console()
@@ -233,9 +252,10 @@ def report(
     try:
         ids = batch_ids(store.con)
         if batch is not None:
+            known = ids
             ids = [(i, n) for i, n in ids if i == batch]
             if not ids:
-                fail(f"{results}: no batch with id {batch!r}")
+                fail(_unknown_batch(results, batch, known))
         docs = []
         for batch_id, name in ids:
             if json_:
@@ -250,6 +270,21 @@ def report(
             typer.echo(json.dumps(docs, indent=2))
     finally:
         store.close()
+
+
+def _unknown_batch(results: Path, batch: str, known: list[tuple[str, str]]) -> str:
+    """The error for a ``--batch`` id the file does not hold: its ids, the closest first."""
+    import difflib
+
+    if not known:
+        return f"{results}: --batch: no batch with id {batch!r}; the file holds no batch yet."
+    close = difflib.get_close_matches(batch, [i for i, _ in known], n=1)
+    hint = f" Did you mean {close[0]!r}?" if close else ""
+    listed = ", ".join(f"{i} ({n})" for i, n in known)
+    return (
+        f"{results}: --batch: no batch with id {batch!r} (the file holds: {listed}).{hint} "
+        "Give one of these ids, or leave --batch out to report every batch."
+    )
 
 
 @batch_app.command("export", short_help="Export the results tables as Parquet or CSV.")
@@ -270,8 +305,17 @@ def export(
     """Export the tables batches, cells, runs and battles as Parquet or CSV files."""
     from campaign.batch.store import export_results
 
-    if (parquet is None) == (csv is None):
-        fail("--parquet DIR or --csv DIR: give exactly one")
+    if parquet is None and csv is None:
+        fail(
+            f"{results}: nothing to write: batch export writes the results tables (batches, "
+            "cells, runs, battles) into a folder. Give --parquet DIR (one Parquet file a "
+            "table) or --csv DIR (one CSV file a table), e.g. --csv results-csv."
+        )
+    if parquet is not None and csv is not None:
+        fail(
+            "--parquet and --csv: give only one (one format a run). Run the command twice "
+            "for both formats."
+        )
     fmt, directory = ("parquet", parquet) if parquet is not None else ("csv", csv)
     assert directory is not None  # exactly one was given
     for file in export_results(results, directory, fmt):

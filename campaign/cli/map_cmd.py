@@ -103,9 +103,12 @@ def info(
     seed: SeedOpt = 0,
 ) -> None:
     """Print a map's junctions, roads by kind, parts, dead ends, objectives and sides."""
-    plain = _options(False, road_kind, hours_per_length, seed)
-    full = load_map(map_file, plain)
-    contracted = load_map(map_file, _options(True, road_kind, hours_per_length, seed))
+    reading = (road_kind, hours_per_length, seed)
+    # with --contract the map is read once, contracted: one too big to play uncontracted
+    # (more than MAX_JUNCTIONS) is still shown; its size before comes from the contraction
+    full = None if contract else load_map(map_file, _options(False, *reading))
+    contracted = load_map(map_file, _options(True, *reading))
+    full = full or contracted
     shown = contracted if contract else full
     facts = summarize_map(shown)
     console = Console()
@@ -113,6 +116,8 @@ def info(
     table.add_column("fact", style="bold")
     table.add_column("value")
     _add_row(table, "junctions", str(facts.junctions))
+    ids = sorted(map(str, shown.graph))  # every id: what --red-base and others accept
+    _add_row(table, "junction ids", ", ".join(ids))
     _add_row(table, "roads", f"{facts.roads} ({facts.total_hours:g} march hours in all)")
     for (source_kind, kind), count in facts.road_kinds.items():
         _add_row(table, "  road kind", f"{source_kind} → {kind}: {count}")
@@ -138,7 +143,8 @@ def info(
     _add_row(
         table,
         "--contract",
-        f"{full.graph.number_of_nodes()} junctions, {full.graph.number_of_edges()} roads → "
+        f"{done.junctions_before if done else full.graph.number_of_nodes()} junctions, "
+        f"{done.roads_before if done else full.graph.number_of_edges()} roads → "
         f"{contracted.graph.number_of_nodes()} junctions, "
         f"{contracted.graph.number_of_edges()} roads: prunes {done.spurs if done else 0} "
         f"dead-end spur junctions (not objectives, bases or starts), then merges "
@@ -179,6 +185,9 @@ def convert(
             "comments and layout. Fix: give another file name, e.g. "
             f"{out.with_name(out.stem + '-converted.yaml').name}."
         )
+    from campaign.outfile import check_output_file
+
+    check_output_file(out, "--out")  # an unwritable place is refused before the map is read
     options = _options(
         contract,
         road_kind,

@@ -12,7 +12,7 @@ from rich.console import Console
 
 from campaign.cli import app
 from campaign.cli.common import SetOption, VariantOption, check_seed, parse_overrides, parse_pairs
-from campaign.outfile import atomic_text_file
+from campaign.outfile import atomic_text_file, check_output_file
 from campaign.printers.registry import FORMATS
 
 __all__ = ["run"]
@@ -122,16 +122,14 @@ def run(
     from campaign.printers.registry import PrintOptions, output_format
 
     seed = check_seed(seed)
-    if report is not None:  # a diary we cannot write is refused before the campaign
-        from campaign.errors import check_output_folder
+    # a log or diary we cannot write is refused before the campaign is played
+    if report is not None:
         from campaign.printers.registry import diary_format
 
+        check_output_file(report, "--report")  # a folder is named as such, not by suffix
         diary_format(report)
-        check_output_folder(report, "--report")
     if output is not None:
-        from campaign.errors import check_output_folder
-
-        check_output_folder(output, "--output")
+        check_output_file(output, "--output")
     err = Console(stderr=True, highlight=False)
     err.print(f"seed {seed}")
     loaded = load_rules(variant or [], parse_overrides(set_))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -61,18 +62,38 @@ def _node_link_shape(data: Any, source: str) -> None:
         raise MapError(f"not a node-link JSON graph: {problem}", source=source, fix=_NODE_LINK_FIX)
 
 
-def _read_graph(path: Path) -> nx.Graph:
+#: Where a junction or road is in a graph file: ``{id: "nodes[3] (id)"}`` and
+#: ``{(a, b): "edges[3] (a–b)"}`` (node-link JSON: indices of the file's lists).
+Places = tuple[dict[str, str], dict[tuple[str, str], str]]
+
+
+def _node_link_places(data: dict[str, Any], edges: str) -> Places:
+    """Each node's and link's index in a node-link document, for messages."""
+    nodes: dict[str, str] = {}
+    for i, node in enumerate(data.get("nodes") or []):
+        if isinstance(node, dict) and "id" in node:
+            nodes.setdefault(str(node["id"]), f"nodes[{i}] ({node['id']})")
+    links: dict[tuple[str, str], str] = {}
+    for i, link in enumerate(data.get(edges) or []):
+        if isinstance(link, dict) and "source" in link and "target" in link:
+            a, b = str(link["source"]), str(link["target"])
+            links.setdefault((a, b), f"{edges}[{i}] ({a}–{b})")
+            links.setdefault((b, a), links[(a, b)])
+    return nodes, links
+
+
+def _read_graph(path: Path) -> tuple[nx.Graph, Places]:
     if not path.exists():
         raise MapError("map file not found", source=str(path), fix="Check the path.")
     check_file_size(path, MapError, MAX_YAML_BYTES, "map file")
     kind = "GraphML" if path.suffix.lower() == ".graphml" else "node-link JSON"
     try:
         if path.suffix.lower() == ".graphml":
-            return nx.read_graphml(path)
+            return nx.read_graphml(path), ({}, {})
         data = json.loads(path.read_text(encoding="utf-8"))
         _node_link_shape(data, str(path))
         edges = "edges" if isinstance(data, dict) and "edges" in data else "links"
-        return nx.node_link_graph(data, edges=edges)
+        return nx.node_link_graph(data, edges=edges), _node_link_places(data, edges)
     except UnicodeDecodeError:
         raise MapError(
             f"not a {kind} text file (it is not UTF-8)",
@@ -138,7 +159,9 @@ def _positive(value: Any) -> bool:
         return str(value).strip().lower() in ("true", "yes")
 
 
-def read_graph_map(path: Path) -> RawMap:
+def read_graph_map(
+    path: Path, check_size: Callable[[dict[str, int]], None] | None = None
+) -> RawMap:
     """Read a GraphML or node-link JSON map.
 
     Junction names come from a ``name`` or ``label`` attribute (else the id); positions from
@@ -146,12 +169,17 @@ def read_graph_map(path: Path) -> RawMap:
     ``kind``, ``type`` or ``highway`` attribute, else ``tunnel`` (``tunnel`` > 0) or ``ferry``
     (``locomotives`` > 0), else ``normal``.
 
+    ``check_size`` gets the number of junctions and roads as soon as the file is parsed,
+    and may raise to refuse a map too big to play.
+
     Raises
     ------
     MapError
         If the file is missing or not a readable graph.
     """
-    graph = _read_graph(path)
+    graph, (node_places, road_places) = _read_graph(path)
+    if check_size is not None:
+        check_size({"junctions": graph.number_of_nodes(), "roads": graph.number_of_edges()})
     notes = []
     if graph.is_directed():
         notes.append("The graph file is directed; every road is read as two-way.")
@@ -160,12 +188,14 @@ def read_graph_map(path: Path) -> RawMap:
         attrs = dict(graph.nodes[node])
         name = attrs.pop("name", None) or attrs.pop("label", None) or str(node)
         pos = _position(attrs)
-        junctions.append(RawJunction(str(node), str(name), pos, attrs, f"nodes[{node!r}]"))
+        place = node_places.get(str(node), f"node {node}")
+        junctions.append(RawJunction(str(node), str(name), pos, attrs, place))
     roads = []
     edges = graph.edges(data=True)
     for a, b, attrs in sorted(edges, key=lambda e: (str(e[0]), str(e[1]))):
         data = dict(attrs)
         data["kind"] = _source_kind(data)
-        roads.append(RawRoad(str(a), str(b), data, f"edges[({a!r}, {b!r})]"))
+        place = road_places.get((str(a), str(b)), f"edge {a}–{b}")
+        roads.append(RawRoad(str(a), str(b), data, place))
     name = str(graph.graph.get("name") or path.stem)
     return RawMap(name, str(path), junctions, roads, None, False, notes)

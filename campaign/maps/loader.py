@@ -13,11 +13,11 @@ from campaign.maps.foreign import GRAPH_SUFFIXES, read_graph_map
 from campaign.maps.model import SIDES, CampaignMap, MapOptions, Reinforcement, SideSetup
 from campaign.maps.raw import RawMap
 from campaign.maps.road_kinds import load_road_kind_table
-from campaign.maps.schema import read_yaml_map
+from campaign.maps.schema import SizeCheck, read_yaml_map
 from campaign.maps.sides import auto_time_limit, resolve_sides
 from campaign.paths import DEFAULT_MAP, MAPS_DIR, PROJECT_ROOT
 
-__all__ = ["load_map", "read_raw_map", "resolve_map_path"]
+__all__ = ["check_map_size", "load_map", "read_raw_map", "resolve_map_path"]
 
 
 def resolve_map_path(path: str | Path | None) -> Path:
@@ -34,13 +34,17 @@ def resolve_map_path(path: str | Path | None) -> Path:
     return candidate
 
 
-def read_raw_map(path: Path) -> RawMap:
+def read_raw_map(path: Path, contract: bool | None = None) -> RawMap:
     """Read a map file of any supported format (YAML, GraphML, node-link JSON).
+
+    ``contract``: None reads a map of any size; False or True refuse, as soon as its
+    junctions and roads are counted (before it is validated or built), a map larger than
+    a campaign may have without or with ``--contract`` (:func:`check_map_size`).
 
     Raises
     ------
     MapError
-        If the file is missing, unreadable, of an unknown type or invalid.
+        If the file is missing, unreadable, of an unknown type, invalid or too big.
     """
     if not path.exists():
         shipped = sorted(p.stem for p in MAPS_DIR.glob("*.yaml"))
@@ -57,10 +61,16 @@ def read_raw_map(path: Path) -> RawMap:
             fix="Give a map file in it (.yaml, .graphml or node-link .json), or a shipped "
             "map's name.",
         )
+    check: SizeCheck | None = None
+    if contract is not None:
+
+        def check(counts: dict[str, int]) -> None:
+            check_map_size(counts, str(path), contract)
+
     if path.suffix.lower() in GRAPH_SUFFIXES:
-        return read_graph_map(path)
+        return read_graph_map(path, check)
     if path.suffix.lower() in (".yaml", ".yml"):
-        return read_yaml_map(path)
+        return read_yaml_map(path, check, _COUNT_CAP)
     raise MapError(
         f"unknown map file type {path.suffix!r}",
         source=str(path),
@@ -126,7 +136,12 @@ def _protected(graph: nx.Graph, sides: dict[str, SideSetup], raw: RawMap) -> set
 MAX_JUNCTIONS = 5_000
 #: Most junctions a map file may hold when ``--contract`` is to merge its chains first.
 MAX_JUNCTIONS_TO_CONTRACT = 50_000
-
+#: Most roads, without and with ``--contract`` *(house)*: a road net drawn on paper (planar)
+#: has fewer than three roads a junction, so this refuses only what no map drawing needs.
+MAX_ROADS = 3 * MAX_JUNCTIONS
+MAX_ROADS_TO_CONTRACT = 3 * MAX_JUNCTIONS_TO_CONTRACT
+#: Items of a YAML map's lists counted before it is read (past it, it is refused anyway).
+_COUNT_CAP = MAX_ROADS_TO_CONTRACT
 
 _FEWER = "Draw the map with fewer junctions, or cut it to the theatre that matters."
 
@@ -140,6 +155,49 @@ def _check_size(n: int, source: str, limit: int, what: str, fix: str) -> None:
             key="junctions",
             fix=fix,
         )
+
+
+def _counted(n: int, noun: str) -> str:
+    return f"more than {_COUNT_CAP:,} {noun}" if n > _COUNT_CAP else f"{n:,} {noun}"
+
+
+def check_map_size(counts: dict[str, int], source: str, contract: bool) -> None:
+    """Refuse a map with more junctions or roads than a campaign may have.
+
+    ``counts`` are ``{"junctions": n, "roads": m}`` as counted in the file (missing keys
+    count 0). Without ``contract`` the bounds are :data:`MAX_JUNCTIONS` and
+    :data:`MAX_ROADS`, and the fix suggests ``--contract`` only for a map that ``--contract``
+    accepts; with it, :data:`MAX_JUNCTIONS_TO_CONTRACT` and :data:`MAX_ROADS_TO_CONTRACT`.
+
+    Raises
+    ------
+    MapError
+        Naming ``source``, the key (``junctions`` or ``roads``), the count and the bound.
+    """
+    n, m = counts.get("junctions", 0), counts.get("roads", 0)
+    contractible = n <= MAX_JUNCTIONS_TO_CONTRACT and m <= MAX_ROADS_TO_CONTRACT
+    for key, count, plain, merged in (
+        ("junctions", n, MAX_JUNCTIONS, MAX_JUNCTIONS_TO_CONTRACT),
+        ("roads", m, MAX_ROADS, MAX_ROADS_TO_CONTRACT),
+    ):
+        limit = merged if contract else plain
+        if count <= limit:
+            continue
+        if contract:
+            what = f"more than the {limit:,} a map may have for --contract to merge"
+            fix = _FEWER
+        else:
+            what = f"more than the {limit:,} a campaign map may have"
+            fix = (
+                f"Merge the chains of plain junctions with --contract (it reads maps of up to "
+                f"{MAX_JUNCTIONS_TO_CONTRACT:,} junctions and {MAX_ROADS_TO_CONTRACT:,} "
+                f"roads; every command that reads a map has it), or draw the map with fewer "
+                "junctions."
+                if contractible
+                else f"{_FEWER} (--contract reads at most {MAX_JUNCTIONS_TO_CONTRACT:,} "
+                f"junctions and {MAX_ROADS_TO_CONTRACT:,} roads, so it cannot help here.)"
+            )
+        raise MapError(f"{_counted(count, key)}, {what}", source=source, key=key, fix=fix)
 
 
 def load_map(path: str | Path | None = None, options: MapOptions | None = None) -> CampaignMap:
@@ -174,15 +232,11 @@ def load_map(path: str | Path | None = None, options: MapOptions | None = None) 
     """
     options = options or MapOptions()
     file = resolve_map_path(path)
-    raw = read_raw_map(file)
-    if options.contract:  # chains are merged below: refuse only what cannot shrink enough
-        _check_size(len(raw.junctions), raw.source, MAX_JUNCTIONS_TO_CONTRACT, "", _FEWER)
-    else:
-        contract = (
-            "Merge the chains of plain junctions with --contract (every command that reads a "
-            "map has it), or draw the map with fewer junctions."
-        )
-        _check_size(len(raw.junctions), raw.source, MAX_JUNCTIONS, "", contract)
+    raw = read_raw_map(file, options.contract)  # a map too big is refused before reading
+    # counted again as read (YAML aliases can hide junctions from the count before reading)
+    check_map_size(
+        {"junctions": len(raw.junctions), "roads": len(raw.roads)}, raw.source, options.contract
+    )
     table = load_road_kind_table().with_overrides(options.road_kinds, options.hours_per_length)
     graph, notes = build_graph(raw, table, options.seed)
     unused = sorted(k for k in options.road_kinds if k.lower() not in table.seen)

@@ -7,6 +7,7 @@ may carry extra facts, which are kept for the objective rule (:mod:`campaign.map
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -22,7 +23,10 @@ from pydantic import (
 from battle.errors import plain_message
 from campaign.errors import MapError
 from campaign.maps.raw import RawJunction, RawMap, RawReinforcement, RawRoad, RawSide
-from campaign.maps.yaml_io import read_map_yaml
+from campaign.maps.yaml_io import COUNT_CAP, read_map_yaml
+
+#: A check of a map's size before it is read: ``{"junctions": n, "roads": m}``; it raises.
+SizeCheck = Callable[[dict[str, int]], None]
 
 __all__ = ["FORMAT_FIX", "parse_map_document", "read_yaml_map"]
 
@@ -201,7 +205,8 @@ def _pydantic_problems(exc: ValidationError) -> list[str]:
         elif err["type"] == "missing":
             lines.append(f"{_key_path(loc)}: missing (it is required)")
         else:
-            lines.append(f"{_key_path(loc)}: {plain_message(err)} (found {err.get('input')!r})")
+            item = "junction" if loc and loc[-1] in ("start", "primary_road") else "item"
+            lines.append(f"{_key_path(loc)}: {plain_message(err, item=item, found=True)}")
     for k, line in enumerate(lines):
         keys = unknown.pop(line, None)
         if keys is not None:
@@ -336,12 +341,15 @@ def _to_raw(doc: _MapFile | _NeutralMapFile, source: str, strict: bool) -> RawMa
     return raw
 
 
-def read_yaml_map(path: Path) -> RawMap:
+def read_yaml_map(path: Path, check_size: SizeCheck | None = None, cap: int = COUNT_CAP) -> RawMap:
     """Read and validate a YAML map file (project or neutral format).
+
+    ``check_size`` gets the number of junctions and roads before the document is read
+    (:func:`campaign.maps.yaml_io.read_map_yaml`) and may raise to refuse it.
 
     Raises
     ------
     MapError
         If the file is missing, not YAML, or invalid (see :func:`parse_map_document`).
     """
-    return parse_map_document(read_map_yaml(path), str(path))
+    return parse_map_document(read_map_yaml(path, check_size, cap), str(path))

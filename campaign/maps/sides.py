@@ -20,6 +20,7 @@ Sides come from the map file, from :class:`MapOptions` (which win), or automatic
 
 from __future__ import annotations
 
+import difflib
 import math
 
 import networkx as nx
@@ -64,8 +65,24 @@ def _check_ids(graph: nx.Graph, options: MapOptions, source: str) -> None:
                     f"unknown junction {ident!r}",
                     source=source,
                     key=flag,
-                    fix="Name a junction id of the map (`campaign map info MAP` lists them).",
+                    fix=_closest_ids(graph, ident, source),
                 )
+
+
+def _closest_ids(graph: nx.Graph, typed: str, source: str) -> str:
+    """The fix for an unknown junction id: the ids closest to ``typed`` (by id or by name,
+    difflib), else the map's first ids; and where all of them are listed."""
+    ids = sorted(map(str, graph))
+    by_name = {str(name).casefold(): str(j) for j, name in graph.nodes(data="name") if name}
+    close = difflib.get_close_matches(typed, ids, n=3, cutoff=0.6)
+    named = difflib.get_close_matches(typed.casefold(), list(by_name), n=3, cutoff=0.6)
+    close += [by_name[n] for n in named if by_name[n] not in close]
+    where = f"`campaign map info {source}` lists all {len(ids)} junction ids"
+    if close:
+        shown = ", ".join(repr(j) for j in close[:3])
+        return f"Did you mean {shown}? Give a junction id of the map ({where})."
+    first = ", ".join(ids[:8]) + (", …" if len(ids) > 8 else "")
+    return f"Give a junction id of the map: {first} ({where})."
 
 
 def _largest_component(graph: nx.Graph) -> set[str]:

@@ -15,6 +15,7 @@ Everything else (``No``, ``010``, ``1e3``, ``0x1F``, ``+5``) is a string exactly
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -29,11 +30,15 @@ from battle.yamlfile import (
 )
 from campaign.errors import MapError
 
-__all__ = ["MapYamlLoader", "dump_map_yaml", "read_map_yaml"]
+__all__ = ["MapYamlLoader", "count_list_items", "dump_map_yaml", "read_map_yaml"]
 
 
 # libyaml's parser when present; aliases may expand to at most MAX_YAML_NODES values
 _SafeBase = bounded_loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+#: Items of a list counted before a map is read; past it a map is too big in any case.
+COUNT_CAP = 200_000
 
 
 class MapYamlLoader(_SafeBase):  # type: ignore[misc, valid-type]
@@ -65,13 +70,68 @@ MapYamlLoader.add_implicit_resolver(
 MapYamlLoader.add_implicit_resolver("tag:yaml.org,2002:merge", re.compile(r"^(?:<<)$"), ["<"])
 
 
-def read_map_yaml(path: Path) -> Any:
+_NODE_STARTS = (yaml.ScalarEvent, yaml.AliasEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)
+
+
+def count_list_items(text: str, keys: tuple[str, ...], cap: int) -> dict[str, int]:
+    """How many items each top-level list ``keys`` holds, from libyaml's event stream.
+
+    Counting the parser's events builds no Python value, so it costs a tenth of reading the
+    document: a map too big to play is refused before the expensive read. The count stops
+    at ``cap + 1`` items of any key (the answer is then "more than ``cap``").
+
+    Returns
+    -------
+    dict
+        ``{key: items}`` for each of ``keys`` that is a top-level list; empty when the text
+        is not a YAML mapping (the full read then says what is wrong with it).
+    """
+    loader = yaml.CSafeLoader(text) if hasattr(yaml, "CSafeLoader") else yaml.SafeLoader(text)
+    counts: dict[str, int] = {}
+    depth, is_key, key, counting = 0, True, "", ""
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+                counting = counting if depth >= 2 else ""
+                continue
+            if not isinstance(event, _NODE_STARTS):
+                continue
+            if depth == 0 and not isinstance(event, yaml.MappingStartEvent):
+                return {}
+            if depth == 1:
+                if is_key:
+                    key = str(getattr(event, "value", ""))
+                elif key in keys and isinstance(event, yaml.SequenceStartEvent):
+                    counting, counts[key] = key, 0
+                is_key = not is_key
+            elif depth == 2 and counting:
+                counts[counting] += 1
+                if counts[counting] > cap:
+                    return counts
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+    except yaml.YAMLError:
+        return counts  # the full read names the line and column
+    finally:
+        loader.dispose()
+    return counts
+
+
+def read_map_yaml(
+    path: Path, check_size: Callable[[dict[str, int]], None] | None = None, cap: int = COUNT_CAP
+) -> Any:
     """Parse a map file with :class:`MapYamlLoader`.
 
     Parameters
     ----------
     path : Path
         The YAML file.
+    check_size : callable or None
+        Called with the items of the top-level ``junctions`` and ``roads`` lists
+        (:func:`count_list_items`) before the document is read; it raises to refuse a map
+        too big to play.
 
     Returns
     -------
@@ -93,6 +153,8 @@ def read_map_yaml(path: Path) -> Any:
         not_found_fix="Check the path or name a shipped map.",
         what="map file",
     )
+    if check_size is not None:
+        check_size(count_list_items(text, ("junctions", "roads"), cap))
     try:
         return yaml.load(text, Loader=MapYamlLoader)
     except YamlTooLarge as exc:

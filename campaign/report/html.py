@@ -222,7 +222,7 @@ def write_report(
     check_output_folder(path, flag)
     try:
         text = fmt.write(events, cmap, path, view, odds, rules)
-        write_text_whole(path, text)  # whole or not at all; a full disk is exit 1
+        write_text_whole(path, text, flag)  # whole or not at all; a full disk is exit 1
     except OSError as exc:
         raise SimulatorError(
             f"cannot write the diary ({exc.strerror})",

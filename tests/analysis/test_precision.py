@@ -111,7 +111,7 @@ def test_bad_precision_flags_exit_2(
     flags: list[str], needle: str, tmp_path: Path, cli: Cli
 ) -> None:
     out = tmp_path / "r.duckdb"
-    code, _, err = cli(["batch", "run", "--runs", "5", *flags, "--output", str(out)])
+    code, _, err = cli(["batch", "run", *flags, "--output", str(out)])
     assert code == 2 and needle in err and "Traceback" not in err
     assert not out.exists()
 

@@ -216,3 +216,20 @@ def test_results_files_that_cannot_be_results_files(capsys, spec, tmp_path):
     line = _one_error(*run_cli(["batch", str(spec), "-o", str(other)], capsys)[::2])
     assert "not a DuckDB results file" in line and "left as it is" in line
     assert other.read_text(encoding="utf-8") == "my notes\n"
+
+
+def test_runs_beside_precision_is_refused_and_the_help_says_so(tmp_path, capsys):
+    from .conftest import run_cli
+
+    out = tmp_path / "x.duckdb"
+    argv = ["batch", "run", "--precision", "5", "--runs", "10", "-o", str(out)]
+    line = _one_error(*run_cli(argv, capsys)[::2])
+    assert line == (
+        "error: --runs 10 with --precision: --precision decides how many runs each cell "
+        "needs, so a fixed --runs would be ignored. Fix: cap the runs with --max-runs 10 "
+        "instead, or leave --precision out to run exactly 10 per cell."
+    )
+    assert not out.exists()
+    code, helptext, _ = run_cli(["batch", "run", "--help"], capsys)
+    assert code == 0
+    assert "--runs is refused with it" in " ".join(helptext.split())

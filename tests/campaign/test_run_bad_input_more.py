@@ -69,3 +69,43 @@ def test_negative_seed_in_a_fresh_process():
     )
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and "--seed" in done.stderr
+
+
+def test_unknown_base_names_the_closest_ids_and_map_info_lists_every_id(capsys):
+    from campaign.paths import DEFAULT_MAP
+
+    err = _error(capsys, "run", "--seed", "1", "--red-base", "Glotz")
+    assert err == (
+        f"error: {DEFAULT_MAP}: --red-base: unknown junction 'Glotz'. Did you mean 'glotz'? "
+        f"Give a junction id of the map (`campaign map info {DEFAULT_MAP}` lists all 23 "
+        "junction ids)."
+    )
+    err = _error(capsys, "run", "--seed", "1", "--blue-start", "nosuch")
+    assert "unknown junction 'nosuch'. Give a junction id of the map: altdorf, aubigny," in err
+    with pytest.raises(SystemExit) as exc:  # the place the fix points to lists them
+        main(["map", "info", str(DEFAULT_MAP)])
+    assert exc.value.code in (0, None)
+    listed = " ".join(capsys.readouterr().out.split())
+    assert "junction ids" in listed
+    for ident in ("altdorf", "glotz", "haubourg", "wendelin"):
+        assert f" {ident}" in listed
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag"),
+    [
+        (["run", "--seed", "abc"], "--seed"),
+        (["batch", "run", "--workers", "abc"], "--workers"),
+        (["battle", "--odds", "abc"], "--odds"),
+    ],
+)
+def test_a_flag_that_is_not_a_whole_number_is_said_plainly(capsys, argv, flag):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2
+    command = "campaign " + " ".join(a for a in argv if not a.startswith("-") and a != "abc")
+    assert err == (
+        f"error: {command}: Invalid value for '{flag}': expected a whole number (found 'abc') "
+        f"(see '{command} --help')\n"
+    )

@@ -61,7 +61,10 @@ BAD = {
     ),
     "zero hours": (lambda d: d["roads"][0][2].update(hours=0), "roads[0].hours"),
     "negative hours": (lambda d: d["roads"][0][2].update(hours=-2), "roads[0].hours"),
-    "a side with no start": (lambda d: d["sides"]["red"].update(start=[]), "sides.red.start"),
+    "a side with no start": (
+        lambda d: d["sides"]["red"].update(start=[]),
+        "sides.red.start: give at least one junction (found [])",
+    ),
     "unknown side name": (
         lambda d: d["sides"].update(green={"base": "a", "start": ["a"]}),
         "sides: unknown key 'green'",

@@ -150,3 +150,18 @@ roads:
     assert g.edges["b", "c"]["kind"] == "rough"
     assert cmap.sides["red"].base == "d" and cmap.sides["blue"].base != "d"
     assert cmap.sides_origin == "automatic"
+
+
+def test_node_link_errors_name_the_edge_by_index_and_ends(tmp_path):
+    doc = {
+        "nodes": [{"id": "a"}, {"id": "b"}, {"id": "c"}],
+        "edges": [{"source": "a", "target": "b"}, {"source": "b", "target": "c", "hours": -2}],
+    }
+    path = tmp_path / "net.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(MapError) as info:
+        load_map(path)
+    assert info.value.message.startswith(
+        f"{path}: edges[1] (b–c): march hours must be a positive number (from hours: -2)."
+    )
+    assert "('b', 'c')" not in info.value.message
