@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
     from campaign.config import CampaignRules, Rules
     from campaign.events import Place
+    from campaign.strategy.knowledge import OwnDivision
 
 __all__ = [
     "Division",
@@ -69,6 +70,9 @@ class Division:
     defer: bool
     #: actual hits that destroy a unit (``battle.destroyed_at_hits``, RULES.md §1.2)
     destroyed_at: int
+    #: what its side's last view showed of it (campaign.sightings.side_view shares it with
+    #: the next view while none of its fields has changed)
+    own_view: OwnDivision | None
     #: the units list ``boxes`` was last summed for, and the sum (units are immutable and
     #: the list is only ever replaced, never changed in place: see apply_hits)
     _boxes_of: list[UnitSpec] | None
@@ -114,6 +118,7 @@ class Division:
         self.asleep = False
         self.defer = False
         self.destroyed_at = destroyed_at
+        self.own_view = None
         self._boxes_of = None
         self._boxes = 0
 
@@ -156,18 +161,29 @@ class Division:
 
         Returns the number of units destroyed.
         """
-        kept = []
-        lost = 0
+        return len(self.take_hits(totals, destroyed_at)[1])
+
+    def take_hits(self, totals: dict[str, int], destroyed_at: int) -> tuple[int, list[UnitSpec]]:
+        """:meth:`apply_hits` (``totals``: unit id -> total actual hits; units not named keep
+        theirs), returning the actual hits taken — each unit's rise in hits, counted up to
+        ``destroyed_at`` (RULES.md §1.2) — and the units destroyed, in unit order. One pass
+        over the units (compiled, each attribute of a unit is a generic look-up)."""
+        kept: list[UnitSpec] = []
+        lost: list[UnitSpec] = []
+        taken = 0
         for u in self.units:
-            hits = totals.get(u.id, u.hits)
+            had = u.hits
+            hits = totals.get(u.id, had)
+            if hits > had:
+                taken += min(hits, destroyed_at) - had
             if hits >= destroyed_at:
-                lost += 1
+                lost.append(u)
             else:
-                kept.append(u if hits == u.hits else with_hits(u, hits))
+                kept.append(u if hits == had else with_hits(u, hits))
         self.units = kept
         if not kept:
             self.alive = False
-        return lost
+        return taken, lost
 
 
 def _division_counts(rules: CampaignRules, infantry: int) -> list[tuple[str, int]]:

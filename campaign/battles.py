@@ -194,11 +194,13 @@ class BattleDesk:
         camp = self.camp
         assert div.road is not None
         origin, dest, t0, t1 = div.road
+        side = div.side
         for other in camp.divisions:
-            if other.side == div.side or not other.alive or other.road is None:
+            road = other.road
+            if road is None or other.side == side or not other.alive:
                 continue
-            o_origin, o_dest, s0, s1 = other.road
-            if (o_origin, o_dest) != (dest, origin) or s1 <= t0:
+            o_origin, o_dest, s0, s1 = road
+            if o_origin != dest or o_dest != origin or s1 <= t0:  # (no tuples built)
                 continue
             meet = (t0 + s0 + (t1 - t0)) / 2.0  # both march the road in the same time
             self._meet_later(div, other, max(meet - camp.env._now, 0.0))
@@ -257,26 +259,44 @@ class BattleDesk:
                 if d.alive and d.location == junction and _may_fight(d) and d.busy_until < dawn:
                     d.busy_until = dawn  # arrivals in the night wait for it (§8.4)
             return
-        here = [
-            d
-            for d in camp.divisions
-            if d.alive and d.location == junction and d.busy_until <= now and _may_fight(d)
-        ]
-        if len({d.side for d in here}) == 2:
+        here: list[Division] = []
+        red = blue = False
+        for d in camp.divisions:
+            if d.alive and d.location == junction and d.busy_until <= now and _may_fight(d):
+                here.append(d)
+                if d.side == "red":
+                    red = True
+                else:
+                    blue = True
+        if red and blue:
             if arriving is not None and any(
                 d.side != arriving.side and d.arrived_at == now for d in here
             ):
                 arriving = None  # arrived together: a roll-off decides the attacker (§6.9)
             dawn = self._start_time(now)
             if dawn > now:  # no battle starts at night: fought at dawn with all there then (§8.3)
-                self.dawn[junction] = dawn
-                for d in here:
-                    d.busy_until = max(d.busy_until, dawn)
-                    camp.wake(d)
-                delay = max(dawn - now, 0.0)
-                later(camp.env, delay, lambda: self._at_dawn(junction, dawn, arriving))
+                self._hold_for_dawn(junction, here, now, dawn, arriving)
                 return
             self.fight(Meeting(junction=junction), here, arriving)
+
+    def _hold_for_dawn(
+        self,
+        junction: str,
+        here: list[Division],
+        now: float,
+        dawn: float,
+        arriving: Division | None,
+    ) -> None:
+        """A meeting at ``junction`` at night: fought at ``dawn`` with all there then (§8.3).
+        (Apart from :meth:`check_contact`: compiled, a function with a closure makes its
+        closure's frame at every call, taken or not.)"""
+        camp = self.camp
+        self.dawn[junction] = dawn
+        for d in here:
+            d.busy_until = max(d.busy_until, dawn)
+            camp.wake(d)
+        delay = max(dawn - now, 0.0)
+        later(camp.env, delay, lambda: self._at_dawn(junction, dawn, arriving))
 
     def _start_time(self, now: float) -> float:
         """When a battle due at minute ``now`` starts: now, or at dawn when it is night or
@@ -497,7 +517,7 @@ class BattleDesk:
                     camp.tally()
         if camp.record:
             self._write(battle, record)
-        bisect.insort(self.rows, battle_row(camp, battle, by_side), key=lambda r: r.index)
+        bisect.insort(self.rows, battle_row(camp, battle, by_side), key=_row_index)
         for d in everyone:
             if not d.alive:
                 camp.forget(d)
@@ -520,6 +540,10 @@ class BattleDesk:
         for other in self.pending.values():  # later slots move down by what was put in
             if other.slot > slot or (other.slot == slot and other.number > battle.number):
                 other.slot += len(added)
+
+
+def _row_index(row: BattleRow) -> int:
+    return row.index
 
 
 def _t(e: CampaignEvent) -> float:

@@ -14,6 +14,7 @@ from typing import Any
 
 import networkx as nx
 import simpy
+from simpy.events import PENDING
 
 from battle.dice import Dice, percentage_test
 from campaign.army import Division, raise_division, raise_table
@@ -477,7 +478,7 @@ class Campaign:
             # would run it, without the callback), outside any process as a callback would be
             check = env.timeout(0)
             if (yield check) is WOKEN:  # woken first: the check still runs with its event
-                check.callbacks.append(lambda _: self._contact(check, div, junction))
+                self._contact_when(check, div, junction)
                 return True
             env._active_proc = None
             self._contact(check, div, junction)
@@ -493,13 +494,20 @@ class Campaign:
             return (yield after_urgent(env)) is WOKEN
         return False
 
+    def _contact_when(self, check: simpy.Event, div: Division, junction: str) -> None:
+        """Run the contact check of ``div`` at ``junction`` when ``check`` runs (a callback).
+        (Apart from :meth:`_land`: compiled, a function with a closure makes its closure's
+        frame at every call, taken or not.)"""
+        check.callbacks.append(lambda _: self._contact(check, div, junction))
+
     def _contact(self, check: simpy.Event | None, div: Division, junction: str) -> None:
         """The contact check after ``div``'s arrival (§8.4), run by ``check`` (or inline)."""
         if not self.over:
             queue, n = self.env._queue, len(self.env._queue)
             self.desk.check_contact(junction, arriving=div)
             p = div.process
-            div.defer = len(queue) != n and p is not None and (check is None or p.target is check)
+            # (p._target: SimPy's Process.target, a property, read as its attribute)
+            div.defer = len(queue) != n and p is not None and (check is None or p._target is check)
 
     def _after_this_minute(self, action: Callable[[], object]) -> None:
         """Run ``action`` after everything already scheduled for this minute: a zero-delay
@@ -523,7 +531,9 @@ class Campaign:
     def wake(self, div: Division) -> None:
         """Wake a division's process (as an interrupt would) so that it reads its new orders."""
         p = div.process
-        if p is not None and p.is_alive and p is not self.env.active_process:
+        # p.is_alive and p is not env.active_process, read as SimPy's own attributes (its
+        # properties are interpreted calls from compiled code, campaign.schedule)
+        if p is not None and p._value is PENDING and p is not self.env._active_proc:
             if div.asleep and not div.woken and div.alarm is not None:
                 ring(self.env, div.alarm)  # where an interrupt would be, and cheaper
             else:

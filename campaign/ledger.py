@@ -172,6 +172,8 @@ class Ledger:
 
     def _control(self, junction: str, side: str) -> None:
         previous = self.owner.get(junction)
+        if previous == side:  # already its own: nothing to record (asked at every march)
+            return
         if previous is None:
             previous = self.last_holder.get(junction)
         if previous is not None and previous != side:
@@ -236,17 +238,9 @@ class Ledger:
         battery and every other type a flag.
         """
         record = self.sides[division.side]
-        taken = 0
-        units = division.units  # replaced by apply_hits, never changed in place
-        for u in units:
-            new = totals.get(u.id, u.hits)
-            if new > u.hits:
-                taken += min(new, destroyed_at) - u.hits
-        division.apply_hits(totals if isinstance(totals, dict) else dict(totals), destroyed_at)
-        destroyed: tuple[tuple[str, str], ...] = ()
-        if len(division.units) != len(units):
-            kept = {u.id for u in division.units}
-            destroyed = tuple((u.id, u.kind) for u in units if u.id not in kept)
+        hits = totals if isinstance(totals, dict) else dict(totals)
+        taken, lost = division.take_hits(hits, destroyed_at)
+        destroyed = tuple([(u.id, u.kind) for u in lost])
         record.hits += taken
         for _, kind in destroyed:
             counts_as = lost_as.get(kind) if lost_as is not None else None

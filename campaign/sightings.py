@@ -5,58 +5,85 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from campaign.events import SIDES, Sighted
+from campaign.events import Sighted
 from campaign.strategy.knowledge import OwnDivision, SideView
 
 if TYPE_CHECKING:
+    from campaign.army import Division
     from campaign.engine import Campaign
 
 __all__ = ["enemies_seeing", "side_view", "update_sightings"]
+
+
+def _stand(d: Division) -> str | None:
+    """The junction a division sees from (RULES.md §8.6): where it is, else the start of the
+    road it marches (or is held on), else None. (Spelled out for the compiled module: a
+    road tuple is read once, not unboxed to test it and again to index it.)"""
+    here = d.location
+    if here:
+        return here
+    road = d.road
+    if road is not None:
+        return road[0]
+    held = d.on_road
+    return held[0] if held is not None else None
 
 
 def enemies_seeing(camp: Campaign, side: str, junction: str) -> tuple[str, ...]:
     """``(enemy,)`` when an enemy division stands within sight of ``junction`` (RULES.md
     §8.6), else ``()``: who sees a march begin or end there."""
     enemy = "blue" if side == "red" else "red"
+    neighbourhood = camp.neighbourhood
     for d in camp.divisions:
         if d.side == enemy and d.alive:
-            here = d.location or (d.road[0] if d.road else d.last_junction)
-            if here is not None and junction in camp.neighbourhood[here]:
+            here = _stand(d)
+            if here is not None and junction in neighbourhood[here]:
                 return (enemy,)
     return ()
 
 
 def update_sightings(camp: Campaign) -> None:
     """Each side sees enemy divisions within its sight of its own (RULES.md §8.6)."""
-    neighbourhood = camp.neighbourhood
     divisions = camp.divisions
     # where each side's divisions stand: a junction, the road's start, or held on it
-    stands: tuple[list[str], list[str]] = ([], [])
+    red: list[str] = []
+    blue: list[str] = []
     for d in divisions:
         if d.alive:
-            here = d.location or (d.road[0] if d.road else d.last_junction)
+            here = _stand(d)
             if here is not None:
-                stands[0 if d.side == "red" else 1].append(here)
-    # j is in sight when a junction stood on is within sight of it: the neighbourhoods
-    # are symmetric (junctions within n roads of one another on an undirected map)
-    for side in SIDES:
-        standing = stands[0 if side == "red" else 1]
-        seen = camp.last_seen[side]
-        for d in divisions:
-            if d.side == side or not d.alive:
-                continue
-            location = d.location
-            if location is None:  # marching: gone from where it was last seen?
-                was = seen.get(d.id)
-                if was is not None and _in_sight(neighbourhood[was], standing):
-                    del seen[d.id]
-                continue
-            if seen.get(d.id) != location and _in_sight(neighbourhood[location], standing):
-                seen[d.id] = location
-                if camp.record:
-                    camp.emit(Sighted(int(camp.env._now), side, d.id, location, seen_by=(side,)))
+                if d.side == "red":
+                    red.append(here)
                 else:
-                    camp.tally()
+                    blue.append(here)
+    _sight(camp, "red", red)
+    _sight(camp, "blue", blue)
+
+
+def _sight(camp: Campaign, side: str, standing: list[str]) -> None:
+    """``side`` sees the enemy divisions within sight of the junctions it stands on
+    (``standing``), and sees marching ones gone from where it last saw them (§8.6).
+
+    A junction is in sight when a junction stood on is within sight of it: the
+    neighbourhoods are symmetric (junctions within n roads of one another on an undirected
+    map)."""
+    neighbourhood = camp.neighbourhood
+    seen = camp.last_seen[side]
+    for d in camp.divisions:
+        if d.side == side or not d.alive:
+            continue
+        location = d.location
+        if location is None:  # marching: gone from where it was last seen?
+            was = seen.get(d.id)
+            if was is not None and _in_sight(neighbourhood[was], standing):
+                del seen[d.id]
+            continue
+        if seen.get(d.id) != location and _in_sight(neighbourhood[location], standing):
+            seen[d.id] = location
+            if camp.record:
+                camp.emit(Sighted(int(camp.env._now), side, d.id, location, seen_by=(side,)))
+            else:
+                camp.tally()
 
 
 def _in_sight(around: frozenset[str], standing: list[str]) -> bool:
@@ -69,8 +96,10 @@ def side_view(camp: Campaign, side: str) -> SideView:
 
     The view's sightings and known strengths are the campaign's own dicts, not copies:
     read-only, and good for the decision it is made for only (nothing changes them
-    while a doctrine decides)."""
-    now = camp.env._now
+    while a doctrine decides). Each own division's :class:`OwnDivision` is the one of the
+    side's previous view while none of its fields has changed (``Division.own_view``:
+    immutable values, shared rather than built again for every decision)."""
+    now: float = camp.env._now
     own: list[OwnDivision] = []
     for d in camp.divisions:
         if d.side != side or not d.alive:
@@ -78,14 +107,25 @@ def side_view(camp: Campaign, side: str) -> SideView:
         road = d.road
         heading = road[1] if road is not None else None
         orders = d.orders
+        location = d.location
         if orders:
             for kind, arg in orders:  # the last march ordered is where it is bound
                 if kind == "march":
                     heading = str(arg)
             free = False
         else:
-            free = d.location is not None and d.busy_until <= now
-        own.append(OwnDivision(d.id, d.location, heading, d.boxes, free))
+            free = location is not None and d.busy_until <= now
+        boxes = d.boxes
+        view = d.own_view
+        if (
+            view is None
+            or view.at != location
+            or view.heading != heading
+            or view.boxes != boxes
+            or view.free != free
+        ):
+            view = d.own_view = OwnDivision(d.id, location, heading, boxes, free)
+        own.append(view)
     own_base, enemy_base = camp.bases[side]
     return SideView(
         side,

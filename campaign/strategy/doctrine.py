@@ -36,7 +36,7 @@ import numpy as np
 
 from campaign.config import CampaignRules, StrategyDoctrine
 from campaign.strategy.knowledge import EnemyGroup, Order, SideView
-from campaign.strategy.routing import PricedRoutes
+from campaign.strategy.routing import PricedRoutes, nearer, runs_through
 
 __all__ = ["CODES", "Order", "Strategist"]
 
@@ -380,7 +380,8 @@ class Strategist:
         priced = self.priced
         plain = priced.route(at, goal)
         path = plain
-        if self._doc_flank and stronger:
+        if self._doc_flank and stronger and (not plain or runs_through(plain, stronger)):
+            # (a cheapest route that enters no stronger enemy's junction is its own way round)
             avoid = stronger - {goal}
             path = priced.route_avoiding(at, goal, avoid)
             if len(path) >= 2 and path != plain and code in ("objective", "advance", "plan"):
@@ -404,14 +405,16 @@ class Strategist:
         base = view.own_base
         to_base = self._base_hours(base)
         guard_hours = self._doc_guard_hours
-        threat: tuple[float, str] | None = None  # the nearest threat to the base
+        enemy_at: str | None = None  # the nearest threat to the base, by (hours, id)
+        threat_hours = math.inf
         for j in groups:
             hours = self._hours_to(to_base, j, base)
-            if hours <= guard_hours and (threat is None or (hours, j) < threat):
-                threat = (hours, j)
-        if threat is None:
+            if hours <= guard_hours and (
+                enemy_at is None or nearer(hours, 0.0, j, threat_hours, 0.0, enemy_at)
+            ):
+                enemy_at, threat_hours = j, hours
+        if enemy_at is None:
             return None
-        enemy_at = threat[1]
         memory = self.memory
         for d in view.own:  # another division holds, is bound for, or guards the base
             if d.id != div:
@@ -420,13 +423,14 @@ class Strategist:
                 mem = memory.get(d.id)
                 if mem is not None and mem.order == ("guard", base):
                     return None
-        nearest: tuple[float, str] | None = None  # the free division nearest the base
+        nearest: str | None = None  # the free division nearest the base, by (hours, id)
+        nearest_hours = math.inf
         for d in view.own:
             if (d.free or d.id == div) and d.at is not None:
-                key = (self._hours_to(to_base, d.at, base), d.id)
-                if nearest is None or key < nearest:
-                    nearest = key
-        if nearest is None or nearest[1] != div:
+                hours = self._hours_to(to_base, d.at, base)
+                if nearest is None or nearer(hours, 0.0, d.id, nearest_hours, 0.0, nearest):
+                    nearest, nearest_hours = d.id, hours
+        if nearest != div:
             return None
         if at == base:
             return Order("guard_hold", None, None, enemy_at=enemy_at)
@@ -442,17 +446,20 @@ class Strategist:
         guns_hours = self._doc_guns_hours
         base = view.own_base
         to_base = self._base_hours(base)
-        nearest: tuple[float, float, str] | None = None  # (hours, *tie key)
+        nearest: str | None = None  # by (hours, *tie key)
+        nearest_hours = nearest_tie = math.inf
         for j in view.engaged:
             if j != at:
                 hours = from_at.get(j, math.inf)
                 if hours <= guns_hours:
-                    key = (hours, self._hours_to(to_base, j, base), j)
-                    if nearest is None or key < nearest:
-                        nearest = key
+                    tie = self._hours_to(to_base, j, base)
+                    if nearest is None or nearer(
+                        hours, tie, j, nearest_hours, nearest_tie, nearest
+                    ):
+                        nearest, nearest_hours, nearest_tie = j, hours, tie
         if nearest is None:
             return None
-        j = nearest[2]
+        j = nearest
         enemies = groups[j].divisions if j in groups else ()
         return self._go("guns", at, j, stronger, enemy_at=j, enemies=enemies)
 
@@ -474,17 +481,17 @@ class Strategist:
         from_at = self.priced.costs_from(at)
         base = view.own_base
         to_base = self._base_hours(base)
-        nearest: tuple[float, float, str] | None = None  # (hours, *tie key)
+        target: str | None = None  # the nearest, by (hours, *tie key)
+        nearest_hours = nearest_tie = math.inf
         for p in friends.values():
             hours = from_at.get(p, math.inf)
-            if math.isfinite(hours):
-                key = (hours, self._hours_to(to_base, p, base), p)
-                if nearest is None or key < nearest:
-                    nearest = key
-        if nearest is None:
+            if hours < math.inf:  # reachable (hours are never NaN)
+                tie = self._hours_to(to_base, p, base)
+                if target is None or nearer(hours, tie, p, nearest_hours, nearest_tie, target):
+                    target, nearest_hours, nearest_tie = p, hours, tie
+        if target is None:
             m.regroup = False
             return None
-        target = nearest[2]
         with_them = tuple(sorted([d for d, p in friends.items() if p == target]))
         return self._go("regroup", at, target, stronger, friends=with_them)
 
@@ -523,22 +530,25 @@ class Strategist:
         """Concentrate against ``enemy`` (RULES.md §8.8): march to the rally point, the
         position in ``places`` nearest the enemy, or wait there for friends on their way,
         when all of ``able`` within ``concentrate_hours`` of it reach ``attack_ratio``."""
-        cost = self.priced.cost
+        priced = self.priced
         if not places:
             return None
         base = view.own_base
         to_base = self._base_hours(base)
-        nearest: tuple[float, float, str] | None = None  # (hours, *tie key)
+        nearest: str | None = None  # the place nearest the enemy, by (hours, *tie key)
+        nearest_hours = nearest_tie = math.inf
         for p in places:
-            key = (cost(p, enemy.junction), self._hours_to(to_base, p, base), p)
-            if nearest is None or key < nearest:
-                nearest = key
+            hours = priced.cost(p, enemy.junction)
+            tie = self._hours_to(to_base, p, base)
+            if nearest is None or nearer(hours, tie, p, nearest_hours, nearest_tie, nearest):
+                nearest, nearest_hours, nearest_tie = p, hours, tie
         assert nearest is not None
-        rally = nearest[2]
+        rally = nearest
+        within = self._doc_concentrate_hours
         gather = {
             d: (p, boxes, now_at)
             for d, (p, boxes, now_at) in able.items()
-            if d == div or cost(p, rally) <= self._doc_concentrate_hours
+            if d == div or priced.cost(p, rally) <= within
         }
         if sum(boxes for _, boxes, _ in gather.values()) < self._doc_attack_ratio * enemy.boxes:
             return None

@@ -15,7 +15,7 @@ import networkx as nx
 
 from campaign.maps.routes import Routes
 
-__all__ = ["PricedRoutes", "rough_road_cost"]
+__all__ = ["PricedRoutes", "nearer", "rough_road_cost", "runs_through"]
 
 
 def rough_road_cost(
@@ -224,3 +224,19 @@ class PricedRoutes:
                 self._avoiding.clear()
             self._avoiding[key] = found
         return found
+
+
+def runs_through(route: tuple[str, ...], junctions: set[str]) -> bool:
+    """Whether ``route`` passes through one of ``junctions`` between its ends."""
+    return any(route[i] in junctions for i in range(1, len(route) - 1))
+
+
+def nearer(hours: float, tie: float, j: str, best_hours: float, best_tie: float, best: str) -> bool:
+    """``(hours, tie, j) < (best_hours, best_tie, best)``: the key of RULES.md §8.8's nearest
+    junction (hours, then the tie key, then id), spelled out so that the compiled module
+    builds no tuples to compare (the hours are never NaN)."""
+    if hours != best_hours:
+        return hours < best_hours
+    if tie != best_tie:
+        return tie < best_tie
+    return j < best

@@ -143,3 +143,22 @@ def test_objectives_are_tried_nearest_first_as_the_plain_sort_orders_them(map_na
                     ),
                 )
                 assert list(s._objectives_from(at, view)) == expected
+
+
+def test_nearer_and_runs_through_are_the_tuple_and_slice_tests_they_spell_out():
+    """``nearer`` is the tuple comparison ``(hours, tie, id) < (best...)`` of RULES.md §8.8's
+    nearest junction, ties included; ``runs_through`` is ``any(j in junctions for j in
+    route[1:-1])`` (the doctrine's no-tuple forms, issue 15)."""
+    from campaign.strategy.routing import nearer, runs_through
+
+    rng = np.random.default_rng(15)
+    hours = [0.0, 1.5, 3.0, math.inf]
+    ids = ["a", "b", "c"]
+    for _ in range(2_000):
+        h, bh = (hours[int(i)] for i in rng.integers(len(hours), size=2))
+        t, bt = (hours[int(i)] for i in rng.integers(len(hours), size=2))
+        j, b = (ids[int(i)] for i in rng.integers(len(ids), size=2))
+        assert nearer(h, t, j, bh, bt, b) == ((h, t, j) < (bh, bt, b))
+        route = tuple(ids[int(i)] for i in rng.integers(len(ids), size=int(rng.integers(5))))
+        junctions = {ids[int(i)] for i in rng.integers(len(ids), size=int(rng.integers(3)))}
+        assert runs_through(route, junctions) == any(x in junctions for x in route[1:-1])
