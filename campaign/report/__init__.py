@@ -14,9 +14,31 @@ header. ``destroyed_at`` is their ``battle.destroyed_at_hits`` (RULES.md §1.2).
 
 from __future__ import annotations
 
-from campaign.report.days import Diary, build_diary
-from campaign.report.html import render_html, render_markdown, write_report
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from campaign.report.view import VIEWS, visible_events
+
+if TYPE_CHECKING:
+    from campaign.report.days import Diary, build_diary
+    from campaign.report.html import render_html, render_markdown, write_report
+
+#: what is imported only when first used (PEP 562): the diary's pages and charts bring in
+#: matplotlib, which a campaign that writes no diary never needs (about a quarter of
+#: `campaign run`'s start-up)
+_LAZY = {
+    "Diary": "campaign.report.days",
+    "build_diary": "campaign.report.days",
+    "render_html": "campaign.report.html",
+    "render_markdown": "campaign.report.html",
+    "write_report": "campaign.report.html",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "VIEWS",
