@@ -89,8 +89,12 @@ seconds = time.perf_counter() - t
 stop.set()
 cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
 worker_cpu = cpu.ru_utime + cpu.ru_stime  # workers this process started and reaped
-for child in psutil.Process().children():  # children not reaped yet, and what they reaped
-    t = child.cpu_times()
+# children not reaped yet (the fork server, the workers it forked), and what they reaped
+for child in psutil.Process().children(recursive=True):
+    try:
+        t = child.cpu_times()
+    except psutil.Error:
+        continue
     worker_cpu += t.user + t.system + t.children_user + t.children_system
 me = resource.getrusage(resource.RUSAGE_SELF)
 with duckdb.connect(out, read_only=True) as con:

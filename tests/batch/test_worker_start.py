@@ -138,3 +138,57 @@ def test_a_worker_whose_coordinator_died_while_it_started_exits() -> None:
         check=False,
     )
     assert done.returncode == 1, done.stderr
+
+
+def pool_worker_parents() -> dict[str, object]:
+    """Run in a pool worker: who its parent is, and what it had loaded before its own start."""
+    import os
+
+    return {
+        "server": worker_module._server["pid"],
+        "parent": os.getppid(),
+        "engine warm": worker_module._warm["done"],
+    }
+
+
+def test_pool_workers_fork_from_a_warm_server() -> None:
+    """On Linux the pool's workers are forked from the batch's fork server, which loaded and
+    warmed the battle engine once for all of them (their parent is that server, not the
+    coordinator); the engine is warm in every worker."""
+    import os
+
+    assert runner_module._mp_context().get_start_method() == "forkserver"
+    pool = runner_module._start_pool(2)
+    try:
+        states = [pool.submit(pool_worker_parents).result(timeout=120) for _ in range(4)]
+    finally:
+        pool.shutdown(wait=True)
+    for state in states:
+        assert state["server"] is not None and state["server"] != os.getpid()
+        assert state["parent"] == state["server"]
+        assert state["engine warm"] is True
+
+
+def test_a_forked_worker_exits_when_its_coordinator_dies() -> None:
+    """A worker forked from the fork server keeps its parent (the server) when the
+    coordinator dies, so it watches the coordinator itself: a dead one, and it exits."""
+    code = textwrap.dedent(
+        """
+        import os, subprocess, sys, time
+        from campaign.batch import worker
+        gone = subprocess.Popen([sys.executable, "-c", "pass"])
+        gone.wait()  # a process that has ended: as if the coordinator had been killed
+        worker._server["pid"] = os.getppid()  # as in a worker forked from the server
+        worker.init_worker(None, coordinator=gone.pid)
+        time.sleep(60)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
