@@ -61,7 +61,7 @@ _CHILD = """
 import json, os, resource, sys, threading, time
 import duckdb, psutil
 from campaign.batch.plan import plan_batch
-from campaign.batch.runner import run_batch
+from campaign.batch.runner import run_batch, start_server
 from campaign.batch.spec import BatchSpec
 
 runs, workers, out, seed = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
@@ -80,10 +80,14 @@ def sample():  # ru_maxrss of a child counts the parent's pages copied at fork: 
                 pass
 
 threading.Thread(target=sample, daemon=True).start()
+me_plan = resource.getrusage(resource.RUSAGE_SELF)
+planning = time.perf_counter()
+start_server()  # as `campaign batch` does: the workers' fork server warms up during planning
 plan = plan_batch(BatchSpec(name="bench", runs=runs, seed=seed), "benchmark")
 load = os.getloadavg()[0]
 me0 = resource.getrusage(resource.RUSAGE_SELF)
 t = time.perf_counter()
+planning = t - planning
 outcome = run_batch(plan, out, workers=workers, progress=False)
 seconds = time.perf_counter() - t
 stop.set()
@@ -104,6 +108,8 @@ print(json.dumps({
     "runs": outcome.done_now, "seconds": seconds, "load": load, "battles": battles,
     "worker_cpu_s": worker_cpu,
     "coordinator_cpu_s": me.ru_utime + me.ru_stime - me0.ru_utime - me0.ru_stime,
+    "planning_s": planning,
+    "planning_cpu_s": me0.ru_utime + me0.ru_stime - me_plan.ru_utime - me_plan.ru_stime,
     "coordinator_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 1e6,
     "worker_mb": max(peak.values(), default=0) / 1e6,
     "first_result": tm.first_result, "first_chunk": tm.first_chunk,
@@ -293,8 +299,10 @@ START_UP_TARGET = 0.4
 
 
 def _start_up_line(batches: list[tuple[int, dict[str, float]]]) -> str:
-    """Wall seconds from the start of each batch to its first chunk beginning in a worker
-    (workers starting, the results file opened), and the workers' start-up CPU each."""
+    """Wall seconds from the start of each batch (``run_batch``) to its first chunk beginning
+    in a worker (workers starting, the results file opened), the workers' start-up CPU each
+    (the fork server's included), and the planning before it (``plan_batch``, during which
+    the fork server already warms up, as in ``campaign batch``)."""
     parts = []
     for workers, res in batches:
         wall = res["first_result"] - res["first_chunk"]
@@ -302,7 +310,8 @@ def _start_up_line(batches: list[tuple[int, dict[str, float]]]) -> str:
         verdict = _verdict(wall <= START_UP_TARGET)
         parts.append(
             f"{res['runs']:,} campaigns on {workers}: {wall:.2f} s {verdict} ({cpu:.2f} s CPU a "
-            "worker)"
+            f"worker; planning before it {res['planning_s']:.2f} s wall, "
+            f"{res['planning_cpu_s']:.2f} s CPU)"
         )
     return (
         f"batch start-up, wall before the first chunk began (target ≤ {START_UP_TARGET} s): "

@@ -117,7 +117,7 @@ def run(
 ) -> None:
     """Run (or resume) a batch; print the summary at the end."""
     from campaign.batch.plan import plan_batch
-    from campaign.batch.runner import run_batch
+    from campaign.batch.runner import run_batch, start_server
     from campaign.batch.spec import (
         FLAG_OF_FIELD,
         parse_set_flag,
@@ -158,6 +158,8 @@ def run(
         "output": str(output) if output else None,
     }
     batch = spec_from_flags(base, flags, source)
+    if batch.backend == "local" and not batch.scheduler and batch.workers != 0:
+        start_server()  # the workers' fork server warms the engine while the batch is planned
     given = {k: FLAG_OF_FIELD[k] for k, v in flags.items() if v not in (None, []) and k != "set"}
     given |= {f"set.{parse_set_flag(t)[0]}": "--set" for t in set_ or []}  # keys from flags
     plan = plan_batch(batch, source, given)  # every cell validated before any work starts
