@@ -59,10 +59,8 @@ ISSUE_YARDSTICK = 11_000.0
 
 _CHILD = """
 import json, os, resource, sys, threading, time
-import duckdb, psutil
-from campaign.batch.plan import plan_batch
-from campaign.batch.runner import run_batch, start_server
-from campaign.batch.spec import BatchSpec
+import psutil
+from campaign.batch.server import start_server
 
 runs, workers, out, seed = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
 peak, stop = {}, threading.Event()
@@ -82,7 +80,11 @@ def sample():  # ru_maxrss of a child counts the parent's pages copied at fork: 
 threading.Thread(target=sample, daemon=True).start()
 me_plan = resource.getrusage(resource.RUSAGE_SELF)
 planning = time.perf_counter()
-start_server()  # as `campaign batch` does: the workers' fork server warms up during planning
+start_server()  # as `campaign batch` does: the workers' fork server warms up meanwhile
+import duckdb
+from campaign.batch.plan import plan_batch
+from campaign.batch.runner import run_batch
+from campaign.batch.spec import BatchSpec
 plan = plan_batch(BatchSpec(name="bench", runs=runs, seed=seed), "benchmark")
 load = os.getloadavg()[0]
 me0 = resource.getrusage(resource.RUSAGE_SELF)
@@ -301,8 +303,8 @@ START_UP_TARGET = 0.4
 def _start_up_line(batches: list[tuple[int, dict[str, float]]]) -> str:
     """Wall seconds from the start of each batch (``run_batch``) to its first chunk beginning
     in a worker (workers starting, the results file opened), the workers' start-up CPU each
-    (the fork server's included), and the planning before it (``plan_batch``, during which
-    the fork server already warms up, as in ``campaign batch``)."""
+    (the fork server's included), and the planning before it (the batch modules imported,
+    ``plan_batch``), while the fork server already warms up, as in ``campaign batch``."""
     parts = []
     for workers, res in batches:
         wall = res["first_result"] - res["first_chunk"]

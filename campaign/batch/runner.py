@@ -43,12 +43,9 @@ import contextlib
 import hashlib
 import itertools
 import logging
-import multiprocessing
 import os
-import sys
 import time
-import types
-from collections.abc import Generator, Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Mapping
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,6 +54,7 @@ import numpy as np
 
 from campaign.batch.plan import BatchPlan, chunk_tasks, guided_chunks
 from campaign.batch.progress import BatchProgress
+from campaign.batch.server import main_module_hidden, mp_context
 from campaign.batch.store import ResultStore
 from campaign.batch.worker import ChunkResult, ChunkTask, Preload, init_worker, run_chunk
 from campaign.errors import EnvironmentFailure
@@ -150,73 +148,18 @@ def _inline(tasks: Iterable[ChunkTask]) -> Results:
         yield run_chunk(task)
 
 
-@contextlib.contextmanager
-def _main_module_hidden() -> Iterator[None]:
-    """While the pool starts its processes: hide this program's main module from
-    :mod:`multiprocessing`, whose ``spawn`` otherwise runs it again in every worker (as
-    ``__mp_main__``) before the worker does anything else.
-
-    A worker needs none of it: it is sent only functions of :mod:`campaign.batch.worker`.
-    The ``campaign`` command's main module imports the command line (Typer and the CLI,
-    about 0.07 s of CPU a worker), and a script that calls :func:`run_batch` without an
-    ``if __name__ == "__main__":`` guard would start the batch again in every worker, which
-    multiprocessing stops with an error. ``spawn`` reads ``sys.modules["__main__"]`` when it
-    starts each process, so a bare module stands in for it until the processes have started.
-    """
-    main = sys.modules.get("__main__")
-    sys.modules["__main__"] = types.ModuleType("__main__")
-    try:
-        yield
-    finally:
-        if main is not None:
-            sys.modules["__main__"] = main
-
-
-#: the module the fork server imports before it forks workers (:mod:`campaign.batch.preload`)
-SERVER_PRELOAD = ["campaign.batch.preload"]
-
-
-def _mp_context() -> multiprocessing.context.BaseContext:
-    """``forkserver`` where the platform has it (Linux, macOS), else ``spawn``.
-
-    The fork server is one process started from scratch (like a spawned one) that imports
-    :data:`SERVER_PRELOAD` once: it loads and warms the battle engine for every worker
-    (:func:`~campaign.batch.worker.prepare_server`), and each worker is then forked from it
-    with all of that loaded, instead of importing it again (about 1.4 s of CPU a spawned
-    worker). It serves every pool this process starts, and ends with this process. Workers
-    still never inherit the coordinator's state (DuckDB, its threads, the command line).
-    """
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("spawn")
-    ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(SERVER_PRELOAD)
-    return ctx
-
-
-def start_server() -> None:
-    """Start the fork server now, if the platform has one (it loads and warms the battle
-    engine in the background, about 1.4 s of CPU), so that the workers of a later
-    :func:`run_batch` fork from it at once. Optional: :func:`run_batch` starts it anyway.
-    Returns at once; a no-op when it runs already."""
-    ctx = _mp_context()
-    if ctx.get_start_method() == "forkserver":
-        from multiprocessing import forkserver
-
-        with _main_module_hidden():
-            forkserver.ensure_running()
-
-
 def _start_pool(workers: int, preload: Preload | None = None) -> ProcessPoolExecutor:
     """A pool of ``workers`` processes, started at once: forked from the fork server
-    (:func:`_mp_context`), which has the battle engine loaded and warm, or spawned (they
-    import it and warm up themselves); each loads ``preload``'s map and rules
+    (:func:`~campaign.batch.server.mp_context`), which has the battle engine loaded and
+    warm, or spawned (they import it and warm up themselves); each loads ``preload``'s map
+    and rules
     (:func:`~campaign.batch.worker.init_worker`) while the coordinator opens the results
     file and works out which runs are missing."""
-    ctx = _mp_context()
+    ctx = mp_context()
     pool = ProcessPoolExecutor(
         workers, mp_context=ctx, initializer=init_worker, initargs=(preload, os.getpid())
     )
-    with _main_module_hidden():
+    with main_module_hidden():
         for _ in range(workers):  # a task with no idle worker starts one more process
             pool.submit(int)
     return pool

@@ -116,8 +116,7 @@ def run(
     ] = None,
 ) -> None:
     """Run (or resume) a batch; print the summary at the end."""
-    from campaign.batch.plan import plan_batch
-    from campaign.batch.runner import run_batch, start_server
+    from campaign.batch.server import start_server
     from campaign.batch.spec import (
         FLAG_OF_FIELD,
         parse_set_flag,
@@ -160,6 +159,9 @@ def run(
     batch = spec_from_flags(base, flags, source)
     if batch.backend == "local" and not batch.scheduler and batch.workers != 0:
         start_server()  # the workers' fork server warms the engine while the batch is planned
+    from campaign.batch.plan import plan_batch
+    from campaign.batch.runner import run_batch
+
     given = {k: FLAG_OF_FIELD[k] for k, v in flags.items() if v not in (None, []) and k != "set"}
     given |= {f"set.{parse_set_flag(t)[0]}": "--set" for t in set_ or []}  # keys from flags
     plan = plan_batch(batch, source, given)  # every cell validated before any work starts

@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 
 import campaign.batch.runner as runner_module
+import campaign.batch.server as server_module
 import campaign.batch.worker as worker_module
 from campaign.batch import kernel_load
 from campaign.batch.plan import chunk_tasks
@@ -157,7 +158,7 @@ def test_pool_workers_fork_from_a_warm_server() -> None:
     coordinator); the engine is warm in every worker."""
     import os
 
-    assert runner_module._mp_context().get_start_method() == "forkserver"
+    assert server_module.mp_context().get_start_method() == "forkserver"
     pool = runner_module._start_pool(2)
     try:
         states = [pool.submit(pool_worker_parents).result(timeout=120) for _ in range(4)]
