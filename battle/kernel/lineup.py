@@ -150,8 +150,7 @@ def new_state(
         reused: Layout | None = last[2]
         if not due and reused is not None:
             return reused
-        part = last[3]  # the forces' units: copied, to be extended with the arrivals'
-        ids_a, rows_a, ids_b, rows_b = part[0][:], part[1][:], part[2][:], part[3][:]
+        ids_a, rows_a, ids_b, rows_b = last[3]  # the forces' units (never changed here)
     else:
         ids_a, rows_a = _live(list(map(ID, units_a)), rows.of(t, p, 0, -1, units_a))
         ids_b, rows_b = _live(list(map(ID, units_b)), rows.of(t, p, 1, -1, units_b))
@@ -159,7 +158,7 @@ def new_state(
         if not rows_a or not rows_b or len(units_a) > limit or len(units_b) > limit:
             _refuse_force(t, force_a, len(rows_a))
             _refuse_force(t, force_b, len(rows_b))
-        last = rows.last = (force_a, force_b, None, (ids_a[:], rows_a[:], ids_b[:], rows_b[:]))
+        last = rows.last = (force_a, force_b, None, (ids_a, rows_a, ids_b, rows_b))
     given: Sequence[UnitSpec] = units_a + units_b
     if due:
         more_a: list[UnitSpec] = []
@@ -168,22 +167,21 @@ def new_state(
             ids, got = _live(
                 list(map(ID, arrival.units)), rows.of(t, p, arrival.side, k, arrival.units)
             )
-            if arrival.side == 0:
-                ids_a += ids
-                rows_a += got
+            if arrival.side == 0:  # new lists: the forces' own are kept in rows.last
+                ids_a = ids_a + ids
+                rows_a = rows_a + got
                 more_a += arrival.units
             else:
-                ids_b += ids
-                rows_b += got
+                ids_b = ids_b + ids
+                rows_b = rows_b + got
                 more_b += arrival.units
         given = [*units_a, *more_a, *units_b, *more_b]
     listed = ids_a + ids_b
     if len(set(listed)) != len(listed):
         dup = sorted({i for i in listed if listed.count(i) > 1})
         raise ForceError(f"unit ids repeat: {', '.join(dup)}", fix="Give every unit its own id.")
-    rows_a += rows_b  # then the listing position of each unit in index (id) order:
-    rows_a += sorted(range(len(listed)), key=listed.__getitem__)
-    RX = np.array(rows_a, np.int64)
+    # each unit's row, then the listing position of each unit in index (id) order
+    RX = np.array(rows_a + rows_b + sorted(range(len(listed)), key=listed.__getitem__), np.int64)
     if due:
         AB = np.array(list(map(_BOUND, due)), np.int64)
         AS = np.array(list(map(_SIDE, due)), np.int64)

@@ -62,22 +62,27 @@ OUT_PER_UNIT = len(L.OUT_COLUMNS) + 1
 
 
 class Buffers:
-    """What a compiled battle writes into besides its event rows, handed from one battle to
-    the next: the uniforms it keeps ``DB`` (``DICE`` of them) and ``OUT``, its S and its
-    units' outcome columns (read into a list at once). A battle takes a set from
+    """What a compiled battle writes into, handed from one battle to the next: the uniforms
+    it keeps ``DB`` (``DICE`` of them), ``OUT``, its S and its units' outcome columns (read
+    into a list at once), and ``E``, the event rows of a battle that does not record its
+    events (``QUIET_ROWS`` of them, float64 [rows, EW]; its withdrawal checks' rows are
+    copied out for its result, the only rows it keeps). A battle takes a set from
     :data:`_SPARE` (or makes one) and puts it back once it has read them, so that no two
-    battles share one (threads, or a battle fought while another's caller reads). The event
-    rows are each battle's own: its result keeps them."""
+    battles share one (threads, or a battle fought while another's caller reads). A
+    recording battle's event rows are its own: its result keeps them."""
 
-    __slots__ = ("DB", "OUT")
+    __slots__ = ("DB", "E", "OUT")
 
     def __init__(self) -> None:
         self.DB = np.empty(DICE, np.float64)
         self.OUT = np.empty(L.NS + OUT_PER_UNIT * 32, np.int64)
+        self.E = np.empty((QUIET_ROWS, L.EW), np.float64)
 
 
 #: the sets of buffers no battle is using
 _SPARE: list[Buffers] = []
+#: the event rows of a quiet battle without a withdrawal check (none)
+_NO_ROWS = np.empty((0, L.EW), np.float64)
 
 
 def fight_tables(
@@ -111,7 +116,12 @@ def fight_tables(
     size = L.NS + OUT_PER_UNIT * units
     if len(OUT) < size:
         OUT = buf.OUT = np.empty(2 * size, np.int64)
-    E = np.empty((EVENT_ROWS + EVENT_ROWS_PER_UNIT * units if record else QUIET_ROWS, L.EW))
+    if record:
+        E = np.empty((EVENT_ROWS + EVENT_ROWS_PER_UNIT * units, L.EW))
+    else:
+        E = buf.E
+        if len(E) != QUIET_ROWS:  # QUIET_ROWS was changed (tests)
+            E = buf.E = np.empty((QUIET_ROWS, L.EW))
     drawn = 0
     while True:
         fight_arrays(lay.arrays, attacker, DB, drawn, E, record, nightfall, address, bitgen, OUT)
@@ -127,6 +137,8 @@ def fight_tables(
             continue
         break
     del rules  # held until the battle was over
+    if not record:  # the rows its withdrawal checks are decoded from, if it made any
+        E = E[: out[L.S_EN]].copy() if out[L.S_NWD] else _NO_ROWS
     _SPARE.append(buf)
     spare = -drawn % BLOCK
     if spare and rewind:
