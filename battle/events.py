@@ -8,7 +8,7 @@ the force in :func:`battle.engine.fight`).
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import NamedTuple
+from typing import Generic, NamedTuple, TypeVar
 
 __all__ = [
     "PHASES",
@@ -17,6 +17,7 @@ __all__ = [
     "BattleStarted",
     "BoundStarted",
     "CardLost",
+    "Check",
     "Factor",
     "FormationChanged",
     "HitResolved",
@@ -39,6 +40,24 @@ class Factor(NamedTuple):
 
     row: str
     factors: int
+
+
+S = TypeVar("S")
+
+
+class Check(NamedTuple, Generic[S]):
+    """One army's withdrawal check (RULES.md §7.2–§7.4), the record shared by the battle and
+    the campaign (§7.6): its factors, the dice rolled (``d{die}``), the sum that makes it
+    withdraw (``success_total``, §0.4) and whether it withdraws."""
+
+    side: S
+    casualty_percent: float
+    factors: tuple[Factor, ...]
+    total: int
+    rolls: tuple[int, ...]
+    withdraws: bool
+    die: int
+    success_total: int
 
 
 class UnitStart(NamedTuple):

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, NamedTuple, TypeVar
+from typing import TypeVar
 
 import numpy as np
 from numba import types as nt
 from numpy.typing import NDArray
 
-from battle.events import Factor
+from battle.events import Check, Factor
 from battle.kernel.jit import A2F, B1, F8, I8, rule
 from battle.rules import WithdrawalRules
 
@@ -124,21 +124,6 @@ def withdrawal_factors(
 
 
 S = TypeVar("S")
-
-
-class Check(NamedTuple, Generic[S]):
-    """One army's withdrawal check (RULES.md §7.2–§7.4), the record shared by the battle and
-    the campaign (§7.6): its factors, the dice rolled (``d{die}``), the sum that makes it
-    withdraw (``success_total``, §0.4) and whether it withdraws."""
-
-    side: S
-    casualty_percent: float
-    factors: tuple[Factor, ...]
-    total: int
-    rolls: tuple[int, ...]
-    withdraws: bool
-    die: int
-    success_total: int
 
 
 def roll_withdrawals(

@@ -12,8 +12,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, NamedTuple
 
-from battle.events import Factor
-from battle.withdrawal import Check
+from battle.events import Check, Factor
 
 #: where a division is: a junction id, or the two junctions of the road it is on (ids are free
 #: text, so a road is never written as one joined string); ``""`` when it is nowhere

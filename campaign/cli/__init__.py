@@ -155,6 +155,26 @@ def _silence_stdout() -> None:
         pass
 
 
+#: ``campaign batch`` options after which the batch runs without local workers
+_NO_LOCAL_WORKERS = ("--backend", "--scheduler", "--help", "-h")
+
+
+def starts_local_batch(args: list[str]) -> bool:
+    """Whether the command line ``args`` (without the program name) runs a batch on local
+    workers: ``campaign batch SPEC`` or ``campaign batch run ...``, without ``--backend``,
+    ``--scheduler``, ``--workers 0`` or ``--help``. A spec file that names another backend
+    is not read here: its batch merely finds a fork server it does not use."""
+    if len(args) < 2 or args[0] != "batch" or args[1] in ("report", "export"):
+        return False
+    for i, arg in enumerate(args[1:], start=1):
+        name, _, value = arg.partition("=")
+        if name in _NO_LOCAL_WORKERS:
+            return False
+        if name == "--workers" and (value or (args[i + 1] if i + 1 < len(args) else "")) == "0":
+            return False
+    return True
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``campaign`` console script.
 
@@ -167,6 +187,10 @@ def main(argv: list[str] | None = None) -> None:
     try:
         # inside the try: Ctrl-C while the sub-commands import (numba, llvmlite: the first
         # half-second) is an interrupt like any other, not a traceback
+        if starts_local_batch(sys.argv[1:] if argv is None else list(argv)):
+            from campaign.batch.server import start_server
+
+            start_server()  # the workers' fork server warms up while the commands import
         _register()
         command = typer.main.get_command(app)
         result = command.main(args=argv, prog_name="campaign", standalone_mode=False)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from battle.withdrawal import Check
+from battle.events import Check
 from campaign.events import Place
 from campaign.maps.model import reads_plural
 
@@ -113,7 +113,7 @@ def checks_phrase(side_name: Callable[[str], str], checks: Iterable[Check[str]])
     names it), with the sum that withdraws; a side with more than three is summed up: how
     many it held, and how the last one went. '' for no checks.
 
-    >>> from battle.withdrawal import Check
+    >>> from battle.events import Check
     >>> checks_phrase(str.title, [Check("blue", 30.0, (), 4, (5, 6, 2, 4), True, 6, 12)])
     'Withdrawal checks (12 or more withdraws): Blue rolled four dice for 17 and withdrew.'
     """
