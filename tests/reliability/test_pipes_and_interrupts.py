@@ -38,21 +38,6 @@ def closed_stdout() -> Iterator[None]:
             stream.close()
 
 
-@pytest.fixture(scope="module")
-def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A small batch results file (two cells of 4 campaigns, inline)."""
-    db = tmp_path_factory.mktemp("pipes") / "r.db"
-    argv = ["batch", "run", "--runs", "4", "--workers", "0", "--seed", "3", "-q", "-o", str(db)]
-    argv += ["--doctrines", "balanced:balanced", "--doctrines", "aggressive:cautious"]
-    try:
-        from campaign.cli import main
-
-        main(argv)
-    except SystemExit as exc:
-        assert not exc.code, exc.code
-    return db
-
-
 COMMANDS = {
     "run": ["run", "--seed", "5"],
     "run verbose": ["run", "--seed", "5", "--battles", "verbose"],
