@@ -51,6 +51,19 @@ _typer_display_type = _TyperParameter.display_type
 _TyperParameter.display_type = _display_type  # type: ignore[method-assign]
 
 
+def _usage_display_name(self: TyperArgument) -> str:
+    """An argument in the usage line as command lines write it: ``SPEC`` when required,
+    ``[MAP]`` when optional, ``FILE...`` when repeated (Typer 0.29 writes ``{SPEC}``)."""
+    name = str(self.display_name_raw)
+    if not self.required:
+        name = f"[{name}]"
+    return name + ("..." if self.nargs != 1 else "")
+
+
+if hasattr(TyperArgument, "_usage_display_name"):  # Typer 0.29's hook for the usage line
+    TyperArgument._usage_display_name = _usage_display_name  # type: ignore[method-assign]
+
+
 def _register() -> None:
     """Import the sub-command modules (each adds itself to ``app``), the battle engine first
     with only what its compiled kernel needs (:mod:`campaign.batch.kernel_load`: no
