@@ -1,7 +1,12 @@
 """Battles per second on one core: 6i1c1a vs 4i1c1a, default rules (RULES.md §6).
 
-Each battle gets its own child of one :class:`numpy.random.SeedSequence`, as a campaign or a
-batch gives it (RULES.md §0.6), so generator set-up is part of the figure. Events off is the
+Each battle gets its generator as ``campaign battle --odds`` gives it, and a campaign gives
+each of its battles: one :class:`campaign.streams.Streams` of the seed, its shared Philox put
+back at the start of the battle's own stream ``BATTLE + n`` (RULES.md §0.6). Generator set-up
+is part of the figure. (Until 2 December 2026 this bench made a ``default_rng`` of a
+``SeedSequence`` child per battle, about 15 us each on the reference machine; neither a
+campaign nor ``campaign battle`` has made generators that way since the streams layout of
+:mod:`campaign.streams`, so the figure timed a cost the tool no longer pays.) Events off is the
 batch runs' setting; the second figure records every event (the kernel writes them as rows of
 numbers, decoded to event objects when first read), the third also reads them all.
 
@@ -37,18 +42,19 @@ def battles_per_second(
     from battle.engine import fight
     from battle.forces import parse_force_flag
     from campaign.config import load_rules
+    from campaign.streams import BATTLE, Streams
 
     rules = load_rules().rules.battle
     red = parse_force_flag("6i1c1a", "Red", "R")
     blue = parse_force_flag("4i1c1a", "Blue", "B")
-    root = np.random.SeedSequence(2026)
     fight(red, blue, rules, np.random.default_rng(0), record_events=record_events)  # warm up
     rates = []
-    for _ in range(repeats):
-        children = root.spawn(battles)
+    for run in range(repeats):
+        streams = Streams(2026 + run)  # each run its own seed: other battles
         start = time.perf_counter()
-        for child in children:
-            r = fight(red, blue, rules, np.random.default_rng(child), record_events=record_events)
+        for n in range(battles):
+            rng = streams.restart(BATTLE + n)  # as `campaign battle --odds` (battle_cmd.py)
+            r = fight(red, blue, rules, rng, record_events=record_events)
             if read_events:
                 r.events  # noqa: B018 - decoding them is what is timed
         rates.append(battles / (time.perf_counter() - start))
