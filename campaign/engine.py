@@ -354,7 +354,8 @@ class Campaign:
             # the log names the leg it would not start (the reason the halt is kept by stays
             # the bare words: said once a day, as before)
             to = self.map.graph.nodes[dest].get("name", dest)
-            leg = f" for {to} ({hours:g} hour{'' if hours == 1 else 's'}' march)"
+            march = f"{hours:g} hour's" if hours == 1 else f"{hours:g} hours'"
+            leg = f" for {to} ({march} march)"
             self._halt(div, at, "too late in the day to set off", leg)
             return None, self.clock.next_dawn(nightfall) - env._now, False
         self._order(div, at, order, kind)

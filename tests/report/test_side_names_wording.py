@@ -135,8 +135,10 @@ def test_too_late_to_set_off_names_the_leg() -> None:
     late = [line for line in _log(None, 42) if "too late in the day" in line]
     assert late, "seed 42 has divisions held by the evening"
     for line in late:
-        leg = r"holds at .+: too late in the day to set off for .+ \(\d+(\.\d+)? hours?' march\)$"
+        leg = r"holds at .+: too late in the day to set off for .+ \(\d+(\.\d+)? hours' march\)$"
         assert re.search(leg, line), line
+    one = "R1 (Jérôme) holds at Ligny: too late in the day to set off for Fleurus (1 hour's march)"
+    assert one in _log("waterloo-1815", 5)
     assert (
         "R3 (Quiot) holds at Pont-de-l'Isle: too late in the day to set off for Kressheim "
         "(5 hours' march)" in late
