@@ -351,7 +351,12 @@ class Campaign:
         minutes = hours * 60.0
         nightfall = self.clock.nightfall(env._now)
         if env._now + minutes > nightfall and minutes <= self.clock.daylight_minutes:
-            self._halt(div, at, "too late in the day to set off")
+            # the log names the leg it would not start (the reason the halt is kept by stays
+            # the bare words: said once a day, as before)
+            to = self.map.graph.nodes[dest].get("name", dest)
+            march = f"{hours:g} hour's" if hours == 1 else f"{hours:g} hours'"
+            leg = f" for {to} ({march} march)"
+            self._halt(div, at, "too late in the day to set off", leg)
             return None, self.clock.next_dawn(nightfall) - env._now, False
         self._order(div, at, order, kind)
         for other in self.divisions if order.friends and self.holding else ():
@@ -388,13 +393,16 @@ class Campaign:
             )
         )
 
-    def _halt(self, div: Division, at: str, why: str) -> None:
+    def _halt(self, div: Division, at: str, why: str, detail: str = "") -> None:
+        """Log that ``div`` holds at ``at`` (once while ``why`` stays the same); ``detail``
+        follows ``why`` in the logged reason (the leg it would not start)."""
         if div.halted_reason != why:
             div.halted_reason = why
             if not self.record:
                 self.tally()
                 return
-            self.emit(Halted(int(self.env._now), div.side, div.id, at, why, seen_by=(div.side,)))
+            reason = why + detail
+            self.emit(Halted(int(self.env._now), div.side, div.id, at, reason, seen_by=(div.side,)))
 
     def _march(self, div: Division, origin: str, dest: str, test_rough: bool) -> Step:
         env = self.env

@@ -8,7 +8,9 @@ usage error), 1 an environment failure (disk full, network), 130 Ctrl-C; see :fu
 
 from __future__ import annotations
 
+import errno
 import os
+import signal
 import sys
 from typing import Any
 
@@ -47,6 +49,19 @@ def _display_type(self: _TyperParameter, ctx: Any) -> str:
 
 _typer_display_type = _TyperParameter.display_type
 _TyperParameter.display_type = _display_type  # type: ignore[method-assign]
+
+
+def _usage_display_name(self: TyperArgument) -> str:
+    """An argument in the usage line as command lines write it: ``SPEC`` when required,
+    ``[MAP]`` when optional, ``FILE...`` when repeated (Typer 0.29 writes ``{SPEC}``)."""
+    name = str(self.display_name_raw)
+    if not self.required:
+        name = f"[{name}]"
+    return name + ("..." if self.nargs != 1 else "")
+
+
+if hasattr(TyperArgument, "_usage_display_name"):  # Typer 0.29's hook for the usage line
+    TyperArgument._usage_display_name = _usage_display_name  # type: ignore[method-assign]
 
 
 def _register() -> None:
@@ -146,6 +161,43 @@ def _is_interrupt(exc: BaseException) -> bool:
     return module.startswith("duckdb") and "Interrupt" in type(exc).__name__
 
 
+#: The exit status of a command whose reader went away (``campaign run | head``): 128 + SIGPIPE,
+#: what the shell reports for ``git log | head`` (141 on Linux and macOS).
+PIPE_CLOSED = 128 + int(getattr(signal, "SIGPIPE", 13))
+
+#: Sub-command groups: an interrupted ``campaign batch report`` names both words.
+_GROUPS = ("batch", "map")
+
+
+class _PipeClosed(Exception):
+    """stdout's reader has gone; raised past click, which would exit 1 on its own."""
+
+
+def _pipe_closed(exc: BaseException) -> bool:
+    """Whether ``exc`` (or what caused it) is a write to a pipe whose reader has gone."""
+    seen: set[int] = set()
+    link: BaseException | None = exc
+    while link is not None and id(link) not in seen:
+        if isinstance(link, _PipeClosed | BrokenPipeError):
+            return True
+        if isinstance(link, OSError) and link.errno == errno.EPIPE:
+            return True
+        seen.add(id(link))
+        link = link.__cause__ or link.__context__
+    return False
+
+
+def _command_words(argv: list[str]) -> str:
+    """``campaign run``, ``campaign batch report``: the command a command line names (its
+    leading words before the first option; ``campaign`` alone when none)."""
+    words = ["campaign"]
+    for arg in argv:
+        if arg.startswith("-") or len(words) == (3 if words[1:2] and words[1] in _GROUPS else 2):
+            break
+        words.append(arg)
+    return " ".join(words)
+
+
 def _silence_stdout() -> None:
     """After a failed write to stdout, point it at /dev/null so the exit flush cannot fail."""
     try:
@@ -180,10 +232,15 @@ def main(argv: list[str] | None = None) -> None:
 
     Exit codes: 0 done; 2 bad input (a :class:`SimulatorError` or a usage error such as
     ``--seed abc``, one ``error:`` line); 1 an environment failure (disk full, a scheduler
-    nobody answers at, a closed output pipe: one line); 130 Ctrl-C (a batch keeps every
-    finished chunk and resumes). Never a traceback for any of these.
+    nobody answers at: one line); 141 (:data:`PIPE_CLOSED`) the reader of the output went
+    away (``campaign run | head``: nothing said, as ``git log | head``); 130 Ctrl-C, with
+    what it stopped (a batch keeps every finished chunk and resumes). Never a traceback for
+    any of these.
     """
+    args = list(sys.argv[1:] if argv is None else argv)
+    what = _command_words(args)
     code = 0
+    started = False
     try:
         # inside the try: Ctrl-C while the sub-commands import (numba, llvmlite: the first
         # half-second) is an interrupt like any other, not a traceback
@@ -193,29 +250,37 @@ def main(argv: list[str] | None = None) -> None:
             start_server()  # the workers' fork server warms up while the commands import
         _register()
         command = typer.main.get_command(app)
-        result = command.main(args=argv, prog_name="campaign", standalone_mode=False)
+        started = True
+        command.invoke = _closed_pipe_passes(command.invoke)  # type: ignore[method-assign]
+        result = command.main(args=args, prog_name="campaign", standalone_mode=False)
         code = result if isinstance(result, int) else 0
         if code == 130:  # Ctrl-C that Typer caught and turned into its exit code, silently
-            typer.echo("interrupted", err=True)
+            typer.echo(f"interrupted: {what} stopped before it finished", err=True)
         sys.stdout.flush()
     except SimulatorError as exc:
         typer.echo(f"error: {exc.message}", err=True)
         code = exc.exit_code
-    except BrokenPipeError:  # `campaign run | head`: the reader has gone, say nothing
+    except (_PipeClosed, BrokenPipeError):  # `campaign run | head`: the reader has gone
         _silence_stdout()
-        code = 1
+        code = PIPE_CLOSED
     except OSError as exc:  # disk full, device gone: an environment failure
         _silence_stdout()
-        where = f" ({exc.filename})" if exc.filename else ""
-        typer.echo(
-            f"error: cannot write the output{where}: {exc.strerror or exc}. "
-            "Free space or choose another place, then run the same command again.",
-            err=True,
-        )
-        code = 1
+        if exc.errno == errno.EPIPE:
+            code = PIPE_CLOSED
+        else:
+            where = f" ({exc.filename})" if exc.filename else ""
+            typer.echo(
+                f"error: cannot write the output{where}: {exc.strerror or exc}. "
+                "Free space or choose another place, then run the same command again.",
+                err=True,
+            )
+            code = 1
     except Exception as exc:
-        if _is_interrupt(exc):
-            typer.echo("interrupted", err=True)
+        if _pipe_closed(exc):
+            _silence_stdout()
+            code = PIPE_CLOSED
+        elif _is_interrupt(exc):
+            typer.echo(_interrupted(what, started), err=True)
             code = 130
         elif type(exc).__module__.lstrip("_").startswith("duckdb") and type(exc).__name__ in (
             "IOException",
@@ -234,6 +299,33 @@ def main(argv: list[str] | None = None) -> None:
         else:
             raise
     except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
+        typer.echo(_interrupted(what, started), err=True)
         code = 130
     sys.exit(code)
+
+
+def _interrupted(what: str, started: bool) -> str:
+    """The line Ctrl-C prints when the command has no message of its own."""
+    if not started:  # still importing: the command had not begun
+        return f"interrupted while {what} was starting: nothing was run and no file was written"
+    return f"interrupted: {what} stopped before it finished"
+
+
+def _closed_pipe_passes(invoke: Any) -> Any:
+    """``invoke`` with a write to a closed pipe raised as :class:`_PipeClosed`: click would
+    catch the ``BrokenPipeError`` itself and exit 1, and Rich's console raises
+    ``SystemExit(1)`` for it (an error status for ``| head``)."""
+
+    def wrapped(ctx: Any) -> Any:
+        try:
+            return invoke(ctx)
+        except OSError as exc:
+            if exc.errno == errno.EPIPE:
+                raise _PipeClosed() from exc
+            raise
+        except SystemExit as exc:  # rich.console.Console.on_broken_pipe
+            if exc.code == 1 and exc.__context__ is not None and _pipe_closed(exc.__context__):
+                raise _PipeClosed() from exc
+            raise
+
+    return wrapped

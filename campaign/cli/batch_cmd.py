@@ -46,11 +46,16 @@ batch_app = typer.Typer(
 app.add_typer(batch_app, name="batch", short_help="Run many campaigns over a grid; report, export.")
 
 
+#: The width of the summary when piped or redirected (and no COLUMNS asked for another):
+#: the narrow layout, every line within 80 columns (``COLUMNS=250`` gives the wide table).
+PIPED_WIDTH = 80
+
+
 def _console(json_out: bool = False) -> Console:
     probe = Console(stderr=json_out)
     if probe.is_terminal or "COLUMNS" in os.environ:  # a terminal, or a width asked for
         return probe
-    return Console(width=200, stderr=json_out)
+    return Console(width=PIPED_WIDTH, stderr=json_out)
 
 
 @batch_app.command("run")

@@ -13,8 +13,9 @@ from rich.text import Text
 
 from campaign.cli import app, fail
 from campaign.errors import MapError
-from campaign.maps import MapOptions, load_map, write_map
+from campaign.maps import CampaignMap, MapOptions, load_map, write_map
 from campaign.maps.summary import summarize_map
+from campaign.printers.phrases import figures
 
 __all__ = ["map_app"]
 
@@ -24,9 +25,9 @@ map_app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode=None,
 )
-app.add_typer(map_app, name="map", short_help="Inspect, check and convert campaign maps.")
+app.add_typer(map_app, name="map", short_help="Inspect and convert campaign maps.")
 
-MapArg = Annotated[str, typer.Argument(help="A map file or a shipped map's name.")]
+MapArg = Annotated[str, typer.Argument(metavar="MAP", help="A map file or a shipped map's name.")]
 ContractOpt = Annotated[
     bool,
     typer.Option(
@@ -90,6 +91,31 @@ def _add_row(table: Table, fact: str, value: str) -> None:
     table.add_row(Text(fact), Text(value))
 
 
+def _contract_text(full: CampaignMap, contracted: CampaignMap) -> str:
+    """What ``--contract`` does (did) to the map: sizes before and after, and why, in plain
+    counts (``prunes no dead-end spur``, ``merges 3 pass-through junctions``)."""
+    done = contracted.contraction
+    spurs = done.spurs if done else 0
+    merged = done.merged if done else 0
+    pruned = (
+        f"prunes {figures(spurs, 'dead-end spur junction')} (not objectives, bases or starts)"
+        if spurs
+        else "prunes no dead-end spur"
+    )
+    merges = (
+        f"merges {figures(merged, 'pass-through junction')} (two roads) into longer roads"
+        if merged
+        else "merges no pass-through junction"
+    )
+    return (
+        f"{figures(done.junctions_before if done else full.graph.number_of_nodes(), 'junction')}, "
+        f"{figures(done.roads_before if done else full.graph.number_of_edges(), 'road')} → "
+        f"{figures(contracted.graph.number_of_nodes(), 'junction')}, "
+        f"{figures(contracted.graph.number_of_edges(), 'road')}: {pruned}, then {merges}; "
+        "march hours between the kept junctions are unchanged"
+    )
+
+
 def _shown(items: list[str], limit: int = 12) -> str:
     return ", ".join(items[:limit]) + (f", … ({len(items)} in all)" if len(items) > limit else "")
 
@@ -120,7 +146,8 @@ def info(
     _add_row(table, "junction ids", ", ".join(ids))
     _add_row(table, "roads", f"{facts.roads} ({facts.total_hours:g} march hours in all)")
     for (source_kind, kind), count in facts.road_kinds.items():
-        _add_row(table, "  road kind", f"{source_kind} → {kind}: {count}")
+        kind_said = source_kind if source_kind == kind else f"{source_kind} (as {kind})"
+        _add_row(table, "  road kind", f"{kind_said}: {count}")
     sizes = facts.component_sizes
     _add_row(table, "parts", f"{len(sizes)} (sizes {', '.join(map(str, sizes))})")
     _add_row(table, "roads per junction", f"{facts.degree_range[0]}–{facts.degree_range[1]}")
@@ -139,18 +166,7 @@ def info(
             f"{setup.name}: base {setup.base}; starts {', '.join(setup.starts)}; "
             f"primary road {primary}",
         )
-    done = contracted.contraction
-    _add_row(
-        table,
-        "--contract",
-        f"{done.junctions_before if done else full.graph.number_of_nodes()} junctions, "
-        f"{done.roads_before if done else full.graph.number_of_edges()} roads → "
-        f"{contracted.graph.number_of_nodes()} junctions, "
-        f"{contracted.graph.number_of_edges()} roads: prunes {done.spurs if done else 0} "
-        f"dead-end spur junctions (not objectives, bases or starts), then merges "
-        f"{done.merged if done else 0} pass-through junctions (two roads) into longer "
-        "roads; march hours between the kept junctions are unchanged",
-    )
+    _add_row(table, "--contract", _contract_text(full, contracted))
     console.print(table)
     for note in shown.notes:
         console.print(f"note: {note}", highlight=False, markup=False)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -14,6 +16,20 @@ from campaign.cli import app
 from campaign.cli.common import SetOption, VariantOption, parse_overrides
 
 __all__ = ["odds"]
+
+
+def _table(title: str) -> Table:
+    """A compact table (a rule under the header, one space between columns): the odds'
+    widest table, twelve columns of percentages, fits 80 columns."""
+    return Table(
+        title=title,
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        padding=(0, 1),
+        collapse_padding=True,
+        pad_edge=False,
+        show_edge=False,
+    )
 
 
 @app.command("odds", short_help="Exact odds of every dice mechanic of the rules.")
@@ -41,7 +57,8 @@ def odds(
             typer.echo(f"wrote {card}", err=True)
         return
     probe = Console()
-    console = probe if probe.is_terminal else Console(width=160)
+    # a terminal's own width, at most 100; 80 columns when piped (every table fits 80)
+    console = Console(width=min(probe.width, 100)) if probe.is_terminal else Console(width=80)
     console.print(
         f"Exact odds — rules {sheet.rules_label} ({sheet.rules_hash}); percentages",
         highlight=False,
@@ -52,11 +69,15 @@ def odds(
         highlight=False,
     )
     morales = sorted({m for h in sheet.hit_filter for m in h.morale_fail})
-    t = Table(title="Hit filter (§4.2–§4.4)", title_justify="left")
     hits_pass = loaded.rules.battle.hits_on_casualty_pass  # §4.4 the casualty filter's pass
-    heads = ("CD", "+D", "h", *(f"fail@{m}" for m in morales), f"{hits_pass} hits", "E hits")
-    for name in (*heads, "used by"):
-        t.add_column(name, justify="left" if name == "used by" else "right")
+    t = _table("Hit filter (§4.2–§4.4)")
+    t.caption = (
+        f"h: morale hits; @M: the morale test fails at morale M; {hits_pass} hits: "
+        f"{hits_pass} actual hits; E hits: expected actual hits"
+    )
+    t.caption_justify = "left"
+    for name in ("CD", "+D", "h", *(f"@{m}" for m in morales), f"{hits_pass} hits", "E hits"):
+        t.add_column(name, justify="right", no_wrap=True)
     for h in sheet.hit_filter:
         t.add_row(
             str(h.divisor),
@@ -65,27 +86,31 @@ def odds(
             *(_pct(h.morale_fail[m]) for m in morales),
             _pct(h.three_hits),
             f"{float(h.expected_hits):.2f}",
-            "; ".join(h.uses),
         )
     console.print(t)
-    t = Table(title="Reaction test passes (§0.3)", title_justify="left")
+    t = _table("Combat divisors (CD) and bonuses (+D) used by")
+    t.add_column("CD", justify="right", no_wrap=True)
+    t.add_column("+D", justify="right", no_wrap=True)
+    t.add_column("used by", overflow="fold")
+    for h in sheet.hit_filter:
+        t.add_row(str(h.divisor), str(h.bonus or ""), "; ".join(h.uses))
+    console.print(t)
+    t = _table("Reaction test passes (§0.3)")
     for total in sheet.reaction:
-        t.add_column(f"T={total}", justify="right")
+        t.add_column(f"T={total}", justify="right", no_wrap=True)
     t.add_row(*(_pct(p) for p in sheet.reaction.values()))
     console.print(t)
-    t = Table(title="Formation completion (§5.2): T and chance", title_justify="left")
-    t.add_column("change")
-    t.add_column("grade")
-    for name in SITUATIONS:
-        t.add_column(name, justify="right")
+    t = _table("Formation completion (§5.2): T and chance")
+    t.add_column("change", no_wrap=True)
+    t.add_column("grade", no_wrap=True)
+    for name in SITUATIONS:  # "hit and charged" on two lines: the table fits 80 columns
+        t.add_column(textwrap.fill(name, 9), justify="right", no_wrap=True)
     for change, grade, cells in sheet.formation_changes:
         t.add_row(change, grade, *(f"T{c[0]} {_pct(c[1])}" for c in cells.values()))
     console.print(t)
-    t = Table(
-        title=f"Withdrawal roll succeeds (§0.4): {sheet.withdrawal_dice}", title_justify="left"
-    )
+    t = _table(f"Withdrawal roll succeeds (§0.4): {sheet.withdrawal_dice}")
     for f in sheet.withdrawal:
-        t.add_column(f"F={f}", justify="right")
+        t.add_column(f"F={f}", justify="right", no_wrap=True)
     t.add_row(*(_pct(p) for p in sheet.withdrawal.values()))
     console.print(t)
     doc = sheet.document()

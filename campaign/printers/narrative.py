@@ -39,7 +39,16 @@ from campaign.events import (
 from campaign.printers.commanders import Commanders
 from campaign.printers.odds import Odds, odds_phrase
 from campaign.printers.orders import order_sentence
-from campaign.printers.phrases import checks_phrase, figures, place_phrase, possessive, verb
+from campaign.printers.phrases import (
+    attributive,
+    checks_phrase,
+    figures,
+    place_phrase,
+    possessive,
+    side_noun,
+    side_sentence,
+    verb,
+)
 from campaign.printers.phrases import count as _count
 from campaign.printers.phrases import dice as _dice
 from campaign.printers.phrases import hits as _hits
@@ -50,6 +59,10 @@ _SINGLE = {"artillery": "battery"}
 #: verbs and pronouns that agree with a side's name (printers/phrases.py ``verb``)
 _AGREE = (("withdraws", "withdraw"), ("fights", "fight"), ("its", "their"))
 _PLURAL = {"artillery": "batteries"}
+
+#: Orders (RULES.md §8.8) of a division marching past, not on, the enemy it meets: a beaten
+#: division rejoining its army, one falling back on its base, one marching to join friends.
+_PASSING = frozenset({"regroup", "guard", "concentrate", "wait"})
 
 
 _REASONS = {
@@ -142,6 +155,7 @@ class Narrator:
         self.last_order: dict[str, tuple[object, ...]] = {}
         self.marching_with: set[tuple[int, str]] = set()  # (minute, division) already said
         self.opened: set[str] = set()  # divisions whose opening plan was told
+        self.orders: dict[str, Ordered] = {}  # each division's last order seen (§8.8)
 
     # ------------------------------------------------------------------ names
     def j(self, junction: Place) -> str:
@@ -149,7 +163,12 @@ class Narrator:
         return place_phrase(self.names, junction)
 
     def side(self, side: str | None) -> str:
+        """A side's name as given (``Red``, ``French``): a label, as in a table."""
         return self.sides.get(side or "", "nobody")
+
+    def noun(self, side: str | None, start: bool = False) -> str:
+        """A side in a sentence: ``Red``, ``the French`` (:func:`phrases.side_noun`)."""
+        return side_noun(self.side(side), start)
 
     def general(self, division: str) -> str:
         """The surname of a division's commander when known ('' if not: a side's view names
@@ -236,7 +255,7 @@ class Narrator:
             *(f"Note: {n}" for n in e.notes),
         ]
         if self.view != "umpire":
-            details.insert(0, f"What {self.side(self.view)} knew at the time (RULES.md §8.6)")
+            details.insert(0, f"What {self.noun(self.view)} knew at the time (RULES.md §8.6)")
         return Entry("header", 0, "", f"Campaign log: {e.map_name}", details, "bold", event=e)
 
     def _raised(self, e: DivisionRaised, day: int, tm: str) -> Entry:
@@ -252,16 +271,16 @@ class Narrator:
             "event",
             day,
             tm,
-            f"{self.side(e.side)} {verb(self.side(e.side), 'raises', 'raise')} division "
+            f"{self.noun(e.side, True)} {verb(self.side(e.side), 'raises', 'raise')} division "
             f"{e.division}{under} at {self.j(e.junction)}: "
             f"{', '.join(parts)} (d100 roll {e.roll})",
             event=e,
         )
 
     def _adjective(self, side: str) -> str:
-        """A side's name before a noun: ``Red scouts``, ``French scouts``, ``Allies' scouts``."""
-        name = self.side(side)
-        return verb(name, name, possessive(name))
+        """A side's name before a noun, opening a sentence: ``Red scouts``, ``French
+        scouts``, ``The Allies' scouts``."""
+        return attributive(self.side(side), start=True)
 
     def _march(self, e: MarchBegun, day: int, tm: str) -> Entry:
         road = "a rough road" if e.kind == "rough" else "the road"
@@ -307,6 +326,7 @@ class Narrator:
         """A strategy decision (RULES.md §8.8), said once: a repeated order (the next road
         of the same march) and the divisions marching with another are left out."""
         key = (e.code, e.goal, e.enemy_at, e.friends, e.aim)
+        self.orders[e.division] = e
         repeat = self.last_order.get(e.division) == key
         self.last_order[e.division] = key
         if (e.t, e.division) in self.marching_with:
@@ -322,7 +342,7 @@ class Narrator:
             "event",
             day,
             tm,
-            f"Reinforcements for {self.side(e.side)}: {', '.join(e.names)} "
+            f"Reinforcements for {self.noun(e.side)}: {', '.join(e.names)} "
             f"({self.divs(e.divisions)}) enter at {self.j(e.junction)}",
             style="bold",
             event=e,
@@ -345,7 +365,8 @@ class Narrator:
             "event",
             day,
             tm,
-            f"{self.side(e.side)} now knows {self.div(e.enemy)}: "
+            f"{self.noun(e.side, True)} {verb(self.side(e.side), 'now knows', 'now know')} "
+            f"{self.div(e.enemy)}: "
             f"{_count(e.units, 'unit')} left, {figures(e.boxes, 'box', 'boxes')}",
             style="dim",
             event=e,
@@ -360,6 +381,12 @@ class Narrator:
             style="bold",
             event=e,
         )
+
+    def end_reason(self, e: CampaignEnded) -> str:
+        """The end's reason (RULES.md §8.7) as a sentence in the log's grammar: the engine
+        names the sides bare (``French holds the enemy base``), the log says ``The French
+        hold the enemy base`` (:func:`phrases.side_sentence`)."""
+        return side_sentence(e.reason, self.sides.values())
 
     def _led(self, division: str) -> str:
         """``R2 under Vandamme``: a division with its general where this view knows him."""
@@ -380,14 +407,14 @@ class Narrator:
         loser = None if e.winner is None else ("blue" if e.winner == "red" else "red")
         name = self.side(loser)
         why = _REASONS.get(e.reason, e.reason).format(
-            loser=name, was=verb(name, "was", "were"), its=verb(name, "its", "their")
+            loser=side_noun(name), was=verb(name, "was", "were"), its=verb(name, "its", "their")
         )
         roll = ""
         if e.roll_off:
             met = "they met on the road" if e.road else "neither side arrived last"
             roll = (
                 f"; {met}, and a roll-off ({self.side('red')} {e.roll_off[0]}, "
-                f"{self.side('blue')} {e.roll_off[1]}) made {self.side(e.attacker)} the attacker"
+                f"{self.side('blue')} {e.roll_off[1]}) made {self.noun(e.attacker)} the attacker"
             )
         h, m = divmod(e.minutes, 60)
         details = []
@@ -395,17 +422,17 @@ class Narrator:
         if odds is not None:
             # a battle that nightfall ended was fought, and simulated, in the daylight left
             dusk = f", with {e.bounds} bounds of daylight left" if e.reason == "nightfall" else ""
-            red, blue = self.side("red"), self.side("blue")
+            red, blue = self.noun("red"), self.noun("blue")
             details.append(
                 f"Before the battle{dusk}: {red} would win {odds.chance('red'):.0%} of "
                 f"such fights, {blue} {odds.chance('blue'):.0%}, "
                 f"{odds.chance(None):.0%} drawn ({odds.n} simulated battles)."
             )
-        outcome = f"{self.side(e.winner)} won" if e.winner else "it was a draw"
+        outcome = f"{self.noun(e.winner)} won" if e.winner else "it was a draw"
         where = ""
         if odds is not None:
             where = (
-                f" - {self.side(e.winner)} won a fight "
+                f" - {self.noun(e.winner)} won a fight "
                 f"{verb(self.side(e.winner), 'it wins', 'they win')} "
                 f"{odds_phrase(odds.chance(e.winner))}"
                 if e.winner
@@ -413,8 +440,8 @@ class Narrator:
             )
         details.append(f"After {e.bounds} bounds ({h} h {m:02d} min) {outcome}: {why}{where}.")
         details.append(
-            f"{self.side('red')} took {_hits(e.hits.get('red', 0))} and lost "
-            f"{_count(e.cards_lost.get('red', 0), 'movement card')}; {self.side('blue')} took "
+            f"{self.noun('red', True)} took {_hits(e.hits.get('red', 0))} and lost "
+            f"{_count(e.cards_lost.get('red', 0), 'movement card')}; {self.noun('blue')} took "
             f"{_hits(e.hits.get('blue', 0))} and lost "
             f"{_count(e.cards_lost.get('blue', 0), 'movement card')}."
         )
@@ -427,8 +454,8 @@ class Narrator:
         for s in ("red", "blue"):
             lost = [u.id for u in e.units if u.side == s and u.state == "destroyed"]
             if lost:
-                details.append(f"{self.side(s)} units destroyed: {', '.join(lost)}.")
-        checks = checks_phrase(self.side, e.withdrawal_checks)
+                details.append(f"{self._adjective(s)} units destroyed: {', '.join(lost)}.")
+        checks = checks_phrase(self.noun, e.withdrawal_checks)
         if checks:
             details.append(checks)
         table: list[tuple[str, ...]] = [
@@ -450,15 +477,29 @@ class Narrator:
             "battle",
             day,
             tm,
-            f"Battle at {e.place_name}: {force[e.attacker]} "
-            f"{'attack' if len(begun[e.attacker]) > 1 else 'attacks'} "
-            f"{force[defender]}{roll}",
+            f"Battle at {e.place_name}: {force[e.attacker]}"
+            f"{self._attacks(e, begun[e.attacker])} {force[defender]}{roll}",
             details,
             "bold",
             e.log if self.battle_logs else (),
             table if self.battle_logs else [],
             event=e,
         )
+
+    def _attacks(self, e: BattleFought, divisions: list[str]) -> str:
+        """How the attacker came on (RULES.md §6.9: the side that moved in last attacks):
+        `` attacks``, or, when every one of its divisions was marching elsewhere (a beaten
+        division rejoining its army or falling back on its base, a march to join friends),
+        ``, on its way to Glotz, runs into``: it attacks by the rules, but meant no attack."""
+        many = len(divisions) > 1
+        passing = [self.orders.get(d) for d in divisions]
+        if e.roll_off or not passing or any(o is None or o.code not in _PASSING for o in passing):
+            return " attack" if many else " attacks"
+        goals = {o.goal for o in passing if o is not None}
+        goal = goals.pop() if len(goals) == 1 else None
+        way = f"on {'their' if many else 'its'} way to {self.j(goal)}" if goal else "on the march"
+        beaten = all(o is not None and o.code in ("regroup", "guard") for o in passing)
+        return f", {'beaten and ' if beaten else ''}{way}, run{'' if many else 's'} into"
 
     def _fell_back(self, e: FellBack, day: int, tm: str) -> Entry:
         path = [self.j(j) for j in e.path]
@@ -512,8 +553,9 @@ class Narrator:
         )
 
     def _check(self, e: WithdrawalCheck, day: int, tm: str) -> Entry:
-        who = self.side(e.side)
-        withdraws, fights, its = (verb(who, *v) for v in _AGREE)
+        name = self.side(e.side)
+        who = side_noun(name)
+        withdraws, fights, its = (verb(name, *v) for v in _AGREE)
         verdict = f"{who} {withdraws} from the campaign" if e.withdraws else f"{who} {fights} on"
         if e.casualty_percent is None:  # the enemy's check, as the other side learns of it
             text = f"Evening withdrawal check for {who} (only its outcome is known): {verdict}"
@@ -533,7 +575,7 @@ class Narrator:
         return Entry("event", day, tm, text, style="bold red" if e.withdraws else "", event=e)
 
     def _end(self, e: CampaignEnded, day: int, tm: str) -> Entry:
-        outcome = f"Victory for {self.side(e.winner)}" if e.winner else "A draw"
+        outcome = f"Victory for {self.noun(e.winner)}" if e.winner else "A draw"
 
         def left(s: str) -> str:
             v = e.divisions_left.get(s)
@@ -566,7 +608,7 @@ class Narrator:
             "end",
             day,
             tm,
-            f"End: {outcome}. {e.reason[:1].upper()}{e.reason[1:]}.",
+            f"End: {outcome}. {self.end_reason(e)}.",
             details,
             "bold green",
             table=table,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from campaign.events import Ordered
+from campaign.printers.phrases import side_noun, the_attributive
 
 if TYPE_CHECKING:
     from campaign.printers.narrative import Narrator
@@ -22,18 +23,19 @@ def order_sentence(n: Narrator, e: Ordered) -> str:
     enemy_side = "blue" if e.side == "red" else "red"
     j = n.j
     them = n.side(enemy_side)
+    the_them = the_attributive(them)  # the Red force, the French force, the Allies' force
 
     def target(junction: str | None) -> str:
         if junction is None:
             return "?"
         if junction == n.bases.get(enemy_side):
-            return f"{j(junction)} (the {them} base)"
+            return f"{j(junction)} ({the_them} base)"
         if junction == n.bases.get(e.side):
             return f"{j(junction)} (its base)"
         return j(junction)
 
     road = "the rough road" if e.road_kind == "rough" else "the road"
-    enemies = n.divs(e.enemies) or them
+    enemies = n.divs(e.enemies) or side_noun(them)
     friends = n.divs(e.friends)
     div = n.div(e.division)
     opens = "keeps to its opening plan" if e.division in n.opened else "opens the campaign"
@@ -41,21 +43,21 @@ def order_sentence(n: Narrator, e: Ordered) -> str:
     many = bool(e.friends)
     texts = {
         "guard": f"{div} falls back on {j(e.goal or '')} to cover the base "
-        f"({them} seen at {j(e.enemy_at or '')})",
+        f"({side_noun(them)} seen at {j(e.enemy_at or '')})",
         "guard_hold": f"{div} holds {j(e.junction)} to cover the base "
-        f"({them} seen at {j(e.enemy_at or '')})",
+        f"({side_noun(them)} seen at {j(e.enemy_at or '')})",
         "regroup": f"{div}, beaten, marches to rejoin {friends} at {target(e.goal)}",
-        "guns": f"{div} marches to the guns at {target(e.goal)}, where the "
-        f"{n.side(e.side)} army is fighting {enemies}",
+        "guns": f"{div} marches to the guns at {target(e.goal)}, where "
+        f"{the_attributive(n.side(e.side))} army is fighting {enemies}",
         "pursue": f"{together} pursue{'' if many else 's'} the beaten {enemies} "
         f"to {target(e.goal)}",
         "attack": f"{together} march{'' if many else 'es'} on {enemies} at {target(e.goal)}",
         "concentrate": f"{div} marches to join {friends or 'the army'} at {target(e.goal)} "
-        f"before attacking the {them} force at {j(e.enemy_at or '')}",
-        "wait": f"{div} waits at {j(e.junction)} for {friends} before attacking the "
-        f"{them} force at {j(e.enemy_at or '')}",
+        f"before attacking {the_them} force at {j(e.enemy_at or '')}",
+        "wait": f"{div} waits at {j(e.junction)} for {friends} before attacking "
+        f"{the_them} force at {j(e.enemy_at or '')}",
         "plan": f"{div} {opens} by way of {j(e.goal or '')}, making for {target(e.aim)}",
-        "flank": f"{div} takes {road} to {j(e.step or '')} to turn the {them} force at "
+        "flank": f"{div} takes {road} to {j(e.step or '')} to turn {the_them} force at "
         f"{j(e.enemy_at or '')}, making for {target(e.goal)}",
         "objective": f"{div} makes for the objective {target(e.goal)}",
         "advance": f"{div} advances on {target(e.goal)}",

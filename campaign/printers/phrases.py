@@ -12,6 +12,7 @@ from campaign.events import Place
 from campaign.maps.model import reads_plural
 
 __all__ = [
+    "attributive",
     "checks_phrase",
     "count",
     "dice",
@@ -19,7 +20,12 @@ __all__ = [
     "hits",
     "one_check",
     "place_phrase",
+    "plural_name",
     "possessive",
+    "side_noun",
+    "side_sentence",
+    "the_attributive",
+    "verb",
 ]
 
 _NUMBERS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
@@ -69,31 +75,104 @@ def one_check(total: int, rolls: tuple[int, ...], withdraws: bool) -> str:
     return f"rolled {dice(total)} for {sum(rolls)} and {'withdrew' if withdraws else 'held'}"
 
 
-def possessive(name: str) -> str:
-    """``Red's``, ``Allies'``.
-
-    >>> possessive("Red"), possessive("Allies")
-    ("Red's", "Allies'")
-    """
-    return f"{name}'" if reads_plural(name) else f"{name}'s"
+#: Endings of a people's name used as a noun (the French, the Dutch, the British, the
+#: Japanese): such a name takes "the" and a plural verb, as plural names do.
+_PEOPLE_ENDINGS = ("ch", "sh", "ese")
 
 
 def plural_name(name: str) -> bool:
-    """Whether a side's name reads as a plural (:func:`campaign.maps.model.reads_plural`).
+    """Whether a side's name names a people and reads as a plural: a plural
+    (:func:`campaign.maps.model.reads_plural`: ``Allies``, ``Prussians``) or a people's
+    adjective used as a noun (``French``, ``British``, ``Japanese``). Such a name takes
+    "the" and a plural verb ("the French raise"); a colour (``Red``) is a proper noun,
+    singular and bare ("Red raises").
 
-    >>> plural_name("Allies"), plural_name("Red")
-    (True, False)
+    >>> plural_name("Allies"), plural_name("French"), plural_name("Red")
+    (True, True, False)
     """
-    return reads_plural(name)
+    return reads_plural(name) or name.endswith(_PEOPLE_ENDINGS)
+
+
+def side_noun(name: str, start: bool = False) -> str:
+    """A side as the subject or object of a sentence: ``Red``, ``the French``, ``the Allies``
+    (``start``: capitalised to open a sentence).
+
+    >>> side_noun("Red"), side_noun("French"), side_noun("Allies", start=True)
+    ('Red', 'the French', 'The Allies')
+    """
+    if not plural_name(name):
+        return name
+    return f"{'The' if start else 'the'} {name}"
+
+
+def possessive(name: str, start: bool = False) -> str:
+    """A side's name before one of its divisions or its diary: ``Red's R1``, ``the French
+    R1``, ``the Allies' B1`` (a people's adjective needs no possessive).
+
+    >>> possessive("Red"), possessive("French"), possessive("Allies", start=True)
+    ("Red's", 'the French', "The Allies'")
+    """
+    if not plural_name(name):
+        return f"{name}'s"
+    return side_noun(name, start) + ("'" if reads_plural(name) else "")
+
+
+def attributive(name: str, start: bool = False) -> str:
+    """A side's name before a common noun: ``Red scouts``, ``French scouts``, ``the Allies'
+    scouts``.
+
+    >>> attributive("Red"), attributive("French"), attributive("Allies", start=True)
+    ('Red', 'French', "The Allies'")
+    """
+    return possessive(name, start) if reads_plural(name) else name
+
+
+def the_attributive(name: str) -> str:
+    """``the Red base``, ``the French base``, ``the Allies' base``: a side's name before a
+    common noun, with the article.
+
+    >>> the_attributive("Red"), the_attributive("French"), the_attributive("Allies")
+    ('the Red', 'the French', "the Allies'")
+    """
+    return possessive(name) if reads_plural(name) else f"the {name}"
 
 
 def verb(name: str, singular: str, plural: str) -> str:
-    """The form of a verb or pronoun that agrees with a side's name.
+    """The form of a verb or pronoun that agrees with a side's name (:func:`plural_name`).
 
     >>> verb("Allies", "withdraws", "withdraw"), verb("Red", "its", "their")
     ('withdraw', 'its')
+    >>> verb("French", "fights", "fight")
+    'fight'
     """
     return plural if plural_name(name) else singular
+
+
+def side_sentence(text: str, names: Iterable[str]) -> str:
+    """A sentence the engine wrote with bare side names (an end's reason, RULES.md §8.7:
+    ``French holds the enemy base``) in the log's grammar: ``The French hold the enemy
+    base``. The engine's events stay as they are; only the printed words change.
+
+    >>> side_sentence("French holds the enemy base", ["French", "Allies"])
+    'The French hold the enemy base'
+    >>> side_sentence("time limit reached; Allies hold more", ["French", "Allies"])
+    'Time limit reached; the Allies hold more'
+    >>> side_sentence("Red has no divisions left", ["Red", "Blue"])
+    'Red has no divisions left'
+    """
+    import re
+
+    for name in names:
+        if not plural_name(name):
+            continue
+        pattern = re.compile(rf"(?<![\w']){re.escape(name)}(?= )(?: (holds|hold|has|have)\b)?")
+
+        def agree(m: re.Match[str], name: str = name) -> str:
+            agreed = {"holds": " hold", "hold": " hold", "has": " have", "have": " have"}
+            return side_noun(name) + (agreed[m.group(1)] if m.group(1) else "")
+
+        text = pattern.sub(agree, text)
+    return text[:1].upper() + text[1:]
 
 
 def place_phrase(names: dict[str, str], place: Place) -> str:

@@ -21,7 +21,8 @@ from campaign.events import (
     Sighted,
 )
 from campaign.maps.model import SIDES, CampaignMap
-from campaign.printers.narrative import Narrator, OddsSource, possessive
+from campaign.printers.narrative import Narrator, OddsSource
+from campaign.printers.phrases import possessive, side_noun, verb
 from campaign.report.days import Day, Diary, Mark
 from campaign.report.history import division_histories, losses_table, order_of_battle
 
@@ -189,7 +190,8 @@ def _scouting(diary: Diary, narrator: Narrator, day: Day) -> list[str]:
             if not places or places[-1] != spot:
                 places.append(spot)
     return [
-        f"{diary.side_name(side)} saw {narrator.div(enemy)} at {_stops(places)}"
+        f"{side_noun(diary.side_name(side), start=True)} saw {narrator.div(enemy)} at "
+        f"{_stops(places)}"
         for (side, enemy), places in sorted(seen.items())
     ]
 
@@ -208,7 +210,7 @@ def _summary(diary: Diary, narrator: Narrator, day: Day, numbers: dict[int, int]
     if day.battles:
         fights = []
         for b in day.battles:
-            won = f"{diary.side_name(b.winner)} won" if b.winner else "a draw"
+            won = f"{side_noun(diary.side_name(b.winner))} won" if b.winner else "a draw"
             fights.append(f"#{numbers[id(b)]} at {b.place_name} ({won})")
         word = "battle" if len(day.battles) == 1 else "battles"
         parts.append(f"{len(day.battles)} {word}: " + "; ".join(fights) + ".")
@@ -256,8 +258,8 @@ def _end(diary: Diary, narrator: Narrator, end: CampaignEnded | None) -> dict[st
             }
         )
     return {
-        "winner": f"Victory for {name(end.winner)}" if end.winner else "A draw",
-        "reason": end.reason,
+        "winner": f"Victory for {side_noun(name(end.winner))}" if end.winner else "A draw",
+        "reason": narrator.end_reason(end),
         "time": diary.clock.label(end.t),
         "days": end.days,
         "battles": end.battles,
@@ -326,8 +328,8 @@ def diary_context(
         "the umpire's diary: everything that happened"
         if diary.view == "umpire"
         else f"{possessive(diary.side_name(diary.view))} diary: only what "
-        f"{diary.side_name(diary.view)} "
-        "knew, when it learned it"
+        f"{side_noun(diary.side_name(diary.view))} "
+        f"knew, when {verb(diary.side_name(diary.view), 'it', 'they')} learned it"
     )
     days = []
     for day in diary.days:

@@ -25,8 +25,15 @@ Segment = tuple[tuple[float, float], tuple[float, float]]
 
 #: Candidate directions (unit steps) in order of preference: N, S, E, W, NE, SE, NW, SW.
 _DIRECTIONS = ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1))
-#: Distances (in gaps) of the rings an important label may try, with a leader line beyond 1.
-_RINGS = (1.0, 2.2, 3.6, 5.2, 7.0, 9.0)
+#: Distances (in gaps) of the rings an important label may try, with a leader line beyond
+#: :data:`_CLOSE`.
+_RINGS = (1.0, 1.7, 2.2, 3.6, 5.2, 7.0, 9.0)
+#: Rings close enough to their point to need no leader line; every label tries them all and
+#: takes the place that crosses the fewest roads (a label printed over a road hides it).
+_CLOSE = 1.7
+#: Slides of a label above or below its point (fractions of its width), tried after the
+#: centred place: a label can often clear a road by moving sideways.
+_SLIDES = (0.0, -0.35, 0.35)
 
 
 @dataclass(frozen=True)
@@ -84,7 +91,7 @@ def _crosses(box: Box, seg: Segment) -> bool:
     return True
 
 
-def _candidate(label: Label, direction: tuple[int, int], ring: float) -> Box:
+def _candidate(label: Label, direction: tuple[int, int], ring: float, slide: float = 0.0) -> Box:
     (ax, ay), (w, h) = label.anchor, label.size
     dx, dy = direction
     gap = label.gap * ring
@@ -93,7 +100,7 @@ def _candidate(label: Label, direction: tuple[int, int], ring: float) -> Box:
     elif dx < 0:
         x0 = ax - gap - w
     else:
-        x0 = ax - w / 2
+        x0 = ax - w / 2 + slide * w
     if dy > 0:
         y0 = ay + gap
     elif dy < 0:
@@ -106,12 +113,26 @@ def _candidate(label: Label, direction: tuple[int, int], ring: float) -> Box:
     return (x0, y0, x0 + w, y0 + h)
 
 
+def _candidates(label: Label, ring: float) -> list[Box]:
+    """The places of one ring in order of preference (N and S also slid sideways)."""
+    out: list[Box] = []
+    for direction in _DIRECTIONS:
+        slides = _SLIDES if direction[0] == 0 else (0.0,)
+        out.extend(_candidate(label, direction, ring, slide) for slide in slides)
+    return out
+
+
+def _widened(box: Box, by: float) -> Box:
+    return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
+
+
 def place_labels(
     labels: Sequence[Label],
     obstacles: Sequence[Box],
     frame: Box,
     segments: Sequence[Segment] = (),
     pad: float = 1.0,
+    road_clear: float = 2.0,
 ) -> list[Placed]:
     """Place ``labels`` clear of ``obstacles`` and of each other, inside ``frame``.
 
@@ -124,9 +145,14 @@ def place_labels(
     frame : Box
         The drawable area (points).
     segments : sequence of Segment
-        Roads: a label prefers a place that crosses fewer of them (a soft cost).
+        Roads: a label prefers a place that crosses fewer of them (a soft cost): it tries
+        every place close to its point (two rings, N and S slid sideways) before taking
+        one over a road, and goes further out (with a leader line) only when none is free.
     pad : float
         Minimum clearance between boxes, points.
+    road_clear : float
+        A label this close to a road (points) counts as crossing it: a road is drawn with a
+        width, and a label touching it reads as printed on it.
 
     Returns
     -------
@@ -137,20 +163,20 @@ def place_labels(
     placed: list[Placed] = []
     taken: list[Box] = list(obstacles)
     for label in sorted(labels, key=lambda lab: (lab.priority, lab.key)):
-        rings = _RINGS if label.required else _RINGS[:1]
+        rings = [r for r in _RINGS if label.required or r <= _CLOSE]
         choice: tuple[int, Box, bool] | None = None
         for ring in rings:
-            for direction in _DIRECTIONS:
-                box = _candidate(label, direction, ring)
+            if choice is not None and (choice[0] == 0 or ring > _CLOSE):
+                break  # a free place close by, or no road-free one: no leader line for it
+            for box in _candidates(label, ring):
                 if not _inside(box, frame) or any(overlaps(box, t, pad) for t in taken):
                     continue
-                cost = sum(1 for s in segments if _crosses(box, s))
+                wide = _widened(box, road_clear)
+                cost = sum(1 for s in segments if _crosses(wide, s))
                 if choice is None or cost < choice[0]:
-                    choice = (cost, box, ring > 1.0)
+                    choice = (cost, box, ring > _CLOSE)
                     if cost == 0:
                         break
-            if choice is not None:
-                break
         if choice is not None:
             placed.append(Placed(label, choice[1], choice[2]))
             taken.append(choice[1])

@@ -313,6 +313,7 @@ def _draw(
                 [y],
                 marker="s",
                 ms=14,
+                clip_on=False,  # whole at the edge of a cropped map
                 mfc="none",
                 mec=SIDE_STYLE[side]["color"],
                 mew=1.8,
@@ -326,6 +327,7 @@ def _draw(
                 [y],
                 marker="*",
                 ms=12,
+                clip_on=False,  # whole at the edge of a cropped map
                 mfc="#f2c200",
                 mec="black",
                 mew=0.7,
@@ -350,6 +352,7 @@ def _draw(
                 [y],
                 marker="o",
                 ms=4 if not large else 3,
+                clip_on=False,  # whole at the edge of a cropped map
                 mfc="white",
                 mec="0.2",
                 mew=0.8,
@@ -368,7 +371,16 @@ def _draw(
         x = sum(e[0] for e in ends) / len(ends)
         y = sum(e[1] for e in ends) / len(ends)
         ax.plot(
-            [x], [y], marker="X", ms=11, mfc="#ffd24d", mec="black", mew=0.9, ls="none", zorder=6
+            [x],
+            [y],
+            marker="X",
+            ms=11,
+            mfc="#ffd24d",
+            mec="black",
+            mew=0.9,
+            ls="none",
+            zorder=6,
+            clip_on=False,
         )
         p = frame.pt(x, y)
         obstacles.append(_square(p, 6.0))

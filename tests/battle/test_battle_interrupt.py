@@ -131,12 +131,15 @@ def test_the_command_prints_the_partial_odds_and_exits_130(monkeypatch, capsys, 
     assert data["battles"] == 4 and data["interrupted"] == {"asked": 50}
 
 
+STOPPED = "interrupted: campaign battle stopped before it finished"
+
+
 def test_an_interrupt_before_any_battle_ended_says_interrupted(monkeypatch, capsys) -> None:
     _interrupt_after(monkeypatch, 0, _numba_style_interrupt)
     code, out, err = _run(capsys, "battle", "--seed", "2", "--odds", "50")
-    assert (code, out, err.strip()) == (130, "", "interrupted")
+    assert (code, out, err.strip()) == (130, "", STOPPED)
     code, out, err = _run(capsys, "battle", "--seed", "2")  # one battle, no --odds
-    assert (code, out, err.strip()) == (130, "", "interrupted")
+    assert (code, out, err.strip()) == (130, "", STOPPED)
 
 
 @pytest.mark.parametrize("where", ["campaign.engine.run_campaign", "campaign.maps.load_map"])
@@ -151,4 +154,5 @@ def test_ctrl_c_that_typer_catches_still_says_interrupted(monkeypatch, capsys, w
     monkeypatch.setattr(f"{module}.{name}", ctrl_c)
     code, out, err = _run(capsys, "run", "--seed", "1")
     assert code == 130 and out == ""
-    assert err.splitlines()[-1] == "interrupted" and err.count("interrupted") == 1
+    last = "interrupted: campaign run stopped before it finished"
+    assert err.splitlines()[-1] == last and err.count("interrupted") == 1

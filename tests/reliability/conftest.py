@@ -43,3 +43,16 @@ def one_error_line(err: str) -> str:
     assert lines[0].startswith("error: "), err
     assert "Traceback" not in err
     return lines[0]
+
+
+@pytest.fixture(scope="session")
+def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small batch results file (two cells of 4 campaigns, inline)."""
+    db = tmp_path_factory.mktemp("results") / "r.db"
+    argv = ["batch", "run", "--runs", "4", "--workers", "0", "--seed", "3", "-q", "-o", str(db)]
+    argv += ["--doctrines", "balanced:balanced", "--doctrines", "aggressive:cautious"]
+    try:
+        main(argv)
+    except SystemExit as exc:
+        assert not exc.code, exc.code
+    return db
