@@ -36,12 +36,12 @@ from campaign.events import (
     Surrendered,
     WithdrawalCheck,
 )
+from campaign.printers.battle_story import battle_details, unit_table
 from campaign.printers.commanders import Commanders
-from campaign.printers.odds import Odds, odds_phrase
+from campaign.printers.odds import Odds
 from campaign.printers.orders import order_sentence
 from campaign.printers.phrases import (
     attributive,
-    checks_phrase,
     figures,
     place_phrase,
     possessive,
@@ -51,7 +51,6 @@ from campaign.printers.phrases import (
 )
 from campaign.printers.phrases import count as _count
 from campaign.printers.phrases import dice as _dice
-from campaign.printers.phrases import hits as _hits
 
 __all__ = ["Entry", "Narrator", "OddsSource", "narrate", "place_phrase", "possessive"]
 
@@ -64,16 +63,6 @@ _PLURAL = {"artillery": "batteries"}
 #: division rejoining its army, one falling back on its base, one marching to join friends.
 _PASSING = frozenset({"regroup", "guard", "concentrate", "wait"})
 
-
-_REASONS = {
-    "cards": "{loser} {was} down to {its} last movement card",
-    "both-cards": "both sides reached their last movement card together",
-    "withdrawal": "{loser} withdrew after a withdrawal check",
-    "both-withdrew": "both sides withdrew",
-    "no-units": "{loser} had no unit left on the field",
-    "turn-limit": "the turn limit was reached",
-    "nightfall": "nightfall ended it",
-}
 
 #: ``battle -> Odds or None``: the odds of a battle before it was fought (printers/odds.py).
 OddsSource = Callable[[BattleFought], Odds | None]
@@ -277,7 +266,7 @@ class Narrator:
             event=e,
         )
 
-    def _adjective(self, side: str) -> str:
+    def adjective(self, side: str) -> str:
         """A side's name before a noun, opening a sentence: ``Red scouts``, ``French
         scouts``, ``The Allies' scouts``."""
         return attributive(self.side(side), start=True)
@@ -353,7 +342,7 @@ class Narrator:
             "event",
             day,
             tm,
-            f"{self._adjective(e.side)} scouts see {self.div(e.enemy)} at {self.j(e.junction)}",
+            f"{self.adjective(e.side)} scouts see {self.div(e.enemy)} at {self.j(e.junction)}",
             style="cyan",
             event=e,
         )
@@ -388,7 +377,7 @@ class Narrator:
         hold the enemy base`` (:func:`phrases.side_sentence`)."""
         return side_sentence(e.reason, self.sides.values())
 
-    def _led(self, division: str) -> str:
+    def led(self, division: str) -> str:
         """``R2 under Vandamme``: a division with its general where this view knows him."""
         name = self.general(division)
         return f"{division} under {name}" if name else division
@@ -401,14 +390,9 @@ class Narrator:
         force, begun = {}, {}
         for s in ("red", "blue"):
             ids = begun[s] = [d for d in e.divisions.get(s, ()) if d not in late]
-            led = [self._led(d) for d in ids]
+            led = [self.led(d) for d in ids]
             listed = ", ".join(led[:-1]) + " and " + led[-1] if len(led) > 1 else "".join(led)
             force[s] = f"{possessive(self.side(s))} {listed} ({_count(count[s], 'unit')})"
-        loser = None if e.winner is None else ("blue" if e.winner == "red" else "red")
-        name = self.side(loser)
-        why = _REASONS.get(e.reason, e.reason).format(
-            loser=side_noun(name), was=verb(name, "was", "were"), its=verb(name, "its", "their")
-        )
         roll = ""
         if e.roll_off:
             met = "they met on the road" if e.road else "neither side arrived last"
@@ -416,63 +400,8 @@ class Narrator:
                 f"; {met}, and a roll-off ({self.side('red')} {e.roll_off[0]}, "
                 f"{self.side('blue')} {e.roll_off[1]}) made {self.noun(e.attacker)} the attacker"
             )
-        h, m = divmod(e.minutes, 60)
-        details = []
-        odds = self.odds(e) if self.odds else None
-        if odds is not None:
-            # a battle that nightfall ended was fought, and simulated, in the daylight left
-            dusk = f", with {e.bounds} bounds of daylight left" if e.reason == "nightfall" else ""
-            red, blue = self.noun("red"), self.noun("blue")
-            details.append(
-                f"Before the battle{dusk}: {red} would win {odds.chance('red'):.0%} of "
-                f"such fights, {blue} {odds.chance('blue'):.0%}, "
-                f"{odds.chance(None):.0%} drawn ({odds.n} simulated battles)."
-            )
-        outcome = f"{self.noun(e.winner)} won" if e.winner else "it was a draw"
-        where = ""
-        if odds is not None:
-            where = (
-                f" - {self.noun(e.winner)} won a fight "
-                f"{verb(self.side(e.winner), 'it wins', 'they win')} "
-                f"{odds_phrase(odds.chance(e.winner))}"
-                if e.winner
-                else f" - a draw comes {odds_phrase(odds.chance(None))}"
-            )
-        details.append(f"After {e.bounds} bounds ({h} h {m:02d} min) {outcome}: {why}{where}.")
-        details.append(
-            f"{self.noun('red', True)} took {_hits(e.hits.get('red', 0))} and lost "
-            f"{_count(e.cards_lost.get('red', 0), 'movement card')}; {self.noun('blue')} took "
-            f"{_hits(e.hits.get('blue', 0))} and lost "
-            f"{_count(e.cards_lost.get('blue', 0), 'movement card')}."
-        )
-        if e.joined:  # late arrivals (RULES.md §8.4), with their generals where known
-            joined = ", ".join(
-                f"{self._led(j.division)} ({_count(len(j.units), 'unit')}) at bound {j.bound}"
-                for j in e.joined
-            )
-            details.append(f"Joined during the battle: {joined}.")
-        for s in ("red", "blue"):
-            lost = [u.id for u in e.units if u.side == s and u.state == "destroyed"]
-            if lost:
-                details.append(f"{self._adjective(s)} units destroyed: {', '.join(lost)}.")
-        checks = checks_phrase(self.noun, e.withdrawal_checks)
-        if checks:
-            details.append(checks)
-        table: list[tuple[str, ...]] = [
-            ("unit", "side", "type", "state", "hits before", "taken", "total")
-        ]
-        table += [
-            (
-                u.id,
-                self.side(u.side),
-                u.kind,
-                u.state,
-                str(u.hits_before),
-                str(u.hits_taken),
-                str(u.total_hits),
-            )
-            for u in e.units
-        ]
+        details = battle_details(self, e)
+        table = unit_table(self, e)
         return Entry(
             "battle",
             day,

@@ -1,0 +1,107 @@
+"""A campaign battle's details in the diary (RULES.md §8.4–§8.5): the odds before it, how it
+ended, the hits and movement cards each side lost, late arrivals, units destroyed, the
+withdrawal checks, and the table of its units.
+
+The narrator (:class:`campaign.printers.narrative.Narrator`) writes the battle's opening
+sentence and calls these for the rest.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from campaign.events import BattleFought
+from campaign.printers.odds import odds_phrase
+from campaign.printers.phrases import checks_phrase, side_noun, verb
+from campaign.printers.phrases import count as _count
+from campaign.printers.phrases import hits as _hits
+
+if TYPE_CHECKING:
+    from campaign.printers.narrative import Narrator
+
+__all__ = ["REASONS", "battle_details", "unit_table"]
+
+#: How a battle ended (its ``reason``), as the diary says it; ``{loser}`` is the beaten side
+REASONS = {
+    "cards": "{loser} {was} down to {its} last movement card",
+    "both-cards": "both sides reached their last movement card together",
+    "withdrawal": "{loser} withdrew after a withdrawal check",
+    "both-withdrew": "both sides withdrew",
+    "no-units": "{loser} had no unit left on the field",
+    "turn-limit": "the turn limit was reached",
+    "nightfall": "nightfall ended it",
+}
+
+
+def battle_details(n: Narrator, e: BattleFought) -> list[str]:
+    """The battle's detail sentences, in the order the diary prints them, with side and
+    division names from the narrator ``n`` (its view's odds, when it has them)."""
+    loser = None if e.winner is None else ("blue" if e.winner == "red" else "red")
+    name = n.side(loser)
+    why = REASONS.get(e.reason, e.reason).format(
+        loser=side_noun(name), was=verb(name, "was", "were"), its=verb(name, "its", "their")
+    )
+    h, m = divmod(e.minutes, 60)
+    details: list[str] = []
+    odds = n.odds(e) if n.odds else None
+    if odds is not None:
+        # a battle that nightfall ended was fought, and simulated, in the daylight left
+        dusk = f", with {e.bounds} bounds of daylight left" if e.reason == "nightfall" else ""
+        red, blue = n.noun("red"), n.noun("blue")
+        details.append(
+            f"Before the battle{dusk}: {red} would win {odds.chance('red'):.0%} of "
+            f"such fights, {blue} {odds.chance('blue'):.0%}, "
+            f"{odds.chance(None):.0%} drawn ({odds.n} simulated battles)."
+        )
+    outcome = f"{n.noun(e.winner)} won" if e.winner else "it was a draw"
+    where = ""
+    if odds is not None:
+        where = (
+            f" - {n.noun(e.winner)} won a fight "
+            f"{verb(n.side(e.winner), 'it wins', 'they win')} "
+            f"{odds_phrase(odds.chance(e.winner))}"
+            if e.winner
+            else f" - a draw comes {odds_phrase(odds.chance(None))}"
+        )
+    details.append(f"After {e.bounds} bounds ({h} h {m:02d} min) {outcome}: {why}{where}.")
+    details.append(
+        f"{n.noun('red', True)} took {_hits(e.hits.get('red', 0))} and lost "
+        f"{_count(e.cards_lost.get('red', 0), 'movement card')}; {n.noun('blue')} took "
+        f"{_hits(e.hits.get('blue', 0))} and lost "
+        f"{_count(e.cards_lost.get('blue', 0), 'movement card')}."
+    )
+    if e.joined:  # late arrivals (RULES.md §8.4), with their generals where known
+        joined = ", ".join(
+            f"{n.led(j.division)} ({_count(len(j.units), 'unit')}) at bound {j.bound}"
+            for j in e.joined
+        )
+        details.append(f"Joined during the battle: {joined}.")
+    for s in ("red", "blue"):
+        lost = [u.id for u in e.units if u.side == s and u.state == "destroyed"]
+        if lost:
+            details.append(f"{n.adjective(s)} units destroyed: {', '.join(lost)}.")
+    checks = checks_phrase(n.noun, e.withdrawal_checks)
+    if checks:
+        details.append(checks)
+    return details
+
+
+def unit_table(n: Narrator, e: BattleFought) -> list[tuple[str, ...]]:
+    """The battle's units as rows (header first): id, side, type, state, hits before,
+    taken and total (hits: RULES.md §4)."""
+    table: list[tuple[str, ...]] = [
+        ("unit", "side", "type", "state", "hits before", "taken", "total")
+    ]
+    table += [
+        (
+            u.id,
+            n.side(u.side),
+            u.kind,
+            u.state,
+            str(u.hits_before),
+            str(u.hits_taken),
+            str(u.total_hits),
+        )
+        for u in e.units
+    ]
+    return table
