@@ -15,7 +15,7 @@ from battle.errors import ForceError
 from battle.kernel.pack import FloatArray, IntArray, Packed, rule_arrays
 from battle.kernel.start import lay_out
 from battle.tables import Tables
-from battle.units import ID, Force, UnitSpec
+from battle.units import Force, UnitSpec
 
 __all__ = ["Layout", "new_state"]
 
@@ -44,14 +44,14 @@ class Layout:
     def __init__(
         self,
         arrays: tuple[IntArray, IntArray, IntArray, IntArray],
-        given: tuple[Sequence[UnitSpec], int],
+        given: tuple[tuple[Sequence[UnitSpec], ...], int],
         listed_ids: list[str],
         split: int,
         late: bool,
     ) -> None:
         self.arrays = arrays
         self.AB, self.AS = arrays[2], arrays[3]
-        self._given = given  # the units as given (destroyed ones too), and destroyed_at
+        self._given = given  # the units as given (destroyed ones too), in runs, and destroyed_at
         self.listed_ids = listed_ids
         self.split = split
         self.late = late
@@ -74,8 +74,8 @@ class Layout:
     @property
     def listed(self) -> list[UnitSpec]:
         """The units' specs in listing order (``listed_ids``)."""
-        units, destroyed_at = self._given
-        return [u for u in units if u.hits < destroyed_at]
+        runs, destroyed_at = self._given
+        return [u for units in runs for u in units if u.hits < destroyed_at]
 
     @property
     def specs(self) -> list[UnitSpec]:
@@ -111,14 +111,6 @@ def _refuse_force(t: Tables, force: Force, live: int) -> None:
         )
 
 
-def _live(ids: list[str], rows: list[int]) -> tuple[list[str], list[int]]:
-    """The ids and rows of the units in the battle (``rows``: -1 for a destroyed one, left
-    out, RULES.md §1.2)."""
-    if -1 not in rows:
-        return ids, rows
-    return [i for i, r in zip(ids, rows, strict=True) if r >= 0], [r for r in rows if r >= 0]
-
-
 def new_state(
     t: Tables,
     forces: tuple[Force, Force],
@@ -152,30 +144,26 @@ def new_state(
             return reused
         ids_a, rows_a, ids_b, rows_b = last[3]  # the forces' units (never changed here)
     else:
-        ids_a, rows_a = _live(list(map(ID, units_a)), rows.of(t, p, 0, -1, units_a))
-        ids_b, rows_b = _live(list(map(ID, units_b)), rows.of(t, p, 1, -1, units_b))
+        ids_a, rows_a = rows.live(t, p, 0, -1, units_a)
+        ids_b, rows_b = rows.live(t, p, 1, -1, units_b)
         limit = t.max_units_per_force
         if not rows_a or not rows_b or len(units_a) > limit or len(units_b) > limit:
             _refuse_force(t, force_a, len(rows_a))
             _refuse_force(t, force_b, len(rows_b))
-        last = rows.last = (force_a, force_b, None, (ids_a, rows_a, ids_b, rows_b))
-    given: Sequence[UnitSpec] = units_a + units_b
+        last = (force_a, force_b, None, (ids_a, rows_a, ids_b, rows_b))
     if due:
-        more_a: list[UnitSpec] = []
-        more_b: list[UnitSpec] = []
+        runs_a: list[Sequence[UnitSpec]] = [units_a]
+        runs_b: list[Sequence[UnitSpec]] = [units_b]
         for k, arrival in enumerate(due):
-            ids, got = _live(
-                list(map(ID, arrival.units)), rows.of(t, p, arrival.side, k, arrival.units)
-            )
+            ids, got = rows.live(t, p, arrival.side, k, arrival.units)
             if arrival.side == 0:  # new lists: the forces' own are kept in rows.last
                 ids_a = ids_a + ids
                 rows_a = rows_a + got
-                more_a += arrival.units
+                runs_a.append(arrival.units)
             else:
                 ids_b = ids_b + ids
                 rows_b = rows_b + got
-                more_b += arrival.units
-        given = [*units_a, *more_a, *units_b, *more_b]
+                runs_b.append(arrival.units)
     listed = ids_a + ids_b
     if len(set(listed)) != len(listed):
         dup = sorted({i for i in listed if listed.count(i) > 1})
@@ -183,12 +171,17 @@ def new_state(
     # each unit's row, then the listing position of each unit in index (id) order
     RX = np.array(rows_a + rows_b + sorted(range(len(listed)), key=listed.__getitem__), np.int64)
     if due:
+        rows.last = last
         AB = np.array(list(map(_BOUND, due)), np.int64)
         AS = np.array(list(map(_SIDE, due)), np.int64)
         arrays = (rows.table(), RX, AB, AS)
-        return Layout(arrays, (given, t.destroyed_at), listed, len(ids_a), True)
+        return Layout(arrays, ((*runs_a, *runs_b), t.destroyed_at), listed, len(ids_a), True)
     lay = Layout(
-        (rows.table(), RX, _EMPTY, _EMPTY), (given, t.destroyed_at), listed, len(ids_a), False
+        (rows.table(), RX, _EMPTY, _EMPTY),
+        ((units_a, units_b), t.destroyed_at),
+        listed,
+        len(ids_a),
+        False,
     )
     rows.last = (force_a, force_b, lay, last[3])
     return lay

@@ -22,7 +22,7 @@ from battle.kernel.bound import rules_of
 from battle.kernel.jit import Rules, fields_address
 from battle.kernel.start import explicit_decks
 from battle.tables import Tables
-from battle.units import GRADES, UnitSpec
+from battle.units import GRADES, ID, UnitSpec
 
 __all__ = [
     "Packed",
@@ -84,11 +84,12 @@ class UnitRows:
             self._array = np.zeros((16, L.NU), np.int64)
             self.epoch += 1
 
-    def of(
+    def live(
         self, t: Tables, p: Packed, side: int, arrival: int, units: Sequence[UnitSpec]
-    ) -> list[int]:
-        """The row of each of ``units`` of ``side`` (-1 for a destroyed one, RULES.md §1.2);
-        ``arrival`` is the index of the arrival that brings them, -1 for the start."""
+    ) -> tuple[list[str], list[int]]:
+        """The ids and rows of those of ``units`` (of ``side``) in the battle: destroyed ones
+        are left out (RULES.md §1.2). ``arrival`` is the index of the arrival that brings
+        them, -1 for the start. Raises ForceError for a type or formation not in the rules."""
         known = self._groups.get((side, arrival))
         if known is None:
             known = self._groups[(side, arrival)] = {}
@@ -98,7 +99,13 @@ class UnitRows:
                 if rows[j] is None:
                     rows[j] = known[id(spec)] = self._add(t, p, side, arrival, spec)
                     self._kept.append(spec)
-        return rows  # type: ignore[return-value]
+        ids = list(map(ID, units))
+        found: list[int] = rows  # type: ignore[assignment]  # every row is known now
+        if -1 in found:
+            return [i for i, r in zip(ids, found, strict=True) if r >= 0], [
+                r for r in found if r >= 0
+            ]
+        return ids, found
 
     def _add(self, t: Tables, p: Packed, side: int, arrival: int, spec: UnitSpec) -> int:
         """Lay out one unit (RULES.md §1.2–§1.3): its type, formation (its own or its type's
