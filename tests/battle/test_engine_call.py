@@ -12,6 +12,7 @@ import pytest
 from battle.arrivals import Arrival
 from battle.engine import fight
 from battle.errors import ForceError
+from battle.kernel import layout as L
 from battle.kernel.lineup import new_state
 from battle.kernel.pack import MAX_ROWS, rule_arrays
 from battle.result import BattleResult
@@ -230,3 +231,33 @@ def test_rewind_off_fights_the_same_battle(rules, bits):
         assert fight(red, blue, rules, loose, arrivals=arrivals, rewind=False) == r
         stream = np.random.Generator(bits(seed)).random(64 * 64)
         assert kept.random() in stream[64::64].tolist()
+
+
+def test_unit_rows_name_a_forces_units_in_one_pass(tables):
+    """``UnitRows.live``: the ids and rows of a force's units in the order given, destroyed
+    ones left out (RULES.md §1.2); a unit met again keeps its row, units alike share one, the
+    same unit of the other side or of an arrival has its own, and the row holds the unit's
+    numbers (§1.3)."""
+    p = rule_arrays(tables)
+    rows = p.unit_rows
+    dead = tables.destroyed_at
+    units = (
+        UnitSpec("X1", "infantry", hits=2),
+        UnitSpec("X2", "cavalry", hits=dead),  # destroyed: left out
+        UnitSpec("X3", "infantry", hits=2),  # like X1
+        UnitSpec("X4", "artillery", "veteran"),
+    )
+    ids, got = rows.live(tables, p, 0, -1, units)
+    assert ids == ["X1", "X3", "X4"] and len(got) == 3
+    assert got[0] == got[1] != got[2]  # X1 and X3 alike; X4 not
+    assert rows.live(tables, p, 0, -1, units) == (ids, got)  # found again
+    other = rows.live(tables, p, 1, -1, units[:1])  # the same unit on the other side
+    late = rows.live(tables, p, 0, 0, units[:1])
+    assert other[1][0] != got[0] and late[1][0] not in (got[0], other[1][0])
+    table = rows.table()
+    assert table[got[0]].tolist() == table[got[1]].tolist()
+    assert table[other[1][0]][L.U_SIDE] == 1 and table[late[1][0]][L.U_ARR] == 0
+    assert table[got[2]][L.U_MORALE] == tables.morale["veteran"]
+    assert table[got[0]][L.U_HB] == 2
+    with pytest.raises(ForceError, match="unknown type"):
+        rows.live(tables, p, 0, -1, (UnitSpec("X9", "dragoons"),))
