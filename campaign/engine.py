@@ -39,7 +39,7 @@ from campaign.events import (
 from campaign.ledger import Ledger
 from campaign.lookups import map_tables
 from campaign.maps import CampaignMap
-from campaign.reinforcements import check_reinforcements, reinforce
+from campaign.reinforcements import check_reinforcements, entering, entry_minute
 from campaign.result import CampaignResult, final_result, header
 from campaign.schedule import WOKEN, after_urgent, due_now, first_of, nudge, ring
 from campaign.sightings import enemies_seeing, side_view, update_sightings
@@ -227,13 +227,15 @@ class Campaign:
         self._started()
         self._raise_armies()
         update_sightings(self)
+        env = self.env
         for div in self.divisions:
-            div.process = self.env.process(self.division_process(div))
-        self.env.process(self.endgame.evenings())
-        self.env.process(self._initial_contacts())
-        rank = self.side_order.index
-        for reinforcement in sorted(self.map.reinforcements, key=lambda r: rank(r.side)):
-            self.env.process(reinforce(self, reinforcement))
+            div.process = env.process(self.division_process(div))
+        env.process(self.endgame.evenings())
+        # the initial contact check and the reinforcements' entries, scheduled by one urgent
+        # event where the processes that waited for them started (campaign.schedule.ring)
+        begin = env.event()
+        begin.callbacks.append(self._begin)
+        ring(env, begin)
         limit = self.time_limit_days * 1440 + 1
         self.env.run(until=first_of(self.env, (self.done, self.env.timeout(limit))))
         if not self.over:
@@ -529,12 +531,23 @@ class Campaign:
 
         event.callbacks.append(run)
 
-    def _initial_contacts(self) -> Process:
+    def _begin(self, _: simpy.Event) -> None:
+        """Schedule the initial contact check (a zero-delay event) and each reinforcement's
+        entry (RULES.md §8.9), in the side order: run by an urgent event of minute 0 queued
+        after the divisions' and the evenings' process starts, it creates their events in
+        the same minutes and order as the processes it replaces did as they started (one
+        process a reinforcement and one for the check, each a start and a generator)."""
+        env = self.env
+        env.timeout(0).callbacks.append(self._initial_contacts)
+        rank = self.side_order.index
+        for reinforcement in sorted(self.map.reinforcements, key=lambda r: rank(r.side)):
+            entry = env.timeout(entry_minute(self, reinforcement))
+            entry.callbacks.append(entering(self, reinforcement))
+
+    def _initial_contacts(self, _: simpy.Event) -> None:
         """Opposing divisions that start at one junction fight there at once (§8.4)."""
-        yield self.env.timeout(0)
         for junction in sorted({d.location for d in self.divisions if d.location}):
             self.desk.check_contact(junction, arriving=None)
-        yield self.never  # sleeps for good (see division_process)
 
     def wake(self, div: Division) -> None:
         """Wake a division's process (as an interrupt would) so that it reads its new orders."""

@@ -48,6 +48,10 @@ class MapTables:
 
 
 _TABLES: weakref.WeakKeyDictionary[nx.Graph, MapTables] = weakref.WeakKeyDictionary()
+#: the tables last handed out, looked at first: a batch asks for one map's thousands of
+#: times (a weak-key look-up makes a weak reference each time). Holds the tables, whose
+#: graph reference is weak: a graph gone reads None there, so it never matches another.
+_LAST: list[MapTables] = []
 
 
 def map_tables(graph: nx.Graph) -> MapTables:
@@ -59,6 +63,10 @@ def map_tables(graph: nx.Graph) -> MapTables:
         A campaign map graph: every road has ``hours`` (> 0) and ``kind``; objective
         junctions have ``objective`` true and a ``value``. It must not change afterwards.
     """
+    if _LAST:
+        last = _LAST[0]
+        if last.graph_ref() is graph:
+            return last
     tables = _TABLES.get(graph)
     if tables is None:
         roads: dict[tuple[str, str], tuple[float, str]] = {}
@@ -72,4 +80,5 @@ def map_tables(graph: nx.Graph) -> MapTables:
             if d.get("objective")
         }
         tables = _TABLES[graph] = MapTables(weakref.ref(graph), roads, objectives)
+    _LAST[:] = [tables]
     return tables

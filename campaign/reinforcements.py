@@ -3,8 +3,10 @@ hour, checked when the campaign is set up and raised when they enter."""
 
 from __future__ import annotations
 
-from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import simpy
 
 from campaign.army import raise_division
 from campaign.errors import MapError
@@ -15,10 +17,7 @@ if TYPE_CHECKING:
     from campaign.engine import Campaign
     from campaign.maps import Reinforcement
 
-__all__ = ["check_reinforcements", "entry_minute", "reinforce"]
-
-#: a SimPy process: yields events, returns nothing
-Process = Generator[Any, Any, None]
+__all__ = ["check_reinforcements", "entering", "entry_minute", "reinforce"]
 
 
 def entry_minute(camp: Campaign, r: Reinforcement) -> float:
@@ -41,19 +40,26 @@ def check_reinforcements(camp: Campaign) -> None:
             )
 
 
-def reinforce(camp: Campaign, r: Reinforcement) -> Process:
-    """Raise a reinforcement's divisions at its junction when it enters (RULES.md §8.9)."""
-    env = camp.env
-    yield env.timeout(entry_minute(camp, r))
+def entering(camp: Campaign, r: Reinforcement) -> Callable[[simpy.Event], None]:
+    """A callback for the event of a reinforcement's entry: :func:`reinforce` when it runs."""
+    return lambda _: reinforce(camp, r)
+
+
+def reinforce(camp: Campaign, r: Reinforcement) -> None:
+    """Raise a reinforcement's divisions at its junction as it enters (RULES.md §8.9): run by
+    the event of its entry minute (:meth:`campaign.engine.Campaign.run` schedules it where a
+    process started after the initial contact check would have had its timeout: the same
+    minute and order, without the process and its start, issue 15)."""
     if camp.over:
         return
+    env = camp.env
     number = sum(1 for d in camp.divisions if d.side == r.side)
     raised = []
     for _ in r.divisions:
         number += 1
         div, roll = raise_division(r.side, number, r.junction, camp.rules, camp.forces_dice)
         raised.append((div, roll))
-    now = int(env.now)
+    now = int(env._now)
     record = camp.record
     if record:
         seen = (r.side, *enemies_seeing(camp, r.side, r.junction))  # fog of war (§8.6)
@@ -69,7 +75,7 @@ def reinforce(camp: Campaign, r: Reinforcement) -> Process:
             camp.emit(DivisionRaised(now, r.side, div.id, roll, units, r.junction, seen_by=seen))
         else:
             camp.tally()
-        div.arrived_at = env.now
+        div.arrived_at = env._now
         div.process = env.process(camp.division_process(div))
     update_sightings(camp)
     camp.endgame.occupy(r.junction)
@@ -78,4 +84,3 @@ def reinforce(camp: Campaign, r: Reinforcement) -> Process:
         # only a side with no division standing ends the campaign here (§8.7): a division
         # lost later this minute is lost in a battle's settlement, which checks at once
         camp._after_this_minute(camp.endgame.check_immediate)
-    yield camp.never  # sleeps for good: an ending process schedules an event (a step)

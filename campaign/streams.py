@@ -129,9 +129,13 @@ class Streams:
     __slots__ = ("_lent", "_restart", "_state", "key")
 
     def __init__(self, seed: int) -> None:
-        #: the 128-bit Philox key: two ints < 2**64 (the uint64 words of :func:`seed_key`)
-        words = seed_key(seed)
-        self.key: tuple[int, int] = (int(words[0]), int(words[1]))
+        #: the 128-bit Philox key: two ints < 2**64 (the uint64 words of :func:`seed_key`,
+        #: put together from its four 32-bit words as numpy does, little end first: the
+        #: same ints without the uint64 array and its scalars)
+        low0, high0, low1, high1 = (
+            np.random.SeedSequence(operator.index(seed)).generate_state(4, np.uint32).tolist()
+        )
+        self.key: tuple[int, int] = (low0 | high0 << 32, low1 | high1 << 32)
         #: (bit generator, generator) pairs this object handed out, for :meth:`release`
         self._lent: list[tuple[np.random.Philox, np.random.Generator]] = []
         self._restart: tuple[np.random.Philox, np.random.Generator] | None = None

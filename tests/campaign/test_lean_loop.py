@@ -79,6 +79,24 @@ def test_map_tables_are_per_graph():
     h.add_edge("a", "b", hours=5.0, kind="normal")
     assert map_tables(g).roads["b", "a"] == (2.0, "rough")
     assert map_tables(h).roads["a", "b"] == (5.0, "normal")
+    # asked in turn and twice running (the last tables are looked at first): never the
+    # other graph's
+    for graph, road in [(g, (2.0, "rough")), (g, (2.0, "rough")), (h, (5.0, "normal"))] * 2:
+        assert map_tables(graph).roads["a", "b"] == road
+
+
+def test_map_tables_of_a_graph_gone_serve_no_later_graph():
+    """The last tables handed out hold their graph weakly: once it is gone, a new graph
+    (even at the same address) gets tables of its own."""
+    import gc
+
+    for hours in (1.0, 2.0, 3.0):
+        g = nx.Graph()
+        g.add_edge("a", "b", hours=hours, kind="normal")
+        assert map_tables(g).roads["a", "b"] == (hours, "normal")
+        assert map_tables(g) is map_tables(g)
+        del g
+        gc.collect()
 
 
 def test_cached_detours_equal_fresh_searches(default_map):

@@ -10,7 +10,18 @@ import simpy
 from campaign.config import load_rules
 from campaign.engine import SIDES, Campaign
 from campaign.maps import load_map
-from campaign.schedule import WOKEN, after_urgent, due_now, later, nudge, ring, urgent_pending
+from campaign.reinforcements import entry_minute, reinforce
+from campaign.schedule import (
+    WOKEN,
+    after_urgent,
+    due_now,
+    first_of,
+    later,
+    nudge,
+    ring,
+    urgent_pending,
+)
+from campaign.sightings import update_sightings
 
 
 def _wait_then(env, delay, action):
@@ -238,3 +249,66 @@ def test_lean_scheduling_gives_the_plain_campaign(map_name, doctrines, overrides
         lean_steps += n
         plain_steps += m
     assert lean_steps < 0.85 * plain_steps
+
+
+class _Started(Campaign):
+    """The start as it was at main 8e61569: the initial contact check and each
+    reinforcement's entry are processes of their own, started after the evenings' process."""
+
+    def run(self):
+        self._started()
+        self._raise_armies()
+        update_sightings(self)
+        env = self.env
+        for div in self.divisions:
+            div.process = env.process(self.division_process(div))
+        env.process(self.endgame.evenings())
+        env.process(self._contacts_process())
+        rank = self.side_order.index
+        for r in sorted(self.map.reinforcements, key=lambda r: rank(r.side)):
+            env.process(self._reinforce_process(r))
+        limit = self.time_limit_days * 1440 + 1
+        env.run(until=first_of(env, (self.done, env.timeout(limit))))
+        if not self.over:
+            self.end(None, "time limit reached with nothing decided: a draw")
+        result = self._result()
+        self.streams.release()
+        return result
+
+    def _contacts_process(self):
+        yield self.env.timeout(0)
+        self._initial_contacts(None)
+        yield self.never
+
+    def _reinforce_process(self, r):
+        yield self.env.timeout(entry_minute(self, r))
+        if self.over:
+            return
+        reinforce(self, r)
+        yield self.never
+
+
+@pytest.mark.parametrize(
+    ("map_name", "doctrines"),
+    [
+        (None, {"red": "balanced", "blue": "cautious"}),
+        (None, {"red": "aggressive", "blue": "raider"}),
+        ("waterloo-1815", {"red": "cautious", "blue": "aggressive"}),
+    ],
+)
+@pytest.mark.plain_python
+def test_start_events_give_the_campaign_the_processes_gave(map_name, doctrines):
+    """The initial contact check and the reinforcements scheduled by one urgent event
+    (Campaign._begin) give event for event the campaign their own processes gave, in
+    fewer SimPy steps (no process starts)."""
+    rules = load_rules()
+    cmap = load_map(map_name)
+    assert cmap.reinforcements  # the maps bring reinforcements: their entries are compared
+    lean_steps = plain_steps = 0
+    for seed in range(16):
+        lean, n = _counted(Campaign(cmap, rules, seed, doctrines))
+        plain, m = _counted(_Started(cmap, rules, seed, doctrines))
+        assert lean == plain, seed
+        lean_steps += n
+        plain_steps += m
+    assert lean_steps < plain_steps
