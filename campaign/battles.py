@@ -184,9 +184,14 @@ class BattleDesk:
         """Junctions where ``side`` is fighting a battle now, sorted (for its doctrine)."""
         if not self.fighting:
             return ()
-        return tuple(
-            sorted(j for j, b in self.fighting.items() if any(d.side == side for d in b.divisions))
-        )
+        found: list[str] = []
+        for j, b in self.fighting.items():  # (loops, not generators: asked at every decision)
+            for d in b.divisions:
+                if d.side == side:
+                    found.append(j)
+                    break
+        found.sort()
+        return tuple(found)
 
     # ------------------------------------------------------------------ meetings
     def watch_road(self, div: Division) -> None:
@@ -421,14 +426,13 @@ class BattleDesk:
         side at its next bound (RULES.md §8.4); after its last bound began they wait."""
         camp = self.camp
         assert battle.result is not None
-        bound_minutes = camp.rules.battle.bound_minutes
         inside = {d.id for d in battle.members()}
+        # it joins from now: one that stood there on other orders joins as it arrives
+        k = arrival_bound(camp.env._now, battle.start, camp.rules.battle.bound_minutes)
         new = []
         for d in camp.divisions:
             if not d.alive or d.location != junction or not _may_fight(d) or d.id in inside:
                 continue
-            # it joins from now: one that stood there on other orders joins as it arrives
-            k = arrival_bound(camp.env._now, battle.start, bound_minutes)
             d.orders = []  # a fall back caught by the battle stops here (§8.4)
             if k <= battle.result.bounds and d.units:
                 new.append((d, k))
@@ -481,7 +485,9 @@ class BattleDesk:
         assert result is not None
         br = camp.rules.battle
         everyone = battle.members()
-        by_side = {s: sorted((d for d in everyone if d.side == s), key=_by_id) for s in SIDES}
+        by_side: dict[str, list[Division]] = {s: [] for s in SIDES}
+        for d in sorted(everyone, key=_by_id):  # one sort: each side's list stays by id
+            by_side[d.side].append(d)
         winner = None if result.winner is None else SIDES[result.winner]
         totals = result.total_hits()
         ledger = camp.ledger
