@@ -233,10 +233,12 @@ class BattleDesk:
         # together and fight as one force (RULES.md §2.3).
         together = []
         for d in camp.divisions:
-            if not d.alive or d.road is None:
+            road = d.road
+            if not d.alive or road is None:
                 continue
-            if (d.side == a.side and d.road[:3] == road_a[:3]) or (
-                d.side == b.side and d.road[:3] == road_b[:3]
+            # the same road, way and hour of departure (its first three items; no slices)
+            if (d.side == a.side and _same_start(road, road_a)) or (
+                d.side == b.side and _same_start(road, road_b)
             ):
                 together.append(d)
         ids = tuple(d.id for d in together)
@@ -499,7 +501,10 @@ class BattleDesk:
             ledger.battle_lost(_enemy(winner), by_side[_enemy(winner)])
         self.count += 1
         where = battle.where
-        place = tuple(sorted(where.road)) if where.road is not None else where.junction
+        place: str | tuple[str, ...] | None = where.junction
+        if where.road is not None:  # either way marched: its two ends in order
+            x, y = where.road
+            place = (x, y) if x <= y else (y, x)
         assert place is not None
         self.places.setdefault(place, None)
         start = int(battle.start)
@@ -546,6 +551,11 @@ class BattleDesk:
         for other in self.pending.values():  # later slots move down by what was put in
             if other.slot > slot or (other.slot == slot and other.number > battle.number):
                 other.slot += len(added)
+
+
+def _same_start(road: tuple[str, str, float, float], other: tuple[str, str, float, float]) -> bool:
+    """``road[:3] == other[:3]``: the same origin, destination and departure minute."""
+    return road[0] == other[0] and road[1] == other[1] and road[2] == other[2]
 
 
 def _row_index(row: BattleRow) -> int:

@@ -72,6 +72,8 @@ class Endgame:
                     red = True
                 else:
                     blue = True
+                if red and blue:  # (asked at every march and arrival: no need to look on)
+                    break
         self.ledger.occupied(junction, red, blue)
 
     def objective_value(self, side: str) -> int:

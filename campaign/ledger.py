@@ -187,7 +187,11 @@ class Ledger:
 
     def objective_value(self, side: str) -> int:
         """Value of the objectives ``side`` controls (RULES.md §8.7 time-limit decision)."""
-        return sum(v for j, v in self.objectives.items() if self.owner.get(j) == side)
+        total = 0
+        for j, v in self.objectives.items():  # (a loop: a compiled generator is an object)
+            if self.owner.get(j) == side:
+                total += v
+        return total
 
     def _lost_now(self, side: str, junction: str) -> bool:
         owner = self.owner.get(junction)
@@ -198,17 +202,21 @@ class Ledger:
     def objectives_lost(self, side: str) -> int:
         """Objectives ``side`` controlled at some time that the enemy now controls or
         contests (RULES.md §7.2)."""
-        return sum(1 for j in self.objectives if self._lost_now(side, j))
+        n = 0
+        for j in self.objectives:
+            if self._lost_now(side, j):
+                n += 1
+        return n
 
     def objectives_gained(self, side: str) -> int:
         """Objectives ``side`` controls now that it did not control at the start, or that
         it lost and regained (RULES.md §7.2)."""
-        return sum(
-            1
-            for j in self.objectives
-            if self.owner.get(j) == side
-            and (self.start_owner.get(j) != side or j in self.ever_lost[side])
-        )
+        n = 0
+        lost = self.ever_lost[side]
+        for j in self.objectives:
+            if self.owner.get(j) == side and (self.start_owner.get(j) != side or j in lost):
+                n += 1
+        return n
 
     def primary_road_lost(self, side: str) -> bool:
         """The enemy controls a junction of ``side``'s primary road (RULES.md §7.2: counts 4)."""
