@@ -528,7 +528,12 @@ class BattleDesk:
                     camp.tally()
         if camp.record:
             self._write(battle, record)
-        bisect.insort(self.rows, battle_row(camp, battle, by_side), key=_row_index)
+        row = battle_row(camp, battle, by_side)
+        rows = self.rows
+        if not rows or rows[-1].index < row.index:  # ended in the order begun: at the end
+            rows.append(row)
+        else:
+            bisect.insort(rows, row, key=_row_index)
         for d in everyone:
             if not d.alive:
                 camp.forget(d)
