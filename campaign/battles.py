@@ -184,9 +184,14 @@ class BattleDesk:
         """Junctions where ``side`` is fighting a battle now, sorted (for its doctrine)."""
         if not self.fighting:
             return ()
-        return tuple(
-            sorted(j for j, b in self.fighting.items() if any(d.side == side for d in b.divisions))
-        )
+        found: list[str] = []
+        for j, b in self.fighting.items():  # (loops, not generators: asked at every decision)
+            for d in b.divisions:
+                if d.side == side:
+                    found.append(j)
+                    break
+        found.sort()
+        return tuple(found)
 
     # ------------------------------------------------------------------ meetings
     def watch_road(self, div: Division) -> None:
@@ -228,10 +233,12 @@ class BattleDesk:
         # together and fight as one force (RULES.md §2.3).
         together = []
         for d in camp.divisions:
-            if not d.alive or d.road is None:
+            road = d.road
+            if not d.alive or road is None:
                 continue
-            if (d.side == a.side and d.road[:3] == road_a[:3]) or (
-                d.side == b.side and d.road[:3] == road_b[:3]
+            # the same road, way and hour of departure (its first three items; no slices)
+            if (d.side == a.side and _same_start(road, road_a)) or (
+                d.side == b.side and _same_start(road, road_b)
             ):
                 together.append(d)
         ids = tuple(d.id for d in together)
@@ -421,14 +428,13 @@ class BattleDesk:
         side at its next bound (RULES.md §8.4); after its last bound began they wait."""
         camp = self.camp
         assert battle.result is not None
-        bound_minutes = camp.rules.battle.bound_minutes
         inside = {d.id for d in battle.members()}
+        # it joins from now: one that stood there on other orders joins as it arrives
+        k = arrival_bound(camp.env._now, battle.start, camp.rules.battle.bound_minutes)
         new = []
         for d in camp.divisions:
             if not d.alive or d.location != junction or not _may_fight(d) or d.id in inside:
                 continue
-            # it joins from now: one that stood there on other orders joins as it arrives
-            k = arrival_bound(camp.env._now, battle.start, bound_minutes)
             d.orders = []  # a fall back caught by the battle stops here (§8.4)
             if k <= battle.result.bounds and d.units:
                 new.append((d, k))
@@ -481,7 +487,9 @@ class BattleDesk:
         assert result is not None
         br = camp.rules.battle
         everyone = battle.members()
-        by_side = {s: sorted((d for d in everyone if d.side == s), key=_by_id) for s in SIDES}
+        by_side: dict[str, list[Division]] = {s: [] for s in SIDES}
+        for d in sorted(everyone, key=_by_id):  # one sort: each side's list stays by id
+            by_side[d.side].append(d)
         winner = None if result.winner is None else SIDES[result.winner]
         totals = result.total_hits()
         ledger = camp.ledger
@@ -493,7 +501,10 @@ class BattleDesk:
             ledger.battle_lost(_enemy(winner), by_side[_enemy(winner)])
         self.count += 1
         where = battle.where
-        place = tuple(sorted(where.road)) if where.road is not None else where.junction
+        place: str | tuple[str, ...] | None = where.junction
+        if where.road is not None:  # either way marched: its two ends in order
+            x, y = where.road
+            place = (x, y) if x <= y else (y, x)
         assert place is not None
         self.places.setdefault(place, None)
         start = int(battle.start)
@@ -517,7 +528,12 @@ class BattleDesk:
                     camp.tally()
         if camp.record:
             self._write(battle, record)
-        bisect.insort(self.rows, battle_row(camp, battle, by_side), key=_row_index)
+        row = battle_row(camp, battle, by_side)
+        rows = self.rows
+        if not rows or rows[-1].index < row.index:  # ended in the order begun: at the end
+            rows.append(row)
+        else:
+            bisect.insort(rows, row, key=_row_index)
         for d in everyone:
             if not d.alive:
                 camp.forget(d)
@@ -540,6 +556,11 @@ class BattleDesk:
         for other in self.pending.values():  # later slots move down by what was put in
             if other.slot > slot or (other.slot == slot and other.number > battle.number):
                 other.slot += len(added)
+
+
+def _same_start(road: tuple[str, str, float, float], other: tuple[str, str, float, float]) -> bool:
+    """``road[:3] == other[:3]``: the same origin, destination and departure minute."""
+    return road[0] == other[0] and road[1] == other[1] and road[2] == other[2]
 
 
 def _row_index(row: BattleRow) -> int:

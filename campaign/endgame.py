@@ -72,6 +72,8 @@ class Endgame:
                     red = True
                 else:
                     blue = True
+                if red and blue:  # (asked at every march and arrival: no need to look on)
+                    break
         self.ledger.occupied(junction, red, blue)
 
     def objective_value(self, side: str) -> int:
@@ -83,11 +85,16 @@ class Endgame:
         camp = self.camp
         if camp.over:
             return
-        standing = {d.side for d in camp.divisions if d.alive}
-        alive = {s: s in standing for s in SIDES}
-        if not alive["red"] or not alive["blue"]:
-            if alive["red"] or alive["blue"]:
-                winner = "red" if alive["red"] else "blue"
+        red = blue = False  # (a loop, no set or dict: checked after every battle)
+        for d in camp.divisions:
+            if d.alive:
+                if d.side == "red":
+                    red = True
+                elif d.side == "blue":
+                    blue = True
+        if not red or not blue:
+            if red or blue:
+                winner = "red" if red else "blue"
                 loser = camp.map.sides[_enemy(winner)]
                 camp.end(winner, f"{loser.name} {loser.agrees('has', 'have')} no divisions left")
             else:
@@ -164,21 +171,27 @@ class Endgame:
 
     def _withdrawal_checks(self) -> None:
         camp = self.camp
-        w = camp.rules.battle.withdrawal
-        checks = []
+        cr = camp.cr
+        threshold: float = cr.withdrawal_threshold_percent
+        checks: list[tuple[str, float, list[Factor]]] = []
         for side in SIDES:
-            pct = self.casualty_percent(side)
-            if pct < camp.cr.withdrawal_threshold_percent:
+            pct = self.ledger.casualty_percent(side)
+            if pct < threshold:
                 continue
-            own, enemy = self.ledger.withdrawal_tallies(
-                side, camp.cr.withdrawal_scale, camp.cr.batteries_per_factor
-            )
-            rows = withdrawal_factors(w, own, enemy, pct)
-            if camp.cr.withdrawal_scale == "division" and camp.record:  # names: the log's only
+            scale: str = cr.withdrawal_scale
+            own, enemy = self.ledger.withdrawal_tallies(side, scale, cr.batteries_per_factor)
+            rows = withdrawal_factors(camp.rules.battle.withdrawal, own, enemy, pct)
+            if scale == "division" and camp.record:  # names: the log's only
                 rows = [Factor(DIVISION_ROWS.get(name, name), n) for name, n in rows]
             checks.append((side, pct, rows))
-        if not checks:
-            return
+        if checks:
+            self._roll_withdrawals(checks)
+
+    def _roll_withdrawals(self, checks: list[tuple[str, float, list[Factor]]]) -> None:
+        """Roll the evening's withdrawal checks (RULES.md §7.3, §7.6) and end the campaign
+        if an army withdraws. (Apart from :meth:`_withdrawal_checks`: compiled, a function
+        with a closure makes its closure's frame at every call, taken or not.)"""
+        camp = self.camp
         br = camp.rules.battle
         die = br.withdrawal_die
         withdrew = []

@@ -8,7 +8,6 @@ Everything is worked out when the battle **ends**, from where the enemy is then 
 
 from __future__ import annotations
 
-from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from campaign.army import Division
@@ -26,11 +25,27 @@ def _enemy(side: str) -> str:
     return "blue" if side == "red" else "red"
 
 
+def _same_road(a: str, b: str, road: Road) -> bool:
+    """Whether ``a``-``b`` is ``road`` either way: ``{a, b} == set(road)``, without the sets."""
+    x, y = road
+    return a in (x, y) and b in (x, y) and x in (a, b) and y in (a, b)
+
+
 def _clear(path: list[str], blocked: set[str], road: Road | None) -> bool:
     """True if a precomputed route avoids the blocked junctions and the enemy's road."""
-    if not path or any(j in blocked for j in path[1:]):
+    if not path:
         return False
-    return road is None or all({a, b} != set(road) for a, b in pairwise(path))
+    for i in range(1, len(path)):
+        if path[i] in blocked:
+            return False
+    if road is None:
+        return True
+    prev = path[0]
+    for j in path[1:]:  # (a loop: a compiled generator is an object a call)
+        if _same_road(prev, j, road):
+            return False
+        prev = j
+    return True
 
 
 class Aftermath:
@@ -174,7 +189,7 @@ class Aftermath:
         )
 
         def open_road(a: str, b: str) -> bool:
-            return b not in blocked and (came_by is None or {a, b} != set(came_by))
+            return b not in blocked and (came_by is None or not _same_road(a, b, came_by))
 
         paths: list[list[str]] = [[base]]
         if camp.cr.fall_back_junctions == 0:  # nobody falls back: it stays where it is

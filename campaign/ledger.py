@@ -19,7 +19,7 @@ summary read from it. Nothing else keeps a tally.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from battle.withdrawal import SideTally
@@ -110,8 +110,8 @@ class Ledger:
         Side -> the two junction ids of its primary road, or None.
     """
 
-    objectives: Mapping[str, int]
-    primary_roads: Mapping[str, tuple[str, str] | None]
+    objectives: dict[str, int]
+    primary_roads: dict[str, tuple[str, str] | None]
     sides: dict[str, SideRecord]
     #: junction -> side that controls it (None while contested or never occupied alone)
     owner: dict[str, str | None]
@@ -127,8 +127,8 @@ class Ledger:
 
     def __init__(
         self,
-        objectives: Mapping[str, int],
-        primary_roads: Mapping[str, tuple[str, str] | None],
+        objectives: dict[str, int],
+        primary_roads: dict[str, tuple[str, str] | None],
     ) -> None:
         self.objectives = objectives
         self.primary_roads = primary_roads
@@ -187,7 +187,11 @@ class Ledger:
 
     def objective_value(self, side: str) -> int:
         """Value of the objectives ``side`` controls (RULES.md §8.7 time-limit decision)."""
-        return sum(v for j, v in self.objectives.items() if self.owner.get(j) == side)
+        total = 0
+        for j, v in self.objectives.items():  # (a loop: a compiled generator is an object)
+            if self.owner.get(j) == side:
+                total += v
+        return total
 
     def _lost_now(self, side: str, junction: str) -> bool:
         owner = self.owner.get(junction)
@@ -198,17 +202,21 @@ class Ledger:
     def objectives_lost(self, side: str) -> int:
         """Objectives ``side`` controlled at some time that the enemy now controls or
         contests (RULES.md §7.2)."""
-        return sum(1 for j in self.objectives if self._lost_now(side, j))
+        n = 0
+        for j in self.objectives:
+            if self._lost_now(side, j):
+                n += 1
+        return n
 
     def objectives_gained(self, side: str) -> int:
         """Objectives ``side`` controls now that it did not control at the start, or that
         it lost and regained (RULES.md §7.2)."""
-        return sum(
-            1
-            for j in self.objectives
-            if self.owner.get(j) == side
-            and (self.start_owner.get(j) != side or j in self.ever_lost[side])
-        )
+        n = 0
+        lost = self.ever_lost[side]
+        for j in self.objectives:
+            if self.owner.get(j) == side and (self.start_owner.get(j) != side or j in lost):
+                n += 1
+        return n
 
     def primary_road_lost(self, side: str) -> bool:
         """The enemy controls a junction of ``side``'s primary road (RULES.md §7.2: counts 4)."""
@@ -225,7 +233,7 @@ class Ledger:
         division: Division,
         totals: Mapping[str, int],
         destroyed_at: int,
-        lost_as: Mapping[str, str] | None = None,
+        lost_as: dict[str, str] | None = None,
     ) -> Losses:
         """Set a division's units to their new total actual hits and record the losses.
 
@@ -261,12 +269,12 @@ class Ledger:
         record.cut_off += 1
         record.surrendered_boxes += casualty_fraction * division.boxes
 
-    def fought(self, divisions: Sequence[Division]) -> None:
+    def fought(self, divisions: list[Division]) -> None:
         """Each division fought one more battle."""
         for d in divisions:
             self.battles_of[d.id] = self.battles_of.get(d.id, 0) + 1
 
-    def battle_lost(self, side: str, divisions: Sequence[Division]) -> None:
+    def battle_lost(self, side: str, divisions: list[Division]) -> None:
         """``side`` lost a battle with these divisions (RULES.md §7.6, once per battle)."""
         record = self.sides[side]
         record.battles_lost += 1
@@ -303,25 +311,25 @@ class Ledger:
             On an unknown ``scale``.
         """
         r = self.sides[side]
-        objectives = dict(
-            objectives_lost=self.objectives_lost(side),
-            primary_roads_lost=int(self.primary_road_lost(side)),
-        )
+        # (SideTally's fields in order, given positionally: flags, batteries, retiring
+        # shaken, off the table, objectives lost, primary roads lost)
         if scale == "division":
             return SideTally(
-                flags=r.divisions_destroyed + r.divisions_surrendered,
-                batteries=r.batteries_destroyed // max(batteries_per_factor, 1),
-                retiring_shaken=r.division_defeats,
-                off_table=r.onto_base + r.cut_off,
-                **objectives,
+                r.divisions_destroyed + r.divisions_surrendered,
+                r.batteries_destroyed // max(batteries_per_factor, 1),
+                r.division_defeats,
+                r.onto_base + r.cut_off,
+                self.objectives_lost(side),
+                int(self.primary_road_lost(side)),
             )
         if scale == "unit":
             return SideTally(
-                flags=r.units_destroyed + r.divisions_surrendered,
-                batteries=r.batteries_destroyed,
-                retiring_shaken=r.battles_lost,
-                off_table=r.cut_off + r.onto_base,
-                **objectives,
+                r.units_destroyed + r.divisions_surrendered,
+                r.batteries_destroyed,
+                r.battles_lost,
+                r.cut_off + r.onto_base,
+                self.objectives_lost(side),
+                int(self.primary_road_lost(side)),
             )
         raise ValueError(f"unknown withdrawal scale {scale!r}: expected division or unit")
 

@@ -171,16 +171,20 @@ def retreat_path(
     if start not in graph or base not in graph:
         return None
     blocked = set(blocked_nodes) - {start}
-    cut = {tuple(blocked_edge), tuple(reversed(blocked_edge))} if blocked_edge else set()
-    view = nx.subgraph_view(
-        graph,
-        filter_node=lambda n: n not in blocked,
-        filter_edge=lambda a, b: (a, b) not in cut,
-    )
-    if base not in view:
+    if base in blocked:
         return None
+    cut = {tuple(blocked_edge), tuple(reversed(blocked_edge))} if blocked_edge else set()
+
+    def hours(a: str, b: str, road: dict[str, float]) -> float | None:
+        # None hides a road (networkx): one into or out of an enemy-held junction, or the
+        # enemy's road. The search sees exactly the map without them, in the map's order,
+        # as a filtered view of it would show it, without the view's layers at every step.
+        if a in blocked or b in blocked or (a, b) in cut:
+            return None
+        return road.get("hours", 1)
+
     try:
-        path: list[str] = nx.shortest_path(view, start, base, weight="hours")
+        path: list[str] = nx.bidirectional_dijkstra(graph, start, base, weight=hours)[1]
         return path
     except nx.NetworkXNoPath:
         return None
