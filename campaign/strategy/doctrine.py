@@ -144,6 +144,10 @@ class Strategist:
         self._objective_order: dict[str, tuple[str, ...]] = {}
         self._objectives_of: tuple[dict[str, int], str] = ({}, "")
         self._objective_names: tuple[str, ...] = ()
+        #: the groups, own base and nearest threat to it last worked out (:meth:`_threat`)
+        self._threat_groups: dict[str, EnemyGroup] | None = None
+        self._threat_base = ""
+        self._threat_at: str | None = None
 
     # ------------------------------------------------------------------ memory
     def _mem(self, div: str) -> _Memory:
@@ -403,18 +407,10 @@ class Strategist:
         stronger: set[str],
     ) -> Order | None:
         base = view.own_base
-        to_base = self._base_hours(base)
-        guard_hours = self._doc_guard_hours
-        enemy_at: str | None = None  # the nearest threat to the base, by (hours, id)
-        threat_hours = math.inf
-        for j in groups:
-            hours = self._hours_to(to_base, j, base)
-            if hours <= guard_hours and (
-                enemy_at is None or nearer(hours, 0.0, j, threat_hours, 0.0, enemy_at)
-            ):
-                enemy_at, threat_hours = j, hours
+        enemy_at = self._threat(groups, base)
         if enemy_at is None:
             return None
+        to_base = self._base_hours(base)
         memory = self.memory
         for d in view.own:  # another division holds, is bound for, or guards the base
             if d.id != div:
@@ -435,6 +431,27 @@ class Strategist:
         if at == base:
             return Order("guard_hold", None, None, enemy_at=enemy_at)
         return self._go("guard", at, base, stronger, enemy_at=enemy_at)
+
+    def _threat(self, groups: dict[str, EnemyGroup], base: str) -> str | None:
+        """The enemy group nearest ``base`` within ``guard_hours`` of it, by (hours, id), or
+        None (RULES.md §8.8). Worked out again only for other groups or another base (the
+        groups are shared between decisions while the sightings stay the same)."""
+        if groups is self._threat_groups and base == self._threat_base:
+            return self._threat_at
+        to_base = self._base_hours(base)
+        guard_hours = self._doc_guard_hours
+        enemy_at: str | None = None
+        threat_hours = math.inf
+        for j in groups:
+            hours = self._hours_to(to_base, j, base)
+            if hours <= guard_hours and (
+                enemy_at is None or nearer(hours, 0.0, j, threat_hours, 0.0, enemy_at)
+            ):
+                enemy_at, threat_hours = j, hours
+        self._threat_groups = groups  # kept alive here: its identity is not reused
+        self._threat_base = base
+        self._threat_at = enemy_at
+        return enemy_at
 
     def _guns(
         self, at: str, view: SideView, groups: dict[str, EnemyGroup], stronger: set[str]
