@@ -148,6 +148,10 @@ class Strategist:
         self._threat_groups: dict[str, EnemyGroup] | None = None
         self._threat_base = ""
         self._threat_at: str | None = None
+        #: the groups and own boxes the last :meth:`_stronger` answer was worked out for
+        self._stronger_groups: dict[str, EnemyGroup] | None = None
+        self._stronger_here = -1
+        self._stronger_set: set[str] = set()
 
     # ------------------------------------------------------------------ memory
     def _mem(self, div: str) -> _Memory:
@@ -166,7 +170,9 @@ class Strategist:
         if estimate == view.estimate_boxes and seen == positions and boxes == view.enemy_boxes:
             return self._groups
         self._groups = view.enemy_groups()
-        self._groups_of = (dict(positions), dict(view.enemy_boxes), view.estimate_boxes)
+        if boxes != view.enemy_boxes:  # (strengths are learned less often than sightings)
+            boxes = dict(view.enemy_boxes)
+        self._groups_of = (dict(positions), boxes, view.estimate_boxes)
         return self._groups
 
     def _here(self, div: str, at: str, view: SideView) -> tuple[int, tuple[str, ...]]:
@@ -185,9 +191,16 @@ class Strategist:
         return here, tuple(band)
 
     def _stronger(self, groups: dict[str, EnemyGroup], here: int) -> set[str]:
-        """Junctions of the enemy groups ``here`` boxes cannot attack (RULES.md §8.8)."""
+        """Junctions of the enemy groups ``here`` boxes cannot attack (RULES.md §8.8).
+        Read-only: the last answer is given again for the same groups and boxes."""
+        if groups is self._stronger_groups and here == self._stronger_here:
+            return self._stronger_set
         ratio = self._doc_attack_ratio
-        return {j for j, g in groups.items() if here < ratio * g.boxes}
+        found = {j for j, g in groups.items() if here < ratio * g.boxes}
+        self._stronger_groups = groups  # kept alive here: its identity is not reused
+        self._stronger_here = here
+        self._stronger_set = found
+        return found
 
     def _objectives_from(self, at: str, view: SideView) -> tuple[str, ...]:
         """The objectives a division at ``at`` may make for, nearest first: reachable, not
