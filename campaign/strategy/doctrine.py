@@ -187,6 +187,8 @@ class Strategist:
                 elif d.free:
                     here += d.boxes
                     band.append(d.id)
+        if not band:
+            return here, ()
         band.sort()
         return here, tuple(band)
 
@@ -291,17 +293,23 @@ class Strategist:
         if order.code not in ("plan", "flank"):
             m.plan = None  # the campaign has begun in earnest: the opening plan is over
             m.planned = True
-        if (
-            order.step is not None
-            and m.came is not None
-            and m.came == (order.step, at)
-            and m.came_order == (order.code, order.goal)
-        ):
-            order = Order("no_turn_back", None, None, aim=order.goal)
-        if order.step is not None:
-            m.came = (at, order.step)
-            m.came_order = (order.code, order.goal)
-        m.order = (order.code, order.goal)
+        step = order.step
+        came = m.came
+        if step is not None and came is not None and came[0] == step and came[1] == at:
+            came_order = m.came_order  # back where it came from, for the same reason?
+            if (
+                came_order is not None
+                and came_order[0] == order.code
+                and came_order[1] == order.goal
+            ):
+                order = Order("no_turn_back", None, None, aim=order.goal)
+                step = None
+        # (one tuple, shared by both memories: an optional type keeps it built once)
+        code_goal: tuple[str, str | None] | None = (order.code, order.goal)
+        if step is not None:
+            m.came = (at, step)
+            m.came_order = code_goal
+        m.order = code_goal
         return order
 
     def _guard_first(self, div: str, at: str, view: SideView) -> Order | None:
