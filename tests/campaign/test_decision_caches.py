@@ -16,7 +16,7 @@ import campaign.reinforcements
 from campaign import sightings
 from campaign.config import load_rules
 from campaign.engine import Campaign
-from campaign.strategy import EnemyGroup, Strategist
+from campaign.strategy import EnemyGroup, OwnDivision, SideView, Strategist
 
 DOCTRINES = [
     None,
@@ -187,3 +187,37 @@ def test_kept_threats_and_stronger_sets_equal_fresh_ones_in_campaigns(
     assert 0 < counts["stronger kept"] < counts["stronger"]
     if doctrines is not None:  # cautious guards its base
         assert 0 < counts["threat kept"] < counts["threat"]
+
+
+def _guard_view() -> SideView:
+    """Red's r1 alone at b of the line, an enemy seen at d: 9 hours from the base a."""
+    own = (OwnDivision("r1", "b", None, 60, True),)
+    return SideView("red", 600.0, own, {"b1": "d"}, {}, "a", "f", {}, {}, 70)
+
+
+def test_no_turn_back_only_for_the_road_just_taken_for_the_same_reason():
+    """A division that would march back along the road it just came by, for the order it
+    came with, holds instead (``no_turn_back``, aimed at the goal), and remembers that
+    order but not the road; for another reason, or another road, it marches, and both
+    memories hold the new order (RULES.md §8.8)."""
+    graph = _line()
+    cases = [
+        (("a", "b"), ("guard", "a"), "no_turn_back"),  # came from a to guard a: back again
+        (("a", "b"), ("advance", "f"), "guard"),  # came from a for another reason
+        (("c", "b"), ("guard", "a"), "guard"),  # came by another road
+        (None, None, "guard"),
+    ]
+    for came, came_order, code in cases:
+        s = _strategist(graph, "cautious")
+        m = s._mem("r1")
+        m.planned = True
+        m.came, m.came_order = came, came_order
+        order = s.decide("r1", "b", _guard_view())
+        assert order.code == code
+        if code == "no_turn_back":
+            assert (order.goal, order.step, order.aim) == (None, None, "a")
+            assert m.came == came and m.came_order == came_order
+        else:
+            assert (order.goal, order.step) == ("a", "a")
+            assert m.came == ("b", "a") and m.came_order == ("guard", "a")
+        assert m.order == (order.code, order.goal)
