@@ -35,52 +35,18 @@ import networkx as nx
 import numpy as np
 
 from campaign.config import CampaignRules, StrategyDoctrine
-from campaign.strategy.knowledge import EnemyGroup, Order, SideView
+from campaign.strategy.knowledge import (
+    CODES,
+    GROUP_CODES,
+    GUARD_CODES,
+    EnemyGroup,
+    Memory,
+    Order,
+    SideView,
+)
 from campaign.strategy.routing import PricedRoutes, nearer, runs_through
 
-__all__ = ["CODES", "Order", "Strategist"]
-
-#: Reason codes of an order (printers turn them into sentences).
-CODES = (
-    "guard",  # returns to the base to cover it
-    "guard_hold",  # stays on the base to cover it
-    "regroup",  # rejoins friends after a defeat
-    "guns",  # marches to a battle its side is fighting, to join it
-    "pursue",  # follows a beaten enemy
-    "attack",  # marches on a known enemy it can beat
-    "concentrate",  # marches to the rally point before attacking
-    "wait",  # waits at the rally point for friends
-    "plan",  # the opening route of the campaign plan
-    "flank",  # a route around a stronger enemy toward the goal
-    "objective",  # makes for an objective not held
-    "advance",  # advances on the enemy base
-    "hold",  # nothing worth doing: holds
-    "no_way",  # every route to the goal runs through a stronger enemy: holds
-    "no_turn_back",  # would turn back for no new reason: holds
-)
-
-#: Codes of a division that is on, or bound for, its own base to cover it.
-GUARD_CODES = ("guard", "guard_hold")
-#: Codes of an order given on the strength of every free division at the junction: those
-#: divisions (the order's ``friends``) march with it.
-GROUP_CODES = ("attack", "pursue")
-
-
-class _Memory:
-    """What a side remembers of one of its divisions between decisions (a plain class: a
-    native class, built in C, when compiled)."""
-
-    def __init__(self) -> None:
-        self.plan: str | None = None
-        self.planned = False
-        self.order: tuple[str, str | None] | None = None
-        self.came: tuple[str, str] | None = None
-        self.came_order: tuple[str, str | None] | None = None
-        self.pursue: tuple[str, ...] = ()
-        self.pursue_until = -1.0
-        self.regroup = False
-        #: (minute, junction, order): an order given with this division counted in, to follow
-        self.follow: tuple[float, str, Order] | None = None
+__all__ = ["CODES", "GROUP_CODES", "GUARD_CODES", "Order", "Strategist"]
 
 
 class Strategist:
@@ -129,7 +95,7 @@ class Strategist:
         self._doc_advance_on_base: bool = doctrine.advance_on_base
         self._doc_plan_slack_hours: float = doctrine.plan_slack_hours
         self._doc_guns_hours: float = doctrine.guns_hours
-        self.memory: dict[str, _Memory] = {}
+        self.memory: dict[str, Memory] = {}
         self.fled: dict[str, str] = {}  # enemy division -> where it was seen falling back to
         #: the enemy groups last worked out, and the sightings and strengths (copies) they
         #: were worked out from: most decisions see the enemy as the one before did
@@ -154,10 +120,10 @@ class Strategist:
         self._stronger_set: set[str] = set()
 
     # ------------------------------------------------------------------ memory
-    def _mem(self, div: str) -> _Memory:
+    def _mem(self, div: str) -> Memory:
         m = self.memory.get(div)
         if m is None:
-            m = self.memory[div] = _Memory()
+            m = self.memory[div] = Memory()
         return m
 
     def _enemy_groups(self, view: SideView) -> dict[str, EnemyGroup]:
@@ -193,8 +159,7 @@ class Strategist:
         return here, tuple(band)
 
     def _stronger(self, groups: dict[str, EnemyGroup], here: int) -> set[str]:
-        """Junctions of the enemy groups ``here`` boxes cannot attack (RULES.md §8.8).
-        Read-only: the last answer is given again for the same groups and boxes."""
+        """Junctions of the enemy groups ``here`` boxes cannot attack (§8.8; kept, read-only)."""
         if groups is self._stronger_groups and here == self._stronger_here:
             return self._stronger_set
         ratio = self._doc_attack_ratio
@@ -320,7 +285,7 @@ class Strategist:
         here, _ = self._here(div, at, view)
         return self._guard(div, at, view, groups, self._stronger(groups, here))
 
-    def _choose(self, div: str, at: str, view: SideView, m: _Memory) -> Order:
+    def _choose(self, div: str, at: str, view: SideView, m: Memory) -> Order:
         priced = self.priced
         from_at = priced.costs_from(at)  # from_at.get(j, inf) is cost(at, j)
         groups = self._enemy_groups(view)
@@ -454,9 +419,8 @@ class Strategist:
         return self._go("guard", at, base, stronger, enemy_at=enemy_at)
 
     def _threat(self, groups: dict[str, EnemyGroup], base: str) -> str | None:
-        """The enemy group nearest ``base`` within ``guard_hours`` of it, by (hours, id), or
-        None (RULES.md §8.8). Worked out again only for other groups or another base (the
-        groups are shared between decisions while the sightings stay the same)."""
+        """The enemy group nearest ``base`` within ``guard_hours``, by (hours, id), or None
+        (RULES.md §8.8); kept until asked of other groups (new sightings) or another base."""
         if groups is self._threat_groups and base == self._threat_base:
             return self._threat_at
         to_base = self._base_hours(base)
@@ -502,7 +466,7 @@ class Strategist:
         return self._go("guns", at, j, stronger, enemy_at=j, enemies=enemies)
 
     def _regroup(
-        self, div: str, at: str, view: SideView, stronger: set[str], m: _Memory
+        self, div: str, at: str, view: SideView, stronger: set[str], m: Memory
     ) -> Order | None:
         friends: dict[str, str] = {}  # the other divisions -> where they are or are bound
         for d in view.own:
@@ -612,9 +576,7 @@ class Strategist:
             return None
         return str(candidates[int(self.rng.integers(len(candidates)))])
 
-    def _strategic(
-        self, div: str, at: str, view: SideView, stronger: set[str], m: _Memory
-    ) -> Order:
+    def _strategic(self, div: str, at: str, view: SideView, stronger: set[str], m: Memory) -> Order:
         if not m.planned:
             m.planned = True
             m.plan = self._plan(at, view)
