@@ -354,10 +354,13 @@ class Campaign:
         nightfall = self.clock.nightfall(env._now)
         if env._now + minutes > nightfall and minutes <= self.clock.daylight_minutes:
             # the log names the leg it would not start (the reason the halt is kept by stays
-            # the bare words: said once a day, as before)
-            to = self.map.graph.nodes[dest].get("name", dest)
-            march = f"{hours:g} hour's" if hours == 1 else f"{hours:g} hours'"
-            leg = f" for {to} ({march} march)"
+            # the bare words: said once a day, as before); with events off nothing is logged
+            # and the words are not put together
+            leg = ""
+            if self.record:
+                to = self.map.graph.nodes[dest].get("name", dest)
+                march = f"{hours:g} hour's" if hours == 1 else f"{hours:g} hours'"
+                leg = f" for {to} ({march} march)"
             self._halt(div, at, "too late in the day to set off", leg)
             return None, self.clock.next_dawn(nightfall) - env._now, False
         self._order(div, at, order, kind)

@@ -35,52 +35,18 @@ import networkx as nx
 import numpy as np
 
 from campaign.config import CampaignRules, StrategyDoctrine
-from campaign.strategy.knowledge import EnemyGroup, Order, SideView
+from campaign.strategy.knowledge import (
+    CODES,
+    GROUP_CODES,
+    GUARD_CODES,
+    EnemyGroup,
+    Memory,
+    Order,
+    SideView,
+)
 from campaign.strategy.routing import PricedRoutes, nearer, runs_through
 
-__all__ = ["CODES", "Order", "Strategist"]
-
-#: Reason codes of an order (printers turn them into sentences).
-CODES = (
-    "guard",  # returns to the base to cover it
-    "guard_hold",  # stays on the base to cover it
-    "regroup",  # rejoins friends after a defeat
-    "guns",  # marches to a battle its side is fighting, to join it
-    "pursue",  # follows a beaten enemy
-    "attack",  # marches on a known enemy it can beat
-    "concentrate",  # marches to the rally point before attacking
-    "wait",  # waits at the rally point for friends
-    "plan",  # the opening route of the campaign plan
-    "flank",  # a route around a stronger enemy toward the goal
-    "objective",  # makes for an objective not held
-    "advance",  # advances on the enemy base
-    "hold",  # nothing worth doing: holds
-    "no_way",  # every route to the goal runs through a stronger enemy: holds
-    "no_turn_back",  # would turn back for no new reason: holds
-)
-
-#: Codes of a division that is on, or bound for, its own base to cover it.
-GUARD_CODES = ("guard", "guard_hold")
-#: Codes of an order given on the strength of every free division at the junction: those
-#: divisions (the order's ``friends``) march with it.
-GROUP_CODES = ("attack", "pursue")
-
-
-class _Memory:
-    """What a side remembers of one of its divisions between decisions (a plain class: a
-    native class, built in C, when compiled)."""
-
-    def __init__(self) -> None:
-        self.plan: str | None = None
-        self.planned = False
-        self.order: tuple[str, str | None] | None = None
-        self.came: tuple[str, str] | None = None
-        self.came_order: tuple[str, str | None] | None = None
-        self.pursue: tuple[str, ...] = ()
-        self.pursue_until = -1.0
-        self.regroup = False
-        #: (minute, junction, order): an order given with this division counted in, to follow
-        self.follow: tuple[float, str, Order] | None = None
+__all__ = ["CODES", "GROUP_CODES", "GUARD_CODES", "Order", "Strategist"]
 
 
 class Strategist:
@@ -129,7 +95,7 @@ class Strategist:
         self._doc_advance_on_base: bool = doctrine.advance_on_base
         self._doc_plan_slack_hours: float = doctrine.plan_slack_hours
         self._doc_guns_hours: float = doctrine.guns_hours
-        self.memory: dict[str, _Memory] = {}
+        self.memory: dict[str, Memory] = {}
         self.fled: dict[str, str] = {}  # enemy division -> where it was seen falling back to
         #: the enemy groups last worked out, and the sightings and strengths (copies) they
         #: were worked out from: most decisions see the enemy as the one before did
@@ -144,12 +110,20 @@ class Strategist:
         self._objective_order: dict[str, tuple[str, ...]] = {}
         self._objectives_of: tuple[dict[str, int], str] = ({}, "")
         self._objective_names: tuple[str, ...] = ()
+        #: the groups, own base and nearest threat to it last worked out (:meth:`_threat`)
+        self._threat_groups: dict[str, EnemyGroup] | None = None
+        self._threat_base = ""
+        self._threat_at: str | None = None
+        #: the groups and own boxes the last :meth:`_stronger` answer was worked out for
+        self._stronger_groups: dict[str, EnemyGroup] | None = None
+        self._stronger_here = -1
+        self._stronger_set: set[str] = set()
 
     # ------------------------------------------------------------------ memory
-    def _mem(self, div: str) -> _Memory:
+    def _mem(self, div: str) -> Memory:
         m = self.memory.get(div)
         if m is None:
-            m = self.memory[div] = _Memory()
+            m = self.memory[div] = Memory()
         return m
 
     def _enemy_groups(self, view: SideView) -> dict[str, EnemyGroup]:
@@ -162,7 +136,9 @@ class Strategist:
         if estimate == view.estimate_boxes and seen == positions and boxes == view.enemy_boxes:
             return self._groups
         self._groups = view.enemy_groups()
-        self._groups_of = (dict(positions), dict(view.enemy_boxes), view.estimate_boxes)
+        if boxes != view.enemy_boxes:  # (strengths are learned less often than sightings)
+            boxes = dict(view.enemy_boxes)
+        self._groups_of = (dict(positions), boxes, view.estimate_boxes)
         return self._groups
 
     def _here(self, div: str, at: str, view: SideView) -> tuple[int, tuple[str, ...]]:
@@ -177,13 +153,21 @@ class Strategist:
                 elif d.free:
                     here += d.boxes
                     band.append(d.id)
+        if not band:
+            return here, ()
         band.sort()
         return here, tuple(band)
 
     def _stronger(self, groups: dict[str, EnemyGroup], here: int) -> set[str]:
-        """Junctions of the enemy groups ``here`` boxes cannot attack (RULES.md §8.8)."""
+        """Junctions of the enemy groups ``here`` boxes cannot attack (§8.8; kept, read-only)."""
+        if groups is self._stronger_groups and here == self._stronger_here:
+            return self._stronger_set
         ratio = self._doc_attack_ratio
-        return {j for j, g in groups.items() if here < ratio * g.boxes}
+        found = {j for j, g in groups.items() if here < ratio * g.boxes}
+        self._stronger_groups = groups  # kept alive here: its identity is not reused
+        self._stronger_here = here
+        self._stronger_set = found
+        return found
 
     def _objectives_from(self, at: str, view: SideView) -> tuple[str, ...]:
         """The objectives a division at ``at`` may make for, nearest first: reachable, not
@@ -274,17 +258,23 @@ class Strategist:
         if order.code not in ("plan", "flank"):
             m.plan = None  # the campaign has begun in earnest: the opening plan is over
             m.planned = True
-        if (
-            order.step is not None
-            and m.came is not None
-            and m.came == (order.step, at)
-            and m.came_order == (order.code, order.goal)
-        ):
-            order = Order("no_turn_back", None, None, aim=order.goal)
-        if order.step is not None:
-            m.came = (at, order.step)
-            m.came_order = (order.code, order.goal)
-        m.order = (order.code, order.goal)
+        step = order.step
+        came = m.came
+        if step is not None and came is not None and came[0] == step and came[1] == at:
+            came_order = m.came_order  # back where it came from, for the same reason?
+            if (
+                came_order is not None
+                and came_order[0] == order.code
+                and came_order[1] == order.goal
+            ):
+                order = Order("no_turn_back", None, None, aim=order.goal)
+                step = None
+        # (one tuple, shared by both memories: an optional type keeps it built once)
+        code_goal: tuple[str, str | None] | None = (order.code, order.goal)
+        if step is not None:
+            m.came = (at, step)
+            m.came_order = code_goal
+        m.order = code_goal
         return order
 
     def _guard_first(self, div: str, at: str, view: SideView) -> Order | None:
@@ -295,7 +285,7 @@ class Strategist:
         here, _ = self._here(div, at, view)
         return self._guard(div, at, view, groups, self._stronger(groups, here))
 
-    def _choose(self, div: str, at: str, view: SideView, m: _Memory) -> Order:
+    def _choose(self, div: str, at: str, view: SideView, m: Memory) -> Order:
         priced = self.priced
         from_at = priced.costs_from(at)  # from_at.get(j, inf) is cost(at, j)
         groups = self._enemy_groups(view)
@@ -403,18 +393,10 @@ class Strategist:
         stronger: set[str],
     ) -> Order | None:
         base = view.own_base
-        to_base = self._base_hours(base)
-        guard_hours = self._doc_guard_hours
-        enemy_at: str | None = None  # the nearest threat to the base, by (hours, id)
-        threat_hours = math.inf
-        for j in groups:
-            hours = self._hours_to(to_base, j, base)
-            if hours <= guard_hours and (
-                enemy_at is None or nearer(hours, 0.0, j, threat_hours, 0.0, enemy_at)
-            ):
-                enemy_at, threat_hours = j, hours
+        enemy_at = self._threat(groups, base)
         if enemy_at is None:
             return None
+        to_base = self._base_hours(base)
         memory = self.memory
         for d in view.own:  # another division holds, is bound for, or guards the base
             if d.id != div:
@@ -435,6 +417,26 @@ class Strategist:
         if at == base:
             return Order("guard_hold", None, None, enemy_at=enemy_at)
         return self._go("guard", at, base, stronger, enemy_at=enemy_at)
+
+    def _threat(self, groups: dict[str, EnemyGroup], base: str) -> str | None:
+        """The enemy group nearest ``base`` within ``guard_hours``, by (hours, id), or None
+        (RULES.md §8.8); kept until asked of other groups (new sightings) or another base."""
+        if groups is self._threat_groups and base == self._threat_base:
+            return self._threat_at
+        to_base = self._base_hours(base)
+        guard_hours = self._doc_guard_hours
+        enemy_at: str | None = None
+        threat_hours = math.inf
+        for j in groups:
+            hours = self._hours_to(to_base, j, base)
+            if hours <= guard_hours and (
+                enemy_at is None or nearer(hours, 0.0, j, threat_hours, 0.0, enemy_at)
+            ):
+                enemy_at, threat_hours = j, hours
+        self._threat_groups = groups  # kept alive here: its identity is not reused
+        self._threat_base = base
+        self._threat_at = enemy_at
+        return enemy_at
 
     def _guns(
         self, at: str, view: SideView, groups: dict[str, EnemyGroup], stronger: set[str]
@@ -464,7 +466,7 @@ class Strategist:
         return self._go("guns", at, j, stronger, enemy_at=j, enemies=enemies)
 
     def _regroup(
-        self, div: str, at: str, view: SideView, stronger: set[str], m: _Memory
+        self, div: str, at: str, view: SideView, stronger: set[str], m: Memory
     ) -> Order | None:
         friends: dict[str, str] = {}  # the other divisions -> where they are or are bound
         for d in view.own:
@@ -574,9 +576,7 @@ class Strategist:
             return None
         return str(candidates[int(self.rng.integers(len(candidates)))])
 
-    def _strategic(
-        self, div: str, at: str, view: SideView, stronger: set[str], m: _Memory
-    ) -> Order:
+    def _strategic(self, div: str, at: str, view: SideView, stronger: set[str], m: Memory) -> Order:
         if not m.planned:
             m.planned = True
             m.plan = self._plan(at, view)

@@ -14,7 +14,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["EnemyGroup", "Order", "OwnDivision", "SideView", "count_flank_marches"]
+__all__ = [
+    "CODES",
+    "GROUP_CODES",
+    "GUARD_CODES",
+    "EnemyGroup",
+    "Memory",
+    "Order",
+    "OwnDivision",
+    "SideView",
+    "count_flank_marches",
+]
 
 
 class OwnDivision:
@@ -245,3 +255,47 @@ def count_flank_marches(orders: Iterable[tuple[str, str, str | None]]) -> int:
             count += 1
         last[division] = (code, goal)
     return count
+
+
+#: Reason codes of an order (printers turn them into sentences).
+CODES = (
+    "guard",  # returns to the base to cover it
+    "guard_hold",  # stays on the base to cover it
+    "regroup",  # rejoins friends after a defeat
+    "guns",  # marches to a battle its side is fighting, to join it
+    "pursue",  # follows a beaten enemy
+    "attack",  # marches on a known enemy it can beat
+    "concentrate",  # marches to the rally point before attacking
+    "wait",  # waits at the rally point for friends
+    "plan",  # the opening route of the campaign plan
+    "flank",  # a route around a stronger enemy toward the goal
+    "objective",  # makes for an objective not held
+    "advance",  # advances on the enemy base
+    "hold",  # nothing worth doing: holds
+    "no_way",  # every route to the goal runs through a stronger enemy: holds
+    "no_turn_back",  # would turn back for no new reason: holds
+)
+
+#: Codes of a division that is on, or bound for, its own base to cover it.
+GUARD_CODES = ("guard", "guard_hold")
+#: Codes of an order given on the strength of every free division at the junction: those
+#: divisions (the order's ``friends``) march with it.
+GROUP_CODES = ("attack", "pursue")
+
+
+class Memory:
+    """What a side's :class:`campaign.strategy.doctrine.Strategist` remembers of one of its
+    divisions between decisions (a plain class: a native class, built in C, when
+    compiled)."""
+
+    def __init__(self) -> None:
+        self.plan: str | None = None
+        self.planned = False
+        self.order: tuple[str, str | None] | None = None
+        self.came: tuple[str, str] | None = None
+        self.came_order: tuple[str, str | None] | None = None
+        self.pursue: tuple[str, ...] = ()
+        self.pursue_until = -1.0
+        self.regroup = False
+        #: (minute, junction, order): an order given with this division counted in, to follow
+        self.follow: tuple[float, str, Order] | None = None
