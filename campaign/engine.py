@@ -17,7 +17,7 @@ import simpy
 from simpy.events import PENDING
 
 from battle.dice import Dice, percentage_test
-from campaign.army import Division, raise_division, raise_table
+from campaign.army import Division, raise_table
 from campaign.battles import BattleDesk
 from campaign.clock import Clock
 from campaign.config import LoadedRules
@@ -27,19 +27,17 @@ from campaign.events import (
     BattleFought,
     CampaignEnded,
     CampaignEvent,
-    DivisionRaised,
     FellBack,
     Halted,
     MarchArrived,
     MarchBegun,
     Ordered,
-    RaisedUnit,
     RoughRoadTest,
 )
 from campaign.ledger import Ledger
 from campaign.lookups import map_tables
 from campaign.maps import CampaignMap
-from campaign.reinforcements import check_reinforcements, entering, entry_minute
+from campaign.reinforcements import check_reinforcements, entering, entry_minute, raise_armies
 from campaign.result import CampaignResult, final_result, header
 from campaign.schedule import WOKEN, after_urgent, due_now, first_of, nudge, ring
 from campaign.sightings import enemies_seeing, side_view, update_sightings
@@ -192,28 +190,8 @@ class Campaign:
 
     # ------------------------------------------------------------------ set-up
     def _raise_armies(self) -> None:
-        for side in SIDES:
-            setup = self.map.sides[side]
-            for i in range(self.cr.divisions_per_side):
-                junction = setup.starts[i % len(setup.starts)]
-                div, roll = raise_division(side, i + 1, junction, self.rules, self.forces_dice)
-                self.divisions.append(div)
-                if not self.record:
-                    self.tally()
-                    continue
-                self.emit(
-                    DivisionRaised(
-                        0,
-                        side,
-                        div.id,
-                        roll,
-                        tuple(RaisedUnit(u.id, u.kind) for u in div.units),
-                        junction,
-                        seen_by=(side,),
-                    )
-                )
-        self.divisions.sort(key=lambda d: self.side_order.index(d.side))  # stable
-        self.endgame.start()
+        """Raise both armies at their starts (RULES.md §2.1): :func:`raise_armies`."""
+        raise_armies(self)
 
     def _started(self) -> None:
         """Log the campaign's header: map, rules, doctrines, bases, seed, versions."""

@@ -1,5 +1,6 @@
-"""Reinforcements (RULES.md §8.9): divisions a map brings in at a junction on a given day and
-hour, checked when the campaign is set up and raised when they enter."""
+"""Raising divisions: both armies at their starts when the campaign begins (RULES.md §2.1),
+and reinforcements (§8.9), divisions a map brings in at a junction on a given day and hour,
+checked when the campaign is set up and raised when they enter."""
 
 from __future__ import annotations
 
@@ -17,7 +18,36 @@ if TYPE_CHECKING:
     from campaign.engine import Campaign
     from campaign.maps import Reinforcement
 
-__all__ = ["check_reinforcements", "entering", "entry_minute", "reinforce"]
+__all__ = ["check_reinforcements", "entering", "entry_minute", "raise_armies", "reinforce"]
+
+
+def raise_armies(camp: Campaign) -> None:
+    """Raise every division of both sides at its start (RULES.md §2.1: a d100 on the raise
+    table each), logged at minute 0, and list them in the campaign's side order (each side's
+    in the order raised); then the endgame records each army's casualty base and who
+    controls what (:meth:`Endgame.start <campaign.endgame.Endgame.start>`)."""
+    for side in SIDES:
+        setup = camp.map.sides[side]
+        for i in range(camp.cr.divisions_per_side):
+            junction = setup.starts[i % len(setup.starts)]
+            div, roll = raise_division(side, i + 1, junction, camp.rules, camp.forces_dice)
+            camp.divisions.append(div)
+            if not camp.record:
+                camp.tally()
+                continue
+            camp.emit(
+                DivisionRaised(
+                    0,
+                    side,
+                    div.id,
+                    roll,
+                    tuple(RaisedUnit(u.id, u.kind) for u in div.units),
+                    junction,
+                    seen_by=(side,),
+                )
+            )
+    camp.divisions.sort(key=lambda d: camp.side_order.index(d.side))  # stable
+    camp.endgame.start()
 
 
 def entry_minute(camp: Campaign, r: Reinforcement) -> float:

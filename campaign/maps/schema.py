@@ -7,6 +7,7 @@ may carry extra facts, which are kept for the objective rule (:mod:`campaign.map
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -297,6 +298,8 @@ def parse_map_document(data: Any, source: str) -> RawMap:
             fix=FORMAT_FIX,
         )
     strict = "sides" in data
+    if not strict:
+        _check_neutral_top(data, source)
     model: type[_MapFile] | type[_NeutralMapFile] = _MapFile if strict else _NeutralMapFile
     try:
         doc = model.model_validate(data)
@@ -306,6 +309,41 @@ def parse_map_document(data: Any, source: str) -> RawMap:
     if problems:
         raise MapError("; ".join(problems), source=source, fix=FORMAT_FIX)
     return _to_raw(doc, source, strict)
+
+
+#: top-level keys of the project's format that a map without ``sides`` cannot use
+_PROJECT_ONLY = ("sides", "time_limit_days", "reinforcements")
+
+
+def _check_neutral_top(data: dict[Any, Any], source: str) -> None:
+    """A map without ``sides`` is read as a neutral map (its extra keys kept as facts), so a
+    misspelt ``sides`` would silently drop the sides and every key check with them: a
+    top-level key close to ``sides`` (or to another key of the project's format), or a key
+    only the project's format has, is an error instead.
+
+    Raises
+    ------
+    MapError
+        Naming the key and what it most likely meant.
+    """
+    for key in data:
+        if not isinstance(key, str) or key in _NeutralMapFile.model_fields:
+            continue
+        if key in _PROJECT_ONLY:
+            raise MapError(
+                f"'{key}' needs a 'sides' block (the project's map format), and there is none",
+                source=source,
+                key=key,
+                fix="Add 'sides:' with red and blue (name, base, start), or remove the key.",
+            )
+        close = difflib.get_close_matches(key, _PROJECT_ONLY, n=1, cutoff=0.75)
+        if close:
+            raise MapError(
+                f"unknown key '{key}' (did you mean '{close[0]}'?)",
+                source=source,
+                key=key,
+                fix=f"Spell it '{close[0]}'. " + FORMAT_FIX,
+            )
 
 
 def _to_raw(doc: _MapFile | _NeutralMapFile, source: str, strict: bool) -> RawMap:

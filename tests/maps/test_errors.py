@@ -109,6 +109,16 @@ BAD = {
         ),
         "sides.red.start[0]: start 'e' has no road path",
     ),
+    # without 'sides' a map reads as a neutral one (extra keys kept as facts): a misspelt
+    # 'sides' must not silently turn the key checks off and choose the bases itself
+    "sides misspelt": (
+        lambda d: d.update(side=d.pop("sides")),
+        "side: unknown key 'side' (did you mean 'sides'?)",
+    ),
+    "reinforcements without sides": (
+        lambda d: (d.pop("sides"), d.update(reinforcements=[])),
+        "reinforcements: 'reinforcements' needs a 'sides' block",
+    ),
     "id written as a float": (
         lambda d: d["junctions"][0].update(id=1.5),
         "junctions[0].id: this reads as a number",
