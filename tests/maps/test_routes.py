@@ -73,15 +73,24 @@ def test_routes_reject_unknown_junctions_and_pickle() -> None:
     assert copy.path("vauclair", "steinbruck") == routes.path("vauclair", "steinbruck")
 
 
-@settings(max_examples=80, deadline=None)
-@given(road_maps(), st.data())
-def test_retreat_path_avoids_blocked_junctions_and_road(graph: nx.Graph, data) -> None:
+def _retreat_case(
+    graph: nx.Graph, data: st.DataObject
+) -> tuple[str, str, set[str], tuple[str, str] | None]:
+    """A fall back to draw on ``graph``: start, base, up to 3 enemy-held junctions and
+    perhaps the enemy's road."""
     nodes = sorted(graph)
     start = data.draw(st.sampled_from(nodes))
     base = data.draw(st.sampled_from(nodes))
     blocked = set(data.draw(st.lists(st.sampled_from(nodes), max_size=3)))
     edges = sorted(graph.edges)
     blocked_edge = data.draw(st.none() | st.sampled_from(edges)) if edges else None
+    return start, base, blocked, blocked_edge
+
+
+@settings(max_examples=80, deadline=None)
+@given(road_maps(), st.data())
+def test_retreat_path_avoids_blocked_junctions_and_road(graph: nx.Graph, data) -> None:
+    start, base, blocked, blocked_edge = _retreat_case(graph, data)
     path = retreat_path(graph, start, base, blocked, blocked_edge)
     allowed = graph.copy()
     allowed.remove_nodes_from(blocked - {start})
@@ -118,12 +127,7 @@ def test_retreat_path_is_the_path_of_the_map_without_the_enemy(graph: nx.Graph, 
     of the map without the enemy-held junctions and the enemy's road: the search hides them
     with its weight function instead of building the view, and must not pick another of
     equally short paths (campaigns would change)."""
-    nodes = sorted(graph)
-    start = data.draw(st.sampled_from(nodes))
-    base = data.draw(st.sampled_from(nodes))
-    blocked = set(data.draw(st.lists(st.sampled_from(nodes), max_size=3)))
-    edges = sorted(graph.edges)
-    blocked_edge = data.draw(st.none() | st.sampled_from(edges)) if edges else None
+    start, base, blocked, blocked_edge = _retreat_case(graph, data)
     hidden = blocked - {start}
     cut = {blocked_edge, blocked_edge[::-1]} if blocked_edge else set()
     view = nx.subgraph_view(
