@@ -45,11 +45,18 @@ def battle_details(n: Narrator, e: BattleFought) -> list[str]:
     details: list[str] = []
     odds = n.odds(e) if n.odds else None
     if odds is not None:
-        # a battle that nightfall ended was fought, and simulated, in the daylight left
-        dusk = f", with {e.bounds} bounds of daylight left" if e.reason == "nightfall" else ""
+        # what the estimate knew that the generals did not (campaign.printers.odds): a
+        # battle that nightfall ended was simulated in the daylight left, and late arrivals
+        # join the simulated fights at the bounds they joined this one (RULES.md §8.4)
+        given = []
+        if e.reason == "nightfall":
+            given.append(f"with {e.bounds} bounds of daylight left")
+        if e.joined:
+            given.append("counting the late arrivals at the bounds they came")
+        given_text = f", {' and '.join(given)}" if given else ""
         red, blue = n.noun("red"), n.noun("blue")
         details.append(
-            f"Before the battle{dusk}: {red} would win {odds.chance('red'):.0%} of "
+            f"Before the battle{given_text}: {red} would win {odds.chance('red'):.0%} of "
             f"such fights, {blue} {odds.chance('blue'):.0%}, "
             f"{odds.chance(None):.0%} drawn ({odds.n} simulated battles)."
         )

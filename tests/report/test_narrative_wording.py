@@ -84,7 +84,7 @@ def test_only_the_umpire_sees_the_odds(campaign_run) -> None:
     assert shown["red"] == shown["blue"] == 0
 
 
-def test_odds_of_a_battle_ended_by_nightfall_say_how_much_daylight_was_left() -> None:
+def test_odds_say_what_they_knew_of_the_battle_daylight_left_and_late_arrivals() -> None:
     # "Red would win 0%, Blue 0%, 100% drawn" reads as nonsense unless the reader knows the
     # battle had two bounds of daylight: the odds are simulated in the same daylight (§8.3)
     from campaign.config import load_rules
@@ -95,20 +95,28 @@ def test_odds_of_a_battle_ended_by_nightfall_say_how_much_daylight_was_left() ->
     events = run_campaign(cmap, load_rules(), 42, record_events=True).events
     names = {n: d["name"] for n, d in cmap.graph.nodes(data=True)}
     narrator = Narrator(names, odds=_Odds())  # type: ignore[arg-type]
-    seen = {"nightfall": 0, "other": 0}
+    # likewise late arrivals: the simulated fights bring them in at the bounds they came,
+    # which nobody knew before the battle, so the line says it counts them
+    late = "counting the late arrivals at the bounds they came"
+    seen = {"nightfall": 0, "late": 0, "other": 0}
     for entry in narrator.entries(events):
         e = entry.event
         if not isinstance(e, BattleFought):
             continue
         odds_line = next(line for line in entry.details if line.startswith("Before the battle"))
-        dusk = f"Before the battle, with {e.bounds} bounds of daylight left: "
+        given = []
         if e.reason == "nightfall":
             seen["nightfall"] += 1
-            assert odds_line.startswith(dusk), odds_line
-        else:
+            given.append(f"with {e.bounds} bounds of daylight left")
+        if e.joined:
+            seen["late"] += 1
+            given.append(late)
+        if not given:
             seen["other"] += 1
-            assert odds_line.startswith("Before the battle: "), odds_line
-    assert seen["nightfall"] >= 1 and seen["other"] >= 1, seen
+        expected = "Before the battle" + (f", {' and '.join(given)}" if given else "")
+        assert odds_line.startswith(expected + ": "), odds_line
+        assert (late in odds_line) == bool(e.joined), odds_line
+    assert seen["nightfall"] >= 1 and seen["late"] >= 1 and seen["other"] >= 1, seen
 
 
 def test_a_sides_cover_gives_an_enemys_learned_strength_once(campaign_run) -> None:
