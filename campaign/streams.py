@@ -46,6 +46,7 @@ __all__ = [
     "SIDE_ORDER",
     "STRATEGY",
     "Streams",
+    "key_words",
     "odds_stream",
     "seed_key",
 ]
@@ -61,16 +62,32 @@ ODDS = 1 << 62
 _TOP = 192  # a stream id is the counter's top 64-bit word
 
 
-def seed_key(seed: int) -> np.ndarray[Any, Any]:
-    """The 128-bit Philox key of ``seed`` (an int >= 0): two uint64 words,
-    ``SeedSequence(seed).generate_state(2, uint64)``, so that near seeds give unrelated keys.
+def key_words(seed: int) -> tuple[int, int]:
+    """The 128-bit Philox key of ``seed`` (an int >= 0) as two ints < 2**64: the uint64 words
+    of ``SeedSequence(seed).generate_state(2, uint64)``, so that near seeds give unrelated
+    keys. Put together from its four 32-bit words as numpy does (little end first): the same
+    ints without a uint64 array and its scalars (each campaign's :class:`Streams` makes one).
 
     Raises
     ------
     ValueError, TypeError
         If ``seed`` is negative, or not an integer.
     """
-    return np.random.SeedSequence(operator.index(seed)).generate_state(2, np.uint64)
+    low0, high0, low1, high1 = (
+        np.random.SeedSequence(operator.index(seed)).generate_state(4, np.uint32).tolist()
+    )
+    return low0 | high0 << 32, low1 | high1 << 32
+
+
+def seed_key(seed: int) -> np.ndarray[Any, Any]:
+    """:func:`key_words` of ``seed`` as a uint64 array of two (Philox's ``key=``).
+
+    Raises
+    ------
+    ValueError, TypeError
+        If ``seed`` is negative, or not an integer.
+    """
+    return np.array(key_words(seed), dtype=np.uint64)
 
 
 def odds_stream(battle_seed: tuple[int, ...]) -> int:
@@ -129,13 +146,8 @@ class Streams:
     __slots__ = ("_lent", "_restart", "_state", "key")
 
     def __init__(self, seed: int) -> None:
-        #: the 128-bit Philox key: two ints < 2**64 (the uint64 words of :func:`seed_key`,
-        #: put together from its four 32-bit words as numpy does, little end first: the
-        #: same ints without the uint64 array and its scalars)
-        low0, high0, low1, high1 = (
-            np.random.SeedSequence(operator.index(seed)).generate_state(4, np.uint32).tolist()
-        )
-        self.key: tuple[int, int] = (low0 | high0 << 32, low1 | high1 << 32)
+        #: the 128-bit Philox key: two ints < 2**64 (:func:`key_words`)
+        self.key: tuple[int, int] = key_words(seed)
         #: (bit generator, generator) pairs this object handed out, for :meth:`release`
         self._lent: list[tuple[np.random.Philox, np.random.Generator]] = []
         self._restart: tuple[np.random.Philox, np.random.Generator] | None = None
