@@ -31,7 +31,7 @@ from battle.arrivals import Arrival
 from battle.engine import fight
 from battle.result import BattleResult
 from battle.units import Force
-from campaign.army import Division, raise_table
+from campaign.army import Division
 from campaign.battle_record import battle_row, fought_event
 from campaign.events import SIDES, CampaignEvent, MeetingOnRoad, StrengthLearned
 from campaign.fallback import Aftermath, Road
@@ -178,7 +178,7 @@ class BattleDesk:
         #: every battle begun and not yet ended, by number (roads included)
         self.pending: dict[int, Battle] = {}
         #: distinct places battles were fought at: a junction, or a road whichever way marched
-        self.places: dict[str | tuple[str, ...], None] = {}
+        self.places: dict[str | tuple[str, str], None] = {}
 
     def engaged(self, side: str) -> tuple[str, ...]:
         """Junctions where ``side`` is fighting a battle now, sorted (for its doctrine)."""
@@ -457,77 +457,98 @@ class BattleDesk:
         """Apply and record ``battle``'s result and work out its consequences (§8.5)."""
         camp = self.camp
         del self.pending[battle.number]
-        for d in battle.members():
+        everyone = battle.members()
+        for d in everyone:
             d.in_battle = False  # woken below
         where = battle.where
-        if where.junction is not None:
-            del self.fighting[where.junction]
-        by_side, winner = self._apply(battle)
-        reason = battle.result.reason if battle.result is not None else ""
-        if where.road is not None:
-            self.aftermath.after_road_battle(where.road, by_side, winner, battle.end, reason)
+        junction = where.junction
+        if junction is not None:
+            del self.fighting[junction]
+        by_side, winner = self._apply(battle, everyone)
+        result = battle.result
+        reason = result.reason if result is not None else ""
+        road = where.road
+        if road is not None:
+            self.aftermath.after_road_battle(road, by_side, winner, battle.end, reason)
         else:
-            assert where.junction is not None
+            assert junction is not None
             self.aftermath.after_junction_battle(
-                where.junction, by_side, winner, battle.attacker, battle.end, reason
+                junction, by_side, winner, battle.attacker, battle.end, reason
             )
         for s in camp.side_order:  # woken in the campaign's seeded order, not red first
             for d in by_side[s]:
                 camp.wake(d)
         camp.endgame.check_immediate()
-        if where.junction is not None:  # once every arrival of this minute is in
-            junction = where.junction
-            camp._after_this_minute(lambda: self.check_contact(junction, arriving=None))
+        if junction is not None:  # once every arrival of this minute is in
+            self._check_later(junction)
 
-    def _apply(self, battle: Battle) -> tuple[dict[str, list[Division]], str | None]:
+    def _check_later(self, junction: str) -> None:
+        """The contact check of ``junction`` after everything already due this minute.
+        (Apart from :meth:`_settle`: compiled, a function with a closure makes its
+        closure's frame at every call.)"""
+        self.camp._after_this_minute(lambda: self.check_contact(junction, arriving=None))
+
+    def _apply(
+        self, battle: Battle, everyone: list[Division]
+    ) -> tuple[dict[str, list[Division]], str | None]:
         """Losses, the battle lost, what each side learned (RULES.md §1.2, §2.4, §7.6), and
-        the battle's record in the stream; returns the divisions by side and the winner."""
+        the battle's record in the stream; returns the divisions by side and the winner.
+        ``everyone`` is :meth:`Battle.members`."""
         camp = self.camp
         result = battle.result
         assert result is not None
-        br = camp.rules.battle
-        everyone = battle.members()
-        by_side: dict[str, list[Division]] = {s: [] for s in SIDES}
+        red: list[Division] = []
+        blue: list[Division] = []
         for d in sorted(everyone, key=_by_id):  # one sort: each side's list stays by id
-            by_side[d.side].append(d)
+            (red if d.side == "red" else blue).append(d)
+        by_side = {"red": red, "blue": blue}
         winner = None if result.winner is None else SIDES[result.winner]
         totals = result.total_hits()
         ledger = camp.ledger
         ledger.fought(everyone)
-        lost_as = raise_table(camp.rules).lost_as  # flag or battery, by unit type
+        destroyed_at = camp.destroyed_at
+        lost_as = camp.lost_as  # flag or battery, by unit type
         for d in everyone:
-            ledger.apply_losses(d, totals, br.destroyed_at_hits, lost_as)  # §1.2, §7.6
+            ledger.apply_losses(d, totals, destroyed_at, lost_as)  # §1.2, §7.6
         if winner is not None:  # a battle lost (RULES.md §7.6)
-            ledger.battle_lost(_enemy(winner), by_side[_enemy(winner)])
+            loser = _enemy(winner)
+            ledger.battle_lost(loser, by_side[loser])
         self.count += 1
         where = battle.where
-        place: str | tuple[str, ...] | None = where.junction
-        if where.road is not None:  # either way marched: its two ends in order
-            x, y = where.road
+        place: str | tuple[str, str] | None = where.junction
+        road = where.road
+        if road is not None:  # either way marched: its two ends in order
+            x, y = road
             place = (x, y) if x <= y else (y, x)
         assert place is not None
-        self.places.setdefault(place, None)
+        places = self.places
+        if place not in places:
+            places[place] = None
         start = int(battle.start)
-        if camp.record:
-            joined = [(d, k, tuple(u.id for u in d.units)) for d, k in battle.joins]
-            record: list[CampaignEvent] = [fought_event(camp, battle, by_side, joined)]
+        record = camp.record
+        events: list[CampaignEvent] = []
+        if record:
+            joined = [(d, k, tuple([u.id for u in d.units])) for d, k in battle.joins]
+            events.append(fought_event(camp, battle, by_side, joined))
         else:  # events off: what emitting the BattleFought would do, without building it
             if not camp.over:
-                divisions = {s: tuple(d.id for d in by_side[s]) for s in SIDES}
+                divisions = {"red": _ids(red), "blue": _ids(blue)}
                 for strategist in camp.strategists.values():
                     strategist.observe_battle(start + result.minutes, divisions, winner)
             camp.tally()
+        known = camp.known_boxes
         for s in SIDES:  # each side learns the strength of what it fought (§2.4, §8.6)
-            for d in by_side[_enemy(s)]:
-                camp.known_boxes[s][d.id] = d.boxes
-                if camp.record:
-                    record.append(
+            learned = known[s]
+            for d in blue if s == "red" else red:
+                learned[d.id] = d.boxes
+                if record:
+                    events.append(
                         StrengthLearned(start, s, d.id, len(d.units), d.boxes, seen_by=(s,))
                     )
                 else:
                     camp.tally()
-        if camp.record:
-            self._write(battle, record)
+        if record:
+            self._write(battle, events)
         row = battle_row(camp, battle, by_side)
         rows = self.rows
         if not rows or rows[-1].index < row.index:  # ended in the order begun: at the end
@@ -561,6 +582,11 @@ class BattleDesk:
 def _same_start(road: tuple[str, str, float, float], other: tuple[str, str, float, float]) -> bool:
     """``road[:3] == other[:3]``: the same origin, destination and departure minute."""
     return road[0] == other[0] and road[1] == other[1] and road[2] == other[2]
+
+
+def _ids(divisions: list[Division]) -> tuple[str, ...]:
+    """The ids of ``divisions``, in order."""
+    return tuple([d.id for d in divisions])
 
 
 def _row_index(row: BattleRow) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from battle.events import Factor
-from battle.withdrawal import roll_withdrawals, withdrawal_factors
+from battle.withdrawal import WithdrawalTable, roll_withdrawals, withdrawal_table
 from campaign.events import SIDES, DayEnded, DivisionAtEnd, WithdrawalCheck
 from campaign.ledger import Ledger
 from campaign.schedule import due_now
@@ -45,6 +45,17 @@ class Endgame:
         self.ledger: Ledger = camp.ledger
         #: side -> the campaign day its base fell (held alone by the enemy at nightfall)
         self.base_fell_day: dict[str, int] = {}
+        # the evening check's numbers (RULES.md §7.6), read once: a config model's attribute
+        # is a generic look-up from compiled code
+        cr = camp.cr
+        br = camp.rules.battle
+        self.threshold: float = cr.withdrawal_threshold_percent
+        self.scale: str = cr.withdrawal_scale
+        self.batteries_per_factor: int = cr.batteries_per_factor
+        #: the §7.2 factor table (shared per rules object, battle.withdrawal)
+        self.table: WithdrawalTable = withdrawal_table(br.withdrawal)
+        self.die: int = br.withdrawal_die
+        self.success_total: int = br.withdrawal_success_total
 
     @property
     def owner(self) -> dict[str, str | None]:
@@ -107,17 +118,23 @@ class Endgame:
         camp = self.camp
         if camp.over:
             return
-        holders = []
+        holders: list[tuple[str, str]] = []
         for side in SIDES:
-            base = camp.map.sides[_enemy(side)].base
-            there = {d.side for d in camp.divisions if d.alive and d.location == base}
-            if there == {side}:
+            base = camp.bases[side][1]  # the enemy's
+            own = enemy = False  # (loops, no sets: checked every evening)
+            for d in camp.divisions:
+                if d.alive and d.location == base:
+                    if d.side == side:
+                        own = True
+                    else:
+                        enemy = True
+            if own and not enemy:
                 holders.append((side, base))
         if len(holders) == 2:
             camp.end(None, "each side holds the other's base at nightfall: a draw")
         elif holders:
             side, base = holders[0]
-            self.base_fell_day[_enemy(side)] = camp.clock.day(max(camp.env.now - 1, 0))
+            self.base_fell_day[_enemy(side)] = camp.clock.day(max(camp.env._now - 1, 0))
             holder = camp.map.sides[side]
             camp.end(
                 side,
@@ -135,8 +152,8 @@ class Endgame:
         env = camp.env
         for day in range(1, camp.time_limit_days + 1):
             nightfall = (day - 1) * 1440 + camp.clock.daylight_minutes
-            if nightfall > env.now:
-                yield env.timeout(nightfall - env.now)
+            if nightfall > env._now:
+                yield env.timeout(nightfall - env._now)
             # let every battle that ends at nightfall settle its fall backs first (§8.5); with
             # nothing else due this minute, the wait would end at once
             if due_now(env):
@@ -160,7 +177,7 @@ class Endgame:
         camp = self.camp
         camp.emit(
             DayEnded(
-                int(camp.env.now),
+                int(camp.env._now),
                 day,
                 {s: sum(d.boxes for d in camp.divisions if d.alive and d.side == s) for s in SIDES},
                 {s: self.objective_value(s) for s in SIDES},
@@ -171,16 +188,15 @@ class Endgame:
 
     def _withdrawal_checks(self) -> None:
         camp = self.camp
-        cr = camp.cr
-        threshold: float = cr.withdrawal_threshold_percent
+        threshold = self.threshold
         checks: list[tuple[str, float, list[Factor]]] = []
         for side in SIDES:
             pct = self.ledger.casualty_percent(side)
             if pct < threshold:
                 continue
-            scale: str = cr.withdrawal_scale
-            own, enemy = self.ledger.withdrawal_tallies(side, scale, cr.batteries_per_factor)
-            rows = withdrawal_factors(camp.rules.battle.withdrawal, own, enemy, pct)
+            scale = self.scale
+            own, enemy = self.ledger.withdrawal_tallies(side, scale, self.batteries_per_factor)
+            rows = self.table.factors(own, enemy, pct)  # (withdrawal_factors, RULES.md §7.2)
             if scale == "division" and camp.record:  # names: the log's only
                 rows = [Factor(DIVISION_ROWS.get(name, name), n) for name, n in rows]
             checks.append((side, pct, rows))
@@ -192,18 +208,16 @@ class Endgame:
         if an army withdraws. (Apart from :meth:`_withdrawal_checks`: compiled, a function
         with a closure makes its closure's frame at every call, taken or not.)"""
         camp = self.camp
-        br = camp.rules.battle
-        die = br.withdrawal_die
+        die = self.die
+        dice = camp.dice
         withdrew = []
-        for c in roll_withdrawals(
-            checks, lambda: camp.dice.d(die), br.withdrawal_success_total, die
-        ):
+        for c in roll_withdrawals(checks, lambda: dice.d(die), self.success_total, die):
             if not camp.record:  # events off: counted, not built (Campaign.tally)
                 camp.tally()
             else:
                 camp.emit(
                     WithdrawalCheck(
-                        int(camp.env.now),
+                        int(camp.env._now),
                         c.side,
                         c.casualty_percent,
                         c.factors,

@@ -20,7 +20,7 @@ from battle.dice import Dice, percentage_test
 from campaign.army import Division, raise_table
 from campaign.battles import BattleDesk
 from campaign.clock import Clock
-from campaign.config import LoadedRules
+from campaign.config import CampaignRules, LoadedRules, Rules
 from campaign.endgame import Endgame
 from campaign.events import (
     SIDES,
@@ -55,6 +55,102 @@ Step = Generator[simpy.Event, Any, bool]
 __all__ = ["Campaign", "run_campaign"]
 
 
+class _Setting:
+    """What every campaign of one map and one rules object shares, worked out once per pair
+    in a process (:func:`_setting`; issue 15: a batch runs thousands of campaigns of one
+    pair): the time limit with the reinforcements checked against it (RULES.md §8.7, §8.9),
+    the clock, the map's lookup tables, each side's bases and primary road, and the config
+    numbers read for every event. Read-only: every campaign of the pair holds the same."""
+
+    key: tuple[object, ...]
+    graph: nx.Graph
+    rules: Rules
+    cr: CampaignRules
+    time_limit_days: int
+    clock: Clock
+    unknown_boxes: int
+    lost_as: dict[str, str]
+    destroyed_at: int
+    max_events: int
+    hold_minutes: int
+    roads: dict[tuple[str, str], tuple[float, str]]
+    neighbourhood: dict[str, frozenset[str]]
+    objectives: dict[str, int]
+    bases: dict[str, tuple[str, str]]
+    primary_roads: dict[str, tuple[str, str] | None]
+
+    def __init__(self, cmap: CampaignMap, loaded: LoadedRules, key: tuple[object, ...]) -> None:
+        self.key = key
+        rules = self.rules = loaded.rules
+        cr = self.cr = rules.campaign
+        self.graph = cmap.graph
+        self.time_limit_days = cmap.time_limit(cr.time_limit_days)
+        check_reinforcements(cmap, cr, self.time_limit_days)  # MapError: nothing kept
+        self.clock = Clock(cr.day_start_minutes, cr.day_end_minutes)
+        table = raise_table(rules)
+        self.unknown_boxes = table.unknown_boxes
+        self.lost_as = table.lost_as
+        self.destroyed_at = table.destroyed_at
+        self.max_events = cr.max_events
+        self.hold_minutes = cr.hold_minutes
+        tables = map_tables(cmap.graph)  # built once per map and process, then shared
+        self.roads = tables.roads
+        self.neighbourhood = tables.neighbourhood(cr.fog_sight_junctions)
+        self.objectives = dict(tables.objectives)
+        sides = cmap.sides
+        self.bases = {
+            s: (sides[s].base, sides["blue" if s == "red" else "red"].base) for s in SIDES
+        }
+        self.primary_roads = {s: sides[s].primary_road for s in SIDES}
+
+
+#: the settings of the (map, rules) pairs seen last, by the ids of their parts (each entry
+#: holds its parts, so no id is reused while it lives; at most _SETTINGS_MAX are kept)
+_SETTINGS: dict[tuple[int, ...], _Setting] = {}
+_SETTINGS_MAX = 16
+
+
+def _setting(cmap: CampaignMap, loaded: LoadedRules) -> _Setting:
+    """The :class:`_Setting` of ``cmap`` under ``loaded``: made the first time the pair is
+    seen, shared after. Keyed by what it is made of — the rules object and the map's graph,
+    sides, reinforcements and time limits (a map is a plain dataclass: a field replaced
+    gives a new setting) — each compared by identity, the time limits by value.
+
+    Raises
+    ------
+    MapError
+        If a reinforcement enters outside the time limit (:func:`check_reinforcements`).
+    """
+    sides = cmap.sides
+    red, blue = sides.get("red"), sides.get("blue")
+    key: tuple[object, ...] = (
+        loaded,
+        cmap.graph,
+        red,
+        blue,
+        cmap.reinforcements,
+        cmap.time_limit_days,
+        cmap.min_time_limit_days,
+    )
+    ids = (id(loaded), id(cmap.graph), id(red), id(blue), id(cmap.reinforcements))
+    found = _SETTINGS.get(ids)
+    if found is not None and _same_key(found.key, key):
+        return found
+    setting = _Setting(cmap, loaded, key)
+    if len(_SETTINGS) >= _SETTINGS_MAX:
+        _SETTINGS.clear()
+    _SETTINGS[ids] = setting
+    return setting
+
+
+def _same_key(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
+    """The same parts (the first five by identity) and the same time limits."""
+    for i in range(5):
+        if a[i] is not b[i]:
+            return False
+    return a[5] == b[5] and a[6] == b[6]
+
+
 class CampaignOver(Exception):
     """Raised inside a process when the campaign has ended."""
 
@@ -72,27 +168,32 @@ class Campaign:
         record_events: bool = True,
         battle_logs: bool = False,
     ) -> None:
-        self.map = cmap
-        self.graph: nx.Graph = cmap.graph
-        self.routes = cmap.routes
-        self.loaded = loaded
-        self.rules = loaded.rules
-        self.cr = loaded.rules.campaign
-        self.unknown_boxes = raise_table(self.rules).unknown_boxes  # §8.8 estimate (shared)
         self.seed = seed
         self.doctrines = doctrines or {"red": "balanced", "blue": "balanced"}
+        known = loaded.rules.campaign.doctrines
         for side in SIDES:
             name = self.doctrines[side]
-            if name not in self.cr.doctrines:
+            if name not in known:
                 from battle.errors import ConfigError
 
                 raise ConfigError(
                     f"no strategy doctrine named {name!r}",
                     key=f"--{side}-doctrine",
-                    fix=f"Choose one of: {', '.join(sorted(self.cr.doctrines))}.",
+                    fix=f"Choose one of: {', '.join(sorted(known))}.",
                 )
-        self.time_limit_days = cmap.time_limit(self.cr.time_limit_days)
-        check_reinforcements(self)
+        setting = _setting(cmap, loaded)  # the same for every campaign of this map and rules
+        self.map = cmap
+        self.graph: nx.Graph = setting.graph
+        self.routes = cmap.routes
+        self.loaded = loaded
+        self.rules = setting.rules
+        self.cr = setting.cr
+        self.unknown_boxes = setting.unknown_boxes  # §8.8 estimate (shared)
+        #: unit type -> what losing one counts as, "flag" or "battery" (RULES.md §7.2)
+        self.lost_as = setting.lost_as
+        #: actual hits that destroy a unit (``battle.destroyed_at_hits``, RULES.md §1.2)
+        self.destroyed_at: int = setting.destroyed_at
+        self.time_limit_days = setting.time_limit_days  # reinforcements checked (§8.9)
         self.record = record_events
         self.battle_logs = battle_logs
         # every stream of the seed is Philox under one key, told apart by its counter block
@@ -106,7 +207,7 @@ class Campaign:
         first = int(self.streams.restart(SIDE_ORDER).integers(2))
         #: the sides in the order they act within one minute (RULES.md §0.6: seeded)
         self.side_order: tuple[str, str] = (SIDES[first], SIDES[1 - first])
-        self.clock = Clock(self.cr.day_start_minutes, self.cr.day_end_minutes)
+        self.clock = setting.clock  # immutable: shared
         self.env = simpy.Environment()
         self.done = self.env.event()
         #: never triggered: a division in a battle sleeps on it until the battle's end wakes it
@@ -115,27 +216,24 @@ class Campaign:
         self.n_events = 0
         #: ``campaign.max_events``, read for every event: a native int here (a config
         #: model's attribute is a generic, interpreted look-up from compiled code)
-        self.max_events: int = self.cr.max_events
-        self.hold_minutes: int = self.cr.hold_minutes  # (the same: read every hold)
+        self.max_events: int = setting.max_events
+        self.hold_minutes: int = setting.hold_minutes  # (the same: read every hold)
         #: campaign character counts (see CampaignResult)
         self.counts = {"rough_road_tests": 0, "rough_road_failures": 0, "marches": 0, "flank": 0}
         self.divisions: list[Division] = []
         self.winner: str | None = None
         self.reason = ""
         self.over = False
-        tables = map_tables(self.graph)  # built once per map and process, then shared
         #: (a, b) -> (march hours, road kind), both directions
-        self.roads = tables.roads
+        self.roads = setting.roads
         #: junction -> what a division there sees (RULES.md §8.6); shared, read-only
-        self.neighbourhood = tables.neighbourhood(self.cr.fog_sight_junctions)
-        self.last_seen: dict[str, dict[str, str]] = {s: {} for s in SIDES}
-        self.known_boxes: dict[str, dict[str, int]] = {s: {} for s in SIDES}
-        self.objectives = dict(tables.objectives)
-        #: side -> (its base, the enemy's), read for every decision (RULES.md §8.7)
-        self.bases: dict[str, tuple[str, str]] = {
-            s: (cmap.sides[s].base, cmap.sides["blue" if s == "red" else "red"].base) for s in SIDES
-        }
-        self.ledger = Ledger(self.objectives, {s: cmap.sides[s].primary_road for s in SIDES})
+        self.neighbourhood = setting.neighbourhood
+        self.last_seen: dict[str, dict[str, str]] = {"red": {}, "blue": {}}
+        self.known_boxes: dict[str, dict[str, int]] = {"red": {}, "blue": {}}
+        self.objectives = dict(setting.objectives)
+        #: side -> (its base, the enemy's), read for every decision (RULES.md §8.7); shared
+        self.bases: dict[str, tuple[str, str]] = setting.bases
+        self.ledger = Ledger(self.objectives, setting.primary_roads)
         self.desk = BattleDesk(self)
         self._last_order: dict[str, tuple[str, str | None]] = {}
         self.holding: set[str] = set()  # divisions holding on a doctrine's order (may be woken)

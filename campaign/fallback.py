@@ -72,7 +72,7 @@ class Aftermath:
                     d.alive
                     and d.location == junction
                     and d.came_from
-                    and camp.graph.has_edge(junction, d.came_from)
+                    and (junction, d.came_from) in camp.roads  # (the graph's edge)
                 ):
                     d.orders = [("wait_until", when), ("return", d.came_from)]
             return
@@ -87,7 +87,7 @@ class Aftermath:
 
     def hold_on_road(self, by_side: dict[str, list[Division]]) -> None:
         """After a battle on a road both sides stay where they met until it ends."""
-        now = self.camp.env.now
+        now = self.camp.env._now
         for s in SIDES:
             for d in by_side[s]:
                 if d.road is None:
@@ -131,7 +131,7 @@ class Aftermath:
         base, the division falls back along the road that leads farthest from the enemy.
         """
         camp = self.camp
-        base = camp.map.sides[d.side].base
+        base = camp.bases[d.side][0]
         blocked = {
             e.location
             for e in camp.divisions
@@ -222,4 +222,4 @@ class Aftermath:
         camp.ledger.surrendered(d, camp.rules.battle.withdrawal.surrendered_casualty_fraction)
         camp.forget(d)
         camp.endgame.occupy(where)
-        camp.emit(Surrendered(int(camp.env.now), d.side, d.id, where))
+        camp.emit(Surrendered(int(camp.env._now), d.side, d.id, where))

@@ -221,7 +221,11 @@ class Ledger:
     def primary_road_lost(self, side: str) -> bool:
         """The enemy controls a junction of ``side``'s primary road (RULES.md §7.2: counts 4)."""
         road = self.primary_roads.get(side)
-        return bool(road) and any(self.owner.get(j) == _enemy(side) for j in road or ())
+        if not road:
+            return False
+        owner = self.owner
+        enemy = _enemy(side)  # (no generator: a compiled generator is an object a call)
+        return owner.get(road[0]) == enemy or owner.get(road[1]) == enemy
 
     # ------------------------------------------------------------------ losses
     def begin_army(self, side: str, boxes: int) -> None:

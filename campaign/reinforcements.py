@@ -15,8 +15,9 @@ from campaign.events import SIDES, DivisionRaised, RaisedUnit, Reinforced
 from campaign.sightings import enemies_seeing, update_sightings
 
 if TYPE_CHECKING:
+    from campaign.config import CampaignRules
     from campaign.engine import Campaign
-    from campaign.maps import Reinforcement
+    from campaign.maps import CampaignMap, Reinforcement
 
 __all__ = ["check_reinforcements", "entering", "entry_minute", "raise_armies", "reinforce"]
 
@@ -52,19 +53,26 @@ def raise_armies(camp: Campaign) -> None:
 
 def entry_minute(camp: Campaign, r: Reinforcement) -> float:
     """Campaign minute of a reinforcement's entry (minutes since day 1's dawn)."""
-    return (r.day - 1) * 1440 + r.hour * 60 - camp.cr.day_start_minutes
+    return _minute(r, camp.cr.day_start_minutes)
 
 
-def check_reinforcements(camp: Campaign) -> None:
-    """Each reinforcement enters within the campaign (RULES.md §8.9), else MapError."""
-    for r in camp.map.reinforcements:
-        t = entry_minute(camp, r)
-        if not 0 <= t < camp.time_limit_days * 1440:
+def _minute(r: Reinforcement, day_start_minutes: int) -> float:
+    """:func:`entry_minute` for a campaign whose day 1 dawns at ``day_start_minutes``."""
+    return (r.day - 1) * 1440 + r.hour * 60 - day_start_minutes
+
+
+def check_reinforcements(cmap: CampaignMap, cr: CampaignRules, time_limit_days: int) -> None:
+    """Each reinforcement of ``cmap`` enters within the campaign's ``time_limit_days``
+    (RULES.md §8.9), else MapError (checked once per map and rules: the campaign's setting,
+    :mod:`campaign.engine`)."""
+    for r in cmap.reinforcements:
+        t = _minute(r, cr.day_start_minutes)
+        if not 0 <= t < time_limit_days * 1440:
             raise MapError(
                 f"reinforcements enter on day {r.day} at {r.hour:g}h, outside the campaign "
-                f"(day 1 from {camp.cr.day_start_minutes // 60:02d}:00 to the end of day "
-                f"{camp.time_limit_days}, the time limit)",
-                source=camp.map.source,
+                f"(day 1 from {cr.day_start_minutes // 60:02d}:00 to the end of day "
+                f"{time_limit_days}, the time limit)",
+                source=cmap.source,
                 key=f"{r.key}.day",
                 fix="Bring them in before the time limit (or raise the map's time_limit_days).",
             )
