@@ -171,16 +171,20 @@ class Division:
         kept: list[UnitSpec] = []
         lost: list[UnitSpec] = []
         taken = 0
+        kept_hits = 0  # (the boxes of what is kept, summed on the way: see boxes)
         for u in self.units:
             had = u.hits
             hits = totals.get(u.id, had)
             if hits > had:
-                taken += min(hits, destroyed_at) - had
+                taken += (hits if hits < destroyed_at else destroyed_at) - had
             if hits >= destroyed_at:
                 lost.append(u)
             else:
                 kept.append(u if hits == had else with_hits(u, hits))
+                kept_hits += hits
         self.units = kept
+        self._boxes_of = kept
+        self._boxes = self.destroyed_at * len(kept) - kept_hits
         if not kept:
             self.alive = False
         return taken, lost
@@ -243,6 +247,8 @@ class RaiseTable:
     destroyed_at: int
     unknown_boxes: int
     units: dict[tuple[str, int, int], tuple[UnitSpec, ...]]
+    #: the boxes of each division of ``units``, by the same key (Division.boxes when raised)
+    boxes: dict[tuple[str, int, int], int]
     lost_as: dict[str, str]
 
     def __init__(self, rules: Rules) -> None:
@@ -252,11 +258,15 @@ class RaiseTable:
         self.destroyed_at = rules.battle.destroyed_at_hits
         self.unknown_boxes = unknown_division_boxes(rules)
         self.units = {}
+        self.boxes = {}
         self.lost_as = {kind: unit.lost_as for kind, unit in rules.battle.units.items()}
 
     def infantry(self, roll: int) -> int:
         """Line infantry of a division raised with d100 ``roll`` (RULES.md §2.1)."""
-        return next(infantry for max_roll, infantry in self.rows if roll <= max_roll)
+        for max_roll, infantry in self.rows:  # (a loop: a compiled generator is an object)
+            if roll <= max_roll:
+                return infantry
+        raise ValueError(f"no row of campaign.division_infantry_table covers a roll of {roll}")
 
     def division_units(self, side: str, number: int, infantry: int) -> tuple[UnitSpec, ...]:
         """The units of division ``number`` of ``side`` with ``infantry`` line infantry."""
@@ -270,6 +280,7 @@ class RaiseTable:
                 for kind, n in _division_counts(self.rules.campaign, infantry)
                 for i in range(1, n + 1)
             )
+            self.boxes[key] = self.destroyed_at * len(found) - sum([u.hits for u in found])
         return found
 
 
@@ -298,10 +309,13 @@ def raise_division(
     """
     table = raise_table(rules)
     roll = dice.d(table.die)
-    units = list(table.division_units(side, number, table.infantry(roll)))
+    infantry = table.infantry(roll)
+    units = list(table.division_units(side, number, infantry))
     division = Division(
         f"{side[0].upper()}{number}", side, units, junction, destroyed_at=table.destroyed_at
     )
+    division._boxes_of = units  # its boxes as the table summed them (Division.boxes)
+    division._boxes = table.boxes[side, number, infantry]
     return division, roll
 
 

@@ -66,13 +66,15 @@ class Endgame:
     def start(self) -> None:
         """Record the casualty base and who controls what when the campaign begins."""
         camp = self.camp
-        for side in SIDES:
-            self.ledger.begin_army(side, sum(d.boxes for d in camp.divisions if d.side == side))
+        boxes = {"red": 0, "blue": 0}
         occupied: dict[str, list[str]] = {}
-        for d in camp.divisions:
+        for d in camp.divisions:  # (one loop, no generators)
+            boxes[d.side] += d.boxes
             if d.location:
                 occupied.setdefault(d.location, []).append(d.side)
-        self.ledger.begin({s: camp.map.sides[s].base for s in SIDES}, occupied)
+        for side in SIDES:
+            self.ledger.begin_army(side, boxes[side])
+        self.ledger.begin({s: camp.bases[s][0] for s in SIDES}, occupied)
 
     def occupy(self, junction: str) -> None:
         """The occupants of ``junction`` changed: update control (RULES.md §7.2)."""
