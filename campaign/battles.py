@@ -503,7 +503,7 @@ class BattleDesk:
             (red if d.side == "red" else blue).append(d)
         by_side = {"red": red, "blue": blue}
         winner = None if result.winner is None else SIDES[result.winner]
-        totals = result.total_hits()
+        totals = _totals(result)
         ledger = camp.ledger
         ledger.fought(everyone)
         destroyed_at = camp.destroyed_at
@@ -582,6 +582,28 @@ class BattleDesk:
 def _same_start(road: tuple[str, str, float, float], other: tuple[str, str, float, float]) -> bool:
     """``road[:3] == other[:3]``: the same origin, destination and departure minute."""
     return road[0] == other[0] and road[1] == other[1] and road[2] == other[2]
+
+
+def _totals(result: BattleResult) -> dict[str, int]:
+    """Each unit's total actual hits at the battle's end, by id: exactly
+    :meth:`BattleResult.total_hits <battle.result.BattleResult.total_hits>`, read from the
+    result's unit columns in one compiled loop where the kernel left them (no zip, compress
+    or dict call through the interpreter: a campaign settles each of its battles)."""
+    c = result.unit_columns
+    if c is None:
+        return result.total_hits()
+    ids: list[str] = c.ids
+    total: list[int] = c.total
+    present: list[int] | None = c.present
+    totals: dict[str, int] = {}
+    if present is None:
+        for i in range(len(ids)):
+            totals[ids[i]] = total[i]
+    else:
+        for i in range(len(ids)):
+            if present[i]:
+                totals[ids[i]] = total[i]
+    return totals
 
 
 def _ids(divisions: list[Division]) -> tuple[str, ...]:

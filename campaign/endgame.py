@@ -66,14 +66,17 @@ class Endgame:
     def start(self) -> None:
         """Record the casualty base and who controls what when the campaign begins."""
         camp = self.camp
-        boxes = {"red": 0, "blue": 0}
+        red = blue = 0
         occupied: dict[str, list[str]] = {}
         for d in camp.divisions:  # (one loop, no generators)
-            boxes[d.side] += d.boxes
+            if d.side == "red":
+                red += d.boxes
+            else:
+                blue += d.boxes
             if d.location:
                 occupied.setdefault(d.location, []).append(d.side)
-        for side in SIDES:
-            self.ledger.begin_army(side, boxes[side])
+        self.ledger.begin_army("red", red)
+        self.ledger.begin_army("blue", blue)
         self.ledger.begin({s: camp.bases[s][0] for s in SIDES}, occupied)
 
     def occupy(self, junction: str) -> None:

@@ -69,3 +69,31 @@ def test_primary_road_lost_reads_both_ends_of_the_road() -> None:
                 ledger.owner[junction] = owner
         assert ledger.primary_road_lost("red") == ("blue" in owners)
         assert not ledger.primary_road_lost("blue")
+
+
+def test_battle_totals_read_from_the_unit_columns_equal_total_hits() -> None:
+    """The campaign reads a battle's total hits from its unit columns (campaign.battles):
+    the same dict as BattleResult.total_hits, over many seeds, with late arrivals that
+    join and that never join (``present`` then lists who fought) and without any."""
+    from battle.arrivals import Arrival
+    from battle.engine import fight
+    from battle.forces import parse_force_flag
+    from battle.units import UnitSpec
+    from campaign.battles import _totals
+
+    br = load_rules().rules.battle
+    red = parse_force_flag("4i1c1a", "Red", "R")
+    blue = parse_force_flag("3i1c1a", "Blue", "B")
+    late = (UnitSpec("R-I8", "infantry"), UnitSpec("R-I9", "infantry", hits=3))
+    kinds = set()
+    for seed in range(40):
+        arrivals = [] if seed % 3 == 0 else [Arrival(2 + seed % 5, 0, late)]
+        if seed % 3 == 2:
+            arrivals.append(Arrival(60, 1, (UnitSpec("B-I9", "infantry"),)))  # never joins
+        result = fight(
+            red, blue, br, np.random.default_rng(seed), record_events=False, arrivals=arrivals
+        )
+        c = result.unit_columns
+        kinds.add("none" if c is None else ("all" if c.present is None else "some"))
+        assert _totals(result) == result.total_hits()
+    assert {"all", "some"} <= kinds  # both column forms were read
