@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from battle.arrivals import Arrival
 from battle.engine import fight
 from battle.result import BattleResult
-from battle.units import Force
+from battle.units import Force, UnitSpec
 from campaign.army import Division
 from campaign.battle_record import battle_row, fought_event
 from campaign.events import SIDES, CampaignEvent, MeetingOnRoad, StrengthLearned
@@ -179,6 +179,8 @@ class BattleDesk:
         self.pending: dict[int, Battle] = {}
         #: distinct places battles were fought at: a junction, or a road whichever way marched
         self.places: dict[str | tuple[str, str], None] = {}
+        #: ``battle.bound_minutes`` (RULES.md §8.3: 15), read for every meeting
+        self.bound_minutes: int = camp.rules.battle.bound_minutes
 
     def engaged(self, side: str) -> tuple[str, ...]:
         """Junctions where ``side`` is fighting a battle now, sorted (for its doctrine)."""
@@ -309,9 +311,7 @@ class BattleDesk:
         """When a battle due at minute ``now`` starts: now, or at dawn when it is night or
         less than one bound of daylight is left (RULES.md §8.3)."""
         clock = self.camp.clock
-        if not clock.is_daylight(now) or clock.nightfall(now) - now < (
-            self.camp.rules.battle.bound_minutes
-        ):
+        if not clock.is_daylight(now) or clock.nightfall(now) - now < self.bound_minutes:
             return clock.next_dawn(clock.nightfall(now) + 1)
         return now
 
@@ -331,7 +331,6 @@ class BattleDesk:
         """Begin one battle now (or at dawn if it is night, §8.3); its result is applied
         when it ends."""
         camp = self.camp
-        br = camp.rules.battle
         roll_off = None
         if arriving is not None:
             attacker = arriving.side
@@ -342,23 +341,22 @@ class BattleDesk:
             roll_off = (r, b)
             attacker = "red" if r > b else "blue"
         start = self._start_time(camp.env._now)  # a road meeting at night is fought at dawn
-        forces = tuple(
-            Force(
-                camp.map.sides[s].name,
-                tuple(u for d in sorted(divisions, key=_by_id) if d.side == s for u in d.units),
-            )
-            for s in SIDES
-        )
+        red: list[UnitSpec] = []
+        blue: list[UnitSpec] = []
+        for d in sorted(divisions, key=_by_id):  # each side's units, its divisions by id
+            (red if d.side == "red" else blue).extend(d.units)
+        sides = camp.map.sides
+        forces = (Force(sides["red"].name, tuple(red)), Force(sides["blue"].name, tuple(blue)))
         self.started += 1
         battle = Battle(
             self.started,
             where,
             list(divisions),
-            (forces[0], forces[1]),
+            forces,
             attacker,
             roll_off,
             start,
-            int((camp.clock.nightfall(start) - start) // br.bound_minutes),
+            int((camp.clock.nightfall(start) - start) // self.bound_minutes),
             BATTLE + self.started,  # its own stream (campaign/streams.py, RULES.md §0.6)
             len(camp.events),
         )
@@ -430,7 +428,7 @@ class BattleDesk:
         assert battle.result is not None
         inside = {d.id for d in battle.members()}
         # it joins from now: one that stood there on other orders joins as it arrives
-        k = arrival_bound(camp.env._now, battle.start, camp.rules.battle.bound_minutes)
+        k = arrival_bound(camp.env._now, battle.start, self.bound_minutes)
         new = []
         for d in camp.divisions:
             if not d.alive or d.location != junction or not _may_fight(d) or d.id in inside:

@@ -15,6 +15,7 @@ from campaign.events import SIDES, DivisionRaised, RaisedUnit, Reinforced
 from campaign.sightings import enemies_seeing, update_sightings
 
 if TYPE_CHECKING:
+    from campaign.army import Division
     from campaign.config import CampaignRules
     from campaign.engine import Campaign
     from campaign.maps import CampaignMap, Reinforcement
@@ -91,8 +92,11 @@ def reinforce(camp: Campaign, r: Reinforcement) -> None:
     if camp.over:
         return
     env = camp.env
-    number = sum(1 for d in camp.divisions if d.side == r.side)
-    raised = []
+    number = 0
+    for d in camp.divisions:  # (loops here, not generators or sets: compiled, each is an object)
+        if d.side == r.side:
+            number += 1
+    raised: list[tuple[Division, int]] = []
     for _ in r.divisions:
         number += 1
         div, roll = raise_division(r.side, number, r.junction, camp.rules, camp.forces_dice)
@@ -118,7 +122,14 @@ def reinforce(camp: Campaign, r: Reinforcement) -> None:
     update_sightings(camp)
     camp.endgame.occupy(r.junction)
     camp._after_this_minute(lambda: camp.desk.check_contact(r.junction, arriving=raised[-1][0]))
-    if len({d.side for d in camp.divisions if d.alive}) < len(SIDES):
+    red = blue = False
+    for d in camp.divisions:
+        if d.alive:
+            if d.side == "red":
+                red = True
+            else:
+                blue = True
+    if not (red and blue):
         # only a side with no division standing ends the campaign here (§8.7): a division
         # lost later this minute is lost in a battle's settlement, which checks at once
         camp._after_this_minute(camp.endgame.check_immediate)
