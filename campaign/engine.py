@@ -38,7 +38,7 @@ from campaign.ledger import Ledger
 from campaign.lookups import map_tables
 from campaign.maps import CampaignMap
 from campaign.reinforcements import check_reinforcements, entering, entry_minute, raise_armies
-from campaign.result import CampaignResult, final_result, header
+from campaign.result import CampaignResult, header
 from campaign.schedule import WOKEN, after_urgent, due_now, first_of, nudge, ring
 from campaign.sightings import enemies_seeing, side_view, update_sightings
 from campaign.strategy import Order, Strategist
@@ -648,7 +648,49 @@ class Campaign:
 
     # ------------------------------------------------------------------ result
     def _result(self) -> CampaignResult:
-        return final_result(self)
+        """Emit the campaign's last event (CampaignEnded, kept with events off too) and
+        return its result (RULES.md §8.7). (Here, compiled with the campaign: every
+        campaign ends through it.)"""
+        t = int(self.env._now)
+        endgame = self.endgame
+        summary = endgame.summary()
+        fell = min(endgame.base_fell_day.items(), default=None)
+        desk = self.desk
+        ended = CampaignEnded(
+            t,
+            self.winner,
+            self.reason,
+            self.clock.day(max(t - 1, 0)),
+            desk.count,
+            summary["losses"],
+            summary["divisions_left"],
+            summary["objective_value"],
+            summary["divisions"],
+        )
+        self.emit(ended)
+        if not self.record:
+            self.events.append(ended)
+        counts = self.counts
+        return CampaignResult(
+            seed=self.seed,
+            winner=self.winner,
+            reason=self.reason,
+            end_minutes=t,
+            days=ended.days,
+            battles=desk.count,
+            losses=summary["losses"],
+            divisions_left=summary["divisions_left"],
+            objective_value=summary["objective_value"],
+            events=tuple(self.events),
+            battle_rows=tuple(desk.rows),
+            rough_road_tests=counts["rough_road_tests"],
+            rough_road_failures=counts["rough_road_failures"],
+            battle_places=len(desk.places),
+            marches=counts["marches"],
+            flank_marches=counts["flank"],
+            base_fell=fell[0] if fell else None,
+            base_fell_day=fell[1] if fell else None,
+        )
 
 
 def run_campaign(

@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from campaign.events import SIDES, CampaignEnded, CampaignEvent, CampaignStarted
+from campaign.events import SIDES, CampaignEvent, CampaignStarted
 from campaign.paths import display_path
 from campaign.versions import versions
 
 if TYPE_CHECKING:
     from campaign.engine import Campaign
 
-__all__ = ["BattleRow", "CampaignResult", "final_result", "header"]
+__all__ = ["BattleRow", "CampaignResult", "header"]
 
 
 @dataclass(slots=True)
@@ -74,47 +74,6 @@ class CampaignResult:
     flank_marches: int = 0
     base_fell: str | None = None
     base_fell_day: int | None = None
-
-
-def final_result(camp: Campaign) -> CampaignResult:
-    """Emit the campaign's last event (CampaignEnded) and return its result summary."""
-    t = int(camp.env.now)
-    summary = camp.endgame.summary()
-    fell = min(camp.endgame.base_fell_day.items(), default=None)
-    ended = CampaignEnded(
-        t,
-        camp.winner,
-        camp.reason,
-        camp.clock.day(max(t - 1, 0)),
-        camp.desk.count,
-        summary["losses"],
-        summary["divisions_left"],
-        summary["objective_value"],
-        summary["divisions"],
-    )
-    camp.emit(ended)
-    if not camp.record:
-        camp.events.append(ended)
-    return CampaignResult(
-        seed=camp.seed,
-        winner=camp.winner,
-        reason=camp.reason,
-        end_minutes=t,
-        days=ended.days,
-        battles=camp.desk.count,
-        losses=summary["losses"],
-        divisions_left=summary["divisions_left"],
-        objective_value=summary["objective_value"],
-        events=tuple(camp.events),
-        battle_rows=tuple(camp.desk.rows),
-        rough_road_tests=camp.counts["rough_road_tests"],
-        rough_road_failures=camp.counts["rough_road_failures"],
-        battle_places=len(camp.desk.places),
-        marches=camp.counts["marches"],
-        flank_marches=camp.counts["flank"],
-        base_fell=fell[0] if fell else None,
-        base_fell_day=fell[1] if fell else None,
-    )
 
 
 def header(camp: Campaign) -> CampaignStarted:
