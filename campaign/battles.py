@@ -257,7 +257,7 @@ class BattleDesk:
         camp = self.camp
         if camp.over:
             return
-        now = camp.env._now
+        now: float = camp.env._now  # (a native float for the comparisons below)
         battle = self.fighting.get(junction)
         if battle is not None:
             self._join(battle, junction)
@@ -278,10 +278,12 @@ class BattleDesk:
                 else:
                     blue = True
         if red and blue:
-            if arriving is not None and any(
-                d.side != arriving.side and d.arrived_at == now for d in here
-            ):
-                arriving = None  # arrived together: a roll-off decides the attacker (§6.9)
+            if arriving is not None:
+                side = arriving.side
+                for d in here:  # (a loop: a compiled generator is an object a call)
+                    if d.side != side and d.arrived_at == now:
+                        arriving = None  # arrived together: a roll-off decides the attacker (§6.9)
+                        break
             dawn = self._start_time(now)
             if dawn > now:  # no battle starts at night: fought at dawn with all there then (§8.3)
                 self._hold_for_dawn(junction, here, now, dawn, arriving)

@@ -53,6 +53,8 @@ class Aftermath:
 
     def __init__(self, camp: Campaign) -> None:
         self.camp = camp
+        #: ``campaign.fall_back_junctions`` (RULES.md §8.5: 2), read at every fall back
+        self.steps: int = camp.cr.fall_back_junctions
 
     def after_junction_battle(
         self,
@@ -147,7 +149,7 @@ class Aftermath:
         if path is None:
             self.surrender(d, start)
             return
-        steps = camp.cr.fall_back_junctions
+        steps = self.steps
         orders: list[tuple[str, object]] = []
         if from_road:
             orders.append(("arrive", (start, from_road)))
