@@ -243,8 +243,11 @@ class BattleDesk:
                 d.side == b.side and _same_start(road, road_b)
             ):
                 together.append(d)
-        ids = tuple(d.id for d in together)
-        camp.emit(MeetingOnRoad(int(camp.env._now), (road_a[0], road_a[1]), ids))
+        if camp.record:
+            ids = tuple([d.id for d in together])
+            camp.emit(MeetingOnRoad(int(camp.env._now), (road_a[0], road_a[1]), ids))
+        else:  # events off: only the log reads it (counted, not built: Campaign.tally)
+            camp.tally()
         self.fight(Meeting(road=(road_a[0], road_a[1])), together, arriving=None)
 
     def check_contact(self, junction: str, arriving: Division | None) -> None:
