@@ -224,4 +224,7 @@ class Aftermath:
         camp.ledger.surrendered(d, camp.rules.battle.withdrawal.surrendered_casualty_fraction)
         camp.forget(d)
         camp.endgame.occupy(where)
-        camp.emit(Surrendered(int(camp.env._now), d.side, d.id, where))
+        if camp.record:
+            camp.emit(Surrendered(int(camp.env._now), d.side, d.id, where))
+        else:  # events off: only the log reads it (counted, not built: Campaign.tally)
+            camp.tally()
