@@ -40,7 +40,7 @@ from campaign.maps import CampaignMap
 from campaign.reinforcements import check_reinforcements, entering, entry_minute, raise_armies
 from campaign.result import CampaignResult, final_result, header
 from campaign.schedule import WOKEN, after_urgent, due_now, first_of, nudge, ring
-from campaign.sightings import enemies_seeing, side_view, update_sightings
+from campaign.sightings import decision_view, enemies_seeing, update_sightings
 from campaign.strategy import Order, Strategist
 from campaign.streams import FORCES, MARCH, SIDE_ORDER, STRATEGY, Streams
 
@@ -311,15 +311,14 @@ class Campaign:
         at = div.location
         assert at is not None
         side = div.side
-        if any(
-            d.location == at and d.side != side and d.alive and not d.orders for d in self.divisions
-        ):
+        view = decision_view(self, side, at)
+        if view is None:
             # an enemy reached this junction this minute: the contact check comes first (§8.4).
             # An enemy with orders (a beaten division falling back, an attacker going back
             # after a draw) fights nobody here (BattleDesk.check_contact): waiting for it cost
             # the side woken first after a battle a minute (issue 10, item 4)
             return None, 1, False
-        order = self.strategists[div.side].decide(div.id, at, side_view(self, div.side))
+        order = self.strategists[side].decide(div.id, at, view)
         dest = order.step
         if dest is None:
             key = (order.code, order.goal, order.enemy_at, order.friends)

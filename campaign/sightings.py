@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from campaign.army import Division
     from campaign.engine import Campaign
 
-__all__ = ["enemies_seeing", "side_view", "update_sightings"]
+__all__ = ["decision_view", "enemies_seeing", "side_view", "update_sightings"]
 
 
 def _stand(d: Division) -> str | None:
@@ -108,10 +108,30 @@ def side_view(camp: Campaign, side: str) -> SideView:
     while a doctrine decides). Each own division's :class:`OwnDivision` is the one of the
     side's previous view while none of its fields has changed (``Division.own_view``:
     immutable values, shared rather than built again for every decision)."""
+    view = _view(camp, side, "", False)
+    assert view is not None  # (never None unless asked to look for an enemy)
+    return view
+
+
+def decision_view(camp: Campaign, side: str, at: str) -> SideView | None:
+    """:func:`side_view` for a free division of ``side`` at junction ``at`` about to decide,
+    or None when an enemy division without orders stands at ``at``: it reached the junction
+    this minute, and the contact check comes first (RULES.md §8.4). One pass over the
+    divisions looks for that enemy and builds the view."""
+    return _view(camp, side, at, True)
+
+
+def _view(camp: Campaign, side: str, at: str, contested: bool) -> SideView | None:
+    """:func:`side_view`; when ``contested``, None as soon as a living enemy division
+    without orders is found at ``at`` (:func:`decision_view`)."""
     now: float = camp.env._now
     own: list[OwnDivision] = []
     for d in camp.divisions:
-        if d.side != side or not d.alive:
+        if not d.alive:
+            continue
+        if d.side != side:
+            if contested and d.location == at and not d.orders:
+                return None
             continue
         road = d.road
         heading = road[1] if road is not None else None
