@@ -126,6 +126,8 @@ class Campaign:
         tables = map_tables(self.graph)  # built once per map and process, then shared
         #: (a, b) -> (march hours, road kind), both directions
         self.roads = tables.roads
+        #: a -> b -> the same (hours, kind), read for every decision that marches
+        self.roads_from = tables.roads_from
         #: junction -> what a division there sees (RULES.md §8.6); shared, read-only
         self.neighbourhood = tables.neighbourhood(self.cr.fog_sight_junctions)
         self.last_seen: dict[str, dict[str, str]] = {s: {} for s in SIDES}
@@ -326,7 +328,7 @@ class Campaign:
                 div.halted_reason, div.held_for = HOLDING, key
                 self._order(div, at, order, "")
             return None, self.hold_minutes, True
-        hours, kind = self.roads[at, dest]
+        hours, kind = self.roads_from[at][dest]
         minutes = hours * 60.0
         nightfall = self.clock.nightfall(env._now)
         if env._now + minutes > nightfall and minutes <= self.clock.daylight_minutes:

@@ -223,3 +223,15 @@ def test_priced_routes_of_alternating_and_vanished_graphs():
         assert PricedRoutes.of(k, 50, 60, 1.0).cost("a", "b") == hours
         del k
         gc.collect()
+
+
+def test_roads_from_holds_every_road_of_the_tables(default_map):
+    """``roads_from[a][b]`` is ``roads[a, b]`` for every road both ways, and nothing else;
+    every junction has its table (RULES.md §8.1)."""
+    from campaign.lookups import map_tables
+
+    tables = map_tables(default_map.graph)
+    flat = {(a, b): road for a, out in tables.roads_from.items() for b, road in out.items()}
+    assert flat == tables.roads
+    assert set(tables.roads_from) == set(default_map.graph.nodes)
+    assert len(flat) == 2 * default_map.graph.number_of_edges()
