@@ -330,8 +330,9 @@ class Campaign:
             return None, self.hold_minutes, True
         hours, kind = self.roads_from[at][dest]
         minutes = hours * 60.0
-        nightfall = self.clock.nightfall(env._now)
-        if env._now + minutes > nightfall and minutes <= self.clock.daylight_minutes:
+        now = env._now  # (read once: SimPy's clock is an attribute of a Python object)
+        nightfall = self.clock.nightfall(now)
+        if now + minutes > nightfall and minutes <= self.clock.daylight_minutes:
             # the log names the leg it would not start (the reason the halt is kept by stays
             # the bare words: said once a day, as before); with events off nothing is logged
             # and the words are not put together
@@ -341,7 +342,7 @@ class Campaign:
                 march = f"{hours:g} hour's" if hours == 1 else f"{hours:g} hours'"
                 leg = f" for {to} ({march} march)"
             self._halt(div, at, "too late in the day to set off", leg)
-            return None, self.clock.next_dawn(nightfall) - env._now, False
+            return None, self.clock.next_dawn(nightfall) - now, False
         self._order(div, at, order, kind)
         for other in self.divisions if order.friends and self.holding else ():
             # divisions counted in the order march with it (§8.8)

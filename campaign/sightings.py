@@ -47,40 +47,37 @@ def update_sightings(camp: Campaign) -> None:
     sightings of blue divisions first, then blue's of red ones, each in the campaign's
     order of divisions.
 
-    One pass sorts the living divisions by side and finds where each stands (a junction,
-    the road's start, or held on it); each side then looks at the other's list only."""
-    # where each side's divisions stand, and the divisions themselves
+    One pass finds where each side's living divisions stand (a junction, the road's start,
+    or held on it); each side then looks at the other's divisions."""
     red: list[str] = []
     blue: list[str] = []
-    reds: list[Division] = []
-    blues: list[Division] = []
     for d in camp.divisions:
         if d.alive:
             here = _stand(d)
-            if d.side == "red":
-                reds.append(d)
-                if here is not None:
+            if here is not None:
+                if d.side == "red":
                     red.append(here)
-            else:
-                blues.append(d)
-                if here is not None:
+                else:
                     blue.append(here)
-    _sight(camp, "red", red, blues)
-    _sight(camp, "blue", blue, reds)
+    _sight(camp, "red", red)
+    _sight(camp, "blue", blue)
 
 
-def _sight(camp: Campaign, side: str, standing: list[str], enemies: list[Division]) -> None:
-    """``side`` sees the living ``enemies`` within sight of the junctions it stands on
-    (``standing``), and sees marching ones gone from where it last saw them (§8.6).
+def _sight(camp: Campaign, side: str, standing: list[str]) -> None:
+    """``side`` sees the living enemy divisions within sight of the junctions it stands on
+    (``standing``), and sees marching ones gone from where it last saw them (§8.6); with
+    none standing it sees nothing, and nothing gone.
 
     A junction is in sight when a junction stood on is within sight of it: the
     neighbourhoods are symmetric (junctions within n roads of one another on an undirected
     map)."""
-    if not enemies:
+    if not standing:
         return
     neighbourhood = camp.neighbourhood
     seen = camp.last_seen[side]
-    for d in enemies:
+    for d in camp.divisions:
+        if d.side == side or not d.alive:
+            continue
         location = d.location
         if location is None:  # marching: gone from where it was last seen?
             was = seen.get(d.id)

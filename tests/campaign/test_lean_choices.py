@@ -235,3 +235,32 @@ def test_roads_from_holds_every_road_of_the_tables(default_map):
     assert flat == tables.roads
     assert set(tables.roads_from) == set(default_map.graph.nodes)
     assert len(flat) == 2 * default_map.graph.number_of_edges()
+
+
+def test_a_side_with_none_standing_sees_nothing_and_nothing_gone(rules, default_map):
+    """Sightings (RULES.md §8.6) of a side none of whose divisions stands anywhere stay as
+    they were: no enemy newly seen, none seen gone; the other side still sees."""
+    from campaign import sightings
+    from campaign.engine import Campaign
+
+    camp = Campaign(default_map, rules, 3, record_events=False)
+    camp._raise_armies()
+    reds = [d for d in camp.divisions if d.side == "red"]
+    blues = [d for d in camp.divisions if d.side == "blue"]
+    near = reds[0].location
+    assert near is not None
+    blues[0].location = near  # in plain sight of red's first division
+    blues[1].location = None  # marching: gone from where red last saw it
+    camp.last_seen["red"] = {blues[1].id: near, "gone": near}
+    camp.last_seen["blue"] = {}
+    for d in reds:
+        d.alive = False
+    before = dict(camp.last_seen["red"])
+    sightings.update_sightings(camp)
+    assert camp.last_seen["red"] == before
+    for d in reds:
+        d.alive = True
+    sightings.update_sightings(camp)
+    assert camp.last_seen["red"][blues[0].id] == near
+    assert blues[1].id not in camp.last_seen["red"]
+    assert reds[0].id in camp.last_seen["blue"]
