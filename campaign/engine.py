@@ -344,11 +344,11 @@ class Campaign:
             self._halt(div, at, "too late in the day to set off", leg)
             return None, self.clock.next_dawn(nightfall) - now, False
         self._order(div, at, order, kind)
-        for other in self.divisions if order.friends and self.holding else ():
-            # divisions counted in the order march with it (§8.8)
-            if other.id in order.friends and other.id in self.holding:
-                self.holding.discard(other.id)  # woken once: never again mid-march
-                self.wake(other)
+        if order.friends and self.holding:
+            for other in self.divisions:  # divisions counted in the order march with it (§8.8)
+                if other.id in order.friends and other.id in self.holding:
+                    self.holding.discard(other.id)  # woken once: never again mid-march
+                    self.wake(other)
         return dest, 0, False
 
     def _order(self, div: Division, at: str, order: Order, road_kind: str) -> None:
