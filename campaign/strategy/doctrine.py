@@ -149,15 +149,18 @@ class Strategist:
         """Own boxes at ``at`` that can act now (the free divisions there and ``div``), and
         the other free divisions there, sorted (they march with an attack or pursuit)."""
         here = 0
-        band: list[str] = []
+        band: list[str] | None = None  # (made only when another free division is there)
         for d in view.own:
             if d.at == at:
                 if d.id == div:
                     here += d.boxes
                 elif d.free:
                     here += d.boxes
-                    band.append(d.id)
-        if not band:
+                    if band is None:
+                        band = [d.id]
+                    else:
+                        band.append(d.id)
+        if band is None:
             return here, ()
         band.sort()
         return here, tuple(band)

@@ -264,3 +264,29 @@ def test_a_side_with_none_standing_sees_nothing_and_nothing_gone(rules, default_
     assert camp.last_seen["red"][blues[0].id] == near
     assert blues[1].id not in camp.last_seen["red"]
     assert reds[0].id in camp.last_seen["blue"]
+
+
+def test_enemy_groups_equal_the_plain_grouping_of_sightings():
+    """For 500 drawn sightings (fixed seed) the groups are the plain definition: one per
+    junction seen, by junction id, its divisions sorted by id, its boxes those known or the
+    estimate (RULES.md §8.6, §8.8); dict order included."""
+    import numpy as np
+
+    rng = np.random.default_rng(15)
+    junctions = [f"j{i}" for i in range(6)]
+    for _ in range(500):
+        n = int(rng.integers(0, 9))
+        ids = [f"d{int(i)}" for i in rng.permutation(12)[:n]]
+        positions = {d: junctions[int(rng.integers(6))] for d in ids}
+        boxes = {d: int(rng.integers(10, 90)) for d in ids if rng.random() < 0.5}
+        view = SideView("red", 0.0, (), positions, boxes, "a", "f", {}, {}, 60)
+        plain = {
+            j: EnemyGroup(
+                j,
+                tuple(sorted(d for d in positions if positions[d] == j)),
+                sum(boxes.get(d, 60) for d in positions if positions[d] == j),
+            )
+            for j in sorted(set(positions.values()))
+        }
+        got = view.enemy_groups()
+        assert list(got.items()) == list(plain.items())
