@@ -40,7 +40,7 @@ from campaign.maps import CampaignMap
 from campaign.reinforcements import check_reinforcements, entering, entry_minute, raise_armies
 from campaign.result import CampaignResult, header
 from campaign.schedule import WOKEN, after_urgent, due_now, first_of, nudge, ring
-from campaign.sightings import enemies_seeing, side_view, update_sightings
+from campaign.sightings import decision_view, enemies_seeing, update_sightings
 from campaign.strategy import Order, Strategist
 from campaign.streams import FORCES, MARCH, SIDE_ORDER, STRATEGY, Streams
 
@@ -74,6 +74,7 @@ class _Setting:
     max_events: int
     hold_minutes: int
     roads: dict[tuple[str, str], tuple[float, str]]
+    roads_from: dict[str, dict[str, tuple[float, str]]]
     neighbourhood: dict[str, frozenset[str]]
     objectives: dict[str, int]
     bases: dict[str, tuple[str, str]]
@@ -95,6 +96,7 @@ class _Setting:
         self.hold_minutes = cr.hold_minutes
         tables = map_tables(cmap.graph)  # built once per map and process, then shared
         self.roads = tables.roads
+        self.roads_from = tables.roads_from
         self.neighbourhood = tables.neighbourhood(cr.fog_sight_junctions)
         self.objectives = dict(tables.objectives)
         sides = cmap.sides
@@ -226,6 +228,8 @@ class Campaign:
         self.over = False
         #: (a, b) -> (march hours, road kind), both directions
         self.roads = setting.roads
+        #: a -> b -> the same (hours, kind), read for every decision that marches
+        self.roads_from = setting.roads_from
         #: junction -> what a division there sees (RULES.md §8.6); shared, read-only
         self.neighbourhood = setting.neighbourhood
         self.last_seen: dict[str, dict[str, str]] = {"red": {}, "blue": {}}
@@ -409,15 +413,14 @@ class Campaign:
         at = div.location
         assert at is not None
         side = div.side
-        if any(
-            d.location == at and d.side != side and d.alive and not d.orders for d in self.divisions
-        ):
+        view = decision_view(self, side, at)
+        if view is None:
             # an enemy reached this junction this minute: the contact check comes first (§8.4).
             # An enemy with orders (a beaten division falling back, an attacker going back
             # after a draw) fights nobody here (BattleDesk.check_contact): waiting for it cost
             # the side woken first after a battle a minute (issue 10, item 4)
             return None, 1, False
-        order = self.strategists[div.side].decide(div.id, at, side_view(self, div.side))
+        order = self.strategists[side].decide(div.id, at, view)
         dest = order.step
         if dest is None:
             key = (order.code, order.goal, order.enemy_at, order.friends)
@@ -425,10 +428,11 @@ class Campaign:
                 div.halted_reason, div.held_for = HOLDING, key
                 self._order(div, at, order, "")
             return None, self.hold_minutes, True
-        hours, kind = self.roads[at, dest]
+        hours, kind = self.roads_from[at][dest]
         minutes = hours * 60.0
-        nightfall = self.clock.nightfall(env._now)
-        if env._now + minutes > nightfall and minutes <= self.clock.daylight_minutes:
+        now = env._now  # (read once: SimPy's clock is an attribute of a Python object)
+        nightfall = self.clock.nightfall(now)
+        if now + minutes > nightfall and minutes <= self.clock.daylight_minutes:
             # the log names the leg it would not start (the reason the halt is kept by stays
             # the bare words: said once a day, as before); with events off nothing is logged
             # and the words are not put together
@@ -438,13 +442,13 @@ class Campaign:
                 march = f"{hours:g} hour's" if hours == 1 else f"{hours:g} hours'"
                 leg = f" for {to} ({march} march)"
             self._halt(div, at, "too late in the day to set off", leg)
-            return None, self.clock.next_dawn(nightfall) - env._now, False
+            return None, self.clock.next_dawn(nightfall) - now, False
         self._order(div, at, order, kind)
-        for other in self.divisions if order.friends and self.holding else ():
-            # divisions counted in the order march with it (§8.8)
-            if other.id in order.friends and other.id in self.holding:
-                self.holding.discard(other.id)  # woken once: never again mid-march
-                self.wake(other)
+        if order.friends and self.holding:
+            for other in self.divisions:  # divisions counted in the order march with it (§8.8)
+                if other.id in order.friends and other.id in self.holding:
+                    self.holding.discard(other.id)  # woken once: never again mid-march
+                    self.wake(other)
         return dest, 0, False
 
     def _order(self, div: Division, at: str, order: Order, road_kind: str) -> None:

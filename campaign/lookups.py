@@ -23,13 +23,16 @@ class MapTables:
     """Lookups of one map graph.
 
     ``roads[(a, b)]`` is ``(hours, kind)`` of the road between junctions ``a`` and ``b``
-    (both directions; march hours, ``"normal"`` or ``"rough"``); ``objectives`` maps each
+    (both directions; march hours, ``"normal"`` or ``"rough"``), and ``roads_from[a][b]``
+    the same tuple (a look-up by two strings, cheaper than by a tuple of them, for
+    every decision); ``objectives`` maps each
     objective junction to its value (RULES.md §7.2), in junction order. The graph is held
     weakly (the tables are kept *for* the graph and must not keep it alive).
     """
 
     graph_ref: weakref.ref[nx.Graph]
     roads: dict[tuple[str, str], tuple[float, str]]
+    roads_from: dict[str, dict[str, tuple[float, str]]]
     objectives: dict[str, int]
     _sight: dict[int, dict[str, frozenset[str]]] = field(default_factory=dict)
 
@@ -70,15 +73,18 @@ def map_tables(graph: nx.Graph) -> MapTables:
     tables = _TABLES.get(graph)
     if tables is None:
         roads: dict[tuple[str, str], tuple[float, str]] = {}
+        roads_from: dict[str, dict[str, tuple[float, str]]] = {j: {} for j in graph.nodes}
         for a, b, data in graph.edges(data=True):
             road = (data["hours"], data["kind"])
             roads[a, b] = road
             roads[b, a] = road
+            roads_from[a][b] = road
+            roads_from[b][a] = road
         objectives = {
             j: int(d.get("value", 0))
             for j, d in sorted(graph.nodes(data=True))
             if d.get("objective")
         }
-        tables = _TABLES[graph] = MapTables(weakref.ref(graph), roads, objectives)
+        tables = _TABLES[graph] = MapTables(weakref.ref(graph), roads, roads_from, objectives)
     _LAST[:] = [tables]
     return tables

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from campaign.army import Division
     from campaign.engine import Campaign
 
-__all__ = ["enemies_seeing", "side_view", "update_sightings"]
+__all__ = ["decision_view", "enemies_seeing", "side_view", "update_sightings"]
 
 
 def _stand(d: Division) -> str | None:
@@ -47,40 +47,37 @@ def update_sightings(camp: Campaign) -> None:
     sightings of blue divisions first, then blue's of red ones, each in the campaign's
     order of divisions.
 
-    One pass sorts the living divisions by side and finds where each stands (a junction,
-    the road's start, or held on it); each side then looks at the other's list only."""
-    # where each side's divisions stand, and the divisions themselves
+    One pass finds where each side's living divisions stand (a junction, the road's start,
+    or held on it); each side then looks at the other's divisions."""
     red: list[str] = []
     blue: list[str] = []
-    reds: list[Division] = []
-    blues: list[Division] = []
     for d in camp.divisions:
         if d.alive:
             here = _stand(d)
-            if d.side == "red":
-                reds.append(d)
-                if here is not None:
+            if here is not None:
+                if d.side == "red":
                     red.append(here)
-            else:
-                blues.append(d)
-                if here is not None:
+                else:
                     blue.append(here)
-    _sight(camp, "red", red, blues)
-    _sight(camp, "blue", blue, reds)
+    _sight(camp, "red", red)
+    _sight(camp, "blue", blue)
 
 
-def _sight(camp: Campaign, side: str, standing: list[str], enemies: list[Division]) -> None:
-    """``side`` sees the living ``enemies`` within sight of the junctions it stands on
-    (``standing``), and sees marching ones gone from where it last saw them (§8.6).
+def _sight(camp: Campaign, side: str, standing: list[str]) -> None:
+    """``side`` sees the living enemy divisions within sight of the junctions it stands on
+    (``standing``), and sees marching ones gone from where it last saw them (§8.6); with
+    none standing it sees nothing, and nothing gone.
 
     A junction is in sight when a junction stood on is within sight of it: the
     neighbourhoods are symmetric (junctions within n roads of one another on an undirected
     map)."""
-    if not enemies:
+    if not standing:
         return
     neighbourhood = camp.neighbourhood
     seen = camp.last_seen[side]
-    for d in enemies:
+    for d in camp.divisions:
+        if d.side == side or not d.alive:
+            continue
         location = d.location
         if location is None:  # marching: gone from where it was last seen?
             was = seen.get(d.id)
@@ -108,10 +105,30 @@ def side_view(camp: Campaign, side: str) -> SideView:
     while a doctrine decides). Each own division's :class:`OwnDivision` is the one of the
     side's previous view while none of its fields has changed (``Division.own_view``:
     immutable values, shared rather than built again for every decision)."""
+    view = _view(camp, side, "", False)
+    assert view is not None  # (never None unless asked to look for an enemy)
+    return view
+
+
+def decision_view(camp: Campaign, side: str, at: str) -> SideView | None:
+    """:func:`side_view` for a free division of ``side`` at junction ``at`` about to decide,
+    or None when an enemy division without orders stands at ``at``: it reached the junction
+    this minute, and the contact check comes first (RULES.md §8.4). One pass over the
+    divisions looks for that enemy and builds the view."""
+    return _view(camp, side, at, True)
+
+
+def _view(camp: Campaign, side: str, at: str, contested: bool) -> SideView | None:
+    """:func:`side_view`; when ``contested``, None as soon as a living enemy division
+    without orders is found at ``at`` (:func:`decision_view`)."""
     now: float = camp.env._now
     own: list[OwnDivision] = []
     for d in camp.divisions:
-        if d.side != side or not d.alive:
+        if not d.alive:
+            continue
+        if d.side != side:
+            if contested and d.location == at and not d.orders:
+                return None
             continue
         road = d.road
         heading = road[1] if road is not None else None

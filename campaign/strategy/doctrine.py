@@ -100,6 +100,9 @@ class Strategist:
         #: the enemy groups last worked out, and the sightings and strengths (copies) they
         #: were worked out from: most decisions see the enemy as the one before did
         self._groups: dict[str, EnemyGroup] = {}
+        #: the groups of no sightings (one dict, so that the answers kept for groups by
+        #: their identity are kept for it too; never filled)
+        self._no_groups: dict[str, EnemyGroup] = {}
         self._groups_of: tuple[dict[str, str], dict[str, int], int] = ({}, {}, 0)
         #: own base -> junction -> expected hours from the junction to that base (the tie
         #: key of equally near junctions, :meth:`_hours_to`), filled as asked
@@ -114,10 +117,11 @@ class Strategist:
         self._threat_groups: dict[str, EnemyGroup] | None = None
         self._threat_base = ""
         self._threat_at: str | None = None
-        #: the groups and own boxes the last :meth:`_stronger` answer was worked out for
+        #: the groups the :meth:`_stronger` answers kept are of, and those answers by own
+        #: boxes (a few strengths ask again and again while the sightings stay the same)
         self._stronger_groups: dict[str, EnemyGroup] | None = None
-        self._stronger_here = -1
-        self._stronger_set: set[str] = set()
+        self._stronger_by_here: dict[int, set[str]] = {}
+        self._no_stronger: set[str] = set()  # (no groups: none stronger; never filled)
 
     # ------------------------------------------------------------------ memory
     def _mem(self, div: str) -> Memory:
@@ -131,7 +135,7 @@ class Strategist:
         strengths differ from the last decision's (read-only: shared between decisions)."""
         positions = view.enemy_positions
         if not positions:
-            return {}
+            return self._no_groups
         seen, boxes, estimate = self._groups_of
         if estimate == view.estimate_boxes and seen == positions and boxes == view.enemy_boxes:
             return self._groups
@@ -145,28 +149,35 @@ class Strategist:
         """Own boxes at ``at`` that can act now (the free divisions there and ``div``), and
         the other free divisions there, sorted (they march with an attack or pursuit)."""
         here = 0
-        band: list[str] = []
+        band: list[str] | None = None  # (made only when another free division is there)
         for d in view.own:
             if d.at == at:
                 if d.id == div:
                     here += d.boxes
                 elif d.free:
                     here += d.boxes
-                    band.append(d.id)
-        if not band:
+                    if band is None:
+                        band = [d.id]
+                    else:
+                        band.append(d.id)
+        if band is None:
             return here, ()
         band.sort()
         return here, tuple(band)
 
     def _stronger(self, groups: dict[str, EnemyGroup], here: int) -> set[str]:
-        """Junctions of the enemy groups ``here`` boxes cannot attack (§8.8; kept, read-only)."""
-        if groups is self._stronger_groups and here == self._stronger_here:
-            return self._stronger_set
-        ratio = self._doc_attack_ratio
-        found = {j for j, g in groups.items() if here < ratio * g.boxes}
-        self._stronger_groups = groups  # kept alive here: its identity is not reused
-        self._stronger_here = here
-        self._stronger_set = found
+        """Junctions of the enemy groups ``here`` boxes cannot attack (§8.8; kept for these
+        groups by ``here``, read-only)."""
+        if not groups:
+            return self._no_stronger
+        if groups is not self._stronger_groups:
+            self._stronger_groups = groups  # kept alive here: its identity is not reused
+            self._stronger_by_here = {}
+        found = self._stronger_by_here.get(here)
+        if found is None:
+            ratio = self._doc_attack_ratio
+            found = {j for j, g in groups.items() if here < ratio * g.boxes}
+            self._stronger_by_here[here] = found
         return found
 
     def _objectives_from(self, at: str, view: SideView) -> tuple[str, ...]:
@@ -330,25 +341,41 @@ class Strategist:
         seek = self._doc_seek_hours
         base = view.own_base
         to_base = self._base_hours(base)
-        near: list[tuple[float, float, str]] = []
-        for j in groups:
+        # attack the nearest group within seek_hours it can attack, by (hours, *tie key):
+        # the first such of the groups within reach sorted by that key
+        target: EnemyGroup | None = None
+        target_hours = target_tie = inf
+        within_reach = False
+        for j, g in groups.items():
             if j != at:
                 hours = from_at.get(j, inf)
-                if hours <= seek:  # (hours, *tie key)
-                    near.append((hours, self._hours_to(to_base, j, base), j))
-        near.sort()
-        for _, _, j in near:
-            g = groups[j]
-            if here >= ratio * g.boxes:
-                return self._go(
-                    "attack", at, j, stronger, enemy_at=j, enemies=g.divisions, friends=band
-                )
-        if self._doc_concentrate and near:
-            able, places = self._rally_places(view)
-            for _, _, j in near if places else ():
-                order = self._concentrate(div, at, view, groups[j], stronger, able, places)
-                if order is not None:
-                    return order
+                if hours <= seek:
+                    within_reach = True
+                    if here >= ratio * g.boxes:
+                        tie = self._hours_to(to_base, j, base)
+                        if target is None or nearer(
+                            hours, tie, j, target_hours, target_tie, target.junction
+                        ):
+                            target, target_hours, target_tie = g, hours, tie
+        if target is not None:
+            j = target.junction
+            return self._go(
+                "attack", at, j, stronger, enemy_at=j, enemies=target.divisions, friends=band
+            )
+        if self._doc_concentrate and within_reach:
+            able, places = self._rally_places(view, groups)
+            if places:  # against each group within reach, nearest first (hours, *tie key)
+                near: list[tuple[float, float, str]] = []
+                for j in groups:
+                    if j != at:
+                        hours = from_at.get(j, inf)
+                        if hours <= seek:
+                            near.append((hours, self._hours_to(to_base, j, base), j))
+                near.sort()
+                for _, _, j in near:
+                    order = self._concentrate(div, at, view, groups[j], stronger, able, places)
+                    if order is not None:
+                        return order
         return self._strategic(div, at, view, stronger, m)
 
     # ------------------------------------------------------------------ parts
@@ -498,13 +525,14 @@ class Strategist:
         return self._go("regroup", at, target, stronger, friends=with_them)
 
     def _rally_places(
-        self, view: SideView
+        self, view: SideView, groups: dict[str, EnemyGroup]
     ) -> tuple[dict[str, tuple[str, int, str | None]], list[str]]:
         """Divisions that may concentrate, ``id -> (position, boxes, junction)`` (all but the
         base's guards; the position is where it is or is bound), and the positions free of
-        known enemies, sorted: the rally points to choose from (RULES.md §8.8)."""
+        known enemies (``groups``: the view's enemy groups, by junction), sorted: the rally
+        points to choose from (RULES.md §8.8)."""
         memory = self.memory
-        enemy_held = set(view.enemy_positions.values())
+        enemy_held = groups  # (its keys are the junctions where enemies were seen)
         able: dict[str, tuple[str, int, str | None]] = {}
         free_places: set[str] = set()
         for d in view.own:
@@ -547,22 +575,25 @@ class Strategist:
         assert nearest is not None
         rally = nearest
         within = self._doc_concentrate_hours
-        gather = {
-            d: (p, boxes, now_at)
-            for d, (p, boxes, now_at) in able.items()
-            if d == div or priced.cost(p, rally) <= within
-        }
-        if sum(boxes for _, boxes, _ in gather.values()) < self._doc_attack_ratio * enemy.boxes:
+        gathered = 0  # the boxes of ``div`` and of all of ``able`` within reach of the rally
+        for d, (p, boxes, _) in able.items():
+            if d == div or priced.cost(p, rally) <= within:
+                gathered += boxes
+        if gathered < self._doc_attack_ratio * enemy.boxes:
             return None
-        if rally != at:
-            with_them = tuple(sorted(d for d, (p, _, _) in gather.items() if p == rally))
+        if rally != at:  # (a division at the rally point is within reach of it)
+            with_them = tuple(sorted([d for d, (p, _, _) in able.items() if p == rally]))
             return self._go(
                 "concentrate", at, rally, stronger, friends=with_them, enemy_at=enemy.junction
             )
-        coming = tuple(sorted(d for d, (_, _, now_at) in gather.items() if now_at != at))
+        coming: list[str] = []
+        for d, (p, _, now_at) in able.items():
+            if now_at != at and (d == div or priced.cost(p, rally) <= within):
+                coming.append(d)
         if not coming:
             return None
-        return Order("wait", None, None, enemy_at=enemy.junction, friends=coming)
+        coming.sort()
+        return Order("wait", None, None, enemy_at=enemy.junction, friends=tuple(coming))
 
     def _plan(self, at: str, view: SideView) -> str | None:
         """Draw the opening waypoint: a junction within ``campaign.opening_waypoint_window``

@@ -156,8 +156,7 @@ class SideView:
         if not positions:
             return {}
         by_junction: dict[str, list[str]] = {}
-        for div in sorted(positions):
-            junction = positions[div]
+        for div, junction in positions.items():  # (each group's divisions sorted below)
             divs = by_junction.get(junction)
             if divs is None:
                 by_junction[junction] = [div]
@@ -170,6 +169,8 @@ class SideView:
             total = 0
             for div in divs:
                 total += boxes.get(div, estimate)
+            if len(divs) > 1:
+                divs.sort()
             groups[junction] = EnemyGroup(junction, tuple(divs), total)
         return groups
 

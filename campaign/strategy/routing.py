@@ -45,6 +45,10 @@ _CACHE: weakref.WeakKeyDictionary[nx.Graph, dict[tuple[float, float, float], Pri
     weakref.WeakKeyDictionary()
 )
 
+#: the graph (held weakly: a graph gone reads None, so it never matches another) and its
+#: priced routes last asked for, looked at first
+_LAST: list[tuple[weakref.ref[nx.Graph], dict[tuple[float, float, float], PricedRoutes]]] = []
+
 
 class PricedRoutes:
     """Cheapest routes by expected march hours on one map for one pricing.
@@ -78,7 +82,14 @@ class PricedRoutes:
     @classmethod
     def of(cls, graph: nx.Graph, pass_percent: float, retry: float, weight: float) -> PricedRoutes:
         """The priced routes of ``graph`` (built once per graph and pricing)."""
-        per_graph = _CACHE.setdefault(graph, {})
+        per_graph: dict[tuple[float, float, float], PricedRoutes] | None = None
+        if _LAST:  # (a batch asks for one map's thousands of times: no weak reference made)
+            last_graph, last_per_graph = _LAST[0]
+            if last_graph() is graph:
+                per_graph = last_per_graph
+        if per_graph is None:
+            per_graph = _CACHE.setdefault(graph, {})
+            _LAST[:] = [(weakref.ref(graph), per_graph)]
         key = (float(pass_percent), float(retry), float(weight))
         if key not in per_graph:
             per_graph[key] = cls(graph, pass_percent, retry, weight)

@@ -165,7 +165,7 @@ def test_kept_threats_and_stronger_sets_equal_fresh_ones_in_campaigns(
         return got
 
     def stronger(self: Strategist, groups: dict[str, EnemyGroup], here: int) -> set[str]:
-        kept = groups is self._stronger_groups and here == self._stronger_here
+        kept = groups is self._stronger_groups and here in self._stronger_by_here
         got = real_stronger(self, groups, here)
         assert got == {j for j, g in groups.items() if here < self._doc_attack_ratio * g.boxes}
         counts["stronger"] += 1

@@ -35,19 +35,29 @@ def test_every_view_of_a_campaign_equals_a_view_built_afresh(
 ):
     """At every decision of 40 campaigns the view the campaign builds (sharing unchanged
     OwnDivision objects) equals one built with nothing shared, field by field; shared ones
-    do occur, and changed divisions get new objects. The campaigns come out as unpatched."""
-    real = sightings.side_view
-    checked = shared = 0
+    do occur, and changed divisions get new objects. The one-pass view of a decision
+    (:func:`sightings.decision_view`) is None exactly when a living enemy without orders
+    stands at the junction (the contact check first, RULES.md §8.4), as it was asked
+    before the view was built; that happens too. The campaigns come out as unpatched."""
+    real = sightings.decision_view
+    checked = shared = contested = 0
 
-    def checked_view(camp: Campaign, side: str) -> SideView:
-        nonlocal checked, shared
+    def checked_view(camp: Campaign, side: str, at: str) -> SideView | None:
+        nonlocal checked, shared, contested
         before = {d.id: d.own_view for d in camp.divisions}
-        view = real(camp, side)
+        enemy_here = any(
+            d.location == at and d.side != side and d.alive and not d.orders for d in camp.divisions
+        )
+        view = real(camp, side, at)
+        assert (view is None) == enemy_here
+        if view is None:
+            contested += 1
+            return None
         kept = [d.own_view for d in camp.divisions]
         for d in camp.divisions:
             d.own_view = None
         try:
-            fresh = real(camp, side)  # nothing to share: every OwnDivision built anew
+            fresh = sightings.side_view(camp, side)  # nothing to share: built anew
         finally:
             for d, shown in zip(camp.divisions, kept, strict=True):
                 d.own_view = shown
@@ -66,13 +76,14 @@ def test_every_view_of_a_campaign_equals_a_view_built_afresh(
         campaign.engine.run_campaign(default_map, rules, s, doctrines, record_events=False)
         for s in seeds
     ]
-    monkeypatch.setattr(campaign.engine, "side_view", checked_view)
+    monkeypatch.setattr(campaign.engine, "decision_view", checked_view)
     patched = [
         campaign.engine.run_campaign(default_map, rules, s, doctrines, record_events=False)
         for s in seeds
     ]
     assert patched == unpatched
     assert checked > 500 and 0 < shared < checked * 8
+    assert contested > 0
 
 
 def test_a_view_follows_each_change_of_a_division(rules, default_map):

@@ -1,0 +1,292 @@
+"""Cheaper decisions (issue 15), the eighth pass: the attack target is the nearest attackable
+group found in one pass (the groups within reach are sorted only to concentrate), the rally
+points read the enemy groups' junctions, concentration sums the boxes it gathers without a
+dict, and no sightings share one empty set of groups and of stronger enemies. At every
+question of many campaigns each answers what the plain definition (the code before) answers
+(RULES.md §8.8)."""
+
+from __future__ import annotations
+
+import pytest
+
+import campaign.engine
+from campaign.strategy import EnemyGroup, Order, SideView, Strategist
+from campaign.strategy.knowledge import GUARD_CODES, Memory
+
+DOCTRINES = [
+    None,
+    {"red": "balanced", "blue": "cautious"},
+    {"red": "aggressive", "blue": "aggressive"},
+    {"red": "raider", "blue": "cautious"},
+]
+SEEDS = range(25)
+
+
+def _runs(default_map, rules, doctrines):
+    return [
+        campaign.engine.run_campaign(default_map, rules, s, doctrines, record_events=False)
+        for s in SEEDS
+    ]
+
+
+def _plain_rally_places(
+    s: Strategist, view: SideView
+) -> tuple[dict[str, tuple[str, int, str | None]], list[str]]:
+    """The rally points as defined before: enemy-held junctions from the sightings."""
+    enemy_held = set(view.enemy_positions.values())
+    able: dict[str, tuple[str, int, str | None]] = {}
+    free_places: set[str] = set()
+    for d in view.own:
+        p = d.at or d.heading
+        if not p:
+            continue
+        mem = s.memory.get(d.id)
+        if mem is not None and mem.order is not None and mem.order[0] in GUARD_CODES:
+            continue
+        able[d.id] = (p, d.boxes, d.at)
+        if p not in enemy_held:
+            free_places.add(p)
+    return able, sorted(free_places)
+
+
+def _plain_concentrate(
+    s: Strategist,
+    div: str,
+    at: str,
+    view: SideView,
+    enemy: EnemyGroup,
+    stronger: set[str],
+    able: dict[str, tuple[str, int, str | None]],
+    places: list[str],
+) -> Order | None:
+    """Concentration as defined before: the gathered divisions as a dict (RULES.md §8.8)."""
+    priced = s.priced
+    if not places:
+        return None
+    base = view.own_base
+    rally = min(places, key=lambda p: (priced.cost(p, enemy.junction), priced.cost(p, base), p))
+    within = s.doctrine.concentrate_hours
+    gather = {
+        d: (p, boxes, now_at)
+        for d, (p, boxes, now_at) in able.items()
+        if d == div or priced.cost(p, rally) <= within
+    }
+    if sum(boxes for _, boxes, _ in gather.values()) < s.doctrine.attack_ratio * enemy.boxes:
+        return None
+    if rally != at:
+        with_them = tuple(sorted(d for d, (p, _, _) in gather.items() if p == rally))
+        return s._go("concentrate", at, rally, stronger, friends=with_them, enemy_at=enemy.junction)
+    coming = tuple(sorted(d for d, (_, _, now_at) in gather.items() if now_at != at))
+    if not coming:
+        return None
+    return Order("wait", None, None, enemy_at=enemy.junction, friends=coming)
+
+
+def _plain_attack_target(s: Strategist, div: str, at: str, view: SideView) -> str | None:
+    """The group the attack step picks as defined before: the groups within ``seek_hours``
+    sorted by (hours, hours to the own base, id), the first the boxes here can attack."""
+    groups = view.enemy_groups()
+    here = view.strength_at(at, free_only=True, also=div)
+    near = sorted(
+        (s.priced.cost(at, j), s.priced.cost(j, view.own_base), j)
+        for j in groups
+        if j != at and s.priced.cost(at, j) <= s.doctrine.seek_hours
+    )
+    for _, _, j in near:
+        if here >= s.doctrine.attack_ratio * groups[j].boxes:
+            return j
+    return None
+
+
+#: codes _choose gives only after its attack step found nothing to attack
+AFTER_ATTACK = {"concentrate", "wait", "plan", "objective", "advance", "hold"}
+
+
+@pytest.mark.plain_python
+@pytest.mark.parametrize("doctrines", DOCTRINES)
+def test_choices_equal_the_plain_definitions_in_campaigns(
+    rules, default_map, monkeypatch, doctrines
+):
+    """At every decision, rally-point question and concentration of 100 campaigns the lean
+    answers equal the plain ones (the attack target too: an attack goes for the plain
+    target, and no later step answers while there is one); the campaigns come out as
+    unpatched; each path is taken."""
+    real_choose = Strategist._choose
+    real_rally = Strategist._rally_places
+    real_concentrate = Strategist._concentrate
+    counts = {"attack": 0, "after": 0, "rally": 0, "concentrate": 0, "gathered": 0}
+
+    def choose(self: Strategist, div: str, at: str, view: SideView, m: Memory) -> Order:
+        expected = _plain_attack_target(self, div, at, view)
+        order = real_choose(self, div, at, view, m)
+        if order.code == "attack":
+            assert order.goal == expected
+            counts["attack"] += 1
+        elif order.code in AFTER_ATTACK and view.enemy_positions:
+            assert expected is None
+            counts["after"] += 1
+        return order
+
+    def rally(
+        self: Strategist, view: SideView, groups: dict[str, EnemyGroup]
+    ) -> tuple[dict[str, tuple[str, int, str | None]], list[str]]:
+        got = real_rally(self, view, groups)
+        assert got == _plain_rally_places(self, view)
+        counts["rally"] += 1
+        return got
+
+    def concentrate(
+        self: Strategist,
+        div: str,
+        at: str,
+        view: SideView,
+        enemy: EnemyGroup,
+        stronger: set[str],
+        able: dict[str, tuple[str, int, str | None]],
+        places: list[str],
+    ) -> Order | None:
+        got = real_concentrate(self, div, at, view, enemy, stronger, able, places)
+        assert got == _plain_concentrate(self, div, at, view, enemy, stronger, able, places)
+        counts["concentrate"] += 1
+        counts["gathered"] += got is not None
+        return got
+
+    unpatched = _runs(default_map, rules, doctrines)
+    monkeypatch.setattr(Strategist, "_choose", choose)
+    monkeypatch.setattr(Strategist, "_rally_places", rally)
+    monkeypatch.setattr(Strategist, "_concentrate", concentrate)
+    assert _runs(default_map, rules, doctrines) == unpatched
+    assert counts["attack"] > 50 and counts["after"] > 50
+    if doctrines is None or "aggressive" not in doctrines.values():  # aggressive never does
+        assert counts["rally"] > 20 and 0 < counts["gathered"] < counts["concentrate"]
+
+
+@pytest.mark.plain_python
+@pytest.mark.parametrize("doctrines", DOCTRINES[:2])
+def test_no_sightings_share_one_empty_answer(rules, default_map, monkeypatch, doctrines):
+    """With nothing seen, the groups and the stronger enemies are the strategist's own
+    empty containers, the same at every question and never filled (read-only); the
+    answers for sightings are never those containers."""
+    real_groups, real_stronger = Strategist._enemy_groups, Strategist._stronger
+    empty = 0
+
+    def groups(self: Strategist, view: SideView) -> dict[str, EnemyGroup]:
+        nonlocal empty
+        got = real_groups(self, view)
+        assert (got is self._no_groups) == (not view.enemy_positions)
+        assert not self._no_groups
+        empty += not view.enemy_positions
+        return got
+
+    def stronger(self: Strategist, groups: dict[str, EnemyGroup], here: int) -> set[str]:
+        got = real_stronger(self, groups, here)
+        assert (got is self._no_stronger) == (not groups)
+        assert not self._no_stronger
+        ratio = self.doctrine.attack_ratio
+        assert got == {j for j, g in groups.items() if here < ratio * g.boxes}
+        return got
+
+    unpatched = _runs(default_map, rules, doctrines)
+    monkeypatch.setattr(Strategist, "_enemy_groups", groups)
+    monkeypatch.setattr(Strategist, "_stronger", stronger)
+    assert _runs(default_map, rules, doctrines) == unpatched
+    assert empty > 100
+
+
+def test_priced_routes_of_alternating_and_vanished_graphs():
+    """``PricedRoutes.of`` looks at the map it was last asked for first: asked in turn and
+    twice running it hands out each graph's own routes (one per graph and pricing), and a
+    new graph made after the last one is gone (even at the same address) gets its own."""
+    import gc
+
+    import networkx as nx
+
+    from campaign.strategy import PricedRoutes
+
+    def line(hours: float) -> nx.Graph:
+        g = nx.Graph()
+        g.add_edge("a", "b", hours=hours, kind="normal")
+        g.add_edge("b", "c", hours=1.0, kind="rough")
+        return g
+
+    g, h = line(2.0), line(5.0)
+    first = {id(x): PricedRoutes.of(x, 50, 60, 1.0) for x in (g, h)}
+    for graph, hours in [(g, 2.0), (g, 2.0), (h, 5.0), (g, 2.0), (h, 5.0), (h, 5.0)]:
+        priced = PricedRoutes.of(graph, 50, 60, 1.0)
+        assert priced is first[id(graph)]
+        assert priced.cost("a", "b") == hours
+        assert priced.cost("b", "c") == 2.0  # 1 hour + (1/0.5 - 1) x 60 minutes
+        other = PricedRoutes.of(graph, 50, 60, 2.0)  # another pricing: its own routes
+        assert other is not priced and other.cost("b", "c") == 3.0
+    for hours in (1.0, 3.0, 4.0):
+        k = line(hours)
+        assert PricedRoutes.of(k, 50, 60, 1.0).cost("a", "b") == hours
+        del k
+        gc.collect()
+
+
+def test_roads_from_holds_every_road_of_the_tables(default_map):
+    """``roads_from[a][b]`` is ``roads[a, b]`` for every road both ways, and nothing else;
+    every junction has its table (RULES.md §8.1)."""
+    from campaign.lookups import map_tables
+
+    tables = map_tables(default_map.graph)
+    flat = {(a, b): road for a, out in tables.roads_from.items() for b, road in out.items()}
+    assert flat == tables.roads
+    assert set(tables.roads_from) == set(default_map.graph.nodes)
+    assert len(flat) == 2 * default_map.graph.number_of_edges()
+
+
+def test_a_side_with_none_standing_sees_nothing_and_nothing_gone(rules, default_map):
+    """Sightings (RULES.md §8.6) of a side none of whose divisions stands anywhere stay as
+    they were: no enemy newly seen, none seen gone; the other side still sees."""
+    from campaign import sightings
+    from campaign.engine import Campaign
+
+    camp = Campaign(default_map, rules, 3, record_events=False)
+    camp._raise_armies()
+    reds = [d for d in camp.divisions if d.side == "red"]
+    blues = [d for d in camp.divisions if d.side == "blue"]
+    near = reds[0].location
+    assert near is not None
+    blues[0].location = near  # in plain sight of red's first division
+    blues[1].location = None  # marching: gone from where red last saw it
+    camp.last_seen["red"] = {blues[1].id: near, "gone": near}
+    camp.last_seen["blue"] = {}
+    for d in reds:
+        d.alive = False
+    before = dict(camp.last_seen["red"])
+    sightings.update_sightings(camp)
+    assert camp.last_seen["red"] == before
+    for d in reds:
+        d.alive = True
+    sightings.update_sightings(camp)
+    assert camp.last_seen["red"][blues[0].id] == near
+    assert blues[1].id not in camp.last_seen["red"]
+    assert reds[0].id in camp.last_seen["blue"]
+
+
+def test_enemy_groups_equal_the_plain_grouping_of_sightings():
+    """For 500 drawn sightings (fixed seed) the groups are the plain definition: one per
+    junction seen, by junction id, its divisions sorted by id, its boxes those known or the
+    estimate (RULES.md §8.6, §8.8); dict order included."""
+    import numpy as np
+
+    rng = np.random.default_rng(15)
+    junctions = [f"j{i}" for i in range(6)]
+    for _ in range(500):
+        n = int(rng.integers(0, 9))
+        ids = [f"d{int(i)}" for i in rng.permutation(12)[:n]]
+        positions = {d: junctions[int(rng.integers(6))] for d in ids}
+        boxes = {d: int(rng.integers(10, 90)) for d in ids if rng.random() < 0.5}
+        view = SideView("red", 0.0, (), positions, boxes, "a", "f", {}, {}, 60)
+        plain = {
+            j: EnemyGroup(
+                j,
+                tuple(sorted(d for d in positions if positions[d] == j)),
+                sum(boxes.get(d, 60) for d in positions if positions[d] == j),
+            )
+            for j in sorted(set(positions.values()))
+        }
+        got = view.enemy_groups()
+        assert list(got.items()) == list(plain.items())
