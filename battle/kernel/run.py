@@ -30,7 +30,7 @@ from battle.kernel.bound import (
 )
 from battle.kernel.decode import result
 from battle.kernel.jit import FIELDS
-from battle.kernel.lineup import new_state
+from battle.kernel.lineup import new_state, refuse_repeats
 from battle.kernel.pack import doctrine_arrays, doctrine_rules, rule_arrays
 from battle.result import BattleResult
 from battle.tables import Tables
@@ -104,6 +104,8 @@ def fight_tables(
         lay = new_state(t, (force_a, force_b), due, p)
         rows = EVENT_ROWS + EVENT_ROWS_PER_UNIT * len(lay.listed_ids) if record else QUIET_ROWS
         out, E = _plain(t, lay.arrays, attacker, doctrines, rng, rows, record, nightfall, rewind)
+        if out[L.S_DUP]:
+            refuse_repeats(lay)
         return result(t, p, lay, (force_a, force_b), out, E, record)
     p, rules, address = doctrine_rules(t, doctrines)  # the battle reads them at address
     lay = new_state(t, (force_a, force_b), due, p)
@@ -126,6 +128,9 @@ def fight_tables(
     while True:
         fight_arrays(lay.arrays, attacker, DB, drawn, E, record, nightfall, address, bitgen, OUT)
         out = OUT[:size].tolist()  # S, then the units' outcome columns
+        if out[L.S_DUP]:
+            _SPARE.append(buf)
+            refuse_repeats(lay)
         drawn = out[L.S_DNUM]
         if out[L.S_DUSED] > len(DB):  # more uniforms than DB keeps: kept, and room for more
             more = np.empty(4 * len(DB), np.float64)
@@ -179,6 +184,8 @@ def _plain(
     while True:
         E = np.empty((rows, L.EW), np.float64)
         st = set_out(arrays, attacker, dice, E, record, nightfall, rl[0], rl[1], rl[9])  # type: ignore[no-untyped-call]
+        if st[2][L.S_DUP]:  # refused: not fought
+            return st[2].tolist(), st[6]
         run_battle(SimpleNamespace(**dict(zip(FIELDS, (*st, *rl), strict=True))))  # type: ignore[no-untyped-call]
         s = st[2].tolist()
         used = s[L.S_DUSED]
@@ -192,7 +199,7 @@ def _plain(
     if start is not None:  # the generator after the blocks used
         rng.bit_generator.state = start
         rng.random(BLOCK * -(-used // BLOCK))
-    n = len(arrays[1]) // 2
+    n = len(arrays[1])
     OUT = np.empty(L.NS + OUT_PER_UNIT * n, np.int64)
     OUT[: L.NS] = st[2]
     outcome_columns(st[0], listing_of(arrays[1]), OUT[L.NS :])  # type: ignore[no-untyped-call]
