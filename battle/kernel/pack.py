@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from battle.errors import ForceError
+from battle.errors import ConfigError, ForceError
 from battle.kernel import layout as L
 from battle.kernel.bound import rules_of
 from battle.kernel.jit import Rules, fields_address
@@ -30,6 +30,7 @@ __all__ = [
     "UnitRows",
     "doctrine_arrays",
     "doctrine_rules",
+    "refuse_doctrines",
     "refuse_type",
     "rule_arrays",
 ]
@@ -387,16 +388,29 @@ _RULES: dict[tuple[int, str, str], tuple[Tables, Packed, Rules, int]] = {}
 def doctrine_rules(t: Tables, names: tuple[str, str]) -> tuple[Packed, Rules, int]:
     """:func:`rule_arrays` of ``t``, :func:`doctrine_arrays` as one
     :class:`~battle.kernel.jit.Rules`, and the address of its fields (what a compiled battle
-    is passed; the caller holds the Rules while it is used), cached: one look-up a battle."""
+    is passed; the caller holds the Rules while it is used), cached: one look-up a battle.
+    Raises ConfigError if a doctrine name is not in ``t.doctrines`` (checked once)."""
     key = (id(t), names[0], names[1])
     hit = _RULES.get(key)
     if hit is not None and hit[0] is t:
         return hit[1], hit[2], hit[3]
+    refuse_doctrines(t, names)
     made: Rules = rules_of(doctrine_arrays(t, names))
     if len(_RULES) > 256:
         _RULES.clear()
     _RULES[key] = (t, rule_arrays(t), made, fields_address(made))
     return _RULES[key][1], made, _RULES[key][3]
+
+
+def refuse_doctrines(t: Tables, names: tuple[str, str]) -> None:
+    """Refuse a tactical doctrine name not in the rules (RULES.md §6.7); raises ConfigError."""
+    for name in names:
+        if name not in t.doctrines:
+            raise ConfigError(
+                f"no tactical doctrine named {name!r}",
+                key="--doctrine",
+                fix=f"Choose one of: {', '.join(sorted(t.doctrines))}.",
+            )
 
 
 def refuse_type(t: Tables, spec: UnitSpec) -> None:

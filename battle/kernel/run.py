@@ -31,12 +31,18 @@ from battle.kernel.bound import (
 from battle.kernel.decode import result
 from battle.kernel.jit import FIELDS
 from battle.kernel.lineup import new_state, refuse_repeats
-from battle.kernel.pack import doctrine_arrays, doctrine_rules, rule_arrays
+from battle.kernel.pack import (
+    Packed,
+    doctrine_arrays,
+    doctrine_rules,
+    refuse_doctrines,
+    rule_arrays,
+)
 from battle.result import BattleResult
 from battle.tables import Tables
 from battle.units import Force
 
-__all__ = ["BLOCK", "Buffers", "fight_tables"]
+__all__ = ["BLOCK", "Buffers", "KernelRules", "fight_tables", "kernel_rules"]
 
 BLOCK = 64  # uniforms per block drawn from the battle's generator
 #: numba's NUMBA_DISABLE_JIT: the kernel's functions are plain Python
@@ -85,8 +91,26 @@ _SPARE: list[Buffers] = []
 _NO_ROWS = np.empty((0, L.EW), np.float64)
 
 
+#: what a battle under one rules object and two doctrines is given (:func:`kernel_rules`)
+KernelRules = tuple[Packed, Any, int]
+
+
+def kernel_rules(t: Tables, doctrines: tuple[str, str]) -> KernelRules:
+    """The rules ``t`` with the two sides' ``doctrines`` (names in ``t.doctrines``) as a
+    battle is given them: their arrays (:func:`~battle.kernel.pack.rule_arrays`), and the
+    compiled kernel's :class:`~battle.kernel.jit.Rules` and the address it reads them at
+    (:func:`~battle.kernel.pack.doctrine_rules`; None and 0 in plain Python). The caller
+    keeps them while a battle uses them. Raises ConfigError if a doctrine name is not in
+    ``t.doctrines``."""
+    if PLAIN_PYTHON:
+        refuse_doctrines(t, doctrines)
+        return rule_arrays(t), None, 0
+    return doctrine_rules(t, doctrines)
+
+
 def fight_tables(
     t: Tables,
+    kr: KernelRules,
     force_a: Force,
     force_b: Force,
     rng: np.random.Generator,
@@ -97,17 +121,17 @@ def fight_tables(
     due: Sequence[Arrival],
     rewind: bool = True,
 ) -> BattleResult:
-    """Fight one battle of checked forces (see :func:`battle.engine.fight`)."""
+    """Fight one battle of checked forces under the rules ``t`` with the two ``doctrines``,
+    given as ``kr`` (:func:`kernel_rules`; see :func:`battle.engine.fight`)."""
     nightfall = -1 if max_bounds is None else max_bounds
+    p, rules, address = kr  # the battle reads the rules at address: held until it is over
     if PLAIN_PYTHON:
-        p = rule_arrays(t)
         lay = new_state(t, (force_a, force_b), due, p)
         rows = EVENT_ROWS + EVENT_ROWS_PER_UNIT * len(lay.listed_ids) if record else QUIET_ROWS
         out, E = _plain(t, lay.arrays, attacker, doctrines, rng, rows, record, nightfall, rewind)
         if out[L.S_DUP]:
             refuse_repeats(lay)
         return result(t, p, lay, (force_a, force_b), out, E, record)
-    p, rules, address = doctrine_rules(t, doctrines)  # the battle reads them at address
     lay = new_state(t, (force_a, force_b), due, p)
     units = len(lay.listed_ids)
     bitgen = _address(rng.bit_generator)
