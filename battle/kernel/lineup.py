@@ -187,8 +187,12 @@ def _name(
     if last is not None and last[0] is force_a and last[1] is force_b:
         ids_a, codes_a, ids_b, codes_b = last[3]  # the forces' units (never changed here)
     else:
-        ids_a, codes_a = rows.live(t, p, 0, -1, units_a)
-        ids_b, codes_b = rows.live(t, p, 1, -1, units_b)
+        known = rows.forces(units_a, units_b)  # every unit known and able to fight
+        if known is None:
+            ids_a, codes_a = rows.live(t, p, 0, -1, units_a)
+            ids_b, codes_b = rows.live(t, p, 1, -1, units_b)
+        else:
+            ids_a, codes_a, ids_b, codes_b = known
         limit = t.max_units_per_force
         if not codes_a or not codes_b or len(units_a) > limit or len(units_b) > limit:
             _refuse_force(t, force_a, len(codes_a))

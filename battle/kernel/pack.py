@@ -70,14 +70,17 @@ class UnitRows:
         "_ids",
         "_kept",
         "_rank",
+        "_start",
         "epoch",
         "last",
         "reranked",
     )
 
     def __init__(self) -> None:
-        #: (side, arrival) -> id of a unit spec -> its code (-1: destroyed, left out)
+        #: (side, arrival) -> id of a unit spec -> its code (-1: destroyed, left out); and
+        #: the groups of the two sides' forces (arrival -1)
         self._groups: dict[tuple[int, int], dict[int, int]] = {}
+        self._start: tuple[dict[int, int], dict[int, int]] = ({}, {})
         #: (side, arrival, row key) -> row
         self._by_key: dict[tuple[object, ...], int] = {}
         self._kept: list[UnitSpec] = []
@@ -96,6 +99,7 @@ class UnitRows:
         self._rank: dict[str, int] = {}
         #: set when a new id ranked the ids anew: codes looked up before it are stale
         self.reranked = False
+        self._drop_codes()
 
     def bound(self) -> None:
         """Start again (in a new table: layouts made before keep the rows they point to)
@@ -115,8 +119,21 @@ class UnitRows:
 
     def _drop_codes(self) -> None:
         """Forget every unit's code (and the last battle's layout, made of them)."""
-        self._groups.clear()
+        self._start = ({}, {})
+        self._groups = {(0, -1): self._start[0], (1, -1): self._start[1]}
         self.last = None
+
+    def forces(
+        self, units_a: Sequence[UnitSpec], units_b: Sequence[UnitSpec]
+    ) -> tuple[list[str], list[int], list[str], list[int]] | None:
+        """:meth:`live` of the two forces' units (sides 0 and 1, there from the start) in one
+        step, when every unit is known and none is destroyed: ids and codes of side 0, then
+        of side 1; else None (:meth:`live` then names them)."""
+        codes_a = list(map(self._start[0].get, map(id, units_a)))
+        codes_b = list(map(self._start[1].get, map(id, units_b)))
+        if None in codes_a or None in codes_b or -1 in codes_a or -1 in codes_b:
+            return None
+        return list(map(ID, units_a)), codes_a, list(map(ID, units_b)), codes_b  # type: ignore[return-value]  # no None
 
     def rank(self, uid: str) -> int:
         """The rank of unit id ``uid`` among the ids ranked so far (string order: RULES.md

@@ -30,6 +30,7 @@ from battle.kernel.bound import (
 )
 from battle.kernel.decode import result
 from battle.kernel.jit import FIELDS
+from battle.kernel.layout import EW, NS, S_DNUM, S_DUP, S_DUSED, S_EN, S_EOVER, S_NWD
 from battle.kernel.lineup import new_state, refuse_repeats
 from battle.kernel.pack import (
     Packed,
@@ -132,59 +133,56 @@ def fight_tables(
         if out[L.S_DUP]:
             refuse_repeats(lay)
         return result(t, p, lay, (force_a, force_b), out, E, record)
-    lay = new_state(t, (force_a, force_b), due, p)
+    forces = (force_a, force_b)
+    lay = new_state(t, forces, due, p)
     units = len(lay.listed_ids)
-    bitgen = _address(rng.bit_generator)
+    bits = rng.bit_generator
+    if bits is not _LAST[0]:
+        _LAST[0], _LAST[1] = bits, _ADDRESS(bits.capsule, b"BitGenerator")
+    bitgen: int = _LAST[1]  # the address of its bitgen_t (numpy's C interface)
     buf = _SPARE.pop() if _SPARE else Buffers()
     DB, OUT = buf.DB, buf.OUT
     if len(DB) != DICE:  # DICE was changed (tests)
         DB = buf.DB = np.empty(DICE, np.float64)
-    size = L.NS + OUT_PER_UNIT * units
+    size = NS + OUT_PER_UNIT * units
     if len(OUT) < size:
         OUT = buf.OUT = np.empty(2 * size, np.int64)
     if record:
-        E = np.empty((EVENT_ROWS + EVENT_ROWS_PER_UNIT * units, L.EW))
+        E = np.empty((EVENT_ROWS + EVENT_ROWS_PER_UNIT * units, EW))
     else:
         E = buf.E
         if len(E) != QUIET_ROWS:  # QUIET_ROWS was changed (tests)
-            E = buf.E = np.empty((QUIET_ROWS, L.EW))
+            E = buf.E = np.empty((QUIET_ROWS, EW))
     drawn = 0
     while True:
         fight_arrays(lay.arrays, attacker, DB, drawn, E, record, nightfall, address, bitgen, OUT)
         out = OUT[:size].tolist()  # S, then the units' outcome columns
-        if out[L.S_DUP]:
+        if out[S_DUP]:
             _SPARE.append(buf)
             refuse_repeats(lay)
-        drawn = out[L.S_DNUM]
-        if out[L.S_DUSED] > len(DB):  # more uniforms than DB keeps: kept, and room for more
+        drawn = out[S_DNUM]
+        if out[S_DUSED] > len(DB):  # more uniforms than DB keeps: kept, and room for more
             more = np.empty(4 * len(DB), np.float64)
             more[:drawn] = DB[:drawn]
             DB = more
             continue
-        if out[L.S_EOVER]:
-            E = np.empty((4 * len(E), L.EW))
+        if out[S_EOVER]:
+            E = np.empty((4 * len(E), EW))
             continue
         break
     del rules  # held until the battle was over
     if not record:  # the rows its withdrawal checks are decoded from, if it made any
-        E = E[: out[L.S_EN]].copy() if out[L.S_NWD] else _NO_ROWS
+        E = E[: out[S_EN]].copy() if out[S_NWD] else _NO_ROWS
     _SPARE.append(buf)
     spare = -drawn % BLOCK
     if spare and rewind:
         rng.random(spare)  # the rest of the last block
-    return result(t, p, lay, (force_a, force_b), out, E, record)
+    return result(t, p, lay, forces, out, E, record)
 
 
 #: the last bit generator a battle drew from and its address (a campaign's stream is one
 #: generator, restarted for each battle)
 _LAST: list[Any] = [None, 0]
-
-
-def _address(bitgen: np.random.BitGenerator) -> int:
-    """The address of ``bitgen``'s ``bitgen_t`` (numpy's C interface of a bit generator)."""
-    if bitgen is not _LAST[0]:
-        _LAST[0], _LAST[1] = bitgen, _ADDRESS(bitgen.capsule, b"BitGenerator")
-    return int(_LAST[1])
 
 
 def _plain(
