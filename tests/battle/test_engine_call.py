@@ -320,3 +320,38 @@ def test_battles_fight_the_same_whatever_the_ids_met_before(rules, monkeypatch):
     for red, blue, arrivals in cases:
         lay = new_state(tables, (red, blue), sorted(arrivals, key=lambda a: a.bound))
         assert [u.id for u in lay.specs] == sorted(lay.listed_ids)
+
+
+def test_known_forces_are_named_in_one_step_as_unit_by_unit(tables):
+    """``UnitRows.forces``: two forces whose every unit is known and able to fight get the
+    ids and codes ``live`` gives them; a force with a unit never met, or destroyed, is left
+    to ``live`` (None)."""
+    p = rule_arrays(tables)
+    rows = p.unit_rows
+    red = tuple(UnitSpec(f"K{k}", "infantry", hits=k % 3) for k in range(5))
+    blue = (UnitSpec("L1", "cavalry"), UnitSpec("L2", "artillery"))
+    assert rows.forces(red, blue) is None  # never met
+    rows.live(tables, p, 0, -1, red)
+    rows.live(tables, p, 1, -1, blue)  # new ids: every code made before is dropped
+    assert rows.forces(red, blue) is None
+    rows.reranked = False
+    a, b = rows.live(tables, p, 0, -1, red), rows.live(tables, p, 1, -1, blue)
+    assert not rows.reranked
+    assert rows.forces(red, blue) == (*a, *b)
+    assert rows.forces(blue, red) is None  # not met on those sides
+    dead = (*red, UnitSpec("K9", "infantry", hits=tables.destroyed_at))
+    rows.live(tables, p, 0, -1, dead)
+    assert rows.forces(dead, blue) is None  # one destroyed: left out by live
+
+
+def test_a_force_of_known_units_past_the_limit_is_refused(rules):
+    """A force of more than ``max_units_per_force`` units is refused even when every one of
+    its units fought before (in smaller forces)."""
+    limit = compile_rules(rules).max_units_per_force
+    units = tuple(UnitSpec(f"M{k}", "infantry") for k in range(limit + 5))
+    blue = Force("Blue", (UnitSpec("N1", "cavalry"),))
+    half = (limit + 5) // 2
+    _fight(Force("Red", units[:half]), blue, rules, 1)
+    _fight(Force("Red", units[half:]), blue, rules, 2)
+    with pytest.raises(ForceError, match=f"more than the {limit}"):
+        _fight(Force("Red", units), blue, rules, 3)
