@@ -338,9 +338,9 @@ def fight_arrays(lay, attacker, DB, drawn, E, record, max_bounds, rules, bitgen,
     uniforms drawn from the bit generator at ``bitgen`` and kept in ``DB`` (whose first
     ``drawn`` were drawn before: :mod:`battle.kernel.draw`), its event rows written to ``E``.
     Writes S at the end to ``OUT[:NS]`` and its units' :func:`outcome_columns` after it
-    (only S, not fought, when two units have the same id: ``S_DUP``)
     (``OUT`` int64, at least ``NS + (len(OUT_COLUMNS) + 1) * units`` long): the caller reads
-    one array, and may hand the same buffers to every battle."""
+    one array, and may hand the same buffers to every battle. Two units with the same id
+    (``S_DUP``): only S is written, and the battle is not fought."""
     r = rules_at(rules)
     st = set_out(lay, attacker, DB, E, record, max_bounds, r.RI, r.RF, r.XD)
     S = st[2]

@@ -4,8 +4,8 @@ a late arrival joins (§8.4, :func:`battle.kernel.bound.join_due`).
 
 These compiled functions are the rules: :func:`battle.deck.deck_composition` calls
 :func:`deck_cards`, and a battle's layout (:func:`battle.kernel.lineup.new_state`) only names
-the rows of its units, the rank of each one's id, and its arrivals; :func:`index_order` orders
-them by id.
+each unit by its code (its row and the rank of its id) and its arrivals; :func:`index_order`
+orders them by id.
 """
 
 from __future__ import annotations
@@ -87,8 +87,10 @@ def index_order(RX: IntArray) -> IntArray:
     """The listing position of each of a battle's units in index order: by id, ascending
     (RULES.md §6.9: ties go to the lowest id). ``RX`` holds each unit's code in listing
     order: the rank of its id above ``ROW_BITS`` (ranks are ordered as the ids are, equal
-    for equal ids: :class:`battle.kernel.pack.UnitRows`), its row of ``TB`` below."""
-    return np.argsort(RX, kind="mergesort")
+    for equal ids: :class:`battle.kernel.pack.UnitRows`), its row of ``TB`` below: codes
+    are distinct unless ids repeat (a battle the kernel refuses, ``S_DUP``), so the order
+    is the same whichever sort finds it."""
+    return np.argsort(RX)
 
 
 @rule(START, A2I, A1I, I8, I8, A1I, A1F, A2I)
