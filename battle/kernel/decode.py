@@ -55,6 +55,8 @@ __all__ = ["events", "result"]
 _KIND, _GRADE, _HITS = attrgetter("kind"), attrgetter("grade"), attrgetter("hits")
 _SIDE_ID = attrgetter("side", "id")
 _outcome = partial(tuple.__new__, UnitOutcome)
+#: a UnitColumns from a tuple of its fields (no Python-level __new__: one a battle)
+_columns = partial(tuple.__new__, UnitColumns)
 
 
 def result(
@@ -74,7 +76,7 @@ def result(
     hits = out[NS + 2 * n : NS + 3 * n]
     total = out[NS + 3 * n : NS + 4 * n]
     present = out[NS : NS + n] if lay.late else None
-    cols = UnitColumns(lay.listed_ids, lay.split, hits, total, present)
+    cols = _columns((lay.listed_ids, lay.split, hits, total, present))
     checks: tuple[WithdrawalChecked, ...] | Callable[[], tuple[WithdrawalChecked, ...]] = ()
     if out[S_NWD]:
         checks = partial(_withdrawals, t, E, out[S_EN])
