@@ -4,6 +4,7 @@ layout reused when a battle is fought again with a late arrival (RULES.md §8.4)
 
 from __future__ import annotations
 
+import copy
 import pickle
 
 import numpy as np
@@ -301,7 +302,7 @@ def test_battles_fight_the_same_whatever_the_ids_met_before(rules, monkeypatch):
     before, or new ones arrive mid-battle (a late arrival whose ids rank between its
     forces'): its units are in id order either way."""
     tables = compile_rules(rules)
-    cases = [_battle(4000 + seed) for seed in range(12)]
+    cases = [_battle(4000 + seed) for seed in range(40)]
     first = [
         _fight(red, blue, rules, seed, arrivals=a) for seed, (red, blue, a) in enumerate(cases)
     ]
@@ -317,6 +318,12 @@ def test_battles_fight_the_same_whatever_the_ids_met_before(rules, monkeypatch):
         _fight(red, blue, rules, seed, arrivals=a) for seed, (red, blue, a) in enumerate(cases)
     ]
     assert again == first
+    # and as rules never used before fight them (nothing laid out, no id ranked)
+    fresh = [
+        _fight(red, blue, copy.deepcopy(rules), seed, arrivals=a)
+        for seed, (red, blue, a) in enumerate(cases)
+    ]
+    assert fresh == first
     for red, blue, arrivals in cases:
         lay = new_state(tables, (red, blue), sorted(arrivals, key=lambda a: a.bound))
         assert [u.id for u in lay.specs] == sorted(lay.listed_ids)
