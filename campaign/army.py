@@ -201,11 +201,12 @@ def _division_counts(rules: CampaignRules, infantry: int) -> list[tuple[str, int
 #: (each entry holds its units, so their ids are not reused while the entry lives).
 _WITH_HITS: dict[tuple[int, int], tuple[UnitSpec, UnitSpec]] = {}
 _ROOT: dict[int, tuple[UnitSpec, UnitSpec]] = {}
-#: id of any unit * _SPAN + hits -> (that unit, it with those hits): the one look-up of a unit
-#: met before with those hits (hits are below ``_SPAN``; ids of live objects are further
-#: apart than that, and the unit held is checked by identity)
+#: hits << _HITS_AT | id of any unit >> 4 -> (that unit, it with those hits): the one look-up
+#: of a unit met before with those hits. Objects sit 16 bytes apart at addresses below 2**47,
+#: so the key is unique for hits below 2**17, its low bits vary from unit to unit (a dict
+#: places an int key by them), and the unit held is checked by identity anyway
 _MADE: dict[int, tuple[UnitSpec, UnitSpec]] = {}
-_SPAN: Final = 1024
+_HITS_AT: Final = 44
 #: entries kept at most (a memo, cleared when full)
 _WITH_HITS_MAX = 50_000
 
@@ -217,7 +218,7 @@ def with_hits(unit: UnitSpec, hits: int) -> UnitSpec:
     replace a few dozen). A unit made here is made from the unit it was first made from, so
     that units that differ in hits only share one unit per hits value; a unit met before
     with the same hits is found by one look-up keyed by a number."""
-    key = id(unit) * _SPAN + hits
+    key = (hits << _HITS_AT) | (id(unit) >> 4)
     found = _MADE.get(key)
     if found is not None and found[0] is unit:
         return found[1]
@@ -236,7 +237,7 @@ def with_hits(unit: UnitSpec, hits: int) -> UnitSpec:
         made = replace(root, hits=hits)
         _WITH_HITS[(id(root), hits)] = (root, made)
         _ROOT[id(made)] = (made, root)
-    if 0 <= hits < _SPAN:
+    if 0 <= hits < 1 << 17:
         _MADE[key] = (unit, made)
     return made
 
