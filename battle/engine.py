@@ -16,8 +16,7 @@ from operator import attrgetter
 import numpy as np
 
 from battle.arrivals import Arrival, check_arrivals
-from battle.errors import ConfigError
-from battle.kernel.run import fight_tables
+from battle.kernel.run import fight_tables, kernel_rules
 from battle.result import BattleResult
 from battle.rules import BattleRules
 from battle.tables import compile_rules
@@ -84,18 +83,22 @@ def fight(
         If a doctrine name is not in ``rules.doctrines``.
     """
     tables = compile_rules(rules)
-    for name in doctrines:
-        if name not in tables.doctrines:
-            raise ConfigError(
-                f"no tactical doctrine named {name!r}",
-                key="--doctrine",
-                fix=f"Choose one of: {', '.join(sorted(tables.doctrines))}.",
-            )
+    kr = kernel_rules(tables, doctrines)  # refuses a doctrine not in the rules
     due = sorted(arrivals, key=_BOUND) if arrivals else []
     if due:
         taken = set(map(ID, force_a.units))
         taken.update(map(ID, force_b.units))
         check_arrivals(due, taken, tables.max_units_per_force)
     return fight_tables(
-        tables, force_a, force_b, rng, attacker, doctrines, max_bounds, record_events, due, rewind
+        tables,
+        kr,
+        force_a,
+        force_b,
+        rng,
+        attacker,
+        doctrines,
+        max_bounds,
+        record_events,
+        due,
+        rewind,
     )

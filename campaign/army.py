@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from battle.dice import Dice
 from battle.units import Force, UnitSpec
@@ -205,6 +205,12 @@ def _division_counts(rules: CampaignRules, infantry: int) -> list[tuple[str, int
 #: (each entry holds its units, so their ids are not reused while the entry lives).
 _WITH_HITS: dict[tuple[int, int], tuple[UnitSpec, UnitSpec]] = {}
 _ROOT: dict[int, tuple[UnitSpec, UnitSpec]] = {}
+#: hits << _HITS_AT | id of any unit >> 4 -> (that unit, it with those hits): the one look-up
+#: of a unit met before with those hits. Objects sit 16 bytes apart at addresses below 2**47,
+#: so the key is unique for hits below 2**17, its low bits vary from unit to unit (a dict
+#: places an int key by them), and the unit held is checked by identity anyway
+_MADE: dict[int, tuple[UnitSpec, UnitSpec]] = {}
+_HITS_AT: Final = 44
 #: entries kept at most (a memo, cleared when full)
 _WITH_HITS_MAX = 50_000
 
@@ -213,22 +219,30 @@ def with_hits(unit: UnitSpec, hits: int) -> UnitSpec:
     """``unit`` with ``hits`` actual hits (RULES.md §1.2): ``dataclasses.replace(unit,
     hits=hits)``, made once per process for each unit and hits and then shared (units are
     immutable values, raised from a shared table, :class:`RaiseTable`; a campaign's losses
-    replace a few dozen). A unit made here is looked up by the unit it was first made from,
-    so that units that differ in hits only share one entry per hits value."""
+    replace a few dozen). A unit made here is made from the unit it was first made from, so
+    that units that differ in hits only share one unit per hits value; a unit met before
+    with the same hits is found by one look-up keyed by a number."""
+    key = (hits << _HITS_AT) | (id(unit) >> 4)
+    found = _MADE.get(key)
+    if found is not None and found[0] is unit:
+        return found[1]
+    if len(_MADE) >= _WITH_HITS_MAX or len(_WITH_HITS) >= _WITH_HITS_MAX:
+        _MADE.clear()
+        _WITH_HITS.clear()
+        _ROOT.clear()
     root = unit
     made_from = _ROOT.get(id(unit))
     if made_from is not None and made_from[0] is unit:
         root = made_from[1]
-    key = (id(root), hits)
-    found = _WITH_HITS.get(key)
-    if found is not None and found[0] is root:
-        return found[1]
-    if len(_WITH_HITS) >= _WITH_HITS_MAX or len(_ROOT) >= _WITH_HITS_MAX:
-        _WITH_HITS.clear()
-        _ROOT.clear()
-    made = replace(root, hits=hits)
-    _WITH_HITS[key] = (root, made)
-    _ROOT[id(made)] = (made, root)
+    pair = _WITH_HITS.get((id(root), hits))
+    if pair is not None and pair[0] is root:
+        made = pair[1]
+    else:
+        made = replace(root, hits=hits)
+        _WITH_HITS[(id(root), hits)] = (root, made)
+        _ROOT[id(made)] = (made, root)
+    if 0 <= hits < 1 << 17:
+        _MADE[key] = (unit, made)
     return made
 
 

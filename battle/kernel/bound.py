@@ -71,6 +71,7 @@ from battle.kernel.layout import (
     S_DEALT,
     S_DN,
     S_DNUM,
+    S_DUP,
     S_FCT,
     S_MAXB,
     S_NARR,
@@ -102,7 +103,7 @@ from battle.kernel.phases import (
     melee_phase,
     stand_tests,
 )
-from battle.kernel.start import deck_cards, lay_out
+from battle.kernel.start import deck_cards, index_order, lay_out
 
 
 @rule(I8, BT)
@@ -288,12 +289,12 @@ def set_out(lay, attacker, DB, E, record, max_bounds, RI, RF, XD):
 @rule(A1I, A1I)
 def listing_of(RX):
     """The index of each unit in listing order (each side's units as given, side 0's first),
-    from the layout's ``RX`` (whose second half is the listing position of each unit in index
-    order: its inverse)."""
-    n = RX.shape[0] // 2
+    from the layout's ``RX``: the inverse of :func:`battle.kernel.start.index_order`."""
+    order = index_order(RX)
+    n = order.shape[0]
     out = np.empty(n, np.int64)
     for i in range(n):
-        out[RX[n + i]] = i
+        out[order[i]] = i
     return out
 
 
@@ -338,12 +339,16 @@ def fight_arrays(lay, attacker, DB, drawn, E, record, max_bounds, rules, bitgen,
     ``drawn`` were drawn before: :mod:`battle.kernel.draw`), its event rows written to ``E``.
     Writes S at the end to ``OUT[:NS]`` and its units' :func:`outcome_columns` after it
     (``OUT`` int64, at least ``NS + (len(OUT_COLUMNS) + 1) * units`` long): the caller reads
-    one array, and may hand the same buffers to every battle."""
+    one array, and may hand the same buffers to every battle. Two units with the same id
+    (``S_DUP``): only S is written, and the battle is not fought."""
     r = rules_at(rules)
     st = set_out(lay, attacker, DB, E, record, max_bounds, r.RI, r.RF, r.XD)
     S = st[2]
     S[S_DNUM] = drawn
     S[S_BITGEN] = bitgen
+    if S[S_DUP]:  # refused (battle.kernel.run): not fought
+        OUT[:NS] = S
+        return
     b = structref.new(BS)
     b.U, b.P, b.S = unmanaged(st[0]), unmanaged(st[1]), unmanaged(S)
     b.DK, b.DL, b.DB, b.E = unmanaged(st[3]), unmanaged(st[4]), unmanaged(st[5]), unmanaged(st[6])

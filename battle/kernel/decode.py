@@ -28,6 +28,21 @@ from battle.events import (
     WithdrawalChecked,
 )
 from battle.kernel import layout as L
+from battle.kernel.layout import (
+    END_REASONS,
+    NS,
+    S_ATTACKER,
+    S_BOUNDS,
+    S_BOX,
+    S_CL,
+    S_DN,
+    S_EN,
+    S_LOST,
+    S_NWD,
+    S_REASON,
+    S_TURN,
+    S_WINNER,
+)
 from battle.kernel.lineup import Layout
 from battle.kernel.pack import FloatArray, Packed
 from battle.result import BattleResult, UnitColumns, UnitOutcome
@@ -40,6 +55,8 @@ __all__ = ["events", "result"]
 _KIND, _GRADE, _HITS = attrgetter("kind"), attrgetter("grade"), attrgetter("hits")
 _SIDE_ID = attrgetter("side", "id")
 _outcome = partial(tuple.__new__, UnitOutcome)
+#: a UnitColumns from a tuple of its fields (no Python-level __new__: one a battle)
+_columns = partial(tuple.__new__, UnitColumns)
 
 
 def result(
@@ -56,36 +73,34 @@ def result(
     ``OUT_COLUMNS`` and state at the end, a run of one per unit (listing order) each; and its
     event rows ``E`` (the battle's own: the result keeps them)."""
     n = len(lay.listed_ids)
-    at = L.NS
-    hits = out[at + 2 * n : at + 3 * n]
-    total = out[at + 3 * n : at + 4 * n]
-    present = out[at : at + n] if lay.late else None
-    cols = UnitColumns(lay.listed_ids, lay.split, hits, total, present)
-    en = out[L.S_EN]
+    hits = out[NS + 2 * n : NS + 3 * n]
+    total = out[NS + 3 * n : NS + 4 * n]
+    present = out[NS : NS + n] if lay.late else None
+    cols = _columns((lay.listed_ids, lay.split, hits, total, present))
     checks: tuple[WithdrawalChecked, ...] | Callable[[], tuple[WithdrawalChecked, ...]] = ()
-    if out[L.S_NWD]:
-        checks = partial(_withdrawals, t, E, en)
-    winner = out[L.S_WINNER]
-    box0, box1 = out[L.S_BOX], out[L.S_BOX + 1]
-    bounds = out[L.S_BOUNDS]
+    if out[S_NWD]:
+        checks = partial(_withdrawals, t, E, out[S_EN])
+    winner = out[S_WINNER]
+    box0, box1 = out[S_BOX], out[S_BOX + 1]
+    bounds = out[S_BOUNDS]
     return BattleResult.of(
         names=(forces[0].name, forces[1].name),
-        attacker=out[L.S_ATTACKER],
+        attacker=out[S_ATTACKER],
         winner=None if winner < 0 else winner,
-        reason=L.END_REASONS[out[L.S_REASON]],
+        reason=END_REASONS[out[S_REASON]],
         bounds=bounds,
-        turns=out[L.S_TURN],
+        turns=out[S_TURN],
         minutes=bounds * t.bound_minutes,
         recorded_units=partial(_units, p, lay, out, cols),
         unit_columns=cols,
-        cards_left=(out[L.S_DN], out[L.S_DN + 1]),
-        cards_lost=(out[L.S_CL], out[L.S_CL + 1]),
+        cards_left=(out[S_DN], out[S_DN + 1]),
+        cards_lost=(out[S_CL], out[S_CL + 1]),
         casualty_percent=(
-            100.0 * out[L.S_LOST] / box0 if box0 else 0.0,
-            100.0 * out[L.S_LOST + 1] / box1 if box1 else 0.0,
+            100.0 * out[S_LOST] / box0 if box0 else 0.0,
+            100.0 * out[S_LOST + 1] / box1 if box1 else 0.0,
         ),
         recorded_checks=checks,
-        recorded=_decoder(t, p, lay, out[L.S_ATTACKER], E[:en], checks) if record else (),
+        recorded=_decoder(t, p, lay, out[S_ATTACKER], E[: out[S_EN]], checks) if record else (),
     )
 
 

@@ -76,9 +76,9 @@ A2B = nt.Array(nt.boolean, 2, "C")
 #: one battle: U, P, S, DK, DL, DB, E, OA, OG, AB, AS, WK, WB, CH, CG (battle.kernel.layout)
 ST = nt.Tuple((A2I, A2F, A1I, A2I, A2I, A1F, A2F, A2I, A1F, A1I, A1I, A2I, A2B, A2I, A1F))
 #: a battle before its first bound (battle.kernel.lineup.Layout.arrays): TB (every unit row laid
-#: out so far, battle.kernel.pack.UnitRows; read, never written), RX (the row of TB of each of
-#: the battle's n units in listing order, each side's units as given, side 0's first; then the
-#: listing position of each unit in index (id) order), and each late arrival's bound AB and
+#: out so far, battle.kernel.pack.UnitRows; read, never written), RX (the code of each of the
+#: battle's n units in listing order, each side's units as given, side 0's first: its id's rank
+#: and its row of TB, battle.kernel.start.index_order), and each late arrival's bound AB and
 #: side AS (read by the battle, never written); the rest is laid out by
 #: battle.kernel.start.lay_out
 LAY = nt.Tuple((A2I, A1I, A1I, A1I))

@@ -109,7 +109,13 @@ S_NARR = 35  # arrivals
 S_MAXB = 36  # nightfall after this many bounds, -1 none
 S_NWD = 37  # withdrawal checks recorded
 S_BITGEN = 38  # address of the battle generator's bitgen_t, 0 none (battle.kernel.draw)
-NS = 39
+S_DUP = 39  # 1 when two units have the same id (the battle is then refused, not fought)
+NS = 40
+
+# a unit's code in a layout's RX (battle.kernel.pack.UnitRows): the rank of its id (string
+# order) above ROW_BITS, its row of TB below
+ROW_BITS = 32
+ROW_MASK = (1 << ROW_BITS) - 1
 
 # tallies (RULES.md §7.2 rows a battle can fire)
 T_FLAGS = 0

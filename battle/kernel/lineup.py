@@ -7,17 +7,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import attrgetter
+from typing import NoReturn
 
 import numpy as np
 
 from battle.arrivals import Arrival
 from battle.errors import ForceError
+from battle.kernel import layout as L
 from battle.kernel.pack import FloatArray, IntArray, Packed, rule_arrays
-from battle.kernel.start import lay_out
+from battle.kernel.start import index_order, lay_out
 from battle.tables import Tables
 from battle.units import Force, UnitSpec
 
-__all__ = ["Layout", "new_state"]
+__all__ = ["Layout", "new_state", "refuse_repeats"]
 
 _EMPTY = np.zeros(0, np.int64)
 _BOUND = attrgetter("bound")
@@ -29,9 +31,10 @@ class Layout:
     units as given (side 0's first: its force's, then those of its arrivals in turn), and
     *index* order, by id (RULES.md §6.9 ties go to the lowest id), the order of the kernel's
     arrays. ``arrays`` is the kernel's tuple of the layout (:data:`battle.kernel.jit.LAY`):
-    ``TB`` (the rows of :class:`~battle.kernel.pack.UnitRows`), ``RX`` (each unit's row of
-    ``TB`` in listing order, then the listing position of each unit in index order), and each
-    late arrival's bound ``AB`` and side ``AS``.
+    ``TB`` (the rows of :class:`~battle.kernel.pack.UnitRows`), ``RX`` (each unit's code in
+    listing order: its id's rank and its row of ``TB``, from which the kernel orders them,
+    :func:`~battle.kernel.start.index_order`), and each late arrival's bound ``AB`` and side
+    ``AS``.
 
     ``listed_ids`` are the units' ids in listing order and ``split`` how many are of side 0;
     ``late`` whether any unit is a late arrival. What only events and unit outcomes read is
@@ -61,8 +64,7 @@ class Layout:
     def U(self) -> IntArray:
         """The units' rows before the first bound (``[units, NU]``, index order)."""
         TB, RX = self.arrays[:2]
-        n = RX.shape[0] // 2
-        return TB.take(RX.take(RX[n:]), 0)
+        return TB.take(RX.take(index_order(RX)) & L.ROW_MASK, 0)
 
     def start(self, p: Packed, attacker: int) -> tuple[IntArray, FloatArray, IntArray, IntArray]:
         """``U``, ``P``, ``S`` and ``DK`` before the first bound, as the kernel lays them
@@ -82,8 +84,7 @@ class Layout:
         """The units' specs in index (id) order."""
         if self._specs is None:
             listed = self.listed
-            RX = self.arrays[1]
-            self._specs = list(map(listed.__getitem__, RX[RX.shape[0] // 2 :].tolist()))
+            self._specs = list(map(listed.__getitem__, index_order(self.arrays[1]).tolist()))
         return self._specs
 
     @property
@@ -118,70 +119,105 @@ def new_state(
     p: Packed | None = None,
 ) -> Layout:
     """Name a battle's units: those of both forces and of every arrival (``due``, sorted by
-    bound), destroyed ones left out (RULES.md §1.2), each as its row of the rules' unit rows
-    (:class:`~battle.kernel.pack.UnitRows`: type, formation, hits carried, morale, §1.3),
-    and their index (id) order. ``p``: ``rule_arrays(t)``, if the caller has it. A battle of
-    the same two forces as the last one laid out reuses its layout, or with late arrivals
-    (a campaign's battle fought again, RULES.md §8.4) its forces' units.
+    bound), destroyed ones left out (RULES.md §1.2), each by its code of the rules' unit
+    rows (:class:`~battle.kernel.pack.UnitRows`: its row, of type, formation, hits carried,
+    morale, §1.3, and the rank of its id, from which the kernel orders them by id). ``p``:
+    ``rule_arrays(t)``, if the caller has it. A battle of the same two forces as the last
+    one laid out reuses its layout, or with late arrivals (a campaign's battle fought again,
+    RULES.md §8.4) its forces' units.
 
     Raises
     ------
     ForceError
         If a unit's type or formation is not in the rules, a force has more than
-        ``max_units_per_force`` units or none able to fight, or unit ids of the two forces
-        repeat (arrivals are checked by :func:`battle.arrivals.check_arrivals`).
+        ``max_units_per_force`` units or none able to fight. Repeated unit ids are refused
+        by :func:`refuse_repeats` once the kernel has found them (and arrivals' by
+        :func:`battle.arrivals.check_arrivals`).
     """
     if p is None:
         p = rule_arrays(t)
     rows = p.unit_rows
     force_a, force_b = forces
     rows.bound()
-    units_a, units_b = force_a.units, force_b.units
     last = rows.last
     if last is not None and last[0] is force_a and last[1] is force_b:
         reused: Layout | None = last[2]
         if not due and reused is not None:
             return reused
-        ids_a, rows_a, ids_b, rows_b = last[3]  # the forces' units (never changed here)
-    else:
-        ids_a, rows_a = rows.live(t, p, 0, -1, units_a)
-        ids_b, rows_b = rows.live(t, p, 1, -1, units_b)
-        limit = t.max_units_per_force
-        if not rows_a or not rows_b or len(units_a) > limit or len(units_b) > limit:
-            _refuse_force(t, force_a, len(rows_a))
-            _refuse_force(t, force_b, len(rows_b))
-        last = (force_a, force_b, None, (ids_a, rows_a, ids_b, rows_b))
-    if due:
-        runs_a: list[Sequence[UnitSpec]] = [units_a]
-        runs_b: list[Sequence[UnitSpec]] = [units_b]
-        for k, arrival in enumerate(due):
-            ids, got = rows.live(t, p, arrival.side, k, arrival.units)
-            if arrival.side == 0:  # new lists: the forces' own are kept in rows.last
-                ids_a = ids_a + ids
-                rows_a = rows_a + got
-                runs_a.append(arrival.units)
-            else:
-                ids_b = ids_b + ids
-                rows_b = rows_b + got
-                runs_b.append(arrival.units)
+    rows.reranked = False
+    named = _name(t, p, force_a, force_b, due)
+    if rows.reranked:  # a new id ranked every id anew: the codes again, of one ranking
+        rows.reranked = False
+        named = _name(t, p, force_a, force_b, due)
+    last, ids_a, codes_a, ids_b, codes_b, runs = named
     listed = ids_a + ids_b
-    if len(set(listed)) != len(listed):
-        dup = sorted({i for i in listed if listed.count(i) > 1})
-        raise ForceError(f"unit ids repeat: {', '.join(dup)}", fix="Give every unit its own id.")
-    # each unit's row, then the listing position of each unit in index (id) order
-    RX = np.array(rows_a + rows_b + sorted(range(len(listed)), key=listed.__getitem__), np.int64)
+    # each unit's code (its id's rank and its row): the kernel orders them by id and refuses
+    # repeated ids (battle.kernel.start.index_order, battle.kernel.run)
+    RX = np.array(codes_a + codes_b, np.int64)
     if due:
         rows.last = last
         AB = np.array(list(map(_BOUND, due)), np.int64)
         AS = np.array(list(map(_SIDE, due)), np.int64)
         arrays = (rows.table(), RX, AB, AS)
-        return Layout(arrays, ((*runs_a, *runs_b), t.destroyed_at), listed, len(ids_a), True)
+        return Layout(arrays, (runs, t.destroyed_at), listed, len(ids_a), True)
     lay = Layout(
-        (rows.table(), RX, _EMPTY, _EMPTY),
-        ((units_a, units_b), t.destroyed_at),
-        listed,
-        len(ids_a),
-        False,
+        (rows.table(), RX, _EMPTY, _EMPTY), (runs, t.destroyed_at), listed, len(ids_a), False
     )
     rows.last = (force_a, force_b, lay, last[3])
     return lay
+
+
+def _name(
+    t: Tables, p: Packed, force_a: Force, force_b: Force, due: Sequence[Arrival]
+) -> tuple[
+    tuple[Force, Force, None, tuple[list[str], list[int], list[str], list[int]]],
+    list[str],
+    list[int],
+    list[str],
+    list[int],
+    tuple[Sequence[UnitSpec], ...],
+]:
+    """The ids and codes of each side's units (:meth:`~battle.kernel.pack.UnitRows.live`),
+    its force's then its arrivals' in turn, for :func:`new_state`: ``rows.last`` for these
+    forces (without a layout), ids and codes of side 0, of side 1, and the units as given
+    in runs (side 0's force and arrivals, then side 1's)."""
+    rows = p.unit_rows
+    units_a, units_b = force_a.units, force_b.units
+    last = rows.last
+    if last is not None and last[0] is force_a and last[1] is force_b:
+        ids_a, codes_a, ids_b, codes_b = last[3]  # the forces' units (never changed here)
+    else:
+        known = rows.forces(units_a, units_b)  # every unit known and able to fight
+        if known is None:
+            ids_a, codes_a = rows.live(t, p, 0, -1, units_a)
+            ids_b, codes_b = rows.live(t, p, 1, -1, units_b)
+        else:
+            ids_a, codes_a, ids_b, codes_b = known
+        limit = t.max_units_per_force
+        if not codes_a or not codes_b or len(units_a) > limit or len(units_b) > limit:
+            _refuse_force(t, force_a, len(codes_a))
+            _refuse_force(t, force_b, len(codes_b))
+    forces = (ids_a, codes_a, ids_b, codes_b)
+    if not due:
+        return (force_a, force_b, None, forces), ids_a, codes_a, ids_b, codes_b, (units_a, units_b)
+    runs_a: list[Sequence[UnitSpec]] = [units_a]
+    runs_b: list[Sequence[UnitSpec]] = [units_b]
+    for k, arrival in enumerate(due):
+        ids, got = rows.live(t, p, arrival.side, k, arrival.units)
+        if arrival.side == 0:  # new lists: the forces' own are kept in rows.last
+            ids_a = ids_a + ids
+            codes_a = codes_a + got
+            runs_a.append(arrival.units)
+        else:
+            ids_b = ids_b + ids
+            codes_b = codes_b + got
+            runs_b.append(arrival.units)
+    return (force_a, force_b, None, forces), ids_a, codes_a, ids_b, codes_b, (*runs_a, *runs_b)
+
+
+def refuse_repeats(lay: Layout) -> NoReturn:
+    """Refuse a battle whose units' ids repeat (the kernel found it, ``S_DUP``, and did not
+    fight it); raises ForceError naming them."""
+    listed = lay.listed_ids
+    dup = sorted({i for i in listed if listed.count(i) > 1})
+    raise ForceError(f"unit ids repeat: {', '.join(dup)}", fix="Give every unit its own id.")

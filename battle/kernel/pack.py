@@ -8,6 +8,7 @@ them out (positions, decks, casualty bases: :func:`battle.kernel.start.lay_out`)
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
@@ -16,7 +17,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from battle.errors import ForceError
+from battle.errors import ConfigError, ForceError
 from battle.kernel import layout as L
 from battle.kernel.bound import rules_of
 from battle.kernel.jit import Rules, fields_address
@@ -29,6 +30,7 @@ __all__ = [
     "UnitRows",
     "doctrine_arrays",
     "doctrine_rules",
+    "refuse_doctrines",
     "refuse_type",
     "rule_arrays",
 ]
@@ -43,6 +45,9 @@ NO_CHANGE = -(10**9)
 _ROW_KEY = attrgetter("kind", "formation", "grade", "irregular", "hits")
 #: rows a table holds before it starts again (a bound on memory)
 MAX_ROWS = 100_000
+#: unit ids ranked before the ranks start again (a bound on memory and on the cost of
+#: ranking a new id)
+MAX_IDS = 20_000
 
 
 class UnitRows:
@@ -51,19 +56,37 @@ class UnitRows:
     look-up). Units are looked up by identity (unit specs are immutable values a campaign
     shares, so a unit met before is found at once); every unit looked up is kept, so that an
     identity is never reused for another unit while its row is known. Units alike share a
-    row."""
+    row.
 
-    __slots__ = ("_array", "_by_key", "_groups", "_kept", "epoch", "last")
+    A unit is named to the kernel by its *code*: its row, and the rank of its id among every
+    id met so far (string order, :data:`~battle.kernel.layout.ROW_BITS` up), from which the
+    kernel orders a battle's units by id (:func:`battle.kernel.start.index_order`). A new id
+    ranks every id after it anew: codes made before are then dropped (``reranked``)."""
+
+    __slots__ = (
+        "_array",
+        "_by_key",
+        "_groups",
+        "_ids",
+        "_kept",
+        "_rank",
+        "_start",
+        "epoch",
+        "last",
+        "reranked",
+    )
 
     def __init__(self) -> None:
-        #: (side, arrival) -> id of a unit spec -> its row
+        #: (side, arrival) -> id of a unit spec -> its code (-1: destroyed, left out); and
+        #: the groups of the two sides' forces (arrival -1)
         self._groups: dict[tuple[int, int], dict[int, int]] = {}
+        self._start: tuple[dict[int, int], dict[int, int]] = ({}, {})
         #: (side, arrival, row key) -> row
         self._by_key: dict[tuple[object, ...], int] = {}
         self._kept: list[UnitSpec] = []
         self._array: IntArray = np.zeros((16, L.NU), np.int64)
         #: the forces of the last battle laid out, its layout if it had no arrivals (else
-        #: None), and the ids and rows of each force's units in the battle (ids and rows of
+        #: None), and the ids and codes of each force's units in the battle (ids and codes of
         #: side 0, then of side 1): a battle of the same forces again reuses its layout, or
         #: with late arrivals its forces' part
         self.last: (
@@ -71,36 +94,83 @@ class UnitRows:
         ) = None
         #: how many times the rows started again (a row number is valid within one epoch)
         self.epoch = 0
+        #: every unit id ranked so far, in order, and its rank (its place in that order)
+        self._ids: list[str] = []
+        self._rank: dict[str, int] = {}
+        #: set when a new id ranked the ids anew: codes looked up before it are stale
+        self.reranked = False
+        self._drop_codes()
 
     def bound(self) -> None:
         """Start again (in a new table: layouts made before keep the rows they point to)
-        once more than ``MAX_ROWS`` units are known; called before a battle's units are
-        looked up, never between."""
+        once more than ``MAX_ROWS`` units are known, or rank ids afresh once more than
+        ``MAX_IDS`` are ranked; called before a battle's units are looked up, never
+        between."""
         if len(self._kept) > MAX_ROWS:
-            self._groups.clear()
             self._by_key.clear()
             self._kept.clear()
-            self.last = None
             self._array = np.zeros((16, L.NU), np.int64)
             self.epoch += 1
+            self._drop_codes()
+        if len(self._ids) > MAX_IDS:
+            self._ids = []
+            self._rank = {}
+            self._drop_codes()
+
+    def _drop_codes(self) -> None:
+        """Forget every unit's code (and the last battle's layout, made of them)."""
+        self._start = ({}, {})
+        self._groups = {(0, -1): self._start[0], (1, -1): self._start[1]}
+        self.last = None
+
+    def forces(
+        self, units_a: Sequence[UnitSpec], units_b: Sequence[UnitSpec]
+    ) -> tuple[list[str], list[int], list[str], list[int]] | None:
+        """:meth:`live` of the two forces' units (sides 0 and 1, there from the start) in one
+        step, when every unit is known and none is destroyed: ids and codes of side 0, then
+        of side 1; else None (:meth:`live` then names them)."""
+        codes_a = list(map(self._start[0].get, map(id, units_a)))
+        codes_b = list(map(self._start[1].get, map(id, units_b)))
+        if None in codes_a or None in codes_b or -1 in codes_a or -1 in codes_b:
+            return None
+        return list(map(ID, units_a)), codes_a, list(map(ID, units_b)), codes_b  # type: ignore[return-value]  # no None
+
+    def rank(self, uid: str) -> int:
+        """The rank of unit id ``uid`` among the ids ranked so far (string order: RULES.md
+        §6.9, ties go to the lowest id). A new id ranks every id anew and drops every code
+        made before (``reranked``)."""
+        got = self._rank.get(uid)
+        if got is not None:
+            return got
+        known = self._ids
+        bisect.insort(known, uid)
+        self._rank = {i: k for k, i in enumerate(known)}
+        self._drop_codes()
+        self.reranked = True
+        return self._rank[uid]
 
     def live(
         self, t: Tables, p: Packed, side: int, arrival: int, units: Sequence[UnitSpec]
     ) -> tuple[list[str], list[int]]:
-        """The ids and rows of those of ``units`` (of ``side``) in the battle: destroyed ones
-        are left out (RULES.md §1.2). ``arrival`` is the index of the arrival that brings
-        them, -1 for the start. Raises ForceError for a type or formation not in the rules."""
+        """The ids and codes of those of ``units`` (of ``side``) in the battle: destroyed
+        ones are left out (RULES.md §1.2). ``arrival`` is the index of the arrival that
+        brings them, -1 for the start. Raises ForceError for a type or formation not in the
+        rules. If it sets ``reranked``, the codes it returns may be stale (and any looked
+        up before it are): look them up again."""
         known = self._groups.get((side, arrival))
         if known is None:
             known = self._groups[(side, arrival)] = {}
-        rows: list[int | None] = list(map(known.get, map(id, units)))
-        if None in rows:
+        codes: list[int | None] = list(map(known.get, map(id, units)))
+        if None in codes:
             for j, spec in enumerate(units):
-                if rows[j] is None:
-                    rows[j] = known[id(spec)] = self._add(t, p, side, arrival, spec)
+                if codes[j] is None:
+                    row = self._add(t, p, side, arrival, spec)
+                    code = -1 if row < 0 else (self.rank(spec.id) << L.ROW_BITS) | row
+                    known = self._groups.setdefault((side, arrival), {})  # anew if reranked
+                    codes[j] = known[id(spec)] = code
                     self._kept.append(spec)
         ids = list(map(ID, units))
-        found: list[int] = rows  # type: ignore[assignment]  # every row is known now
+        found: list[int] = codes  # type: ignore[assignment]  # every code is known now
         if -1 in found:
             return [i for i, r in zip(ids, found, strict=True) if r >= 0], [
                 r for r in found if r >= 0
@@ -335,16 +405,29 @@ _RULES: dict[tuple[int, str, str], tuple[Tables, Packed, Rules, int]] = {}
 def doctrine_rules(t: Tables, names: tuple[str, str]) -> tuple[Packed, Rules, int]:
     """:func:`rule_arrays` of ``t``, :func:`doctrine_arrays` as one
     :class:`~battle.kernel.jit.Rules`, and the address of its fields (what a compiled battle
-    is passed; the caller holds the Rules while it is used), cached: one look-up a battle."""
+    is passed; the caller holds the Rules while it is used), cached: one look-up a battle.
+    Raises ConfigError if a doctrine name is not in ``t.doctrines`` (checked once)."""
     key = (id(t), names[0], names[1])
     hit = _RULES.get(key)
     if hit is not None and hit[0] is t:
         return hit[1], hit[2], hit[3]
+    refuse_doctrines(t, names)
     made: Rules = rules_of(doctrine_arrays(t, names))
     if len(_RULES) > 256:
         _RULES.clear()
     _RULES[key] = (t, rule_arrays(t), made, fields_address(made))
     return _RULES[key][1], made, _RULES[key][3]
+
+
+def refuse_doctrines(t: Tables, names: tuple[str, str]) -> None:
+    """Refuse a tactical doctrine name not in the rules (RULES.md §6.7); raises ConfigError."""
+    for name in names:
+        if name not in t.doctrines:
+            raise ConfigError(
+                f"no tactical doctrine named {name!r}",
+                key="--doctrine",
+                fix=f"Choose one of: {', '.join(sorted(t.doctrines))}.",
+            )
 
 
 def refuse_type(t: Tables, spec: UnitSpec) -> None:

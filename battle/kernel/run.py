@@ -30,13 +30,20 @@ from battle.kernel.bound import (
 )
 from battle.kernel.decode import result
 from battle.kernel.jit import FIELDS
-from battle.kernel.lineup import new_state
-from battle.kernel.pack import doctrine_arrays, doctrine_rules, rule_arrays
+from battle.kernel.layout import EW, NS, S_DNUM, S_DUP, S_DUSED, S_EN, S_EOVER, S_NWD
+from battle.kernel.lineup import new_state, refuse_repeats
+from battle.kernel.pack import (
+    Packed,
+    doctrine_arrays,
+    doctrine_rules,
+    refuse_doctrines,
+    rule_arrays,
+)
 from battle.result import BattleResult
 from battle.tables import Tables
 from battle.units import Force
 
-__all__ = ["BLOCK", "Buffers", "fight_tables"]
+__all__ = ["BLOCK", "Buffers", "KernelRules", "fight_tables", "kernel_rules"]
 
 BLOCK = 64  # uniforms per block drawn from the battle's generator
 #: numba's NUMBA_DISABLE_JIT: the kernel's functions are plain Python
@@ -85,8 +92,26 @@ _SPARE: list[Buffers] = []
 _NO_ROWS = np.empty((0, L.EW), np.float64)
 
 
+#: what a battle under one rules object and two doctrines is given (:func:`kernel_rules`)
+KernelRules = tuple[Packed, Any, int]
+
+
+def kernel_rules(t: Tables, doctrines: tuple[str, str]) -> KernelRules:
+    """The rules ``t`` with the two sides' ``doctrines`` (names in ``t.doctrines``) as a
+    battle is given them: their arrays (:func:`~battle.kernel.pack.rule_arrays`), and the
+    compiled kernel's :class:`~battle.kernel.jit.Rules` and the address it reads them at
+    (:func:`~battle.kernel.pack.doctrine_rules`; None and 0 in plain Python). The caller
+    keeps them while a battle uses them. Raises ConfigError if a doctrine name is not in
+    ``t.doctrines``."""
+    if PLAIN_PYTHON:
+        refuse_doctrines(t, doctrines)
+        return rule_arrays(t), None, 0
+    return doctrine_rules(t, doctrines)
+
+
 def fight_tables(
     t: Tables,
+    kr: KernelRules,
     force_a: Force,
     force_b: Force,
     rng: np.random.Generator,
@@ -97,65 +122,67 @@ def fight_tables(
     due: Sequence[Arrival],
     rewind: bool = True,
 ) -> BattleResult:
-    """Fight one battle of checked forces (see :func:`battle.engine.fight`)."""
+    """Fight one battle of checked forces under the rules ``t`` with the two ``doctrines``,
+    given as ``kr`` (:func:`kernel_rules`; see :func:`battle.engine.fight`)."""
     nightfall = -1 if max_bounds is None else max_bounds
+    p, rules, address = kr  # the battle reads the rules at address: held until it is over
     if PLAIN_PYTHON:
-        p = rule_arrays(t)
         lay = new_state(t, (force_a, force_b), due, p)
         rows = EVENT_ROWS + EVENT_ROWS_PER_UNIT * len(lay.listed_ids) if record else QUIET_ROWS
         out, E = _plain(t, lay.arrays, attacker, doctrines, rng, rows, record, nightfall, rewind)
+        if out[L.S_DUP]:
+            refuse_repeats(lay)
         return result(t, p, lay, (force_a, force_b), out, E, record)
-    p, rules, address = doctrine_rules(t, doctrines)  # the battle reads them at address
-    lay = new_state(t, (force_a, force_b), due, p)
+    forces = (force_a, force_b)
+    lay = new_state(t, forces, due, p)
     units = len(lay.listed_ids)
-    bitgen = _address(rng.bit_generator)
+    bits = rng.bit_generator
+    if bits is not _LAST[0]:
+        _LAST[0], _LAST[1] = bits, _ADDRESS(bits.capsule, b"BitGenerator")
+    bitgen: int = _LAST[1]  # the address of its bitgen_t (numpy's C interface)
     buf = _SPARE.pop() if _SPARE else Buffers()
     DB, OUT = buf.DB, buf.OUT
     if len(DB) != DICE:  # DICE was changed (tests)
         DB = buf.DB = np.empty(DICE, np.float64)
-    size = L.NS + OUT_PER_UNIT * units
+    size = NS + OUT_PER_UNIT * units
     if len(OUT) < size:
         OUT = buf.OUT = np.empty(2 * size, np.int64)
     if record:
-        E = np.empty((EVENT_ROWS + EVENT_ROWS_PER_UNIT * units, L.EW))
+        E = np.empty((EVENT_ROWS + EVENT_ROWS_PER_UNIT * units, EW))
     else:
         E = buf.E
         if len(E) != QUIET_ROWS:  # QUIET_ROWS was changed (tests)
-            E = buf.E = np.empty((QUIET_ROWS, L.EW))
+            E = buf.E = np.empty((QUIET_ROWS, EW))
     drawn = 0
     while True:
         fight_arrays(lay.arrays, attacker, DB, drawn, E, record, nightfall, address, bitgen, OUT)
         out = OUT[:size].tolist()  # S, then the units' outcome columns
-        drawn = out[L.S_DNUM]
-        if out[L.S_DUSED] > len(DB):  # more uniforms than DB keeps: kept, and room for more
+        if out[S_DUP]:
+            _SPARE.append(buf)
+            refuse_repeats(lay)
+        drawn = out[S_DNUM]
+        if out[S_DUSED] > len(DB):  # more uniforms than DB keeps: kept, and room for more
             more = np.empty(4 * len(DB), np.float64)
             more[:drawn] = DB[:drawn]
             DB = more
             continue
-        if out[L.S_EOVER]:
-            E = np.empty((4 * len(E), L.EW))
+        if out[S_EOVER]:
+            E = np.empty((4 * len(E), EW))
             continue
         break
     del rules  # held until the battle was over
     if not record:  # the rows its withdrawal checks are decoded from, if it made any
-        E = E[: out[L.S_EN]].copy() if out[L.S_NWD] else _NO_ROWS
+        E = E[: out[S_EN]].copy() if out[S_NWD] else _NO_ROWS
     _SPARE.append(buf)
     spare = -drawn % BLOCK
     if spare and rewind:
         rng.random(spare)  # the rest of the last block
-    return result(t, p, lay, (force_a, force_b), out, E, record)
+    return result(t, p, lay, forces, out, E, record)
 
 
 #: the last bit generator a battle drew from and its address (a campaign's stream is one
 #: generator, restarted for each battle)
 _LAST: list[Any] = [None, 0]
-
-
-def _address(bitgen: np.random.BitGenerator) -> int:
-    """The address of ``bitgen``'s ``bitgen_t`` (numpy's C interface of a bit generator)."""
-    if bitgen is not _LAST[0]:
-        _LAST[0], _LAST[1] = bitgen, _ADDRESS(bitgen.capsule, b"BitGenerator")
-    return int(_LAST[1])
 
 
 def _plain(
@@ -179,6 +206,8 @@ def _plain(
     while True:
         E = np.empty((rows, L.EW), np.float64)
         st = set_out(arrays, attacker, dice, E, record, nightfall, rl[0], rl[1], rl[9])  # type: ignore[no-untyped-call]
+        if st[2][L.S_DUP]:  # refused: not fought
+            return st[2].tolist(), st[6]
         run_battle(SimpleNamespace(**dict(zip(FIELDS, (*st, *rl), strict=True))))  # type: ignore[no-untyped-call]
         s = st[2].tolist()
         used = s[L.S_DUSED]
@@ -192,7 +221,7 @@ def _plain(
     if start is not None:  # the generator after the blocks used
         rng.bit_generator.state = start
         rng.random(BLOCK * -(-used // BLOCK))
-    n = len(arrays[1]) // 2
+    n = len(arrays[1])
     OUT = np.empty(L.NS + OUT_PER_UNIT * n, np.int64)
     OUT[: L.NS] = st[2]
     outcome_columns(st[0], listing_of(arrays[1]), OUT[L.NS :])  # type: ignore[no-untyped-call]

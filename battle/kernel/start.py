@@ -4,7 +4,8 @@ a late arrival joins (§8.4, :func:`battle.kernel.bound.join_due`).
 
 These compiled functions are the rules: :func:`battle.deck.deck_composition` calls
 :func:`deck_cards`, and a battle's layout (:func:`battle.kernel.lineup.new_state`) only names
-the rows of its units, their index (id) order, and its arrivals.
+each unit by its code (its row and the rank of its id) and its arrivals; :func:`index_order`
+orders them by id.
 """
 
 from __future__ import annotations
@@ -23,9 +24,12 @@ from battle.kernel.layout import (
     P_POS,
     R_DESTROYED,
     RF_DEPLOY,
+    ROW_BITS,
+    ROW_MASK,
     S_ATTACKER,
     S_BOX,
     S_DN,
+    S_DUP,
     S_FCT,
     S_MAXB,
     S_NARR,
@@ -36,7 +40,7 @@ from battle.kernel.layout import (
     U_SIDE,
 )
 
-__all__ = ["START", "deck_cards", "explicit_decks", "lay_out"]
+__all__ = ["START", "deck_cards", "explicit_decks", "index_order", "lay_out"]
 
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
@@ -78,6 +82,25 @@ def deck_cards(units: int, XD: IntArray) -> IntArray:
     return out
 
 
+@rule(A1I, A1I)
+def index_order(RX: IntArray) -> IntArray:
+    """The listing position of each of a battle's units in index order: by id, ascending
+    (RULES.md §6.9: ties go to the lowest id). ``RX`` holds each unit's code in listing
+    order: the rank of its id above ``ROW_BITS`` (ranks are ordered as the ids are, equal
+    for equal ids: :class:`battle.kernel.pack.UnitRows`), its row of ``TB`` below. An
+    insertion sort: a battle's few units, often nearly in order already."""
+    n = RX.shape[0]
+    order = np.empty(n, np.int64)
+    for i in range(n):
+        code = RX[i]
+        j = i
+        while j > 0 and RX[order[j - 1]] > code:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+    return order
+
+
 @rule(START, A2I, A1I, I8, I8, A1I, A1F, A2I)
 def lay_out(
     TB: IntArray,
@@ -89,17 +112,19 @@ def lay_out(
     XD: IntArray,
 ) -> tuple[IntArray, FloatArray, IntArray, IntArray]:
     """``U``, ``P``, ``S`` and ``DK`` of a battle before its first bound. ``RX`` holds, for
-    the battle's n units, each one's row of ``TB`` in listing order (each side's units as
-    given, side 0's first), then the listing position of each in index (id) order: unit ``i``
-    (in index order) is row ``RX[RX[n + i]]`` of ``TB`` (a row holds the unit's side,
-    type, formation, hits carried, morale, and whether it is there from the start or a late
-    arrival, see :class:`battle.kernel.pack.UnitRows`), deployed at its baseline (RULES.md
-    §6.1); each side's units on the field, its casualty base (§7.1: ``destroyed_at`` boxes a
-    unit less the hits it carries) and its deck (§3.1, :func:`deck_cards`), of the units there
-    from the start; ``arrivals`` late arrivals, ``attacker`` the side with the first bound
-    (§6.2), no winner yet (§6.8). ``DK`` is wide enough for a deck of every unit of the
-    battle."""
-    n = RX.shape[0] // 2
+    the battle's n units, each one's code in listing order (each side's units as given, side
+    0's first): the rank of its id and its row of ``TB`` (:func:`index_order`): unit ``i`` in
+    index (id) order is the row of code ``RX[index_order(RX)[i]]`` (a row holds the unit's
+    side, type, formation, hits carried, morale, and whether it is there from the start or a
+    late arrival, see :class:`battle.kernel.pack.UnitRows`), deployed at its baseline
+    (RULES.md §6.1); each side's units on the field, its casualty base (§7.1: ``destroyed_at``
+    boxes a unit less the hits it carries) and its deck (§3.1, :func:`deck_cards`), of the
+    units there from the start; ``arrivals`` late arrivals, ``attacker`` the side with the
+    first bound (§6.2), no winner yet (§6.8). ``S_DUP`` is set when two units have the same
+    id (the battle must not be fought). ``DK`` is wide enough for a deck of every unit of
+    the battle."""
+    n = RX.shape[0]
+    order = index_order(RX)
     U = np.empty((n, NU), np.int64)
     P = np.zeros((n, NP), np.float64)
     S = np.zeros(NS, np.int64)
@@ -109,7 +134,10 @@ def lay_out(
     S[S_ATTACKER] = attacker
     S[S_NARR] = arrivals
     for i in range(n):
-        U[i] = TB[RX[RX[n + i]]]
+        code = RX[order[i]]
+        if i and code >> ROW_BITS == RX[order[i - 1]] >> ROW_BITS:
+            S[S_DUP] = 1
+        U[i] = TB[code & ROW_MASK]
         P[i, P_POS] = RF[RF_DEPLOY]
         if U[i, U_PRESENT]:
             side = U[i, U_SIDE]

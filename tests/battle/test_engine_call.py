@@ -4,6 +4,7 @@ layout reused when a battle is fought again with a late arrival (RULES.md §8.4)
 
 from __future__ import annotations
 
+import copy
 import pickle
 
 import numpy as np
@@ -13,6 +14,7 @@ from battle.arrivals import Arrival
 from battle.engine import fight
 from battle.errors import ForceError
 from battle.kernel import layout as L
+from battle.kernel import pack
 from battle.kernel.lineup import new_state
 from battle.kernel.pack import MAX_ROWS, rule_arrays
 from battle.result import BattleResult
@@ -233,11 +235,19 @@ def test_rewind_off_fights_the_same_battle(rules, bits):
         assert kept.random() in stream[64::64].tolist()
 
 
+def _row(code: int) -> int:
+    return code & L.ROW_MASK
+
+
+def _rank(code: int) -> int:
+    return code >> L.ROW_BITS
+
+
 def test_unit_rows_name_a_forces_units_in_one_pass(tables):
-    """``UnitRows.live``: the ids and rows of a force's units in the order given, destroyed
-    ones left out (RULES.md §1.2); a unit met again keeps its row, units alike share one, the
-    same unit of the other side or of an arrival has its own, and the row holds the unit's
-    numbers (§1.3)."""
+    """``UnitRows.live``: the ids and codes of a force's units in the order given, destroyed
+    ones left out (RULES.md §1.2); a unit met again keeps its code, units alike share a row,
+    the same unit of the other side or of an arrival has its own, the row holds the unit's
+    numbers (§1.3), and the codes' ranks order the ids."""
     p = rule_arrays(tables)
     rows = p.unit_rows
     dead = tables.destroyed_at
@@ -247,17 +257,108 @@ def test_unit_rows_name_a_forces_units_in_one_pass(tables):
         UnitSpec("X3", "infantry", hits=2),  # like X1
         UnitSpec("X4", "artillery", "veteran"),
     )
+    rows.live(tables, p, 0, -1, units)  # every id ranked: the codes below stay
     ids, got = rows.live(tables, p, 0, -1, units)
     assert ids == ["X1", "X3", "X4"] and len(got) == 3
-    assert got[0] == got[1] != got[2]  # X1 and X3 alike; X4 not
+    assert _row(got[0]) == _row(got[1]) != _row(got[2])  # X1 and X3 alike; X4 not
+    assert _rank(got[0]) < _rank(got[1]) < _rank(got[2])  # ids in order
     assert rows.live(tables, p, 0, -1, units) == (ids, got)  # found again
     other = rows.live(tables, p, 1, -1, units[:1])  # the same unit on the other side
     late = rows.live(tables, p, 0, 0, units[:1])
-    assert other[1][0] != got[0] and late[1][0] not in (got[0], other[1][0])
+    assert _rank(other[1][0]) == _rank(late[1][0]) == _rank(got[0])  # the same id
+    assert _row(other[1][0]) != _row(got[0])
+    assert _row(late[1][0]) not in (_row(got[0]), _row(other[1][0]))
     table = rows.table()
-    assert table[got[0]].tolist() == table[got[1]].tolist()
-    assert table[other[1][0]][L.U_SIDE] == 1 and table[late[1][0]][L.U_ARR] == 0
-    assert table[got[2]][L.U_MORALE] == tables.morale["veteran"]
-    assert table[got[0]][L.U_HB] == 2
-    with pytest.raises(ForceError, match="unknown type"):
-        rows.live(tables, p, 0, -1, (UnitSpec("X9", "dragoons"),))
+    assert table[_row(got[0])].tolist() == table[_row(got[1])].tolist()
+    assert table[_row(other[1][0])][L.U_SIDE] == 1 and table[_row(late[1][0])][L.U_ARR] == 0
+    assert table[_row(got[2])][L.U_MORALE] == tables.morale["veteran"]
+
+
+def test_a_new_id_ranks_every_id_anew_and_drops_the_old_codes(tables):
+    """A unit id never met before, sorting between ids met before, ranks them anew: codes
+    looked up before it are dropped (``reranked``), and looked up again they order every id
+    met so far as the ids themselves (RULES.md §6.9)."""
+    p = rule_arrays(tables)
+    rows = p.unit_rows
+    first = tuple(UnitSpec(f"Q{k}", "infantry") for k in (1, 5, 9))
+    rows.live(tables, p, 0, -1, first)
+    rows.reranked = False
+    _, before = rows.live(tables, p, 0, -1, first)
+    assert not rows.reranked  # all known: nothing ranked anew
+    between = (UnitSpec("Q3", "cavalry"), UnitSpec("Q7", "cavalry"))
+    rows.live(tables, p, 1, -1, between)
+    assert rows.reranked and rows.last is None
+    rows.reranked = False
+    _, after = rows.live(tables, p, 0, -1, first)
+    _, mid = rows.live(tables, p, 1, -1, between)
+    assert not rows.reranked
+    assert list(map(_row, after)) == list(map(_row, before))  # rows are kept
+    ranks = sorted(zip(map(_rank, after + mid), ("Q1", "Q5", "Q9", "Q3", "Q7"), strict=True))
+    assert [uid for _, uid in ranks] == ["Q1", "Q3", "Q5", "Q7", "Q9"]
+
+
+def test_battles_fight_the_same_whatever_the_ids_met_before(rules, monkeypatch):
+    """A battle is the same whether its ids are ranked afresh, ranked among many ids met
+    before, or new ones arrive mid-battle (a late arrival whose ids rank between its
+    forces'): its units are in id order either way."""
+    tables = compile_rules(rules)
+    cases = [_battle(4000 + seed) for seed in range(40)]
+    first = [
+        _fight(red, blue, rules, seed, arrivals=a) for seed, (red, blue, a) in enumerate(cases)
+    ]
+    monkeypatch.setattr(pack, "MAX_IDS", 100)  # the ranks start again every 50 battles or so
+    for k in range(300):  # ids between every id of the cases
+        _fight(
+            Force("x", (UnitSpec(f"B{k}x", "cavalry"), UnitSpec(f"R{k}~", "infantry"))),
+            Force("y", (UnitSpec(f"A{k}-0!", "infantry"),)),
+            rules,
+            k,
+        )
+    again = [
+        _fight(red, blue, rules, seed, arrivals=a) for seed, (red, blue, a) in enumerate(cases)
+    ]
+    assert again == first
+    # and as rules never used before fight them (nothing laid out, no id ranked)
+    fresh = [
+        _fight(red, blue, copy.deepcopy(rules), seed, arrivals=a)
+        for seed, (red, blue, a) in enumerate(cases)
+    ]
+    assert fresh == first
+    for red, blue, arrivals in cases:
+        lay = new_state(tables, (red, blue), sorted(arrivals, key=lambda a: a.bound))
+        assert [u.id for u in lay.specs] == sorted(lay.listed_ids)
+
+
+def test_known_forces_are_named_in_one_step_as_unit_by_unit(tables):
+    """``UnitRows.forces``: two forces whose every unit is known and able to fight get the
+    ids and codes ``live`` gives them; a force with a unit never met, or destroyed, is left
+    to ``live`` (None)."""
+    p = rule_arrays(tables)
+    rows = p.unit_rows
+    red = tuple(UnitSpec(f"K{k}", "infantry", hits=k % 3) for k in range(5))
+    blue = (UnitSpec("L1", "cavalry"), UnitSpec("L2", "artillery"))
+    assert rows.forces(red, blue) is None  # never met
+    rows.live(tables, p, 0, -1, red)
+    rows.live(tables, p, 1, -1, blue)  # new ids: every code made before is dropped
+    assert rows.forces(red, blue) is None
+    rows.reranked = False
+    a, b = rows.live(tables, p, 0, -1, red), rows.live(tables, p, 1, -1, blue)
+    assert not rows.reranked
+    assert rows.forces(red, blue) == (*a, *b)
+    assert rows.forces(blue, red) is None  # not met on those sides
+    dead = (*red, UnitSpec("K9", "infantry", hits=tables.destroyed_at))
+    rows.live(tables, p, 0, -1, dead)
+    assert rows.forces(dead, blue) is None  # one destroyed: left out by live
+
+
+def test_a_force_of_known_units_past_the_limit_is_refused(rules):
+    """A force of more than ``max_units_per_force`` units is refused even when every one of
+    its units fought before (in smaller forces)."""
+    limit = compile_rules(rules).max_units_per_force
+    units = tuple(UnitSpec(f"M{k}", "infantry") for k in range(limit + 5))
+    blue = Force("Blue", (UnitSpec("N1", "cavalry"),))
+    half = (limit + 5) // 2
+    _fight(Force("Red", units[:half]), blue, rules, 1)
+    _fight(Force("Red", units[half:]), blue, rules, 2)
+    with pytest.raises(ForceError, match=f"more than the {limit}"):
+        _fight(Force("Red", units), blue, rules, 3)

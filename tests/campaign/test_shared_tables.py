@@ -86,6 +86,24 @@ def test_with_hits_equals_replace_and_tells_units_apart() -> None:
     assert with_hits(twin, 6) == dataclasses.replace(plain, hits=6)
 
 
+def test_with_hits_finds_a_unit_again_and_stays_right_when_its_memo_fills() -> None:
+    """A unit asked for again with the same hits is the same unit, whichever unit of the
+    same root it is asked from; past the memo's bound (50,000 entries it clears) every answer
+    still equals ``dataclasses.replace``, and units made before stay what they were."""
+    plain = UnitSpec("R2-C1", "cavalry")
+    four = with_hits(plain, 4)
+    assert with_hits(plain, 4) is four and with_hits(with_hits(plain, 7), 4) is four
+    assert with_hits(four, 4) is four  # its own hits: itself
+    others = [UnitSpec(f"X{k}", "infantry") for k in range(30_000)]
+    for unit in others:  # 60,000 entries: the memo clears once at least
+        for hits in (1, 2):
+            assert with_hits(unit, hits).hits == hits and with_hits(unit, hits).id == unit.id
+    assert four == dataclasses.replace(plain, hits=4)
+    again = with_hits(plain, 4)
+    assert again == four and with_hits(plain, 4) is again
+    assert with_hits(four, 9) == dataclasses.replace(plain, hits=9)
+
+
 @pytest.mark.parametrize("name", ["default", "waterloo-1815"])
 def test_remembered_retreats_equal_a_fresh_search(name: str) -> None:
     """Routes.retreat answers as retreat_path does, for the same question asked again, with
