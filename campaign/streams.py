@@ -73,20 +73,10 @@ def key_words(seed: int) -> tuple[int, int]:
     ValueError, TypeError
         If ``seed`` is negative, or not an integer.
     """
-    sequence = np.random.SeedSequence(operator.index(seed))
-    low0, high0, low1, high1 = _generate_state(sequence, 4, _UINT32).tolist()
+    low0, high0, low1, high1 = (
+        np.random.SeedSequence(operator.index(seed)).generate_state(4, np.uint32).tolist()
+    )
     return low0 | high0 << 32, low1 | high1 << 32
-
-
-#: ``SeedSequence.generate_state`` itself, without the ``np.errstate(over="ignore")`` wrapper
-#: numpy 2 puts around it: the wrapper switches numpy's error state at every call (about a
-#: sixth of a key's cost, run by every campaign) for arithmetic done in C on uint32 words,
-#: where numpy has no warning to silence (the same words, tests/campaign/test_streams.py).
-#: Where numpy has no such wrapper, the method as it is.
-_generate_state: Any = getattr(
-    np.random.SeedSequence.generate_state, "__wrapped__", np.random.SeedSequence.generate_state
-)
-_UINT32 = np.dtype(np.uint32)
 
 
 def seed_key(seed: int) -> np.ndarray[Any, Any]:

@@ -149,19 +149,3 @@ def test_a_campaign_comes_out_the_same_on_reused_generators() -> None:
     again = run_campaign(cmap, loaded, 77)
     assert again.events == first.events
     assert again.battle_rows == first.battle_rows
-
-
-def test_the_key_needs_no_numpy_warning_silenced() -> None:
-    """campaign.streams calls SeedSequence.generate_state without the np.errstate wrapper
-    numpy puts around it: with every numpy floating-point condition raised and every
-    warning an error, the keys come out, the words of the public call (run as numpy runs
-    it) for small and large seeds."""
-    import warnings
-
-    seeds = [*range(0, 500, 3), *_LARGE_SEEDS, 2**63 - 1]
-    with warnings.catch_warnings(), np.errstate(all="raise"):
-        warnings.simplefilter("error")
-        keys = [Streams(seed).key for seed in seeds]
-    for seed, key in zip(seeds, keys, strict=True):
-        expected = np.random.SeedSequence(seed).generate_state(2, np.uint64).tolist()
-        assert list(key) == expected, seed
