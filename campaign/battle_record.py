@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from battle.log import format_events
+from battle.result import BattleResult
 from campaign.army import Division
 from campaign.events import SIDES, BattleFought, Check, LateArrival, UnitFate
 from campaign.result import BattleRow
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
     from campaign.battles import Battle
     from campaign.engine import Campaign
 
-__all__ = ["battle_row", "fought_event"]
+__all__ = ["battle_row", "fought_event", "unit_totals"]
 
 
 def fought_event(
@@ -100,3 +101,25 @@ def battle_row(camp: Campaign, battle: Battle, by_side: dict[str, list[Division]
         result.cards_lost[0],
         result.cards_lost[1],
     )
+
+
+def unit_totals(result: BattleResult) -> dict[str, int]:
+    """Each unit's total actual hits at the battle's end, by id: exactly
+    :meth:`BattleResult.total_hits <battle.result.BattleResult.total_hits>`, read from the
+    result's unit columns in one compiled loop where the kernel left them (no zip, compress
+    or dict call through the interpreter: a campaign settles each of its battles)."""
+    c = result.unit_columns
+    if c is None:
+        return result.total_hits()
+    ids: list[str] = c.ids
+    total: list[int] = c.total
+    present: list[int] | None = c.present
+    totals: dict[str, int] = {}
+    if present is None:
+        for i in range(len(ids)):
+            totals[ids[i]] = total[i]
+    else:
+        for i in range(len(ids)):
+            if present[i]:
+                totals[ids[i]] = total[i]
+    return totals

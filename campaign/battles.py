@@ -32,7 +32,7 @@ from battle.engine import fight
 from battle.result import BattleResult
 from battle.units import Force, UnitSpec
 from campaign.army import Division
-from campaign.battle_record import battle_row, fought_event
+from campaign.battle_record import battle_row, fought_event, unit_totals
 from campaign.events import SIDES, CampaignEvent, MeetingOnRoad, StrengthLearned
 from campaign.fallback import Aftermath, Road
 from campaign.result import BattleRow
@@ -506,7 +506,7 @@ class BattleDesk:
             (red if d.side == "red" else blue).append(d)
         by_side = {"red": red, "blue": blue}
         winner = None if result.winner is None else SIDES[result.winner]
-        totals = _totals(result)
+        totals = unit_totals(result)
         ledger = camp.ledger
         ledger.fought(everyone)
         destroyed_at = camp.destroyed_at
@@ -585,28 +585,6 @@ class BattleDesk:
 def _same_start(road: tuple[str, str, float, float], other: tuple[str, str, float, float]) -> bool:
     """``road[:3] == other[:3]``: the same origin, destination and departure minute."""
     return road[0] == other[0] and road[1] == other[1] and road[2] == other[2]
-
-
-def _totals(result: BattleResult) -> dict[str, int]:
-    """Each unit's total actual hits at the battle's end, by id: exactly
-    :meth:`BattleResult.total_hits <battle.result.BattleResult.total_hits>`, read from the
-    result's unit columns in one compiled loop where the kernel left them (no zip, compress
-    or dict call through the interpreter: a campaign settles each of its battles)."""
-    c = result.unit_columns
-    if c is None:
-        return result.total_hits()
-    ids: list[str] = c.ids
-    total: list[int] = c.total
-    present: list[int] | None = c.present
-    totals: dict[str, int] = {}
-    if present is None:
-        for i in range(len(ids)):
-            totals[ids[i]] = total[i]
-    else:
-        for i in range(len(ids)):
-            if present[i]:
-                totals[ids[i]] = total[i]
-    return totals
 
 
 def _ids(divisions: list[Division]) -> tuple[str, ...]:

@@ -6,8 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 from battle.events import Factor
 from battle.withdrawal import WithdrawalTable, roll_withdrawals, withdrawal_table
-from campaign.events import SIDES, DayEnded, DivisionAtEnd, WithdrawalCheck
+from campaign.events import SIDES, CampaignEnded, DayEnded, DivisionAtEnd, WithdrawalCheck
 from campaign.ledger import Ledger
+from campaign.result import CampaignResult
 from campaign.schedule import due_now
 
 if TYPE_CHECKING:
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 
     from campaign.engine import Campaign
 
-__all__ = ["Endgame"]
+__all__ = ["Endgame", "final_result"]
 
 
 #: the §7.2 row names as they read at division scale (RULES.md §7.6)
@@ -277,3 +278,48 @@ class Endgame:
             "objective_value": {s: self.objective_value(s) for s in SIDES},
             "divisions": tuple(rows),
         }
+
+
+def final_result(camp: Campaign) -> CampaignResult:
+    """Emit ``camp``'s last event (CampaignEnded, kept with events off too) and return its
+    result (RULES.md §8.7). Compiled with the campaign: every campaign ends through it."""
+    t = int(camp.env._now)
+    endgame = camp.endgame
+    summary = endgame.summary()
+    fell = min(endgame.base_fell_day.items(), default=None)
+    desk = camp.desk
+    ended = CampaignEnded(
+        t,
+        camp.winner,
+        camp.reason,
+        camp.clock.day(max(t - 1, 0)),
+        desk.count,
+        summary["losses"],
+        summary["divisions_left"],
+        summary["objective_value"],
+        summary["divisions"],
+    )
+    camp.emit(ended)
+    if not camp.record:
+        camp.events.append(ended)
+    counts = camp.counts
+    return CampaignResult(
+        seed=camp.seed,
+        winner=camp.winner,
+        reason=camp.reason,
+        end_minutes=t,
+        days=ended.days,
+        battles=desk.count,
+        losses=summary["losses"],
+        divisions_left=summary["divisions_left"],
+        objective_value=summary["objective_value"],
+        events=tuple(camp.events),
+        battle_rows=tuple(desk.rows),
+        rough_road_tests=counts["rough_road_tests"],
+        rough_road_failures=counts["rough_road_failures"],
+        battle_places=len(desk.places),
+        marches=counts["marches"],
+        flank_marches=counts["flank"],
+        base_fell=fell[0] if fell else None,
+        base_fell_day=fell[1] if fell else None,
+    )

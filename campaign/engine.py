@@ -17,11 +17,10 @@ import simpy
 from simpy.events import PENDING
 
 from battle.dice import Dice, percentage_test
-from campaign.army import Division, raise_table
+from campaign.army import Division
 from campaign.battles import BattleDesk
-from campaign.clock import Clock
-from campaign.config import CampaignRules, LoadedRules, Rules
-from campaign.endgame import Endgame
+from campaign.config import LoadedRules
+from campaign.endgame import Endgame, final_result
 from campaign.events import (
     SIDES,
     BattleFought,
@@ -35,11 +34,11 @@ from campaign.events import (
     RoughRoadTest,
 )
 from campaign.ledger import Ledger
-from campaign.lookups import map_tables
 from campaign.maps import CampaignMap
-from campaign.reinforcements import check_reinforcements, entering, entry_minute, raise_armies
+from campaign.reinforcements import entering, entry_minute, raise_armies
 from campaign.result import CampaignResult, header
 from campaign.schedule import WOKEN, after_urgent, due_now, first_of, nudge, ring
+from campaign.setting import setting_of
 from campaign.sightings import decision_view, enemies_seeing, update_sightings
 from campaign.strategy import Order, Strategist
 from campaign.streams import FORCES, MARCH, SIDE_ORDER, STRATEGY, Streams
@@ -53,104 +52,6 @@ Process = Generator[simpy.Event, Any, None]
 Step = Generator[simpy.Event, Any, bool]
 
 __all__ = ["Campaign", "run_campaign"]
-
-
-class _Setting:
-    """What every campaign of one map and one rules object shares, worked out once per pair
-    in a process (:func:`_setting`; issue 15: a batch runs thousands of campaigns of one
-    pair): the time limit with the reinforcements checked against it (RULES.md §8.7, §8.9),
-    the clock, the map's lookup tables, each side's bases and primary road, and the config
-    numbers read for every event. Read-only: every campaign of the pair holds the same."""
-
-    key: tuple[object, ...]
-    graph: nx.Graph
-    rules: Rules
-    cr: CampaignRules
-    time_limit_days: int
-    clock: Clock
-    unknown_boxes: int
-    lost_as: dict[str, str]
-    destroyed_at: int
-    max_events: int
-    hold_minutes: int
-    roads: dict[tuple[str, str], tuple[float, str]]
-    roads_from: dict[str, dict[str, tuple[float, str]]]
-    neighbourhood: dict[str, frozenset[str]]
-    objectives: dict[str, int]
-    bases: dict[str, tuple[str, str]]
-    primary_roads: dict[str, tuple[str, str] | None]
-
-    def __init__(self, cmap: CampaignMap, loaded: LoadedRules, key: tuple[object, ...]) -> None:
-        self.key = key
-        rules = self.rules = loaded.rules
-        cr = self.cr = rules.campaign
-        self.graph = cmap.graph
-        self.time_limit_days = cmap.time_limit(cr.time_limit_days)
-        check_reinforcements(cmap, cr, self.time_limit_days)  # MapError: nothing kept
-        self.clock = Clock(cr.day_start_minutes, cr.day_end_minutes)
-        table = raise_table(rules)
-        self.unknown_boxes = table.unknown_boxes
-        self.lost_as = table.lost_as
-        self.destroyed_at = table.destroyed_at
-        self.max_events = cr.max_events
-        self.hold_minutes = cr.hold_minutes
-        tables = map_tables(cmap.graph)  # built once per map and process, then shared
-        self.roads = tables.roads
-        self.roads_from = tables.roads_from
-        self.neighbourhood = tables.neighbourhood(cr.fog_sight_junctions)
-        self.objectives = dict(tables.objectives)
-        sides = cmap.sides
-        self.bases = {
-            s: (sides[s].base, sides["blue" if s == "red" else "red"].base) for s in SIDES
-        }
-        self.primary_roads = {s: sides[s].primary_road for s in SIDES}
-
-
-#: the settings of the (map, rules) pairs seen last, by the ids of their parts (each entry
-#: holds its parts, so no id is reused while it lives; at most _SETTINGS_MAX are kept)
-_SETTINGS: dict[tuple[int, ...], _Setting] = {}
-_SETTINGS_MAX = 16
-
-
-def _setting(cmap: CampaignMap, loaded: LoadedRules) -> _Setting:
-    """The :class:`_Setting` of ``cmap`` under ``loaded``: made the first time the pair is
-    seen, shared after. Keyed by what it is made of — the rules object and the map's graph,
-    sides, reinforcements and time limits (a map is a plain dataclass: a field replaced
-    gives a new setting) — each compared by identity, the time limits by value.
-
-    Raises
-    ------
-    MapError
-        If a reinforcement enters outside the time limit (:func:`check_reinforcements`).
-    """
-    sides = cmap.sides
-    red, blue = sides.get("red"), sides.get("blue")
-    key: tuple[object, ...] = (
-        loaded,
-        cmap.graph,
-        red,
-        blue,
-        cmap.reinforcements,
-        cmap.time_limit_days,
-        cmap.min_time_limit_days,
-    )
-    ids = (id(loaded), id(cmap.graph), id(red), id(blue), id(cmap.reinforcements))
-    found = _SETTINGS.get(ids)
-    if found is not None and _same_key(found.key, key):
-        return found
-    setting = _Setting(cmap, loaded, key)
-    if len(_SETTINGS) >= _SETTINGS_MAX:
-        _SETTINGS.clear()
-    _SETTINGS[ids] = setting
-    return setting
-
-
-def _same_key(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
-    """The same parts (the first five by identity) and the same time limits."""
-    for i in range(5):
-        if a[i] is not b[i]:
-            return False
-    return a[5] == b[5] and a[6] == b[6]
 
 
 class CampaignOver(Exception):
@@ -183,7 +84,7 @@ class Campaign:
                     key=f"--{side}-doctrine",
                     fix=f"Choose one of: {', '.join(sorted(known))}.",
                 )
-        setting = _setting(cmap, loaded)  # the same for every campaign of this map and rules
+        setting = setting_of(cmap, loaded)  # the same for every campaign of this map and rules
         self.map = cmap
         self.graph: nx.Graph = setting.graph
         self.routes = cmap.routes
@@ -652,49 +553,9 @@ class Campaign:
 
     # ------------------------------------------------------------------ result
     def _result(self) -> CampaignResult:
-        """Emit the campaign's last event (CampaignEnded, kept with events off too) and
-        return its result (RULES.md §8.7). (Here, compiled with the campaign: every
-        campaign ends through it.)"""
-        t = int(self.env._now)
-        endgame = self.endgame
-        summary = endgame.summary()
-        fell = min(endgame.base_fell_day.items(), default=None)
-        desk = self.desk
-        ended = CampaignEnded(
-            t,
-            self.winner,
-            self.reason,
-            self.clock.day(max(t - 1, 0)),
-            desk.count,
-            summary["losses"],
-            summary["divisions_left"],
-            summary["objective_value"],
-            summary["divisions"],
-        )
-        self.emit(ended)
-        if not self.record:
-            self.events.append(ended)
-        counts = self.counts
-        return CampaignResult(
-            seed=self.seed,
-            winner=self.winner,
-            reason=self.reason,
-            end_minutes=t,
-            days=ended.days,
-            battles=desk.count,
-            losses=summary["losses"],
-            divisions_left=summary["divisions_left"],
-            objective_value=summary["objective_value"],
-            events=tuple(self.events),
-            battle_rows=tuple(desk.rows),
-            rough_road_tests=counts["rough_road_tests"],
-            rough_road_failures=counts["rough_road_failures"],
-            battle_places=len(desk.places),
-            marches=counts["marches"],
-            flank_marches=counts["flank"],
-            base_fell=fell[0] if fell else None,
-            base_fell_day=fell[1] if fell else None,
-        )
+        """Emit the campaign's last event and return its result (RULES.md §8.7):
+        :func:`campaign.endgame.final_result`."""
+        return final_result(self)
 
 
 def run_campaign(

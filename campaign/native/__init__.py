@@ -44,6 +44,7 @@ MODULES: tuple[str, ...] = (
     "campaign.maps.routes",
     "campaign.reinforcements",
     "campaign.schedule",
+    "campaign.setting",
     "campaign.sightings",
     "campaign.strategy.doctrine",
     "campaign.strategy.knowledge",

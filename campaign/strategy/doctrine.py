@@ -43,6 +43,7 @@ from campaign.strategy.knowledge import (
     Memory,
     Order,
     SideView,
+    rally_places,
 )
 from campaign.strategy.routing import PricedRoutes, nearer, runs_through
 
@@ -363,7 +364,7 @@ class Strategist:
                 "attack", at, j, stronger, enemy_at=j, enemies=target.divisions, friends=band
             )
         if self._doc_concentrate and within_reach:
-            able, places = self._rally_places(view, groups)
+            able, places = rally_places(self.memory, view, groups)
             if places:  # against each group within reach, nearest first (hours, *tie key)
                 near: list[tuple[float, float, str]] = []
                 for j in groups:
@@ -523,29 +524,6 @@ class Strategist:
             return None
         with_them = tuple(sorted([d for d, p in friends.items() if p == target]))
         return self._go("regroup", at, target, stronger, friends=with_them)
-
-    def _rally_places(
-        self, view: SideView, groups: dict[str, EnemyGroup]
-    ) -> tuple[dict[str, tuple[str, int, str | None]], list[str]]:
-        """Divisions that may concentrate, ``id -> (position, boxes, junction)`` (all but the
-        base's guards; the position is where it is or is bound), and the positions free of
-        known enemies (``groups``: the view's enemy groups, by junction), sorted: the rally
-        points to choose from (RULES.md §8.8)."""
-        memory = self.memory
-        enemy_held = groups  # (its keys are the junctions where enemies were seen)
-        able: dict[str, tuple[str, int, str | None]] = {}
-        free_places: set[str] = set()
-        for d in view.own:
-            p = d.at or d.heading
-            if not p:
-                continue
-            mem = memory.get(d.id)
-            if mem is not None and mem.order is not None and mem.order[0] in GUARD_CODES:
-                continue  # a guard of the base
-            able[d.id] = (p, d.boxes, d.at)
-            if p not in enemy_held:
-                free_places.add(p)
-        return able, sorted(free_places)
 
     def _concentrate(
         self,

@@ -24,6 +24,7 @@ __all__ = [
     "OwnDivision",
     "SideView",
     "count_flank_marches",
+    "rally_places",
 ]
 
 
@@ -300,3 +301,27 @@ class Memory:
         self.regroup = False
         #: (minute, junction, order): an order given with this division counted in, to follow
         self.follow: tuple[float, str, Order] | None = None
+
+
+def rally_places(
+    memory: dict[str, Memory], view: SideView, groups: dict[str, EnemyGroup]
+) -> tuple[dict[str, tuple[str, int, str | None]], list[str]]:
+    """Divisions that may concentrate, ``id -> (position, boxes, junction)`` (all but the
+    base's guards; the position is where it is or is bound), and the positions free of
+    known enemies (``groups``: the view's enemy groups, by junction), sorted: the rally
+    points to choose from (RULES.md §8.8). ``memory``: the side's memory of its
+    divisions (their last orders)."""
+    enemy_held = groups  # (its keys are the junctions where enemies were seen)
+    able: dict[str, tuple[str, int, str | None]] = {}
+    free_places: set[str] = set()
+    for d in view.own:
+        p = d.at or d.heading
+        if not p:
+            continue
+        mem = memory.get(d.id)
+        if mem is not None and mem.order is not None and mem.order[0] in GUARD_CODES:
+            continue  # a guard of the base
+        able[d.id] = (p, d.boxes, d.at)
+        if p not in enemy_held:
+            free_places.add(p)
+    return able, sorted(free_places)

@@ -79,7 +79,7 @@ def test_battle_totals_read_from_the_unit_columns_equal_total_hits() -> None:
     from battle.engine import fight
     from battle.forces import parse_force_flag
     from battle.units import UnitSpec
-    from campaign.battles import _totals
+    from campaign.battle_record import unit_totals
 
     br = load_rules().rules.battle
     red = parse_force_flag("4i1c1a", "Red", "R")
@@ -95,5 +95,5 @@ def test_battle_totals_read_from_the_unit_columns_equal_total_hits() -> None:
         )
         c = result.unit_columns
         kinds.add("none" if c is None else ("all" if c.present is None else "some"))
-        assert _totals(result) == result.total_hits()
+        assert unit_totals(result) == result.total_hits()
     assert {"all", "some"} <= kinds  # both column forms were read

@@ -1,4 +1,4 @@
-"""What every campaign of one map and rules object shares (campaign.engine's setting, issue
+"""What every campaign of one map and rules object shares (campaign.setting, issue
 15): made once per pair, never shared with another map, rules or time limit, and campaigns
 come out the same whether it was made for them or taken from an earlier campaign."""
 
@@ -8,7 +8,7 @@ import dataclasses
 
 import pytest
 
-import campaign.engine
+import campaign.setting
 from campaign.config import load_rules
 from campaign.engine import Campaign, run_campaign
 from campaign.errors import MapError
@@ -20,7 +20,7 @@ DOCTRINES = {"red": "balanced", "blue": "cautious"}
 
 def _fresh(cmap, loaded, seed, doctrines=DOCTRINES):
     """A campaign's result with no setting kept from before (each made anew)."""
-    campaign.engine._SETTINGS.clear()
+    campaign.setting.SETTINGS.clear()
     return run_campaign(cmap, loaded, seed, doctrines, record_events=False)
 
 

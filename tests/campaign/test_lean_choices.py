@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 import campaign.engine
+import campaign.strategy.doctrine as doctrine_module
 from campaign.strategy import EnemyGroup, Order, SideView, Strategist
 from campaign.strategy.knowledge import GUARD_CODES, Memory
 
@@ -30,7 +31,7 @@ def _runs(default_map, rules, doctrines):
 
 
 def _plain_rally_places(
-    s: Strategist, view: SideView
+    memory: dict[str, Memory], view: SideView
 ) -> tuple[dict[str, tuple[str, int, str | None]], list[str]]:
     """The rally points as defined before: enemy-held junctions from the sightings."""
     enemy_held = set(view.enemy_positions.values())
@@ -40,7 +41,7 @@ def _plain_rally_places(
         p = d.at or d.heading
         if not p:
             continue
-        mem = s.memory.get(d.id)
+        mem = memory.get(d.id)
         if mem is not None and mem.order is not None and mem.order[0] in GUARD_CODES:
             continue
         able[d.id] = (p, d.boxes, d.at)
@@ -112,7 +113,7 @@ def test_choices_equal_the_plain_definitions_in_campaigns(
     target, and no later step answers while there is one); the campaigns come out as
     unpatched; each path is taken."""
     real_choose = Strategist._choose
-    real_rally = Strategist._rally_places
+    real_rally = doctrine_module.rally_places
     real_concentrate = Strategist._concentrate
     counts = {"attack": 0, "after": 0, "rally": 0, "concentrate": 0, "gathered": 0}
 
@@ -128,10 +129,10 @@ def test_choices_equal_the_plain_definitions_in_campaigns(
         return order
 
     def rally(
-        self: Strategist, view: SideView, groups: dict[str, EnemyGroup]
+        memory: dict[str, Memory], view: SideView, groups: dict[str, EnemyGroup]
     ) -> tuple[dict[str, tuple[str, int, str | None]], list[str]]:
-        got = real_rally(self, view, groups)
-        assert got == _plain_rally_places(self, view)
+        got = real_rally(memory, view, groups)
+        assert got == _plain_rally_places(memory, view)
         counts["rally"] += 1
         return got
 
@@ -153,7 +154,7 @@ def test_choices_equal_the_plain_definitions_in_campaigns(
 
     unpatched = _runs(default_map, rules, doctrines)
     monkeypatch.setattr(Strategist, "_choose", choose)
-    monkeypatch.setattr(Strategist, "_rally_places", rally)
+    monkeypatch.setattr(doctrine_module, "rally_places", rally)
     monkeypatch.setattr(Strategist, "_concentrate", concentrate)
     assert _runs(default_map, rules, doctrines) == unpatched
     assert counts["attack"] > 50 and counts["after"] > 50
