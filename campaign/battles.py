@@ -507,6 +507,10 @@ class BattleDesk:
         by_side = {"red": red, "blue": blue}
         winner = None if result.winner is None else SIDES[result.winner]
         totals = unit_totals(result)
+        record = camp.record
+        # each late arrival's units as it brought them, before its losses take the
+        # destroyed ones off it (RULES.md §8.4: the log and the odds name them all)
+        joined = [(d, k, tuple([u.id for u in d.units])) for d, k in battle.joins] if record else []
         ledger = camp.ledger
         ledger.fought(everyone)
         destroyed_at = camp.destroyed_at
@@ -528,10 +532,8 @@ class BattleDesk:
         if place not in places:
             places[place] = None
         start = int(battle.start)
-        record = camp.record
         events: list[CampaignEvent] = []
         if record:
-            joined = [(d, k, tuple([u.id for u in d.units])) for d, k in battle.joins]
             events.append(fought_event(camp, battle, by_side, joined))
         else:  # events off: what emitting the BattleFought would do, without building it
             if not camp.over:

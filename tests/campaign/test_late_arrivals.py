@@ -148,3 +148,24 @@ def test_a_battle_over_before_its_first_bound_is_settled_at_once() -> None:
         check_battles(events)
         zero += sum(1 for e in events if isinstance(e, BattleFought) and e.bounds == 0)
     assert zero >= 3, zero
+
+
+def test_a_late_arrival_is_told_with_every_unit_it_brought_destroyed_ones_too() -> None:
+    """Default map, 40 seeds: each late arrival's units in its battle's event are exactly the
+    units of that division in the battle's unit table, those destroyed in it included (the
+    narrative counts the opening forces without them and the odds add them at their bound,
+    RULES.md §8.4). Seed 7's battle at Glotz (day 2) once told R1 with "four units": two of
+    R1's and the two of R3's destroyed there. Some joins lose a unit destroyed, so the case is
+    met."""
+    cmap = load_map()
+    joins = with_destroyed = 0
+    for seed in range(40):
+        for e in run_campaign(cmap, LOADED, seed).events:
+            if not isinstance(e, BattleFought):
+                continue
+            for j in e.joined:
+                brought = {u.id for u in e.units if u.id.startswith(f"{j.division}-")}
+                assert set(j.units) == brought, (seed, e.t, j.division)
+                joins += 1
+                with_destroyed += any(u.state == "destroyed" for u in e.units if u.id in brought)
+    assert joins >= 10 and with_destroyed >= 1, (joins, with_destroyed)
