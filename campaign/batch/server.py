@@ -11,7 +11,9 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import multiprocessing.context
+import signal
 import sys
+import threading
 import types
 from collections.abc import Iterator
 
@@ -71,5 +73,26 @@ def start_server() -> None:
     if ctx.get_start_method() == "forkserver":
         from multiprocessing import forkserver
 
-        with main_module_hidden():
+        with main_module_hidden(), _ctrl_c_not_inherited():
             forkserver.ensure_running()
+
+
+@contextlib.contextmanager
+def _ctrl_c_not_inherited() -> Iterator[None]:
+    """While the fork server is started: SIGINT ignored, so that the server starts with it
+    ignored (a disposition kept across ``exec``; Python keeps an ignored SIGINT ignored).
+    Ctrl-C at a terminal reaches the whole process group: the server, still importing
+    its preload (about half a second), would die of it with a traceback of its own beside
+    the batch's one-line message; multiprocessing ignores SIGINT in the server only once
+    that preload is done, and the workers forked from it ignore it anyway (they stop when
+    the batch stops them). The batch's own handler is back as soon as the server is
+    spawned (``ensure_running`` returns at once). Only from the main thread, where signal
+    handlers can be set."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

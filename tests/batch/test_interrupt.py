@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -100,3 +101,33 @@ def test_interrupted_batch_keeps_whole_runs_and_resumes(tmp_path: Path, sig: int
     with duckdb.connect(str(out), read_only=True) as con:
         finished = con.execute("SELECT finished IS NOT NULL, sessions FROM batches").fetchall()
     assert finished == [(True, 2)]
+
+
+_SERVER_PROBE = """
+import multiprocessing.forkserver as fs, signal, time
+from campaign.batch.server import start_server
+start_server()
+pid = fs._forkserver._forkserver_pid
+with open(f"/proc/{pid}/status") as f:
+    ignored = int(next(l for l in f if l.startswith("SigIgn:")).split()[1], 16)
+handler = signal.getsignal(signal.SIGINT)
+print(bool(ignored & (1 << (signal.SIGINT - 1))), handler is signal.default_int_handler)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
+def test_the_fork_server_starts_with_ctrl_c_ignored() -> None:
+    """Ctrl-C reaches the whole process group: the batch's fork server ignores it from its
+    first instant (while it still imports its preload, where it once died with a traceback
+    of its own beside the batch's one-line message), and the batch's own Ctrl-C handler is
+    back once the server is started."""
+    done = subprocess.run(
+        [sys.executable, "-c", _SERVER_PROBE],
+        cwd=PROJECT,
+        env=subprocess_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert done.stdout.split() == ["True", "True"], done.stdout + done.stderr
