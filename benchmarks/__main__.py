@@ -19,6 +19,11 @@ def _resolve(name: str) -> str:
 
 def main(argv: list[str]) -> int:
     """Run the chosen benchmarks and print their lines; returns the exit code."""
+    if any(a in ("-h", "--help") for a in argv):
+        default = ", ".join(m.removesuffix("_speed") for m in MODULES)
+        named = ", ".join(m.removesuffix("_speed") for m in NAMED_ONLY)
+        print(f"{__doc__.strip()}\n\nrun by default: {default}; only when named: {named}")
+        return 0
     chosen = [_resolve(a) for a in argv] or list(MODULES)
     import campaign.native
 
