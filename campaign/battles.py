@@ -24,7 +24,6 @@ pass each other on a road — and fights them with :func:`battle.engine.fight`:
 from __future__ import annotations
 
 import bisect
-import math
 from typing import TYPE_CHECKING
 
 from battle.arrivals import Arrival
@@ -33,6 +32,7 @@ from battle.result import BattleResult
 from battle.units import Force, UnitSpec
 from campaign.army import Division
 from campaign.battle_record import battle_row, fought_event, unit_totals
+from campaign.clock import arrival_bound
 from campaign.events import SIDES, CampaignEvent, MeetingOnRoad, StrengthLearned
 from campaign.fallback import Aftermath, Road
 from campaign.result import BattleRow
@@ -42,7 +42,7 @@ from campaign.streams import BATTLE
 if TYPE_CHECKING:
     from campaign.engine import Campaign
 
-__all__ = ["BattleDesk", "Meeting", "arrival_bound"]
+__all__ = ["BattleDesk", "Meeting"]
 
 
 def _enemy(side: str) -> str:
@@ -58,17 +58,6 @@ def _may_fight(d: Division) -> bool:
     (``arrive``) is not: the draw's rule (§8.5) or the road battle placed it there.
     """
     return not d.orders or d.orders[0][0] == "march"
-
-
-def arrival_bound(arrive: float, start: float, bound_minutes: float) -> int:
-    """The bound a division arriving at minute ``arrive`` joins, for a battle that started at
-    minute ``start`` (RULES.md §8.4: at the start of its next bound; bound 1 starts at
-    ``start``, bound k at ``start + (k - 1) * bound_minutes``).
-
-    >>> arrival_bound(610, 600, 15), arrival_bound(615, 600, 15), arrival_bound(616, 600, 15)
-    (2, 2, 3)
-    """
-    return max(1, math.ceil((arrive - start) / bound_minutes) + 1)
 
 
 class Meeting:

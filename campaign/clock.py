@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
-__all__ = ["Clock", "clock_of", "default_clock"]
+__all__ = ["Clock", "arrival_bound", "clock_of", "default_clock"]
 
 
 @dataclass(frozen=True)
@@ -79,3 +80,14 @@ def default_clock() -> Clock:
 
     camp = load_rules().rules.campaign
     return Clock(camp.day_start_minutes, camp.day_end_minutes)
+
+
+def arrival_bound(arrive: float, start: float, bound_minutes: float) -> int:
+    """The bound a division arriving at minute ``arrive`` joins, for a battle that started at
+    minute ``start`` (RULES.md §8.4: at the start of its next bound; bound 1 starts at
+    ``start``, bound k at ``start + (k - 1) * bound_minutes``).
+
+    >>> arrival_bound(610, 600, 15), arrival_bound(615, 600, 15), arrival_bound(616, 600, 15)
+    (2, 2, 3)
+    """
+    return max(1, math.ceil((arrive - start) / bound_minutes) + 1)

@@ -45,7 +45,7 @@ from campaign.strategy.knowledge import (
     SideView,
     rally_places,
 )
-from campaign.strategy.routing import PricedRoutes, nearer, runs_through
+from campaign.strategy.routing import PricedRoutes, hours_to, nearer, runs_through
 
 __all__ = ["CODES", "GROUP_CODES", "GUARD_CODES", "Order", "Strategist"]
 
@@ -106,7 +106,7 @@ class Strategist:
         self._no_groups: dict[str, EnemyGroup] = {}
         self._groups_of: tuple[dict[str, str], dict[str, int], int] = ({}, {}, 0)
         #: own base -> junction -> expected hours from the junction to that base (the tie
-        #: key of equally near junctions, :meth:`_hours_to`), filled as asked
+        #: key of equally near junctions, ``routing.hours_to``), filled as asked
         self._to_base: dict[str, dict[str, float]] = {}
         #: junction -> the objectives reachable from it but neither it nor the own base, by
         #: (hours from it, *tie key): the order objectives are tried in, for the objectives
@@ -201,21 +201,10 @@ class Strategist:
         return found
 
     def _base_hours(self, base: str) -> dict[str, float]:
-        """Junction -> expected hours from it to ``base``, filled as asked (:meth:`_hours_to`)."""
-        found = self._to_base.get(base)
-        if found is None:
+        """Junction -> hours from it to ``base``, filled as asked (``routing.hours_to``)."""
+        if (found := self._to_base.get(base)) is None:
             found = self._to_base[base] = {}
         return found
-
-    def _hours_to(self, to_base: dict[str, float], junction: str, base: str) -> float:
-        """Expected hours from ``junction`` to ``base`` (``to_base`` is that base's table):
-        the tie key of equally near junctions, ``(hours, tie key, id)``, nearer the own base
-        first, then by id. (house) Nearness to the own base comes before the id so that a
-        mirror-image map breaks ties the same way for both sides (RULES.md §8.8)."""
-        hours = to_base.get(junction)
-        if hours is None:
-            hours = to_base[junction] = self.priced.cost(junction, base)
-        return hours
 
     def observe_battle(
         self, t_end: float, divisions: dict[str, tuple[str, ...]], winner: str | None
@@ -323,7 +312,9 @@ class Strategist:
             seen: list[tuple[float, float, str]] = []  # (hours, *tie key)
             for w in where.values():
                 if w is not None and all(w != key[2] for key in seen):
-                    seen.append((from_at.get(w, math.inf), self._hours_to(to_base, w, base), w))
+                    seen.append(
+                        (from_at.get(w, math.inf), hours_to(self.priced, to_base, w, base), w)
+                    )
             seen.sort()
             for _, _, j in seen:
                 beaten = tuple(sorted(e for e, w in where.items() if w == j))
@@ -353,7 +344,7 @@ class Strategist:
                 if hours <= seek:
                     within_reach = True
                     if here >= ratio * g.boxes:
-                        tie = self._hours_to(to_base, j, base)
+                        tie = hours_to(self.priced, to_base, j, base)
                         if target is None or nearer(
                             hours, tie, j, target_hours, target_tie, target.junction
                         ):
@@ -371,7 +362,7 @@ class Strategist:
                     if j != at:
                         hours = from_at.get(j, inf)
                         if hours <= seek:
-                            near.append((hours, self._hours_to(to_base, j, base), j))
+                            near.append((hours, hours_to(self.priced, to_base, j, base), j))
                 near.sort()
                 for _, _, j in near:
                     order = self._concentrate(div, at, view, groups[j], stronger, able, places)
@@ -437,7 +428,7 @@ class Strategist:
         nearest_hours = math.inf
         for d in view.own:
             if (d.free or d.id == div) and d.at is not None:
-                hours = self._hours_to(to_base, d.at, base)
+                hours = hours_to(self.priced, to_base, d.at, base)
                 if nearest is None or nearer(hours, 0.0, d.id, nearest_hours, 0.0, nearest):
                     nearest, nearest_hours = d.id, hours
         if nearest != div:
@@ -456,7 +447,7 @@ class Strategist:
         enemy_at: str | None = None
         threat_hours = math.inf
         for j in groups:
-            hours = self._hours_to(to_base, j, base)
+            hours = hours_to(self.priced, to_base, j, base)
             if hours <= guard_hours and (
                 enemy_at is None or nearer(hours, 0.0, j, threat_hours, 0.0, enemy_at)
             ):
@@ -482,7 +473,7 @@ class Strategist:
             if j != at:
                 hours = from_at.get(j, math.inf)
                 if hours <= guns_hours:
-                    tie = self._hours_to(to_base, j, base)
+                    tie = hours_to(self.priced, to_base, j, base)
                     if nearest is None or nearer(
                         hours, tie, j, nearest_hours, nearest_tie, nearest
                     ):
@@ -516,7 +507,7 @@ class Strategist:
         for p in friends.values():
             hours = from_at.get(p, math.inf)
             if hours < math.inf:  # reachable (hours are never NaN)
-                tie = self._hours_to(to_base, p, base)
+                tie = hours_to(self.priced, to_base, p, base)
                 if target is None or nearer(hours, tie, p, nearest_hours, nearest_tie, target):
                     target, nearest_hours, nearest_tie = p, hours, tie
         if target is None:
@@ -547,7 +538,7 @@ class Strategist:
         nearest_hours = nearest_tie = math.inf
         for p in places:
             hours = priced.cost(p, enemy.junction)
-            tie = self._hours_to(to_base, p, base)
+            tie = hours_to(self.priced, to_base, p, base)
             if nearest is None or nearer(hours, tie, p, nearest_hours, nearest_tie, nearest):
                 nearest, nearest_hours, nearest_tie = p, hours, tie
         assert nearest is not None

@@ -15,7 +15,7 @@ import networkx as nx
 
 from campaign.maps.routes import Routes
 
-__all__ = ["PricedRoutes", "nearer", "rough_road_cost", "runs_through"]
+__all__ = ["PricedRoutes", "hours_to", "nearer", "rough_road_cost", "runs_through"]
 
 
 def rough_road_cost(
@@ -251,3 +251,14 @@ def nearer(hours: float, tie: float, j: str, best_hours: float, best_tie: float,
     if tie != best_tie:
         return tie < best_tie
     return j < best
+
+
+def hours_to(priced: PricedRoutes, to_base: dict[str, float], junction: str, base: str) -> float:
+    """Expected hours from ``junction`` to ``base`` by ``priced`` (``to_base`` is that base's
+    table, filled as asked): the tie key of equally near junctions, ``(hours, tie key, id)``,
+    nearer the own base first, then by id. (house) Nearness to the own base comes before the
+    id so that a mirror-image map breaks ties the same way for both sides (RULES.md §8.8)."""
+    hours = to_base.get(junction)
+    if hours is None:
+        hours = to_base[junction] = priced.cost(junction, base)
+    return hours

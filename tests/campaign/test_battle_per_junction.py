@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from campaign.batch.reasons import run_reason_code
-from campaign.battles import arrival_bound
+from campaign.clock import arrival_bound
 from campaign.config import load_rules
 from campaign.engine import run_campaign
 from campaign.events import (
