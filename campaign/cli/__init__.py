@@ -84,6 +84,7 @@ def _register() -> None:
         "odds_cmd",
         "tournament_cmd",
         "sensitivity_cmd",
+        "tabletop_cmd",
     ):
         try:
             importlib.import_module(f"campaign.cli.{name}")

@@ -32,7 +32,7 @@ from campaign.events import SIDES, BattleFought, CampaignStarted
 from campaign.printers.jsonl import read_jsonl
 from campaign.printers.odds import odds_phrase, rules_for
 
-__all__ = ["refight_from_log"]
+__all__ = ["choose_battle", "refight_from_log"]
 
 _FIX = "Give the JSON-lines log of 'campaign run --format jsonl' (the umpire's view)."
 
@@ -64,7 +64,7 @@ def _setup_lines(setup: BattleSetup, names: dict[str, str]) -> list[str]:
     return lines
 
 
-def _choose(path: Path, number: int | None) -> tuple[CampaignStarted, Rules, BattleSetup]:
+def choose_battle(path: Path, number: int | None) -> tuple[CampaignStarted, Rules, BattleSetup]:
     events = read_jsonl(path)
     header = next((e for e in events if isinstance(e, CampaignStarted)), None)
     if header is None:
@@ -111,7 +111,7 @@ def refight_from_log(
             key="--odds",
             fix="Write e.g. --odds 10000 (about 1 percentage point of precision).",
         )
-    header, rules, setup = _choose(path, number)
+    header, rules, setup = choose_battle(path, number)
     b = setup.event
     names = header.side_names
     clock = Clock(header.day_start, header.day_end)
