@@ -81,6 +81,7 @@ def _register() -> None:
         "map_cmd",
         "batch_cmd",
         "report_cmd",
+        "replay_cmd",
         "odds_cmd",
         "tournament_cmd",
         "sensitivity_cmd",
