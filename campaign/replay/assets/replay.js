@@ -37,7 +37,7 @@
   var minY = Math.min.apply(null, ys), maxY = Math.max.apply(null, ys);
   var span = Math.max(maxX - minX, maxY - minY) || 1;
   var margin = 0.1 * span;
-  var home = [minX - margin, minY - margin, maxX - minX + 2 * margin, maxY - minY + 2 * margin];
+  var home = [minX - margin, minY - margin, maxX - minX + 3 * margin, maxY - minY + 2 * margin]; // labels run right
   var large = DATA.map.junctions.length > LARGE_MAP;
   // sizes in map units: a junction dot a little under a fortieth of the span on small maps
   var roadLengths = DATA.map.roads.map(function (r) {
@@ -180,7 +180,6 @@
     d.log.forEach(function (r, i) {
       var row = document.createElement("div");
       row.className = "row " + r[1];
-      row.hidden = true;
       row.dataset.i = i;
       row.dataset.t = r[0];
       if (r[1] !== "day" && r[1] !== "header") {
@@ -274,25 +273,36 @@
       if (st !== b.state) { b.g.setAttribute("class", st); b.state = st; }
     });
   }
+  // The log shows its rows up to the moment by one style rule (no per-row change: a jump
+  // across the campaign costs the same as a step), and scrolls the current row into view
+  // once per frame.
+  var logRule = document.createElement("style");
+  document.head.appendChild(logRule);
+  var scrollPending = false;
   function drawLog(t) {
     var rows = V.rows, log = V.data.log;
     var upto = lastAtOrBefore(log, t, rowT);
     // a day heading shows with the day's first row
     if (upto + 1 < log.length && log[upto + 1][1] === "day" && log[upto + 1][0] <= t) upto++;
-    var i;
-    if (upto > V.shown) for (i = V.shown + 1; i <= upto; i++) rows[i].hidden = false;
-    else for (i = V.shown; i > upto; i--) rows[i].hidden = true;
-    V.shown = upto;
+    if (upto !== V.shown) {
+      logRule.textContent = "#log .logview > .row:nth-child(n+" + (upto + 2) + ") { display: none; }";
+      V.logBox.dataset.shown = String(upto + 1);
+      V.shown = upto;
+    }
     var cur = state.row;
     if (cur < 0 || cur > upto || log[cur][0] !== log[Math.max(upto, 0)][0]) cur = upto;
     while (cur > 0 && log[cur][1] === "day") cur--;
-    if (V.current !== undefined && V.current >= 0 && rows[V.current]) rows[V.current].classList.remove("current");
-    V.current = cur;
     state.row = cur;
-    if (cur >= 0) {
-      rows[cur].classList.add("current");
-      var box = logBox.getBoundingClientRect(), rb = rows[cur].getBoundingClientRect();
-      if (rb.top < box.top || rb.bottom > box.bottom) rows[cur].scrollIntoView({ block: "nearest" });
+    if (cur === V.current) return;
+    if (V.current >= 0 && rows[V.current]) rows[V.current].classList.remove("current");
+    V.current = cur;
+    if (cur >= 0) rows[cur].classList.add("current");
+    if (!scrollPending) {
+      scrollPending = true;
+      requestAnimationFrame(function () {
+        scrollPending = false;
+        if (V.current >= 0) V.rows[V.current].scrollIntoView({ block: "nearest" });
+      });
     }
   }
 
@@ -331,8 +341,8 @@
     if (!DATA.views[name]) return false;
     state.view = name;
     V = buildView(name);
-    V.shown = -1;
-    V.rows.forEach(function (r) { r.hidden = true; r.classList.remove("current"); });
+    V.shown = -2; // redraw the log's rule
+    V.rows.forEach(function (r) { r.classList.remove("current"); });
     V.current = -1;
     while (gDivs.firstChild) gDivs.removeChild(gDivs.firstChild);
     while (gBattles.firstChild) gBattles.removeChild(gBattles.firstChild);
