@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -33,6 +34,14 @@ def browser_missing() -> str | None:
         if not Path(path).is_file():
             return f"needs Debian's {package} (apt-get install {package})"
     return None
+
+
+def replay_data_of(path: Path) -> dict:
+    """The JSON data inlined in a replay file."""
+    text = path.read_text(encoding="utf-8")
+    start = text.index('<script type="application/json" id="replay-data">')
+    start = text.index(">", start) + 1
+    return json.loads(text[start : text.index("</script>", start)])
 
 
 def play(map_path: Path | None, seed: int):

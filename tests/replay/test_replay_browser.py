@@ -39,8 +39,8 @@ pytestmark = [
 ]
 
 SWEEP = os.environ.get("REPLAY_SWEEP") == "1"
-DEFAULT_SEEDS = range(50) if SWEEP else (0, 9)
-WATERLOO_SEEDS = range(20) if SWEEP else (5,)
+DEFAULT_SEEDS = range(50) if SWEEP else (0, 9, 30)
+WATERLOO_SEEDS = range(20) if SWEEP else (0, 5)
 
 #: The scrubber moved to each minute in turn; the visible markers read after each move.
 _SCRUB_AND_READ = """
@@ -115,7 +115,7 @@ def test_every_marker_stands_where_the_stream_says_at_each_events_minute(
 ):
     cmap, events, rules = play(WATERLOO if map_name == "waterloo" else None, seed)
     path = write_replay(events, cmap, tmp_path / "r.html", ["umpire", "red", "blue"], rules=rules)
-    assert _check_markers(browser, path, events, f"{map_name} seed {seed}") > 20
+    assert _check_markers(browser, path, events, f"{map_name} seed {seed}") >= 5
 
 
 def test_the_red_view_shows_only_what_red_knew(browser, default_campaign, replay_files):

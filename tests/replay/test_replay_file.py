@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import json
 import re
-from pathlib import Path
 
 from campaign.events import BattleFought, DivisionRaised, Reinforced, StrengthLearned
 from campaign.printers.jsonl import write_jsonl
@@ -15,13 +14,7 @@ from campaign.replay.data import replay_data
 from campaign.report.view import side_view
 
 from .conftest import SEED
-
-
-def _data(path: Path) -> dict:
-    text = path.read_text(encoding="utf-8")
-    start = text.index('<script type="application/json" id="replay-data">')
-    start = text.index(">", start) + 1
-    return json.loads(text[start : text.index("</script>", start)])
+from .conftest import replay_data_of as _data
 
 
 def _jsonl(events) -> str:

@@ -59,8 +59,8 @@
   }
   var gRoads = el("g", { id: "roads" }, svg);
   var gJunctions = el("g", { id: "junctions" }, svg);
-  var gBattles = el("g", { id: "battles" }, svg);
   var gDivs = el("g", { id: "divisions" }, svg);
+  var gBattles = el("g", { id: "battles" }, svg); // above the divisions, set off to the left
   DATA.map.roads.forEach(function (r) {
     var a = J[DATA.map.junctions[r[0]][0]], b = J[DATA.map.junctions[r[1]][0]];
     var cls = "road " + r[2] + (r[3] ? " primary" : "");
@@ -163,8 +163,10 @@
     d.battles.forEach(function (bt, i) {
       var p = bt.place.map(function (j) { return J[j]; });
       var x = p.length > 1 ? (p[0].x + p[1].x) / 2 : p[0].x, y = p.length > 1 ? (p[0].y + p[1].y) / 2 : p[0].y;
-      var r = 0.9 * U;
-      var g = el("g", { "class": "battle hidden", "data-battle": i, transform: "translate(" + x + "," + y + ")" });
+      var r = 0.8 * U;
+      x -= 1.6 * U; // beside the place, so that the divisions standing there stay readable
+      var g = el("g", { "class": "battle hidden", "data-battle": i, "data-place": bt.place.join("~"),
+        transform: "translate(" + x + "," + y + ")" });
       el("circle", { r: r, "stroke-width": 0.1 * U }, g);
       el("path", { d: "M" + (-r * .55) + "," + (-r * .55) + "L" + (r * .55) + "," + (r * .55) +
         "M" + (r * .55) + "," + (-r * .55) + "L" + (-r * .55) + "," + (r * .55), "stroke-width": 0.18 * U }, g);
@@ -301,7 +303,7 @@
       scrollPending = true;
       requestAnimationFrame(function () {
         scrollPending = false;
-        if (V.current >= 0) V.rows[V.current].scrollIntoView({ block: "nearest" });
+        if (V.current >= 0) V.rows[V.current].scrollIntoView({ block: "center" });
       });
     }
   }
@@ -494,6 +496,9 @@
   } else {
     var s = document.createElement("strong"); s.textContent = VIEW_NAMES[names[0]] + "'s view"; viewsBox.appendChild(s);
   }
+  var legend = document.getElementById("legend");
+  legend.firstChild.textContent = "\u25A0 " + VIEW_NAMES.red + " division (id, boxes)";
+  legend.children[1].textContent = "\u25B2 " + VIEW_NAMES.blue + " division";
   var h0 = readHash();
   setView(DATA.views[h0.view] ? h0.view : names[0]);
   seek(h0.t !== undefined ? Number(h0.t) : 0);
