@@ -98,6 +98,19 @@ def _tracks(events: Sequence[CampaignEvent], view: str, destroyed_at: int) -> di
     return dict(sorted(tracks.items()))
 
 
+def _time_rows(log: list[list[Any]]) -> None:
+    """A day's heading takes the minute of the day's first row (it shows with it), and the
+    rows' minutes never go back, so the page finds a moment's rows by bisection."""
+    following = None
+    for row in reversed(log):
+        if row[1] == "day" and following is not None:
+            row[0] = following
+        following = row[0]
+    latest = 0
+    for row in log:
+        latest = row[0] = max(latest, row[0])
+
+
 def _entry_t(entry: Entry, previous: int) -> int:
     if entry.event is not None:
         return int(entry.event.t)
@@ -158,6 +171,7 @@ def view_data(
                 }
             )
         log.append([t, entry.kind, entry.time, entry.text, list(entry.details), number])
+    _time_rows(log)
     return {"tracks": _tracks(shown, view, destroyed_at), "log": log, "battles": battles}
 
 

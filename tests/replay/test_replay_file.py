@@ -147,3 +147,18 @@ def test_tracks_start_at_dawn_and_follow_each_march(default_campaign):
     )
     assert data["end"] == max(e.t for e in events)
     assert events[0].seed == SEED
+
+
+def test_log_rows_run_forward_and_a_day_heading_opens_its_day(default_campaign):
+    cmap, events, rules = default_campaign
+    data = replay_data(events, cmap, ["blue"], destroyed_at=rules.battle.destroyed_at_hits)
+    log = data["views"]["blue"]["log"]
+    times = [r[0] for r in log]
+    assert times == sorted(times)
+    days = [(i, r) for i, r in enumerate(log) if r[1] == "day"]
+    assert [r[3] for _, r in days] == [f"Day {n}" for n in range(1, len(days) + 1)]
+    assert len(days) >= 2
+    for i, row in days:
+        n = int(row[3].split()[1])
+        assert row[0] == log[i + 1][0]  # shown with the day's first row
+        assert (row[0] + data["clock"]["day_start"]) // 1440 + 1 == n

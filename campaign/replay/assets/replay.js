@@ -283,9 +283,7 @@
   var scrollPending = false;
   function drawLog(t) {
     var rows = V.rows, log = V.data.log;
-    var upto = lastAtOrBefore(log, t, rowT);
-    // a day heading shows with the day's first row
-    if (upto + 1 < log.length && log[upto + 1][1] === "day" && log[upto + 1][0] <= t) upto++;
+    var upto = lastAtOrBefore(log, t, rowT); // a day's heading has its first row's minute
     if (upto !== V.shown) {
       logRule.textContent = "#log .logview > .row:nth-child(n+" + (upto + 2) + ") { display: none; }";
       V.logBox.dataset.shown = String(upto + 1);
