@@ -118,51 +118,64 @@ def test_every_marker_stands_where_the_stream_says_at_each_events_minute(
     assert _check_markers(browser, path, events, f"{map_name} seed {seed}") >= 5
 
 
-def test_the_red_view_shows_only_what_red_knew(browser, default_campaign, replay_files):
-    """The umpire file switched to Red draws and logs exactly what Red's own file does, and
-    every Blue marker is one Red had learned of by then."""
+#: The log rows shown: the first ``data-shown`` rows of the current view's log.
+_READ_LOG = """
+const v = document.querySelector('#log .logview');
+return [...v.children].slice(0, Number(v.dataset.shown))
+  .filter(r => getComputedStyle(r).display !== 'none').map(r => r.textContent);
+"""
+
+
+@pytest.mark.parametrize("side", ["red", "blue"])
+def test_a_sides_view_shows_only_what_it_knew(browser, default_campaign, replay_files, side):
+    """The umpire file switched to a side draws and logs exactly what the side's own file
+    does at every event's minute, and every enemy marker is one the side had learned of by
+    then, with a strength it had learned or ``?``."""
     _, events, _ = default_campaign
-    red = side_view(events, "red")
-    minutes = sorted({int(e.t) for e in events})[::7]
-    read_log = (
-        "return [...document.querySelectorAll('#log .row:not([hidden])')].map(r => r.textContent);"
-    )
-    open_replay(browser, replay_files["red"])
+    own = side_view(events, side)
+    enemy = "B" if side == "red" else "R"
+    minutes = sorted({int(e.t) for e in events})
+    open_replay(browser, replay_files[side])
     own_markers = browser.execute_script(_SCRUB_AND_READ, minutes)
-    own_log = browser.execute_script(read_log)
+    logs = {}
+    for m in (minutes[len(minutes) // 3], minutes[-1]):
+        browser.execute_script("window.replay.seek(arguments[0])", m)
+        logs[m] = browser.execute_script(_READ_LOG)
     open_replay(browser, replay_files["umpire"])
-    browser.find_element("css selector", '#views button[data-view="red"]').click()
-    assert browser.execute_script("return window.replay.state().view") == "red"
+    browser.find_element("css selector", f'#views button[data-view="{side}"]').click()
+    assert browser.execute_script("return window.replay.state().view") == side
     switched = browser.execute_script(_SCRUB_AND_READ, minutes)
     assert switched == own_markers
-    assert browser.execute_script(read_log) == own_log
-    blue_shown = 0
+    for m, rows in logs.items():
+        browser.execute_script("window.replay.seek(arguments[0])", m)
+        assert browser.execute_script(_READ_LOG) == rows
+    assert 0 < len(logs[minutes[len(minutes) // 3]]) < len(logs[minutes[-1]])
+    enemies_shown = 0
     for minute, markers in zip(minutes, switched, strict=True):
-        known = (
-            {getattr(e, "enemy", None) for e in red if e.t <= minute}
-            | {
-                d
-                for e in red
-                if e.t <= minute and isinstance(e, BattleFought)
-                for d in e.divisions.get("blue", ())
-            }
-            | {getattr(e, "division", None) for e in red if e.t <= minute}
-        )
+        so_far = [e for e in own if e.t <= minute]
+        known = {getattr(e, "enemy", None) for e in so_far}
+        known |= {getattr(e, "division", None) for e in so_far}
+        known |= {
+            d
+            for e in so_far
+            if isinstance(e, BattleFought)
+            for ids in e.divisions.values()
+            for d in ids
+        }
+        strengths = {
+            f"{e.enemy} {e.boxes}" for e in so_far if type(e).__name__ == "StrengthLearned"
+        }
         for division, _where, text in markers:
-            if division.startswith("B"):
-                blue_shown += 1
-                assert division in known, f"{division} shown to Red at {minute} before seen"
-                assert text.endswith("?") or any(
-                    getattr(e, "enemy", None) == division and text.endswith(f" {e.boxes}")
-                    for e in red
-                    if e.t <= minute and type(e).__name__ == "StrengthLearned"
-                ), (division, text)
-    assert blue_shown > 0
-    # the umpire's own view shows Blue divisions Red did not know at the start
+            if division.startswith(enemy):
+                enemies_shown += 1
+                assert division in known, f"{division} shown to {side} at {minute} before seen"
+                assert text == f"{division} ?" or text in strengths, (minute, text)
+    assert enemies_shown > 0
+    # the umpire's own view shows enemy divisions the side did not know at the start
     browser.find_element("css selector", '#views button[data-view="umpire"]').click()
     first = browser.execute_script(_SCRUB_AND_READ, [0])[0]
-    assert any(d.startswith("B") for d, _, _ in first)
-    assert not any(d.startswith("B") for d, _, _ in own_markers[0])
+    assert any(d.startswith(enemy) for d, _, _ in first)
+    assert not any(d.startswith(enemy) for d, _, _ in own_markers[0])
 
 
 def test_buttons_keys_and_log_move_the_moment(browser, replay_files):
