@@ -45,7 +45,7 @@ def replay(
     ] = None,
 ) -> None:
     """Write one HTML page that replays a saved campaign: map, timeline, log, each side's fog."""
-    from campaign.events import CampaignStarted
+    from campaign.events import BattleFought, CampaignStarted
     from campaign.maps import load_map
     from campaign.maps.loader import resolve_map_path
     from campaign.printers.jsonl import read_jsonl
@@ -85,3 +85,12 @@ def replay(
     odds = odds_for(header) if "umpire" in views else None
     written = write_replay(stream, cmap, output, views, rules=rules, odds=odds, flag="--output")
     typer.echo(f"wrote {written} ({', '.join(views)} view{'s' if len(views) > 1 else ''})")
+    battles = [e for e in stream if isinstance(e, BattleFought)]
+    if battles and not any(e.log for e in battles):
+        typer.echo(
+            f"note: {events} holds no bound-by-bound battle logs (it was written with "
+            "--battles summary), so the replay's battle accounts have none; write the stream "
+            "with `campaign run ... --battles verbose --format jsonl`, or use "
+            "`campaign run ... --replay FILE.html`, to keep them",
+            err=True,
+        )

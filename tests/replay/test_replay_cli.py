@@ -116,3 +116,20 @@ def test_run_refuses_a_replay_name_before_playing(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "--replay" in err and ".html" in err
     assert "seed 3" not in err  # refused before the campaign was played
+
+
+def test_a_stream_without_battle_logs_is_replayed_with_a_note(default_campaign, tmp_path, capsys):
+    from dataclasses import replace
+
+    from campaign.events import BattleFought
+
+    _, events, _ = default_campaign
+    bare = [replace(e, log=()) if isinstance(e, BattleFought) else e for e in events]
+    path = tmp_path / "summary.jsonl"
+    with path.open("w", encoding="utf-8") as fp:
+        write_jsonl(bare, fp)
+    out = tmp_path / "r.html"
+    assert _run(["replay", str(path), "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "no bound-by-bound battle logs" in err and "--battles verbose" in err
+    assert all(not b["log"] for b in _data(out)["views"]["umpire"]["battles"])

@@ -77,6 +77,16 @@
     }
     return p.join(" ");
   }
+  // on a large map, label what matters: objectives, bases and the places divisions stood,
+  // marched to or fought at in the views this file holds (as the diary's maps do)
+  var visited = {};
+  Object.keys(DATA.views).forEach(function (v) {
+    var d = DATA.views[v];
+    Object.keys(d.tracks).forEach(function (id) {
+      d.tracks[id].steps.forEach(function (s) { visited[s[1][1]] = 1; if (s[1][0] === "road") visited[s[1][2]] = 1; });
+    });
+    d.battles.forEach(function (b) { b.place.forEach(function (j) { visited[j] = 1; }); });
+  });
   DATA.map.junctions.forEach(function (r) {
     var j = J[r[0]];
     var g = el("g", { "class": "jn", "data-junction": j.id }, gJunctions);
@@ -92,7 +102,7 @@
     } else if (!baseOf[j.id]) {
       el("circle", { cx: j.x, cy: j.y, r: 0.32 * U, "class": "junction", "stroke-width": 0.1 * U }, g);
     }
-    if (!large || j.value || baseOf[j.id]) {
+    if (!large || j.value || baseOf[j.id] || visited[j.id]) {
       var txt = el("text", { x: j.x + 0.9 * U, y: j.y - 0.8 * U, "font-size": 1.05 * U,
         "class": "jlabel", "stroke-width": 0.3 * U }, g);
       txt.textContent = j.name + (j.value ? " " + j.value : "");
