@@ -316,3 +316,26 @@ def test_a_500_junction_map_scrubs_each_move_under_100_ms(browser, tmp_path):
     median, p90, worst = statistics.median(timings), timings[int(0.9 * len(timings))], timings[-1]
     print(f"500-junction scrub: median {median:.1f} ms, 90% {p90:.1f} ms, worst {worst:.1f} ms")
     assert median < 100 and p90 < 200, (median, p90, worst)
+
+
+def test_a_marching_division_moves_along_its_road_between_events(
+    browser, default_campaign, replay_files
+):
+    """Halfway through a march (no event of the division in between), its marker stands
+    halfway along the road; a quarter of the way, a quarter (the map's own positions)."""
+    cmap, events, _ = default_campaign
+    march = next(e for e in events if isinstance(e, MarchBegun) and e.hours >= 2)
+    minutes = round(march.hours * 60)
+    (ax, ay), (bx, by) = (cmap.graph.nodes[j]["pos"] for j in (march.origin, march.destination))
+    open_replay(browser, replay_files["umpire"])
+    for fraction in (0.25, 0.5, 0.75):
+        browser.execute_script("window.replay.seek(arguments[0])", march.t + fraction * minutes)
+        marker = browser.find_element(
+            "css selector", f'#divisions .div[data-div="{march.division}"]'
+        )
+        assert _key(marker.get_attribute("data-where")) == _key(
+            f"road:{march.origin}:{march.destination}"
+        )
+        x, y = map(float, marker.get_attribute("transform")[10:-1].split(","))
+        assert x == pytest.approx(ax + (bx - ax) * fraction, abs=0.01)
+        assert y == pytest.approx(-(ay + (by - ay) * fraction), abs=0.01)  # SVG's y is down
