@@ -201,8 +201,9 @@ def replay_data(
     Returns
     -------
     dict
-        ``{"version", "title", "side_names", "clock", "end", "dawns", "map", "views"}``
-        (see the module docstring), JSON-ready.
+        ``{"version", "title", "seed", "side_names", "clock", "end", "dawns", "map",
+        "views"}`` (see the module docstring), JSON-ready; ``seed`` is None unless the umpire's
+        view is included (with the seed and the rules anyone can play the campaign again).
     """
     clock = clock_of(events)
     header = next((e for e in events if isinstance(e, CampaignStarted)), None)
@@ -216,7 +217,8 @@ def replay_data(
     return {
         "version": DATA_VERSION,
         "title": header.map_name if header is not None else cmap.name,
-        "seed": header.seed if header is not None else None,
+        # the seed replays the whole campaign, so only the umpire's file names it
+        "seed": header.seed if header is not None and "umpire" in views else None,
         "side_names": {"red": side_names.get("red", "Red"), "blue": side_names.get("blue", "Blue")},
         "clock": {"day_start": clock.day_start, "day_end": clock.day_end},
         "end": t_end,

@@ -97,6 +97,8 @@ def test_the_red_file_holds_no_strength_or_position_reds_stream_lacks(
             if boxes is not None:
                 assert (division, units, boxes) in learned, (division, units, boxes)
     assert enemies > 0
+    assert data["seed"] is None and f"seed {events[0].seed}" not in replay_files["red"].read_text()
+    assert _data(replay_files["umpire"])["seed"] == events[0].seed
     blue_checks = [e for e in events if type(e).__name__ == "WithdrawalCheck" and e.side == "blue"]
     text = replay_files["red"].read_text(encoding="utf-8")
     for e in blue_checks:  # Blue's loss % at its evening check is Blue's alone (§7.6)
