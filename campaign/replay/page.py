@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
 
 __all__ = ["render_replay", "write_replay"]
 
+_PLACEHOLDER = re.compile(r"@(TITLE|CSS|DATA|JS)@")
+
 
 def _asset(name: str) -> str:
     return resources.files("campaign.replay").joinpath("assets", name).read_text(encoding="utf-8")
@@ -36,17 +39,19 @@ def _json_for_script(data: dict[str, Any]) -> str:
 
 
 def render_replay(data: dict[str, Any]) -> str:
-    """The page's HTML text for ``data`` (the shapes of :mod:`campaign.replay.data`)."""
-    page = _asset("replay.html")
-    title = html.escape(
-        f"Replay: {data['title']}"
-        + (f" (seed {data['seed']})" if data.get("seed") is not None else "")
-    )
-    # the data and the script go in last, so that no text in them is taken for a placeholder
-    page = page.replace("@TITLE@", title).replace("@CSS@", _asset("replay.css"))
-    head, tail = page.split("@DATA@")
-    tail = tail.replace("@JS@", _asset("replay.js"))
-    return head + _json_for_script(data) + tail
+    """The page's HTML text for ``data`` (the shapes of :mod:`campaign.replay.data`).
+
+    The template's placeholders are filled in one pass, so no text put in (a map's name, the
+    data) is ever read as a placeholder.
+    """
+    seed = f" (seed {data['seed']})" if data.get("seed") is not None else ""
+    parts = {
+        "TITLE": html.escape(f"Replay: {data['title']}{seed}"),
+        "CSS": _asset("replay.css"),
+        "DATA": _json_for_script(data),
+        "JS": _asset("replay.js"),
+    }
+    return _PLACEHOLDER.sub(lambda m: parts[m.group(1)], _asset("replay.html"))
 
 
 def write_replay(

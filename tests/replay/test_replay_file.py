@@ -126,12 +126,17 @@ def test_a_sides_own_stream_gives_the_same_replay(default_campaign):
 def test_no_text_in_the_data_can_close_the_script_element(default_campaign):
     cmap, events, rules = default_campaign
     data = replay_data(events, cmap, ["red"], destroyed_at=rules.battle.destroyed_at_hits)
-    data["title"] = "</script><script>alert(1)</script><!--"
+    data["title"] = "</script><script>alert(1)</script><!-- @DATA@ @JS@ @CSS@"
     page = render_replay(data)
     body = page[page.index('id="replay-data">') :]
     assert body.count("</script>") == 2  # the data's and the program's own ends
     start = page.index('id="replay-data">') + len('id="replay-data">')
     assert json.loads(page[start : page.index("</script>", start)])["title"] == data["title"]
+    title = page[page.index("<title>") + 7 : page.index("</title>")]
+    assert title == (
+        "Replay: &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;!-- @DATA@ @JS@ @CSS@"
+    )
+    assert page.count("window.replay = {") == 1
 
 
 def test_tracks_start_at_dawn_and_follow_each_march(default_campaign):
