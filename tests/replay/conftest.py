@@ -81,6 +81,7 @@ def browser() -> Iterator[object]:
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the page's console
     profile = tempfile.mkdtemp(prefix="replay-chromium-")
     for flag in (
         "--headless=new",

@@ -237,6 +237,8 @@ def test_buttons_keys_and_log_move_the_moment(browser, replay_files):
     assert t() == int(row.get_attribute("data-t"))
     assert "current" in row.get_attribute("class")
     assert browser.find_elements("css selector", "#log .row.current") == [row]
+    errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
+    assert errors == []  # nothing the page did wrote an error on the console
 
 
 def test_a_battle_marker_opens_its_account(browser, replay_files, default_campaign):
