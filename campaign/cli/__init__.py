@@ -2,8 +2,9 @@
 
 Sub-commands live in their own modules and are registered here:
 ``battle`` (battle_cmd), ``run`` (run_cmd), ``map`` (map_cmd), ``batch`` (batch_cmd),
-``report`` (report_cmd). Exit codes: 0 ok, 2 bad input (a :class:`SimulatorError` or a
-usage error), 1 an environment failure (disk full, network), 130 Ctrl-C; see :func:`main`.
+``report`` (report_cmd), ``replay`` (replay_cmd). Exit codes: 0 ok, 2 bad input (a
+:class:`SimulatorError` or a usage error), 1 an environment failure (disk full, network), 130
+Ctrl-C; see :func:`main`.
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ def _register() -> None:
         "map_cmd",
         "batch_cmd",
         "report_cmd",
+        "replay_cmd",
         "odds_cmd",
         "tournament_cmd",
         "sensitivity_cmd",

@@ -78,6 +78,14 @@ def run(
         Path | None,
         typer.Option(help="Also write a diary: .html (self-contained) or .md (with PNG maps)."),
     ] = None,
+    replay: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE.html",
+            help="Also write an interactive replay: one offline HTML page (map, timeline, "
+            "log; with --view red or blue only that side's knowledge).",
+        ),
+    ] = None,
     view: Annotated[
         View,
         typer.Option(
@@ -128,6 +136,10 @@ def run(
 
         check_output_file(report, "--report")  # a folder is named as such, not by suffix
         diary_format(report)
+    if replay is not None:
+        from campaign.replay.cli_checks import check_replay_file
+
+        check_replay_file(replay, "--replay")
     if output is not None:
         check_output_file(output, "--output")
     err = Console(stderr=True, highlight=False)
@@ -151,7 +163,7 @@ def run(
         loaded,
         seed,
         {"red": red_doctrine, "blue": blue_doctrine},
-        battle_logs=verbose or report is not None,
+        battle_logs=verbose or report is not None or replay is not None,
     )
     names = {j: d["name"] for j, d in cmap.graph.nodes(data=True)}
     odds = OddsBook(loaded.rules, seed)
@@ -169,5 +181,13 @@ def run(
             result.events, cmap, report, view.value, odds=odds, rules=loaded.rules, flag="--report"
         )
         err.print(f"diary written to {written}")
+    if replay is not None:
+        from campaign.replay import write_replay
+
+        views = ["umpire", "red", "blue"] if view is View.umpire else [view.value]
+        write_replay(
+            result.events, cmap, replay, views, rules=loaded.rules, odds=odds, flag="--replay"
+        )
+        err.print(f"replay written to {replay}")
     if output is not None:
         err.print(f"log written to {output}")
