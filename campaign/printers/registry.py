@@ -144,7 +144,8 @@ class DiaryFormat:
     suffixes: tuple[str, ...]
     description: str
     write: Callable[
-        [Sequence[CampaignEvent], CampaignMap, Path, str, OddsSource | None, Rules | None], str
+        [Sequence[CampaignEvent], CampaignMap, Path, str, OddsSource | None, Rules | None, str],
+        str,
     ]
     handled: Callable[[], Collection[type[CampaignEvent]]]
 
@@ -156,10 +157,11 @@ def _write_html(
     view: str,
     odds: OddsSource | None,
     rules: Rules | None,
+    detail: str,
 ) -> str:
     from campaign.report.html import render_html
 
-    return render_html(events, cmap, view, odds=odds, rules=rules)
+    return render_html(events, cmap, view, odds=odds, rules=rules, detail=detail)
 
 
 def _write_md(
@@ -169,10 +171,11 @@ def _write_md(
     view: str,
     odds: OddsSource | None,
     rules: Rules | None,
+    detail: str,
 ) -> str:
     from campaign.report.html import render_markdown
 
-    return render_markdown(events, cmap, path, view, odds=odds, rules=rules)
+    return render_markdown(events, cmap, path, view, odds=odds, rules=rules, detail=detail)
 
 
 def _diary_types() -> Collection[type[CampaignEvent]]:

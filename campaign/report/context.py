@@ -22,8 +22,9 @@ from campaign.events import (
 )
 from campaign.maps.model import SIDES, CampaignMap
 from campaign.printers.narrative import Narrator, OddsSource
-from campaign.printers.phrases import possessive, side_noun, verb
+from campaign.printers.phrases import division_order, possessive, side_noun, verb
 from campaign.report.days import Day, Diary, Mark
+from campaign.report.dispatch import dispatch
 from campaign.report.history import division_histories, losses_table, order_of_battle
 
 __all__ = ["GLOSSARY", "diary_context"]
@@ -87,7 +88,10 @@ def _positions(diary: Diary, narrator: Narrator, day: Day) -> list[dict[str, str
     ]
 
 
-def _battle(diary: Diary, narrator: Narrator, number: int, b: BattleFought) -> dict[str, Any]:
+def _battle(
+    diary: Diary, narrator: Narrator, number: int, b: BattleFought, full: bool
+) -> dict[str, Any]:
+    """A battle's section; ``full`` adds its units table and bound-by-bound log."""
     name = diary.side_name
     entry = narrator.one(b, diary.clock.day(b.t))
     assert entry is not None
@@ -98,6 +102,8 @@ def _battle(diary: Diary, narrator: Narrator, number: int, b: BattleFought) -> d
         "place": b.place_name,
         "text": entry.text,
         "details": entry.details,
+        # the summary's lines: the odds before it and how it ended (battle_story.py's first)
+        "brief": [d for d in entry.details if d.startswith(("Before the battle", "After "))],
         "sides": [
             {
                 "side": name(s),
@@ -119,9 +125,9 @@ def _battle(diary: Diary, narrator: Narrator, number: int, b: BattleFought) -> d
                 "taken": u.hits_taken,
                 "total": u.total_hits,
             }
-            for u in b.units
+            for u in (b.units if full else ())
         ],
-        "log": list(b.log),
+        "log": list(b.log) if full else [],
     }
 
 
@@ -246,7 +252,7 @@ def _end(diary: Diary, narrator: Narrator, end: CampaignEnded | None) -> dict[st
     entry = narrator.one(end, end.days)
     assert entry is not None
     rows = []
-    for row in end.divisions:
+    for row in sorted(end.divisions, key=lambda r: division_order(r.side, r.division)):
         rows.append(
             {
                 "division": narrator.div(row.division),
@@ -280,7 +286,7 @@ def _end(diary: Diary, narrator: Narrator, end: CampaignEnded | None) -> dict[st
 
 
 def diary_context(
-    diary: Diary, cmap: CampaignMap, odds: OddsSource | None = None
+    diary: Diary, cmap: CampaignMap, odds: OddsSource | None = None, detail: str = "full"
 ) -> dict[str, Any]:
     """The template context of a diary (without pictures).
 
@@ -292,13 +298,16 @@ def diary_context(
         The campaign's map (junction names).
     odds : OddsSource or None
         Each battle's odds before it was fought; None leaves them out.
+    detail : str
+        ``"full"`` gives each battle's units and bound-by-bound log, ``"summary"`` neither.
 
     Returns
     -------
     dict
         ``title``, ``view``, ``scenario`` (label/value rows), ``oob`` (order of battle per
         side), ``glossary``, ``days`` (number, summary, positions, narrative, battles),
-        ``histories``, ``losses``, ``end`` (or None) and ``battle_count``.
+        ``histories``, ``losses``, ``end`` (or None), ``battle_count``, ``detail``, ``seed``
+        and ``contents`` (the table of contents: anchor, label, sub-entries).
     """
     names = {n: d.get("name", n) for n, d in cmap.graph.nodes(data=True)}
     narrator = Narrator(names, diary.clock, diary.view, odds)
@@ -337,11 +346,15 @@ def diary_context(
             {
                 "number": day.number,
                 "summary": _summary(diary, narrator, day, numbers),
+                "dispatch": dispatch(diary, narrator, day, numbers),
                 "positions": _positions(diary, narrator, day),
                 "narrative": _narrative(narrator, day, numbers),
                 "movements": _movements(diary, narrator, day),
                 "scouting": _scouting(diary, narrator, day),
-                "battles": [_battle(diary, narrator, numbers[id(b)], b) for b in day.battles],
+                "battles": [
+                    _battle(diary, narrator, numbers[id(b)], b, detail == "full")
+                    for b in day.battles
+                ],
                 "at": diary.clock.label(day.snapshot_t),
             }
         )
@@ -361,4 +374,26 @@ def diary_context(
         "end": _end(diary, narrator, diary.end),
         "battle_count": len(diary.battles),
         "side_names": {s: diary.side_name(s) for s in SIDES},
+        "detail": detail,
+        "seed": "" if h is None else str(h.seed),
+        "contents": _contents(days, detail == "full"),
     }
+
+
+def _contents(days: list[dict[str, Any]], histories: bool) -> list[dict[str, Any]]:
+    """The table of contents: each day with its battles, then the closing parts (anchors)."""
+    rows: list[dict[str, Any]] = []
+    for day in days:
+        battles = [
+            {"anchor": b["anchor"], "label": f"#{b['number']} {b['place']} ({b['time'][-5:]})"}
+            for b in day["battles"]
+        ]
+        rows.append(
+            {"anchor": f"day-{day['number']}", "label": f"Day {day['number']}", "battles": battles}
+        )
+    rows.append({"anchor": "closing", "label": "The whole campaign", "battles": []})
+    rows.append({"anchor": "result", "label": "Result and losses", "battles": []})
+    if histories:
+        rows.append({"anchor": "histories", "label": "The divisions' histories", "battles": []})
+    rows.append({"anchor": "terms", "label": "Terms", "battles": []})
+    return rows

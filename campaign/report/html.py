@@ -35,7 +35,38 @@ from campaign.report.days import Diary, build_diary
 from campaign.report.maps import campaign_map, day_map, figure_png, figure_svg
 from campaign.report.view import check_view
 
-__all__ = ["check_map", "render_html", "render_markdown", "rules_of_stream", "write_report"]
+__all__ = [
+    "DETAILS",
+    "check_detail",
+    "check_map",
+    "render_html",
+    "render_markdown",
+    "rules_of_stream",
+    "write_report",
+]
+
+#: How much of each battle a diary prints: ``summary`` gives each battle's account, odds and
+#: sides (a page or less a day, to read in an evening); ``full`` adds the units table and the
+#: bound-by-bound dice log (to check a battle against RULES.md §3-§7).
+DETAILS = ("summary", "full")
+
+
+def check_detail(detail: str, flag: str = "--detail") -> str:
+    """``detail`` if it is one of :data:`DETAILS`.
+
+    Raises
+    ------
+    SimulatorError
+        On any other value (names the flag and the choices).
+    """
+    if detail not in DETAILS:
+        raise SimulatorError(
+            f"unknown diary detail {detail!r}",
+            key=flag,
+            fix=f"Give one of: {', '.join(DETAILS)} (summary leaves out the bound-by-bound "
+            "logs and unit tables).",
+        )
+    return detail
 
 
 def _environment(autoescape: bool) -> jinja2.Environment:
@@ -47,7 +78,21 @@ def _environment(autoescape: bool) -> jinja2.Environment:
     )
     env.filters["cell"] = lambda v: str(v).replace("|", "\\|").replace("\n", " ")
     env.filters["keep_ids"] = _keep_ids
+    env.filters["css_string"] = _css_string
     return env
+
+
+def _css_string(value: object) -> Markup:
+    """``value`` as a quoted CSS string for a ``content:`` in the page's style sheet: every
+    character but plain letters, digits, spaces and ``.,:;·-()'`` is a CSS escape, so a map
+    name cannot close the string or the ``<style>`` element."""
+    out = []
+    for ch in str(value):
+        if ch.isalnum() or ch in " .,:;·-()'":
+            out.append(ch)
+        else:
+            out.append(f"\\{ord(ch):x} ")
+    return Markup('"' + "".join(out) + '"')
 
 
 _UNIT_ID = re.compile(r"\b[A-Z]\d*-[A-Z]+\d+\b")
@@ -132,14 +177,16 @@ def render_html(
     view: str = "umpire",
     odds: OddsSource | None = None,
     rules: Rules | None = None,
+    detail: str = "full",
 ) -> str:
     """The diary of ``view`` as one self-contained HTML document (maps and charts inline).
 
     ``rules`` are those the campaign was fought under; None rebuilds them from the stream's
     header (:func:`rules_of_stream`, which raises SimulatorError when it cannot).
+    ``detail`` is one of :data:`DETAILS`.
     """
     diary = _diary(events, cmap, view, rules)
-    ctx: dict[str, Any] = diary_context(diary, cmap, odds)
+    ctx: dict[str, Any] = diary_context(diary, cmap, odds, check_detail(detail))
     for day, row in zip(diary.days, ctx["days"], strict=True):
         row["svg"] = Markup(figure_svg(day_map(cmap, diary, day), f"{view}-day{day.number}"))
     ctx["final_svg"] = Markup(figure_svg(campaign_map(cmap, diary), f"{view}-final"))
@@ -155,13 +202,14 @@ def render_markdown(
     view: str = "umpire",
     odds: OddsSource | None = None,
     rules: Rules | None = None,
+    detail: str = "full",
 ) -> str:
     """The Markdown diary text; writes its PNG pictures to ``<stem>-images/`` beside ``path``.
 
-    ``rules`` as for :func:`render_html`.
+    ``rules`` and ``detail`` as for :func:`render_html`.
     """
     diary = _diary(events, cmap, view, rules)
-    ctx: dict[str, Any] = diary_context(diary, cmap, odds)
+    ctx: dict[str, Any] = diary_context(diary, cmap, odds, check_detail(detail))
     folder = path.parent / f"{path.stem}-images"
     folder.mkdir(parents=True, exist_ok=True)
     for day, row in zip(diary.days, ctx["days"], strict=True):
@@ -185,6 +233,7 @@ def write_report(
     odds: OddsSource | None = None,
     rules: Rules | None = None,
     flag: str | None = None,
+    detail: str = "full",
 ) -> Path:
     """Write the campaign diary of ``view`` to ``path`` and return the path.
 
@@ -207,21 +256,25 @@ def write_report(
         from the stream's CampaignStarted header.
     flag : str or None
         The option that named ``path`` (``--report``), for error messages.
+    detail : str
+        ``"full"`` (every battle's units and bound-by-bound log) or ``"summary"`` (neither:
+        a page or less a day), :data:`DETAILS`.
 
     Raises
     ------
     SimulatorError
-        On another suffix, an unknown view, a map that does not match the events, rules that
-        cannot be rebuilt from the stream (``rules`` None), a folder that does not exist
+        On another suffix, an unknown view or detail, a map that does not match the events,
+        rules that cannot be rebuilt from the stream (``rules`` None), a folder that does not exist
         (:func:`campaign.errors.check_output_folder`), or a file that cannot be written.
     """
     from campaign.printers.registry import diary_format
 
     path = Path(path)
     fmt = diary_format(path)
+    check_detail(detail)
     check_output_folder(path, flag)
     try:
-        text = fmt.write(events, cmap, path, view, odds, rules)
+        text = fmt.write(events, cmap, path, view, odds, rules, detail)
         write_text_whole(path, text, flag)  # whole or not at all; a full disk is exit 1
     except OSError as exc:
         raise SimulatorError(
