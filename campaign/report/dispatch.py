@@ -77,12 +77,14 @@ def _battle(diary: Diary, narrator: Narrator, b: BattleFought, number: int) -> s
     return f"{where}: {side_noun(name)} {doing} {beaten}"
 
 
-def _fell_back(narrator: Narrator, falls: list[FellBack]) -> list[str]:
+def _fell_back(narrator: Narrator, falls: list[FellBack], verb_: str = "") -> list[str]:
+    """``R3 (Delorme) to Koporye`` (or ``R3 (Delorme) falls back to Koporye`` with ``verb_``):
+    where it went only when the view saw it go all the way (its own side, or the umpire)."""
     out = []
     for f in falls:
         where = narrator.j(f.path[-1]) if f.path else ""
         to = f" to {where}" if where and narrator.view in ("umpire", f.side) else ""
-        out.append(f"{narrator.div(f.division)}{to}")
+        out.append(f"{narrator.div(f.division)}{verb_}{to}")
     return out
 
 
@@ -141,7 +143,7 @@ def dispatch(diary: Diary, narrator: Narrator, day: Day, numbers: dict[int, int]
             sentences.append(
                 f"Falling back: {listing(_fell_back(narrator, mine))}."
                 if len(mine) > 1
-                else f"{_fell_back(narrator, mine)[0]} falls back."
+                else f"{_fell_back(narrator, mine, ' falls back')[0]}."
             )
     for e in day.events:
         if isinstance(e, Surrendered):

@@ -8,9 +8,10 @@ import re
 import pytest
 
 from campaign.cli import main
-from campaign.events import BattleFought, CampaignStarted, FellBack
+from campaign.events import BattleFought, CampaignStarted, FellBack, RoughRoadTest
 from campaign.printers.battle_story import faced_overnight
 from campaign.printers.jsonl import write_jsonl
+from campaign.printers.narrative import Narrator
 from campaign.report import build_diary, render_html
 from campaign.report.context import diary_context
 from campaign.report.html import _css_string
@@ -128,3 +129,48 @@ def test_a_sides_dispatch_names_only_divisions_it_knew_of(campaign_run, odds, vi
         assert named <= known, (day.number, named - known)
         enemy = diary.side_name("blue" if view == "red" else "red")
         assert not re.search(rf"{enemy} \d+ boxes(?! in the divisions fought)", row["dispatch"])
+
+
+def _rough(t: int, origin: str, dest: str, passed: bool, roll: int = 50) -> RoughRoadTest:
+    return RoughRoadTest(t, "red", "R2", origin, dest, roll, 40.0, passed)
+
+
+def test_a_divisions_rough_road_tries_fold_into_one_line():
+    from campaign.report.context import _narrative
+    from campaign.report.days import Day
+
+    names = {"a": "Pernau", "b": "Fellin", "c": "Dorpat"}
+    events = [
+        _rough(60, "a", "b", False),
+        _rough(120, "a", "b", False),
+        _rough(180, "a", "b", False),
+        _rough(240, "a", "b", True, 12),
+        _rough(300, "b", "c", False, 77),
+        _rough(360, "a", "c", True, 5),  # another road: a run of its own
+    ]
+    rows = _narrative(Narrator(names), Day(1, events=list(events)), {})
+    assert [r["text"] for r in rows] == [
+        "R2 tries the rough road from Pernau to Fellin four times and gets through at 10:00",
+        "R2 tries the rough road from Fellin to Dorpat: rolls 77, needing 40 or less, and "
+        "cannot pass and stays at Fellin",
+        "R2 tries the rough road from Pernau to Dorpat: rolls 5, needing 40 or less, and gets "
+        "through",
+    ]
+    assert [r["time"] for r in rows] == ["10:00", "11:00", "12:00"]
+    failed = _narrative(Narrator(names), Day(1, events=events[:3]), {})
+    assert [r["text"] for r in failed] == [
+        "R2 tries the rough road from Pernau to Fellin three times and cannot pass (last roll "
+        "50, needing 40 or less); it stays at Pernau"
+    ]
+
+
+def test_a_long_chain_of_minor_junctions_folds():
+    from campaign.report.context import _stops
+
+    assert _stops(["A", "B", "C"]) == "A, B, C"
+    chain = ["Leal", "h1", "h2", "Fellin", "h3", "h4", "Dorpat"]
+    assert _stops(chain, frozenset({"Fellin", "Dorpat", "Leal"})) == (
+        "Leal by way of Fellin to Dorpat"
+    )
+    assert _stops(chain) == "Leal by way of Fellin to Dorpat"  # none major: the middle stop
+    assert _stops(["A", "h1", "h2", "h3", "A"], frozenset({"A"})) == "A by way of h2 to A"
