@@ -25,6 +25,7 @@ from campaign.events import (
 from campaign.maps.model import SIDES, CampaignMap
 from campaign.printers.narrative import Narrator, OddsSource
 from campaign.printers.phrases import count, division_order, possessive, side_noun, verb
+from campaign.report.aar import commander_fates, infantry_box, losses_by_arm, luck
 from campaign.report.days import Day, Diary, Mark
 from campaign.report.dispatch import dispatch
 from campaign.report.history import division_histories, losses_table, order_of_battle
@@ -470,6 +471,10 @@ def diary_context(
         "end": _end(diary, narrator, diary.end),
         "battle_count": len(diary.battles),
         "side_names": {s: diary.side_name(s) for s in SIDES},
+        "arms": losses_by_arm(diary),
+        "fates": commander_fates(diary, narrator),
+        "luck": luck(diary, odds),
+        "men_per_box": infantry_box(),
         "detail": detail,
         "seed": "" if h is None else str(h.seed),
         "contents": _contents(days, detail == "full"),
@@ -489,6 +494,7 @@ def _contents(days: list[dict[str, Any]], histories: bool) -> list[dict[str, Any
         )
     rows.append({"anchor": "closing", "label": "The whole campaign", "battles": []})
     rows.append({"anchor": "result", "label": "Result and losses", "battles": []})
+    rows.append({"anchor": "after-action", "label": "After-action report", "battles": []})
     if histories:
         rows.append({"anchor": "histories", "label": "The divisions' histories", "battles": []})
     rows.append({"anchor": "terms", "label": "Terms", "battles": []})

@@ -29,7 +29,12 @@ from campaign.events import (
 from campaign.maps.model import CampaignMap
 from campaign.outfile import write_text_whole
 from campaign.printers.narrative import OddsSource
-from campaign.report.charts import battle_timeline, strength_chart
+from campaign.report.charts import (
+    battle_timeline,
+    division_timeline,
+    objective_chart,
+    strength_chart,
+)
 from campaign.report.context import diary_context
 from campaign.report.days import Diary, build_diary
 from campaign.report.maps import campaign_map, day_map, figure_png, figure_svg
@@ -192,6 +197,8 @@ def render_html(
     ctx["final_svg"] = Markup(figure_svg(campaign_map(cmap, diary), f"{view}-final"))
     ctx["strength_svg"] = Markup(figure_svg(strength_chart(diary), f"{view}-strength"))
     ctx["timeline_svg"] = Markup(figure_svg(battle_timeline(diary), f"{view}-timeline"))
+    ctx["objective_svg"] = Markup(figure_svg(objective_chart(diary), f"{view}-objectives"))
+    ctx["divisions_svg"] = Markup(figure_svg(division_timeline(diary), f"{view}-divisions"))
     return _environment(True).get_template("diary.html.j2").render(ctx)
 
 
@@ -220,6 +227,10 @@ def render_markdown(
     ctx["final_image"] = f"{folder.name}/campaign.png"
     figure_png(strength_chart(diary), folder / "strength.png")
     figure_png(battle_timeline(diary), folder / "battles.png")
+    figure_png(objective_chart(diary), folder / "objectives.png")
+    figure_png(division_timeline(diary), folder / "divisions.png")
+    ctx["objective_image"] = f"{folder.name}/objectives.png"
+    ctx["divisions_image"] = f"{folder.name}/divisions.png"
     ctx["strength_image"] = f"{folder.name}/strength.png"
     ctx["timeline_image"] = f"{folder.name}/battles.png"
     return _environment(False).get_template("diary.md.j2").render(ctx)
