@@ -144,7 +144,7 @@ def run(
     seed = check_seed(seed)
     # a log or diary we cannot write is refused before the campaign is played
     if report is not None:
-        from campaign.printers.registry import diary_format
+        from campaign.report.formats import diary_format
 
         check_output_file(report, "--report")  # a folder is named as such, not by suffix
         diary_format(report)

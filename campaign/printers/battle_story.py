@@ -8,16 +8,12 @@ sentence and calls these for the rest.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from campaign.events import BattleFought
+from campaign.printers.namer import Namer
 from campaign.printers.odds import odds_phrase
 from campaign.printers.phrases import checks_phrase, side_noun, verb
 from campaign.printers.phrases import count as _count
 from campaign.printers.phrases import hits as _hits
-
-if TYPE_CHECKING:
-    from campaign.printers.narrative import Narrator
 
 __all__ = ["REASONS", "battle_details", "faced_overnight", "unit_table"]
 
@@ -46,7 +42,7 @@ def faced_overnight(e: BattleFought) -> bool:
     )
 
 
-def battle_details(n: Narrator, e: BattleFought) -> list[str]:
+def battle_details(n: Namer, e: BattleFought) -> list[str]:
     """The battle's detail sentences, in the order the diary prints them, with side and
     division names from the narrator ``n`` (its view's odds, when it has them)."""
     h, m = divmod(e.minutes, 60)
@@ -111,7 +107,7 @@ def battle_details(n: Narrator, e: BattleFought) -> list[str]:
     return details
 
 
-def unit_table(n: Narrator, e: BattleFought) -> list[tuple[str, ...]]:
+def unit_table(n: Namer, e: BattleFought) -> list[tuple[str, ...]]:
     """The battle's units as rows (header first): id, side, type, state, hits before,
     taken and total (hits: RULES.md §4)."""
     table: list[tuple[str, ...]] = [

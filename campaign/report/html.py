@@ -17,7 +17,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from campaign.config import Rules
-from campaign.errors import SimulatorError, check_output_folder
+from campaign.errors import SimulatorError
 from campaign.events import (
     BattleFought,
     CampaignEvent,
@@ -27,7 +27,6 @@ from campaign.events import (
     Sighted,
 )
 from campaign.maps.model import CampaignMap
-from campaign.outfile import write_text_whole
 from campaign.printers.narrative import OddsSource
 from campaign.report.charts import (
     battle_timeline,
@@ -47,7 +46,6 @@ __all__ = [
     "render_html",
     "render_markdown",
     "rules_of_stream",
-    "write_report",
 ]
 
 #: How much of each battle a diary prints: ``summary`` gives each battle's account, odds and
@@ -234,63 +232,3 @@ def render_markdown(
     ctx["strength_image"] = f"{folder.name}/strength.png"
     ctx["timeline_image"] = f"{folder.name}/battles.png"
     return _environment(False).get_template("diary.md.j2").render(ctx)
-
-
-def write_report(
-    events: Sequence[CampaignEvent],
-    cmap: CampaignMap,
-    path: Path,
-    view: str = "umpire",
-    odds: OddsSource | None = None,
-    rules: Rules | None = None,
-    flag: str | None = None,
-    detail: str = "full",
-) -> Path:
-    """Write the campaign diary of ``view`` to ``path`` and return the path.
-
-    Parameters
-    ----------
-    events : sequence of CampaignEvent
-        The campaign's whole event stream (``run_campaign(..., record_events=True)``).
-    cmap : CampaignMap
-        The map the campaign was run on.
-    path : Path
-        The format comes from the suffix (:data:`campaign.printers.registry.DIARIES`):
-        ``.html`` / ``.htm`` for one self-contained HTML file, ``.md`` for Markdown with PNG
-        pictures in a ``<stem>-images`` folder beside it.
-    view : str
-        ``"umpire"`` (everything), ``"red"`` or ``"blue"`` (what that side knew).
-    odds : OddsSource or None
-        Each battle's odds before it was fought (:class:`campaign.printers.odds.OddsBook`).
-    rules : Rules or None
-        The rules the campaign was fought under (``LoadedRules.rules``); None rebuilds them
-        from the stream's CampaignStarted header.
-    flag : str or None
-        The option that named ``path`` (``--report``), for error messages.
-    detail : str
-        ``"full"`` (every battle's units and bound-by-bound log) or ``"summary"`` (neither:
-        a page or less a day), :data:`DETAILS`.
-
-    Raises
-    ------
-    SimulatorError
-        On another suffix, an unknown view or detail, a map that does not match the events,
-        rules that cannot be rebuilt from the stream (``rules`` None), a folder that does not exist
-        (:func:`campaign.errors.check_output_folder`), or a file that cannot be written.
-    """
-    from campaign.printers.registry import diary_format
-
-    path = Path(path)
-    fmt = diary_format(path)
-    check_detail(detail)
-    check_output_folder(path, flag)
-    try:
-        text = fmt.write(events, cmap, path, view, odds, rules, detail)
-        write_text_whole(path, text, flag)  # whole or not at all; a full disk is exit 1
-    except OSError as exc:
-        raise SimulatorError(
-            f"cannot write the diary ({exc.strerror})",
-            source=str(path),
-            fix="Choose a writable location for the report.",
-        ) from None
-    return path
