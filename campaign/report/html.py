@@ -27,7 +27,9 @@ from campaign.events import (
     Sighted,
 )
 from campaign.maps.model import CampaignMap
+from campaign.printers.battle_story import faced_overnight
 from campaign.printers.narrative import OddsSource
+from campaign.report.battle_maps import battle_map, falls_of
 from campaign.report.charts import (
     battle_timeline,
     division_timeline,
@@ -174,6 +176,20 @@ def _diary(
     return build_diary(events, view, destroyed_at=destroyed_at)
 
 
+def _battle_caption(cmap: CampaignMap, diary: Diary, number: int, b: BattleFought) -> str:
+    """``#3 Mont Fère, day 1 19:30: Red won; R2 fell back to Vauclair.``"""
+    won = f"{diary.side_name(b.winner)} won" if b.winner else "a draw"
+    if faced_overnight(b):
+        won = "they faced each other overnight"
+    falls = [
+        f"{f.division} fell back"
+        + (f" to {cmap.graph.nodes[f.path[-1]].get('name', f.path[-1])}" if f.path else "")
+        for f in falls_of(diary, b)
+    ]
+    tail = "; " + ", ".join(falls) if falls else ""
+    return f"#{number} {b.place_name}, {diary.clock.label(b.t)}: {won}{tail}."
+
+
 def render_html(
     events: Sequence[CampaignEvent],
     cmap: CampaignMap,
@@ -195,6 +211,14 @@ def render_html(
     ctx["final_svg"] = Markup(figure_svg(campaign_map(cmap, diary), f"{view}-final"))
     ctx["strength_svg"] = Markup(figure_svg(strength_chart(diary), f"{view}-strength"))
     ctx["timeline_svg"] = Markup(figure_svg(battle_timeline(diary), f"{view}-timeline"))
+    ctx["battle_maps"] = [
+        {
+            "number": n,
+            "svg": Markup(figure_svg(battle_map(cmap, diary, b), f"{view}-battle{n}")),
+            "caption": _battle_caption(cmap, diary, n, b),
+        }
+        for n, b in enumerate(diary.battles, start=1)
+    ]
     ctx["objective_svg"] = Markup(figure_svg(objective_chart(diary), f"{view}-objectives"))
     ctx["divisions_svg"] = Markup(figure_svg(division_timeline(diary), f"{view}-divisions"))
     return _environment(True).get_template("diary.html.j2").render(ctx)

@@ -112,3 +112,24 @@ def test_a_bad_ratio_file_names_the_key(tmp_path):
     bad.write_text("guns_per_battery: 6\n", encoding="utf-8")
     with pytest.raises(SimulatorError, match="cannot read the diary's men and guns ratios"):
         _ratios(bad)
+
+
+def test_each_battle_has_a_small_map_with_where_the_beaten_went(campaign_run, diaries):
+    from campaign.events import FellBack
+    from campaign.report.battle_maps import falls_of
+
+    _, cmap, events = campaign_run
+    html = diaries["umpire"]
+    diary = build_diary(events, "umpire", destroyed_at=10)
+    assert html.count('<figure class="battle-map">') == len(diary.battles) > 0
+    told = 0
+    for n, b in enumerate(diary.battles, start=1):
+        caption = re.search(rf"<figcaption>#{n} [^<]*</figcaption>", html)
+        assert caption, n
+        for f in falls_of(diary, b):
+            assert f.side != b.winner and b.t <= f.t <= b.t + b.minutes
+            name = cmap.graph.nodes[f.path[-1]].get("name", f.path[-1])
+            assert f"{f.division} fell back to {name}" in caption.group(0).replace("&#39;", "'")
+            told += 1
+    falls = [e for e in events if isinstance(e, FellBack)]
+    assert told == len(falls)  # every fall back in the stream follows one of the battles
