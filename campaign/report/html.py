@@ -251,6 +251,16 @@ def render_markdown(
     figure_png(battle_timeline(diary), folder / "battles.png")
     figure_png(objective_chart(diary), folder / "objectives.png")
     figure_png(division_timeline(diary), folder / "divisions.png")
+    ctx["battle_maps"] = []
+    for n, b in enumerate(diary.battles, start=1):
+        figure_png(battle_map(cmap, diary, b), folder / f"battle-{n}.png")
+        ctx["battle_maps"].append(
+            {
+                "number": n,
+                "image": f"{folder.name}/battle-{n}.png",
+                "caption": _battle_caption(cmap, diary, n, b),
+            }
+        )
     ctx["objective_image"] = f"{folder.name}/objectives.png"
     ctx["divisions_image"] = f"{folder.name}/divisions.png"
     ctx["strength_image"] = f"{folder.name}/strength.png"
