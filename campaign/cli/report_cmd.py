@@ -40,6 +40,15 @@ def report(
             help="The campaign's map file, if not at the path in the stream.",
         ),
     ] = None,
+    detail: Annotated[
+        str,
+        typer.Option(
+            "--detail",
+            metavar="summary|full",
+            help="The battles: summary leaves out the units tables and bound-by-bound logs "
+            "(a page or less a day); full prints them.",
+        ),
+    ] = "full",
 ) -> None:
     """Write a printable campaign diary (maps per day, battles, charts) from saved events."""
     from campaign.events import BattleFought, CampaignStarted
@@ -48,9 +57,10 @@ def report(
     from campaign.printers.jsonl import read_jsonl
     from campaign.printers.odds import odds_for
     from campaign.report import write_report
-    from campaign.report.html import rules_of_stream
+    from campaign.report.html import check_detail, rules_of_stream
     from campaign.report.view import check_view
 
+    check_detail(detail)
     if view is not None:
         check_view(view)
     stream = read_jsonl(events)
@@ -85,14 +95,21 @@ def report(
     cmap = load_map(source)
     rules = rules_of_stream(stream, source=str(events))
     written = write_report(
-        stream, cmap, output, view, odds=odds_for(header), rules=rules, flag="--output"
+        stream,
+        cmap,
+        output,
+        view,
+        odds=odds_for(header),
+        rules=rules,
+        flag="--output",
+        detail=detail,
     )
     typer.echo(f"wrote {written}")
     battles = [e for e in stream if isinstance(e, BattleFought)]
-    if battles and not any(e.log for e in battles):
+    if detail == "full" and battles and not any(e.log for e in battles):
         typer.echo(
             f"note: {events} holds no bound-by-bound battle logs (it was written with "
             "--battles summary), so the diary's battles have none; write the stream with "
-            "`campaign run ... --battles verbose --format jsonl` to print them",
+            "`campaign run ... --battles full --format jsonl` to print them",
             err=True,
         )

@@ -19,8 +19,17 @@ __all__ = ["run"]
 
 
 class BattleDetail(StrEnum):
+    """How much of each battle a log or diary prints (``verbose`` is the older name of
+    ``full``)."""
+
     summary = "summary"
+    full = "full"
     verbose = "verbose"
+
+
+class DiaryDetail(StrEnum):
+    summary = "summary"
+    full = "full"
 
 
 class View(StrEnum):
@@ -72,7 +81,11 @@ def run(
         Path | None, typer.Option("--output", "-o", help="Write the log here.")
     ] = None,
     battles: Annotated[
-        BattleDetail, typer.Option(help="verbose adds each battle's bound-by-bound log.")
+        BattleDetail,
+        typer.Option(
+            help="The log's battles: full adds each battle's units and bound-by-bound dice "
+            "log (verbose: the same)."
+        ),
     ] = BattleDetail.summary,
     report: Annotated[
         Path | None,
@@ -86,6 +99,13 @@ def run(
             "log; with --view red or blue only that side's knowledge).",
         ),
     ] = None,
+    detail: Annotated[
+        DiaryDetail,
+        typer.Option(
+            help="The diary's battles: summary leaves out the units tables and bound-by-bound "
+            "logs (a page or less a day); full prints them."
+        ),
+    ] = DiaryDetail.full,
     view: Annotated[
         View,
         typer.Option(
@@ -132,7 +152,7 @@ def run(
     seed = check_seed(seed)
     # a log or diary we cannot write is refused before the campaign is played
     if report is not None:
-        from campaign.printers.registry import diary_format
+        from campaign.report.formats import diary_format
 
         check_output_file(report, "--report")  # a folder is named as such, not by suffix
         diary_format(report)
@@ -157,13 +177,14 @@ def run(
         daylight_hours=loaded.rules.campaign.daylight_hours,
     )
     cmap = load_map(map_path, options)
-    verbose = battles is BattleDetail.verbose
+    verbose = battles is not BattleDetail.summary
+    full_diary = report is not None and detail is DiaryDetail.full
     result = run_campaign(
         cmap,
         loaded,
         seed,
         {"red": red_doctrine, "blue": blue_doctrine},
-        battle_logs=verbose or report is not None or replay is not None,
+        battle_logs=verbose or full_diary or replay is not None,
     )
     names = {j: d["name"] for j, d in cmap.graph.nodes(data=True)}
     odds = OddsBook(loaded.rules, seed)
@@ -178,7 +199,14 @@ def run(
         from campaign.report import write_report
 
         written = write_report(
-            result.events, cmap, report, view.value, odds=odds, rules=loaded.rules, flag="--report"
+            result.events,
+            cmap,
+            report,
+            view.value,
+            odds=odds,
+            rules=loaded.rules,
+            flag="--report",
+            detail=detail.value,
         )
         err.print(f"diary written to {written}")
     if replay is not None:

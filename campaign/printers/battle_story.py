@@ -8,18 +8,14 @@ sentence and calls these for the rest.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from campaign.events import BattleFought
+from campaign.printers.namer import Namer
 from campaign.printers.odds import odds_phrase
 from campaign.printers.phrases import checks_phrase, side_noun, verb
 from campaign.printers.phrases import count as _count
 from campaign.printers.phrases import hits as _hits
 
-if TYPE_CHECKING:
-    from campaign.printers.narrative import Narrator
-
-__all__ = ["REASONS", "battle_details", "unit_table"]
+__all__ = ["REASONS", "battle_details", "faced_overnight", "unit_table"]
 
 #: How a battle ended (its ``reason``), as the diary says it; ``{loser}`` is the beaten side
 REASONS = {
@@ -33,15 +29,33 @@ REASONS = {
 }
 
 
-def battle_details(n: Narrator, e: BattleFought) -> list[str]:
+def faced_overnight(e: BattleFought) -> bool:
+    """True for a battle that nightfall ended before a hit was taken or a movement card lost
+    (RULES.md §8.3): by the rules a drawn battle, in a wargamer's words two forces that face
+    each other overnight. Only the wording changes, never the rule."""
+    return (
+        e.winner is None
+        and e.reason == "nightfall"
+        and not any(e.hits.values())
+        and not any(e.cards_lost.values())
+        and all(u.state != "destroyed" for u in e.units)
+    )
+
+
+def battle_details(n: Namer, e: BattleFought) -> list[str]:
     """The battle's detail sentences, in the order the diary prints them, with side and
     division names from the narrator ``n`` (its view's odds, when it has them)."""
+    h, m = divmod(e.minutes, 60)
+    if faced_overnight(e):  # no odds line: with no daylight to fight in, a draw is certain
+        return [
+            f"Nightfall came after {_count(e.bounds, 'bound')} ({h} h {m:02d} min), before "
+            "either side took a hit or lost a movement card: by the rules a draw."
+        ]
     loser = None if e.winner is None else ("blue" if e.winner == "red" else "red")
     name = n.side(loser)
     why = REASONS.get(e.reason, e.reason).format(
         loser=side_noun(name), was=verb(name, "was", "were"), its=verb(name, "its", "their")
     )
-    h, m = divmod(e.minutes, 60)
     details: list[str] = []
     odds = n.odds(e) if n.odds else None
     if odds is not None:
@@ -93,7 +107,7 @@ def battle_details(n: Narrator, e: BattleFought) -> list[str]:
     return details
 
 
-def unit_table(n: Narrator, e: BattleFought) -> list[tuple[str, ...]]:
+def unit_table(n: Namer, e: BattleFought) -> list[tuple[str, ...]]:
     """The battle's units as rows (header first): id, side, type, state, hits before,
     taken and total (hits: RULES.md §4)."""
     table: list[tuple[str, ...]] = [

@@ -36,12 +36,13 @@ from campaign.events import (
     Surrendered,
     WithdrawalCheck,
 )
-from campaign.printers.battle_story import battle_details, unit_table
+from campaign.printers.battle_story import battle_details, faced_overnight, unit_table
 from campaign.printers.commanders import Commanders
 from campaign.printers.odds import Odds
 from campaign.printers.orders import order_sentence
 from campaign.printers.phrases import (
     attributive,
+    division_order,
     figures,
     place_phrase,
     possessive,
@@ -402,12 +403,20 @@ class Narrator:
             )
         details = battle_details(self, e)
         table = unit_table(self, e)
+        text = (
+            f"Battle at {e.place_name}: {force[e.attacker]}"
+            f"{self._attacks(e, begun[e.attacker])} {force[defender]}{roll}"
+        )
+        if faced_overnight(e):  # a draw by the rules (§8.3); said as a wargamer says it
+            text = (
+                f"At {e.place_name} at dusk: {force['red']} and {force['blue']} face each other "
+                "overnight"
+            )
         return Entry(
             "battle",
             day,
             tm,
-            f"Battle at {e.place_name}: {force[e.attacker]}"
-            f"{self._attacks(e, begun[e.attacker])} {force[defender]}{roll}",
+            text,
             details,
             "bold",
             e.log if self.battle_logs else (),
@@ -492,6 +501,13 @@ class Narrator:
             rows = ", ".join(f"{f.row} {f.factors:+d}" for f in e.factors) or "none"
             if e.total <= 0:
                 dice = f"they come to {e.total}, so there is nothing to roll"
+            elif e.total >= e.success_total:  # the lowest roll withdraws (§7.6)
+                dice = (
+                    f"{_dice(e.total)} cannot roll under {e.success_total}, so withdrawal is "
+                    "certain"
+                )
+            elif e.total * e.die < e.success_total:  # the highest roll holds
+                dice = f"{_dice(e.total)} cannot reach {e.success_total}, so it is certain to hold"
             else:
                 dice = (
                     f"{_dice(e.total)} rolled {'+'.join(map(str, e.rolls))} = {sum(e.rolls)}, "
@@ -518,7 +534,7 @@ class Narrator:
             f"{e.objective_value['red']}, {self.side('blue')} {e.objective_value['blue']}.",
         ]
         table: list[tuple[str, ...]] = [("division", "side", "where", "units", "boxes", "state")]
-        for d in e.divisions:
+        for d in sorted(e.divisions, key=lambda r: division_order(r.side, r.division)):
             where = self.j(d.place) if d.place not in ("-", "") else "-"
             if isinstance(d.place, tuple):
                 a, b = d.place

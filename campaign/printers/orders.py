@@ -7,18 +7,14 @@ which orders are worth a line (see ``Narrator._ordered``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from campaign.events import Ordered
+from campaign.printers.namer import Namer
 from campaign.printers.phrases import side_noun, the_attributive
-
-if TYPE_CHECKING:
-    from campaign.printers.narrative import Narrator
 
 __all__ = ["order_sentence"]
 
 
-def order_sentence(n: Narrator, e: Ordered) -> str:
+def order_sentence(n: Namer, e: Ordered) -> str:
     """The sentence of one order, with division and place names from the narrator ``n``."""
     enemy_side = "blue" if e.side == "red" else "red"
     j = n.j

@@ -16,6 +16,7 @@ __all__ = [
     "checks_phrase",
     "count",
     "dice",
+    "division_order",
     "figures",
     "hits",
     "one_check",
@@ -39,6 +40,17 @@ def count(n: int, one: str, many: str | None = None) -> str:
     """
     word = _NUMBERS[n] if 0 <= n < len(_NUMBERS) else str(n)
     return f"{word} {one if n == 1 else (many or one + 's')}"
+
+
+def division_order(side: str, division: str) -> tuple[int, int, str]:
+    """Sort key of a division: Red's before Blue's, then by number (``R2`` before ``R10``).
+
+    >>> side = {"R": "red", "B": "blue"}
+    >>> sorted(["B1", "R10", "R2"], key=lambda d: division_order(side[d[0]], d))
+    ['R2', 'R10', 'B1']
+    """
+    digits = "".join(ch for ch in division if ch.isdigit())
+    return (0 if side == "red" else 1, int(digits) if digits else 0, division)
 
 
 def dice(n: int) -> str:

@@ -8,26 +8,22 @@ every format (RULES.md §8.6). ``handled`` names the event types a format writes
 dedicated sentence or record; a test checks that it covers every type in
 :mod:`campaign.events`.
 
-The diaries (``--report FILE.html`` / ``.md``) are registered the same way in
-:data:`DIARIES`, by file suffix.
+The diaries (``--report FILE.html`` / ``.md``) are registered the same way, by file suffix,
+in :data:`campaign.report.formats.DIARIES` (named here too, for the handler check).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 from campaign.events import CampaignEvent, event_types
 from campaign.printers.jsonl import write_jsonl
 from campaign.printers.narrative import Entry, Narrator, OddsSource, narrate
 from campaign.printers.text import markdown_lines, text_lines
+from campaign.report.formats import DIARIES, DiaryFormat, diary_format
 from campaign.report.view import side_view
-
-if TYPE_CHECKING:
-    from campaign.config import Rules
-    from campaign.maps.model import CampaignMap
 
 __all__ = [
     "DIARIES",
@@ -134,95 +130,6 @@ def output_format(name: str) -> OutputFormat:
             key="--format",
             fix=f"Give one of: {', '.join(FORMATS)}.",
         ) from None
-
-
-@dataclass(frozen=True)
-class DiaryFormat:
-    """One diary format chosen by the report file's suffix (``.html``, ``.md``)."""
-
-    name: str
-    suffixes: tuple[str, ...]
-    description: str
-    write: Callable[
-        [Sequence[CampaignEvent], CampaignMap, Path, str, OddsSource | None, Rules | None], str
-    ]
-    handled: Callable[[], Collection[type[CampaignEvent]]]
-
-
-def _write_html(
-    events: Sequence[CampaignEvent],
-    cmap: CampaignMap,
-    path: Path,
-    view: str,
-    odds: OddsSource | None,
-    rules: Rules | None,
-) -> str:
-    from campaign.report.html import render_html
-
-    return render_html(events, cmap, view, odds=odds, rules=rules)
-
-
-def _write_md(
-    events: Sequence[CampaignEvent],
-    cmap: CampaignMap,
-    path: Path,
-    view: str,
-    odds: OddsSource | None,
-    rules: Rules | None,
-) -> str:
-    from campaign.report.html import render_markdown
-
-    return render_markdown(events, cmap, path, view, odds=odds, rules=rules)
-
-
-def _diary_types() -> Collection[type[CampaignEvent]]:
-    from campaign.report.days import DIARY_HANDLED
-
-    return frozenset(Narrator.HANDLERS) & frozenset(DIARY_HANDLED)
-
-
-DIARIES: dict[str, DiaryFormat] = {
-    d.name: d
-    for d in (
-        DiaryFormat(
-            "html",
-            (".html", ".htm"),
-            "one self-contained page for print",
-            _write_html,
-            _diary_types,
-        ),
-        DiaryFormat(
-            "md",
-            (".md", ".markdown"),
-            "Markdown with PNG maps in a folder beside it",
-            _write_md,
-            _diary_types,
-        ),
-    )
-}
-
-
-def diary_format(path: Path) -> DiaryFormat:
-    """The diary format of a report file, by its suffix.
-
-    Raises
-    ------
-    SimulatorError
-        If no diary format has that suffix.
-    """
-    from campaign.errors import SimulatorError
-
-    suffix = Path(path).suffix.lower()
-    for d in DIARIES.values():
-        if suffix in d.suffixes:
-            return d
-    known = ", ".join(s for d in DIARIES.values() for s in d.suffixes[:1])
-    raise SimulatorError(
-        f"cannot tell the diary format from the suffix {Path(path).suffix or '(none)'!r}",
-        source=str(path),
-        fix=f"Name the report file {known} (.html: one self-contained page; .md: Markdown with "
-        "PNG pictures).",
-    )
 
 
 def missing_handlers() -> dict[str, list[str]]:

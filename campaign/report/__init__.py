@@ -21,7 +21,8 @@ from campaign.report.view import VIEWS, visible_events
 
 if TYPE_CHECKING:
     from campaign.report.days import Diary, build_diary
-    from campaign.report.html import render_html, render_markdown, write_report
+    from campaign.report.formats import write_report
+    from campaign.report.html import render_html, render_markdown
 
 #: what is imported only when first used (PEP 562): the diary's pages and charts bring in
 #: matplotlib, which a campaign that writes no diary never needs (about a quarter of
@@ -31,7 +32,7 @@ _LAZY = {
     "build_diary": "campaign.report.days",
     "render_html": "campaign.report.html",
     "render_markdown": "campaign.report.html",
-    "write_report": "campaign.report.html",
+    "write_report": "campaign.report.formats",
 }
 
 

@@ -1,4 +1,5 @@
-"""Closing charts of the diary: each side's strength over time, and a timeline of battles.
+"""Closing charts of the diary: each side's strength and objective value over time, a
+timeline of battles, and a timeline (Gantt chart) of each division's marches and battles.
 
 Both are built from a :class:`~campaign.report.days.Diary`, so a side's view charts only what
 that side knew (its own strength exactly, the enemy's as the sum of the strengths it learned
@@ -12,11 +13,13 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MultipleLocator
 
+from campaign.events import BattleFought, DayEnded, MarchBegun, Surrendered
 from campaign.maps.model import SIDES
+from campaign.printers.phrases import division_order
 from campaign.report.days import Diary
 from campaign.report.maps import MPL_RC, SIDE_STYLE
 
-__all__ = ["battle_timeline", "strength_chart"]
+__all__ = ["battle_timeline", "division_timeline", "objective_chart", "strength_chart"]
 
 
 def _days_axis(ax: Axes, diary: Diary, last_t: float) -> None:
@@ -116,4 +119,89 @@ def battle_timeline(diary: Diary) -> Figure:
         _days_axis(ax, diary, last)
         if not battles:
             ax.text(0.5, 0.5, "no battles", transform=ax.transAxes, ha="center")
+    return fig
+
+
+def objective_chart(diary: Diary) -> Figure:
+    """Objective value each side held at each nightfall (RULES.md §8.7), and at the end, as
+    the view's nightfall tallies give it (step lines)."""
+    points: dict[str, list[tuple[float, float]]] = {s: [] for s in SIDES}
+    for e in diary.events:
+        if isinstance(e, DayEnded):
+            for s in SIDES:
+                if s in e.objectives:
+                    points[s].append((_x(e.t), float(e.objectives[s])))
+    if diary.end is not None:
+        for s in SIDES:
+            if s in diary.end.objective_value:
+                points[s].append((_x(diary.end.t), float(diary.end.objective_value[s])))
+    with mpl.rc_context(MPL_RC):
+        fig = Figure(figsize=(7.2, 2.4))
+        ax = fig.add_axes((0.09, 0.2, 0.88, 0.72))
+        last = 0.0
+        for side in SIDES:
+            pts = sorted(points[side])
+            if not pts:
+                continue
+            style = SIDE_STYLE[side]
+            ax.step(
+                [x for x, _ in pts],
+                [v for _, v in pts],
+                where="post",
+                color=style["color"],
+                ls=style["ls"],
+                marker=style["marker"],
+                ms=5,
+                mec="black",
+                mew=0.6,
+                lw=1.6,
+                label=diary.side_name(side),
+            )
+            last = max(last, (pts[-1][0] - 1.0) * 1440.0)
+        ax.set_ylabel("objective value")
+        ax.set_ylim(bottom=0)
+        _days_axis(ax, diary, last)
+        if ax.get_lines():
+            ax.legend(loc="upper left", fontsize=8, frameon=False)
+    return fig
+
+
+def division_timeline(diary: Diary) -> Figure:
+    """One row per division the view knows of (Red's first, by number): a bar for each march
+    it saw begin (its length the march's hours), a cross for each battle it fought, a square
+    where it surrendered. A side sees the enemy's marches only where its scouts saw them
+    begin."""
+    marches: dict[str, list[tuple[float, float]]] = {}
+    fights: dict[str, list[float]] = {}
+    ends: dict[str, float] = {}
+    sides: dict[str, str] = {}
+    for e in diary.events:
+        if isinstance(e, MarchBegun):
+            marches.setdefault(e.division, []).append((_x(e.t), e.hours / 24.0))
+            sides[e.division] = e.side
+        elif isinstance(e, BattleFought):
+            for side, ids in e.divisions.items():
+                for d in ids:
+                    fights.setdefault(d, []).append(_x(e.t))
+                    sides[d] = side
+        elif isinstance(e, Surrendered):
+            ends[e.division] = _x(e.t)
+            sides[e.division] = e.side
+    rows = sorted(sides, key=lambda d: division_order(sides[d], d))
+    with mpl.rc_context(MPL_RC):
+        fig = Figure(figsize=(7.2, 1.0 + 0.28 * max(len(rows), 1)), layout="constrained")
+        ax = fig.add_subplot()
+        for i, d in enumerate(rows):
+            color = SIDE_STYLE[sides[d]]["color"]
+            ax.broken_barh(marches.get(d, []), (i - 0.3, 0.6), facecolors=color, alpha=0.55)
+            xs = fights.get(d, [])
+            ax.plot(xs, [i] * len(xs), "x", color="black", ms=6, mew=1.4)
+            if d in ends:
+                ax.plot([ends[d]], [i], "s", color="black", ms=5)
+        ax.set_yticks(range(len(rows)), rows, fontsize=8)
+        ax.invert_yaxis()
+        last = diary.end.t if diary.end is not None else max([e.t for e in diary.events], default=0)
+        _days_axis(ax, diary, last)
+        if not rows:
+            ax.text(0.5, 0.5, "no division seen", transform=ax.transAxes, ha="center")
     return fig

@@ -18,12 +18,16 @@ from campaign.events import (
     Halted,
     MarchArrived,
     MarchBegun,
+    Ordered,
+    RoughRoadTest,
     Sighted,
 )
 from campaign.maps.model import SIDES, CampaignMap
 from campaign.printers.narrative import Narrator, OddsSource
-from campaign.printers.phrases import possessive, side_noun, verb
+from campaign.printers.phrases import count, division_order, possessive, side_noun, verb
+from campaign.report.aar import commander_fates, infantry_box, losses_by_arm, luck
 from campaign.report.days import Day, Diary, Mark
+from campaign.report.dispatch import dispatch
 from campaign.report.history import division_histories, losses_table, order_of_battle
 
 __all__ = ["GLOSSARY", "diary_context"]
@@ -87,7 +91,10 @@ def _positions(diary: Diary, narrator: Narrator, day: Day) -> list[dict[str, str
     ]
 
 
-def _battle(diary: Diary, narrator: Narrator, number: int, b: BattleFought) -> dict[str, Any]:
+def _battle(
+    diary: Diary, narrator: Narrator, number: int, b: BattleFought, full: bool
+) -> dict[str, Any]:
+    """A battle's section; ``full`` adds its units table and bound-by-bound log."""
     name = diary.side_name
     entry = narrator.one(b, diary.clock.day(b.t))
     assert entry is not None
@@ -98,6 +105,8 @@ def _battle(diary: Diary, narrator: Narrator, number: int, b: BattleFought) -> d
         "place": b.place_name,
         "text": entry.text,
         "details": entry.details,
+        # the summary's lines: the odds before it and how it ended (battle_story.py's first)
+        "brief": [d for d in entry.details if d.startswith(("Before the battle", "After "))],
         "sides": [
             {
                 "side": name(s),
@@ -119,9 +128,9 @@ def _battle(diary: Diary, narrator: Narrator, number: int, b: BattleFought) -> d
                 "taken": u.hits_taken,
                 "total": u.total_hits,
             }
-            for u in b.units
+            for u in (b.units if full else ())
         ],
-        "log": list(b.log),
+        "log": list(b.log) if full else [],
     }
 
 
@@ -129,11 +138,62 @@ def _battle(diary: Diary, narrator: Narrator, number: int, b: BattleFought) -> d
 _SUMMED_UP = (DivisionRaised, MarchBegun, MarchArrived, Sighted)
 
 
+def _times(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{count(n, 'time')}")
+
+
+def _rough_runs(day: Day) -> dict[int, tuple[RoughRoadTest, int]]:
+    """Each division's run of rough-road tests on one road (RULES.md §8.2) in the day,
+    folded: ``id(last test) -> (last test, tries)``; a run ends when it gets through or the
+    division tries another road."""
+    runs: dict[int, tuple[RoughRoadTest, int]] = {}
+    open_runs: dict[str, tuple[RoughRoadTest, int]] = {}
+    for e in day.events:
+        if not isinstance(e, RoughRoadTest):
+            continue
+        last = open_runs.get(e.division)
+        same = last is not None and (last[0].origin, last[0].destination) == (
+            e.origin,
+            e.destination,
+        )
+        tries = last[1] + 1 if same and last is not None else 1
+        if last is not None and not same:
+            runs[id(last[0])] = last
+        open_runs[e.division] = (e, tries)
+        if e.passed:
+            runs[id(e)] = open_runs.pop(e.division)
+    for last in open_runs.values():
+        runs[id(last[0])] = last
+    return runs
+
+
+def _rough_line(narrator: Narrator, e: RoughRoadTest, tries: int) -> str:
+    """``R2 tries the rough road from A to B three times and gets through at 11:00``."""
+    road = f"the rough road from {narrator.j(e.origin)} to {narrator.j(e.destination)}"
+    at = narrator.clock.label(e.t)[-5:]
+    if tries == 1:
+        then = "gets through" if e.passed else f"cannot pass and stays at {narrator.j(e.origin)}"
+        return (
+            f"{narrator.div(e.division)} tries {road}: rolls {e.roll}, needing {e.target:g} or "
+            f"less, and {then}"
+        )
+    if e.passed:
+        return f"{narrator.div(e.division)} tries {road} {_times(tries)} and gets through at {at}"
+    return (
+        f"{narrator.div(e.division)} tries {road} {_times(tries)} and cannot pass "
+        f"(last roll {e.roll}, needing {e.target:g} or less); it stays at {narrator.j(e.origin)}"
+    )
+
+
 def _narrative(narrator: Narrator, day: Day, numbers: dict[int, int]) -> list[dict[str, str]]:
-    """The day's notable events in order: battles, rough roads, holds (each reason once per
-    division), falls back, surrenders, the evening; marches and sightings are summed up."""
+    """The day's notable events in order: battles, rough roads (each division's tries on one
+    road folded into one line), holds (each reason once per division), falls back,
+    surrenders, the evening; marches and sightings are summed up, and a plan repeated at
+    each rough-road try is told once."""
     rows = []
     holds: set[tuple[str, str]] = set()
+    plans: dict[str, tuple[object, ...]] = {}
+    runs = _rough_runs(day)
     for e in day.events:
         if isinstance(e, _SUMMED_UP):
             continue
@@ -141,6 +201,28 @@ def _narrative(narrator: Narrator, day: Day, numbers: dict[int, int]) -> list[di
             if (e.division, e.reason) in holds:
                 continue
             holds.add((e.division, e.reason))
+        if isinstance(e, Ordered):
+            plan = (e.code, e.goal, e.step, e.enemy_at, e.friends, e.aim)
+            again = plans.get(e.division) == plan
+            plans[e.division] = plan
+            if again and e.road_kind == "rough":
+                narrator.one(e, day.number)  # the narrator keeps its record of orders
+                continue
+        if isinstance(e, RoughRoadTest):
+            if id(e) not in runs:
+                continue
+            last, tries = runs[id(e)]
+            time = narrator.clock.label(e.t)[-5:]
+            kind = "event"
+            rows.append(
+                {
+                    "time": time,
+                    "text": _rough_line(narrator, last, tries),
+                    "kind": kind,
+                    "anchor": "",
+                }
+            )
+            continue
         entry = narrator.one(e, day.number)
         if entry is None or entry.kind in ("day", "header", "end"):
             continue
@@ -149,13 +231,30 @@ def _narrative(narrator: Narrator, day: Day, numbers: dict[int, int]) -> list[di
     return rows
 
 
-def _stops(names: list[str]) -> str:
-    if len(names) > 9:
-        names = [*names[:4], f"… {len(names) - 7} more …", *names[-3:]]
-    return ", ".join(names)
+def _stops(names: list[str], major: frozenset[str] = frozenset()) -> str:
+    """A march's stops: ``A, B, C`` for a short one; a long chain of minor junctions folded
+    into ``A by way of B and D to E`` (``major``: the names of objectives and bases, kept;
+    with none between, the middle stop)."""
+    if len(names) <= 4:
+        return ", ".join(names)
+    inner = names[1:-1]
+    ends = {names[0], names[-1]}
+    kept = [n for n in inner if n in major and n not in ends] or [inner[len(inner) // 2]]
+    kept = list(dict.fromkeys(kept))
+    if len(kept) > 4:
+        kept = [*kept[:2], "…", *kept[-2:]]
+    return f"{names[0]} by way of {', '.join(kept)} to {names[-1]}"
 
 
-def _movements(diary: Diary, narrator: Narrator, day: Day) -> list[str]:
+def _sightings(places: list[str]) -> str:
+    if len(places) > 9:
+        places = [*places[:4], f"… {len(places) - 7} more …", *places[-3:]]
+    return ", ".join(places)
+
+
+def _movements(
+    diary: Diary, narrator: Narrator, day: Day, major: frozenset[str] = frozenset()
+) -> list[str]:
     """One line per division that marched: its stops in order, with the hours."""
     legs: dict[str, list[list[str]]] = {}
     times: dict[str, list[int]] = {}
@@ -168,7 +267,7 @@ def _movements(diary: Diary, narrator: Narrator, day: Day) -> list[str]:
         times.setdefault(m.division, []).append(m.t)
     lines = []
     for d in sorted(legs, key=lambda x: (times[x][0], x)):
-        route = "; then ".join(_stops(leg) for leg in legs[d])
+        route = "; then ".join(_stops(leg, major) for leg in legs[d])
         first, last = diary.clock.label(times[d][0])[-5:], diary.clock.label(times[d][-1])[-5:]
         when = f"set out at {first}" if first == last else f"legs begun {first} to {last}"
         seen = "" if diary.view in ("umpire", _side(d)) else " (as seen)"
@@ -191,7 +290,7 @@ def _scouting(diary: Diary, narrator: Narrator, day: Day) -> list[str]:
                 places.append(spot)
     return [
         f"{side_noun(diary.side_name(side), start=True)} saw {narrator.div(enemy)} at "
-        f"{_stops(places)}"
+        f"{_sightings(places)}"
         for (side, enemy), places in sorted(seen.items())
     ]
 
@@ -246,7 +345,7 @@ def _end(diary: Diary, narrator: Narrator, end: CampaignEnded | None) -> dict[st
     entry = narrator.one(end, end.days)
     assert entry is not None
     rows = []
-    for row in end.divisions:
+    for row in sorted(end.divisions, key=lambda r: division_order(r.side, r.division)):
         rows.append(
             {
                 "division": narrator.div(row.division),
@@ -280,7 +379,7 @@ def _end(diary: Diary, narrator: Narrator, end: CampaignEnded | None) -> dict[st
 
 
 def diary_context(
-    diary: Diary, cmap: CampaignMap, odds: OddsSource | None = None
+    diary: Diary, cmap: CampaignMap, odds: OddsSource | None = None, detail: str = "full"
 ) -> dict[str, Any]:
     """The template context of a diary (without pictures).
 
@@ -292,13 +391,16 @@ def diary_context(
         The campaign's map (junction names).
     odds : OddsSource or None
         Each battle's odds before it was fought; None leaves them out.
+    detail : str
+        ``"full"`` gives each battle's units and bound-by-bound log, ``"summary"`` neither.
 
     Returns
     -------
     dict
         ``title``, ``view``, ``scenario`` (label/value rows), ``oob`` (order of battle per
         side), ``glossary``, ``days`` (number, summary, positions, narrative, battles),
-        ``histories``, ``losses``, ``end`` (or None) and ``battle_count``.
+        ``histories``, ``losses``, ``end`` (or None), ``battle_count``, ``detail``, ``seed``
+        and ``contents`` (the table of contents: anchor, label, sub-entries).
     """
     names = {n: d.get("name", n) for n, d in cmap.graph.nodes(data=True)}
     narrator = Narrator(names, diary.clock, diary.view, odds)
@@ -306,6 +408,10 @@ def diary_context(
     if h is not None:
         narrator.start(h)
     numbers = {id(b): i for i, b in enumerate(diary.battles, start=1)}
+    bases = set(h.bases.values()) if h is not None else set()
+    major = frozenset(
+        names[n] for n, d in cmap.graph.nodes(data=True) if d.get("objective") or n in bases
+    )
     scenario: list[tuple[str, str]] = []
     if h is not None:
         scenario = [
@@ -337,11 +443,15 @@ def diary_context(
             {
                 "number": day.number,
                 "summary": _summary(diary, narrator, day, numbers),
+                "dispatch": dispatch(diary, narrator, day, numbers),
                 "positions": _positions(diary, narrator, day),
                 "narrative": _narrative(narrator, day, numbers),
-                "movements": _movements(diary, narrator, day),
+                "movements": _movements(diary, narrator, day, major),
                 "scouting": _scouting(diary, narrator, day),
-                "battles": [_battle(diary, narrator, numbers[id(b)], b) for b in day.battles],
+                "battles": [
+                    _battle(diary, narrator, numbers[id(b)], b, detail == "full")
+                    for b in day.battles
+                ],
                 "at": diary.clock.label(day.snapshot_t),
             }
         )
@@ -361,4 +471,31 @@ def diary_context(
         "end": _end(diary, narrator, diary.end),
         "battle_count": len(diary.battles),
         "side_names": {s: diary.side_name(s) for s in SIDES},
+        "arms": losses_by_arm(diary),
+        "fates": commander_fates(diary, narrator),
+        "luck": luck(diary, odds),
+        "men_per_box": infantry_box(),
+        "detail": detail,
+        "seed": "" if h is None else str(h.seed),
+        "contents": _contents(days, detail == "full"),
     }
+
+
+def _contents(days: list[dict[str, Any]], histories: bool) -> list[dict[str, Any]]:
+    """The table of contents: each day with its battles, then the closing parts (anchors)."""
+    rows: list[dict[str, Any]] = []
+    for day in days:
+        battles = [
+            {"anchor": b["anchor"], "label": f"#{b['number']} {b['place']} ({b['time'][-5:]})"}
+            for b in day["battles"]
+        ]
+        rows.append(
+            {"anchor": f"day-{day['number']}", "label": f"Day {day['number']}", "battles": battles}
+        )
+    rows.append({"anchor": "closing", "label": "The whole campaign", "battles": []})
+    rows.append({"anchor": "result", "label": "Result and losses", "battles": []})
+    rows.append({"anchor": "after-action", "label": "After-action report", "battles": []})
+    if histories:
+        rows.append({"anchor": "histories", "label": "The divisions' histories", "battles": []})
+    rows.append({"anchor": "terms", "label": "Terms", "battles": []})
+    return rows

@@ -24,7 +24,7 @@ from campaign.events import (
 )
 from campaign.maps.model import SIDES
 from campaign.printers.narrative import Narrator
-from campaign.printers.phrases import figures
+from campaign.printers.phrases import division_order, figures
 from campaign.report.days import Diary
 
 __all__ = ["division_histories", "losses_table", "order_of_battle"]
@@ -72,14 +72,20 @@ def order_of_battle(diary: Diary, narrator: Narrator) -> list[dict[str, Any]]:
     out = []
     for side in SIDES:
         rows = []
-        for d, e in sorted(raised.items()):
+        for d, e in sorted(raised.items(), key=lambda r: division_order(r[1].side, r[0])):
             if e.side != side:
                 continue
+            enters = diary.clock.day(e.t)  # a reserve is raised the day it enters (§8.9)
+            at = (
+                f"at {narrator.j(e.junction)}"
+                if enters <= 1
+                else (f"in reserve, enters on day {enters} at {narrator.j(e.junction)}")
+            )
             rows.append(
                 {
                     "division": d,
                     "commander": narrator.commanders.full(d) if narrator.commanders else "",
-                    "text": f"at {narrator.j(e.junction)}: {_units_text(e.units)}",
+                    "text": f"{at}: {_units_text(e.units)}",
                     "units": ", ".join(u.id for u in e.units),
                     "boxes": diary.destroyed_at * len(e.units),
                 }

@@ -17,7 +17,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from campaign.config import Rules
-from campaign.errors import SimulatorError, check_output_folder
+from campaign.errors import SimulatorError
 from campaign.events import (
     BattleFought,
     CampaignEvent,
@@ -27,15 +27,51 @@ from campaign.events import (
     Sighted,
 )
 from campaign.maps.model import CampaignMap
-from campaign.outfile import write_text_whole
+from campaign.printers.battle_story import faced_overnight
 from campaign.printers.narrative import OddsSource
-from campaign.report.charts import battle_timeline, strength_chart
+from campaign.report.battle_maps import battle_map, falls_of
+from campaign.report.charts import (
+    battle_timeline,
+    division_timeline,
+    objective_chart,
+    strength_chart,
+)
 from campaign.report.context import diary_context
 from campaign.report.days import Diary, build_diary
 from campaign.report.maps import campaign_map, day_map, figure_png, figure_svg
 from campaign.report.view import check_view
 
-__all__ = ["check_map", "render_html", "render_markdown", "rules_of_stream", "write_report"]
+__all__ = [
+    "DETAILS",
+    "check_detail",
+    "check_map",
+    "render_html",
+    "render_markdown",
+    "rules_of_stream",
+]
+
+#: How much of each battle a diary prints: ``summary`` gives each battle's account, odds and
+#: sides (a page or less a day, to read in an evening); ``full`` adds the units table and the
+#: bound-by-bound dice log (to check a battle against RULES.md §3-§7).
+DETAILS = ("summary", "full")
+
+
+def check_detail(detail: str, flag: str = "--detail") -> str:
+    """``detail`` if it is one of :data:`DETAILS`.
+
+    Raises
+    ------
+    SimulatorError
+        On any other value (names the flag and the choices).
+    """
+    if detail not in DETAILS:
+        raise SimulatorError(
+            f"unknown diary detail {detail!r}",
+            key=flag,
+            fix=f"Give one of: {', '.join(DETAILS)} (summary leaves out the bound-by-bound "
+            "logs and unit tables).",
+        )
+    return detail
 
 
 def _environment(autoescape: bool) -> jinja2.Environment:
@@ -47,7 +83,21 @@ def _environment(autoescape: bool) -> jinja2.Environment:
     )
     env.filters["cell"] = lambda v: str(v).replace("|", "\\|").replace("\n", " ")
     env.filters["keep_ids"] = _keep_ids
+    env.filters["css_string"] = _css_string
     return env
+
+
+def _css_string(value: object) -> Markup:
+    """``value`` as a quoted CSS string for a ``content:`` in the page's style sheet: every
+    character but plain letters, digits, spaces and ``.,:;·-()'`` is a CSS escape, so a map
+    name cannot close the string or the ``<style>`` element."""
+    out = []
+    for ch in str(value):
+        if ch.isalnum() or ch in " .,:;·-()'":
+            out.append(ch)
+        else:
+            out.append(f"\\{ord(ch):x} ")
+    return Markup('"' + "".join(out) + '"')
 
 
 _UNIT_ID = re.compile(r"\b[A-Z]\d*-[A-Z]+\d+\b")
@@ -126,25 +176,51 @@ def _diary(
     return build_diary(events, view, destroyed_at=destroyed_at)
 
 
+def _battle_caption(cmap: CampaignMap, diary: Diary, number: int, b: BattleFought) -> str:
+    """``#3 Mont Fère, day 1 19:30: Red won; R2 fell back to Vauclair.``"""
+    won = f"{diary.side_name(b.winner)} won" if b.winner else "a draw"
+    if faced_overnight(b):
+        won = "they faced each other overnight"
+    falls = [
+        f"{f.division} fell back"
+        + (f" to {cmap.graph.nodes[f.path[-1]].get('name', f.path[-1])}" if f.path else "")
+        for f in falls_of(diary, b)
+    ]
+    tail = "; " + ", ".join(falls) if falls else ""
+    return f"#{number} {b.place_name}, {diary.clock.label(b.t)}: {won}{tail}."
+
+
 def render_html(
     events: Sequence[CampaignEvent],
     cmap: CampaignMap,
     view: str = "umpire",
     odds: OddsSource | None = None,
     rules: Rules | None = None,
+    detail: str = "full",
 ) -> str:
     """The diary of ``view`` as one self-contained HTML document (maps and charts inline).
 
     ``rules`` are those the campaign was fought under; None rebuilds them from the stream's
     header (:func:`rules_of_stream`, which raises SimulatorError when it cannot).
+    ``detail`` is one of :data:`DETAILS`.
     """
     diary = _diary(events, cmap, view, rules)
-    ctx: dict[str, Any] = diary_context(diary, cmap, odds)
+    ctx: dict[str, Any] = diary_context(diary, cmap, odds, check_detail(detail))
     for day, row in zip(diary.days, ctx["days"], strict=True):
         row["svg"] = Markup(figure_svg(day_map(cmap, diary, day), f"{view}-day{day.number}"))
     ctx["final_svg"] = Markup(figure_svg(campaign_map(cmap, diary), f"{view}-final"))
     ctx["strength_svg"] = Markup(figure_svg(strength_chart(diary), f"{view}-strength"))
     ctx["timeline_svg"] = Markup(figure_svg(battle_timeline(diary), f"{view}-timeline"))
+    ctx["battle_maps"] = [
+        {
+            "number": n,
+            "svg": Markup(figure_svg(battle_map(cmap, diary, b), f"{view}-battle{n}")),
+            "caption": _battle_caption(cmap, diary, n, b),
+        }
+        for n, b in enumerate(diary.battles, start=1)
+    ]
+    ctx["objective_svg"] = Markup(figure_svg(objective_chart(diary), f"{view}-objectives"))
+    ctx["divisions_svg"] = Markup(figure_svg(division_timeline(diary), f"{view}-divisions"))
     return _environment(True).get_template("diary.html.j2").render(ctx)
 
 
@@ -155,13 +231,14 @@ def render_markdown(
     view: str = "umpire",
     odds: OddsSource | None = None,
     rules: Rules | None = None,
+    detail: str = "full",
 ) -> str:
     """The Markdown diary text; writes its PNG pictures to ``<stem>-images/`` beside ``path``.
 
-    ``rules`` as for :func:`render_html`.
+    ``rules`` and ``detail`` as for :func:`render_html`.
     """
     diary = _diary(events, cmap, view, rules)
-    ctx: dict[str, Any] = diary_context(diary, cmap, odds)
+    ctx: dict[str, Any] = diary_context(diary, cmap, odds, check_detail(detail))
     folder = path.parent / f"{path.stem}-images"
     folder.mkdir(parents=True, exist_ok=True)
     for day, row in zip(diary.days, ctx["days"], strict=True):
@@ -172,61 +249,20 @@ def render_markdown(
     ctx["final_image"] = f"{folder.name}/campaign.png"
     figure_png(strength_chart(diary), folder / "strength.png")
     figure_png(battle_timeline(diary), folder / "battles.png")
+    figure_png(objective_chart(diary), folder / "objectives.png")
+    figure_png(division_timeline(diary), folder / "divisions.png")
+    ctx["battle_maps"] = []
+    for n, b in enumerate(diary.battles, start=1):
+        figure_png(battle_map(cmap, diary, b), folder / f"battle-{n}.png")
+        ctx["battle_maps"].append(
+            {
+                "number": n,
+                "image": f"{folder.name}/battle-{n}.png",
+                "caption": _battle_caption(cmap, diary, n, b),
+            }
+        )
+    ctx["objective_image"] = f"{folder.name}/objectives.png"
+    ctx["divisions_image"] = f"{folder.name}/divisions.png"
     ctx["strength_image"] = f"{folder.name}/strength.png"
     ctx["timeline_image"] = f"{folder.name}/battles.png"
     return _environment(False).get_template("diary.md.j2").render(ctx)
-
-
-def write_report(
-    events: Sequence[CampaignEvent],
-    cmap: CampaignMap,
-    path: Path,
-    view: str = "umpire",
-    odds: OddsSource | None = None,
-    rules: Rules | None = None,
-    flag: str | None = None,
-) -> Path:
-    """Write the campaign diary of ``view`` to ``path`` and return the path.
-
-    Parameters
-    ----------
-    events : sequence of CampaignEvent
-        The campaign's whole event stream (``run_campaign(..., record_events=True)``).
-    cmap : CampaignMap
-        The map the campaign was run on.
-    path : Path
-        The format comes from the suffix (:data:`campaign.printers.registry.DIARIES`):
-        ``.html`` / ``.htm`` for one self-contained HTML file, ``.md`` for Markdown with PNG
-        pictures in a ``<stem>-images`` folder beside it.
-    view : str
-        ``"umpire"`` (everything), ``"red"`` or ``"blue"`` (what that side knew).
-    odds : OddsSource or None
-        Each battle's odds before it was fought (:class:`campaign.printers.odds.OddsBook`).
-    rules : Rules or None
-        The rules the campaign was fought under (``LoadedRules.rules``); None rebuilds them
-        from the stream's CampaignStarted header.
-    flag : str or None
-        The option that named ``path`` (``--report``), for error messages.
-
-    Raises
-    ------
-    SimulatorError
-        On another suffix, an unknown view, a map that does not match the events, rules that
-        cannot be rebuilt from the stream (``rules`` None), a folder that does not exist
-        (:func:`campaign.errors.check_output_folder`), or a file that cannot be written.
-    """
-    from campaign.printers.registry import diary_format
-
-    path = Path(path)
-    fmt = diary_format(path)
-    check_output_folder(path, flag)
-    try:
-        text = fmt.write(events, cmap, path, view, odds, rules)
-        write_text_whole(path, text, flag)  # whole or not at all; a full disk is exit 1
-    except OSError as exc:
-        raise SimulatorError(
-            f"cannot write the diary ({exc.strerror})",
-            source=str(path),
-            fix="Choose a writable location for the report.",
-        ) from None
-    return path

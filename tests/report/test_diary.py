@@ -151,7 +151,9 @@ def test_markdown_diary_with_png_pictures(campaign_run, tmp_path):
     path = write_report(events, cmap, tmp_path / "diary.md", "blue")
     text = path.read_text(encoding="utf-8")
     images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
-    assert len(images) == _end(events).days + 3  # days, the final map, two charts
+    battles = _end(events).battles
+    # days, the final map, four charts, a small map of each battle
+    assert len(images) == _end(events).days + 5 + battles
     for image in images:
         png = tmp_path / image
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

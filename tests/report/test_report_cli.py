@@ -89,7 +89,7 @@ def test_a_stream_without_battle_logs_is_reported_with_a_note(campaign_run, tmp_
         assert _run(["report", str(path), "-o", str(tmp_path / "d.html")]) == 0
         err = capsys.readouterr().err
         assert ("no bound-by-bound battle logs" in err) is noted, err
-        assert ("--battles verbose" in err) is noted
+        assert ("--battles full" in err) is noted
 
 
 @pytest.mark.parametrize(

@@ -22,6 +22,7 @@ from campaign.config import load_rules
 from campaign.engine import run_campaign
 from campaign.events import BattleFought, CampaignEnded, Ordered
 from campaign.maps import load_map
+from campaign.printers.battle_story import faced_overnight
 from campaign.printers.narrative import Narrator, narrate
 from campaign.printers.phrases import (
     attributive,
@@ -161,6 +162,9 @@ def test_a_division_marching_past_runs_into_the_enemy_instead_of_attacking() -> 
             if isinstance(e, Ordered):
                 last[e.division] = e.code
             if isinstance(e, BattleFought) and entry is not None:
+                if faced_overnight(e):  # no attack is told: they face each other (issue 29)
+                    assert entry.text.endswith("face each other overnight"), entry.text
+                    continue
                 late = {j.division for j in e.joined}
                 attackers = [d for d in e.divisions[e.attacker] if d not in late]
                 marching = not e.roll_off and all(last.get(d) in passing for d in attackers)

@@ -1,0 +1,169 @@
+"""A day's dispatch: the short paragraph at the head of each day of the diary (issue 29).
+
+:func:`dispatch` writes it from the day's facts as one view knows them (the events of a
+:class:`~campaign.report.days.Day`, which :func:`campaign.report.days.build_diary` took from
+the view's filtered stream, :func:`campaign.report.view.side_view`): reinforcements, where a
+side concentrated (two or more of its divisions at one junction at nightfall), the battles and
+who won them, who fell back or surrendered, the evening withdrawal checks (RULES.md §7.6) and
+the state at nightfall. A side's dispatch speaks only of what that side knew: its own
+divisions and the enemy divisions it saw or fought.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from campaign.events import BattleFought, FellBack, Reinforced, Surrendered, WithdrawalCheck
+from campaign.maps.model import SIDES
+from campaign.printers.battle_story import faced_overnight
+from campaign.printers.narrative import Narrator
+from campaign.printers.phrases import side_noun, verb
+from campaign.report.days import Day, Diary
+
+__all__ = ["dispatch", "listing"]
+
+#: How a battle was won (BattleFought.reason), as a verb of the winner: ``Red routs R2``.
+_WON = {
+    "withdrawal": ("drives off", "drive off"),
+    "no-units": ("destroys", "destroy"),
+    "cards": ("wears down", "wear down"),
+}
+
+
+def listing(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _knows_all(diary: Diary, side: str) -> bool:
+    return diary.view in ("umpire", side)
+
+
+def _concentrations(diary: Diary, narrator: Narrator, day: Day) -> list[str]:
+    """``Red has R1, R2 and R3 together at Mont Fère``: two or more divisions of a side at
+    one junction at nightfall (the enemy's only where this view saw them there that day)."""
+    out = []
+    for side in SIDES:
+        at: dict[str, list[str]] = defaultdict(list)
+        for m in day.marks:
+            if m.side == side and m.junction is not None and (m.own or not m.stale):
+                at[m.junction].append(m.division)
+        for junction, divisions in sorted(at.items(), key=lambda r: (-len(r[1]), r[0])):
+            if len(divisions) < 2:
+                continue
+            name = diary.side_name(side)
+            seen = "" if _knows_all(diary, side) else " (as seen)"
+            out.append(
+                f"{side_noun(name, start=True)} {verb(name, 'has', 'have')} "
+                f"{narrator.divs(sorted(divisions))} together at {narrator.j(junction)}{seen}"
+            )
+    return out
+
+
+def _battle(diary: Diary, narrator: Narrator, b: BattleFought, number: int) -> str:
+    when = diary.clock.label(b.t)[-5:]
+    where = f"#{number} at {b.place_name} ({when})"
+    if faced_overnight(b):
+        both = [d for side in SIDES for d in b.divisions.get(side, ())]
+        return f"{where}: {narrator.divs(both)} face each other overnight"
+    if b.winner is None:
+        return f"{where} is drawn"
+    loser = "blue" if b.winner == "red" else "red"
+    name = diary.side_name(b.winner)
+    doing = verb(name, *_WON.get(b.reason, ("beats", "beat")))
+    beaten = narrator.divs(b.divisions.get(loser, ()))
+    return f"{where}: {side_noun(name)} {doing} {beaten}"
+
+
+def _fell_back(narrator: Narrator, falls: list[FellBack], verb_: str = "") -> list[str]:
+    """``R3 (Delorme) to Koporye`` (or ``R3 (Delorme) falls back to Koporye`` with ``verb_``):
+    where it went only when the view saw it go all the way (its own side, or the umpire)."""
+    out = []
+    for f in falls:
+        where = narrator.j(f.path[-1]) if f.path else ""
+        to = f" to {where}" if where and narrator.view in ("umpire", f.side) else ""
+        out.append(f"{narrator.div(f.division)}{verb_}{to}")
+    return out
+
+
+def _night(diary: Diary, day: Day) -> str:
+    parts = []
+    for s in SIDES:
+        v = day.strength.get(s)
+        name = diary.side_name(s)
+        if v is None:
+            continue
+        shown = f"{v} boxes" if _knows_all(diary, s) else f"{v} boxes in the divisions fought"
+        parts.append(f"{side_noun(name)} {shown}")
+    text = ""
+    if parts:
+        text = "At nightfall: " + listing(parts)
+    if day.tally is not None:
+        held = listing(
+            [f"{side_noun(diary.side_name(s))} {day.tally.objectives.get(s, 0)}" for s in SIDES]
+        )
+        text += ("; objective value held: " if text else "Objective value held: ") + held
+    return text + "." if text else ""
+
+
+def dispatch(diary: Diary, narrator: Narrator, day: Day, numbers: dict[int, int]) -> str:
+    """The day's dispatch: one paragraph from the day's facts as ``diary.view`` knew them.
+
+    Parameters
+    ----------
+    diary, day : Diary, Day
+        The view's diary and one of its days (events already filtered for the view).
+    narrator : Narrator
+        Names junctions and divisions (with commanders where the view knows them).
+    numbers : dict
+        ``id(battle) -> its number`` in the diary.
+
+    Returns
+    -------
+    str
+        Sentences, each ending in a full stop; never empty (a quiet day says so).
+    """
+    sentences = []
+    for e in day.events:
+        if isinstance(e, Reinforced):
+            sentences.append(
+                f"Reinforcements reach {side_noun(diary.side_name(e.side))} at "
+                f"{narrator.j(e.junction)}: {narrator.divs(e.divisions)}."
+            )
+    fights = [_battle(diary, narrator, b, numbers[id(b)]) for b in day.battles]
+    if fights:
+        word = "One battle" if len(fights) == 1 else f"{len(fights)} battles".capitalize()
+        sentences.append(f"{word}: " + "; ".join(fights) + ".")
+    falls = [e for e in day.events if isinstance(e, FellBack)]
+    for side in SIDES:
+        mine = [f for f in falls if f.side == side]
+        if mine:
+            sentences.append(
+                f"Falling back: {listing(_fell_back(narrator, mine))}."
+                if len(mine) > 1
+                else f"{_fell_back(narrator, mine, ' falls back')[0]}."
+            )
+    for e in day.events:
+        if isinstance(e, Surrendered):
+            sentences.append(
+                f"{narrator.div(e.division)}, cut off at {narrator.j(e.junction)}, surrenders."
+            )
+    together = _concentrations(diary, narrator, day)
+    if together:
+        sentences.append(listing(together) + ".")
+    if not day.battles and not falls:
+        sentences.insert(0, "A day of marching: no battle is fought.")
+    for e in day.events:
+        if isinstance(e, WithdrawalCheck) and e.withdraws:
+            name = diary.side_name(e.side)
+            sentences.append(
+                f"{side_noun(name, start=True)} {verb(name, 'fails', 'fail')} "
+                f"{verb(name, 'its', 'their')} evening check and "
+                f"{verb(name, 'withdraws', 'withdraw')} from the campaign."
+            )
+    night = _night(diary, day)
+    if night:
+        sentences.append(night)
+    return " ".join(s[:1].upper() + s[1:] for s in sentences)

@@ -1,0 +1,177 @@
+"""The diary formats, by report file suffix (``--report FILE.html`` / ``.md``).
+
+Every diary is a :class:`DiaryFormat` in :data:`DIARIES`; :func:`diary_format` picks one by
+the file's suffix, and :func:`write_report` calls its ``write`` and writes the file whole. A
+new diary format is one entry here. The writers import the page builders when first used
+(they bring in matplotlib and Jinja2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from campaign.errors import SimulatorError, check_output_folder
+from campaign.events import CampaignEvent
+from campaign.outfile import write_text_whole
+from campaign.printers.narrative import Narrator, OddsSource
+
+if TYPE_CHECKING:
+    from campaign.config import Rules
+    from campaign.maps.model import CampaignMap
+
+__all__ = ["DIARIES", "DiaryFormat", "diary_format", "write_report"]
+
+
+@dataclass(frozen=True)
+class DiaryFormat:
+    """One diary format chosen by the report file's suffix (``.html``, ``.md``)."""
+
+    name: str
+    suffixes: tuple[str, ...]
+    description: str
+    write: Callable[
+        [Sequence[CampaignEvent], CampaignMap, Path, str, OddsSource | None, Rules | None, str],
+        str,
+    ]
+    handled: Callable[[], Collection[type[CampaignEvent]]]
+
+
+def _write_html(
+    events: Sequence[CampaignEvent],
+    cmap: CampaignMap,
+    path: Path,
+    view: str,
+    odds: OddsSource | None,
+    rules: Rules | None,
+    detail: str,
+) -> str:
+    from campaign.report.html import render_html
+
+    return render_html(events, cmap, view, odds=odds, rules=rules, detail=detail)
+
+
+def _write_md(
+    events: Sequence[CampaignEvent],
+    cmap: CampaignMap,
+    path: Path,
+    view: str,
+    odds: OddsSource | None,
+    rules: Rules | None,
+    detail: str,
+) -> str:
+    from campaign.report.html import render_markdown
+
+    return render_markdown(events, cmap, path, view, odds=odds, rules=rules, detail=detail)
+
+
+def _diary_types() -> Collection[type[CampaignEvent]]:
+    from campaign.report.days import DIARY_HANDLED
+
+    return frozenset(Narrator.HANDLERS) & frozenset(DIARY_HANDLED)
+
+
+DIARIES: dict[str, DiaryFormat] = {
+    d.name: d
+    for d in (
+        DiaryFormat(
+            "html",
+            (".html", ".htm"),
+            "one self-contained page for print",
+            _write_html,
+            _diary_types,
+        ),
+        DiaryFormat(
+            "md",
+            (".md", ".markdown"),
+            "Markdown with PNG maps in a folder beside it",
+            _write_md,
+            _diary_types,
+        ),
+    )
+}
+
+
+def diary_format(path: Path) -> DiaryFormat:
+    """The diary format of a report file, by its suffix.
+
+    Raises
+    ------
+    SimulatorError
+        If no diary format has that suffix.
+    """
+    from campaign.errors import SimulatorError
+
+    suffix = Path(path).suffix.lower()
+    for d in DIARIES.values():
+        if suffix in d.suffixes:
+            return d
+    known = ", ".join(s for d in DIARIES.values() for s in d.suffixes[:1])
+    raise SimulatorError(
+        f"cannot tell the diary format from the suffix {Path(path).suffix or '(none)'!r}",
+        source=str(path),
+        fix=f"Name the report file {known} (.html: one self-contained page; .md: Markdown with "
+        "PNG pictures).",
+    )
+
+
+def write_report(
+    events: Sequence[CampaignEvent],
+    cmap: CampaignMap,
+    path: Path,
+    view: str = "umpire",
+    odds: OddsSource | None = None,
+    rules: Rules | None = None,
+    flag: str | None = None,
+    detail: str = "full",
+) -> Path:
+    """Write the campaign diary of ``view`` to ``path`` and return the path.
+
+    Parameters
+    ----------
+    events : sequence of CampaignEvent
+        The campaign's whole event stream (``run_campaign(..., record_events=True)``).
+    cmap : CampaignMap
+        The map the campaign was run on.
+    path : Path
+        The format comes from the suffix (:data:`campaign.report.formats.DIARIES`):
+        ``.html`` / ``.htm`` for one self-contained HTML file, ``.md`` for Markdown with PNG
+        pictures in a ``<stem>-images`` folder beside it.
+    view : str
+        ``"umpire"`` (everything), ``"red"`` or ``"blue"`` (what that side knew).
+    odds : OddsSource or None
+        Each battle's odds before it was fought (:class:`campaign.printers.odds.OddsBook`).
+    rules : Rules or None
+        The rules the campaign was fought under (``LoadedRules.rules``); None rebuilds them
+        from the stream's CampaignStarted header.
+    flag : str or None
+        The option that named ``path`` (``--report``), for error messages.
+    detail : str
+        ``"full"`` (every battle's units and bound-by-bound log) or ``"summary"`` (neither:
+        a page or less a day), :data:`DETAILS`.
+
+    Raises
+    ------
+    SimulatorError
+        On another suffix, an unknown view or detail, a map that does not match the events,
+        rules that cannot be rebuilt from the stream (``rules`` None), a folder that does not exist
+        (:func:`campaign.errors.check_output_folder`), or a file that cannot be written.
+    """
+    path = Path(path)
+    fmt = diary_format(path)
+    from campaign.report.html import check_detail
+
+    check_detail(detail)
+    check_output_folder(path, flag)
+    try:
+        text = fmt.write(events, cmap, path, view, odds, rules, detail)
+        write_text_whole(path, text, flag)  # whole or not at all; a full disk is exit 1
+    except OSError as exc:
+        raise SimulatorError(
+            f"cannot write the diary ({exc.strerror})",
+            source=str(path),
+            fix="Choose a writable location for the report.",
+        ) from None
+    return path
