@@ -14,6 +14,7 @@ from typing import Any
 
 import networkx as nx
 import simpy
+from simpy.core import StopSimulation
 from simpy.events import PENDING
 
 from battle.dice import Dice, percentage_test
@@ -35,11 +36,13 @@ from campaign.events import (
 )
 from campaign.ledger import Ledger
 from campaign.maps import CampaignMap
-from campaign.reinforcements import entering, entry_minute, raise_armies
+from campaign.reinforcements import raise_armies, schedule_entries
 from campaign.result import CampaignResult, header
 from campaign.schedule import WOKEN, after_urgent, due_now, first_of, nudge, ring
 from campaign.setting import setting_of
 from campaign.sightings import decision_view, enemies_seeing, update_sightings
+from campaign.snapshot import capture
+from campaign.state import CampaignState
 from campaign.strategy import Order, Strategist
 from campaign.streams import FORCES, MARCH, SIDE_ORDER, STRATEGY, Streams
 
@@ -115,6 +118,9 @@ class Campaign:
         self.done = self.env.event()
         #: never triggered: a division in a battle sleeps on it until the battle's end wakes it
         self.never = self.env.event()
+        #: triggered as the campaign ends or its time limit passes (set by :meth:`start`)
+        self.finished = self.never
+        self.stopped = False  # (True once ``finished`` has stopped SimPy)
         self.events: list[CampaignEvent] = []
         self.n_events = 0
         #: ``campaign.max_events``, read for every event: a native int here (a config
@@ -192,10 +198,6 @@ class Campaign:
             self.done.succeed()
 
     # ------------------------------------------------------------------ set-up
-    def _raise_armies(self) -> None:
-        """Raise both armies at their starts (RULES.md §2.1): :func:`raise_armies`."""
-        raise_armies(self)
-
     def _started(self) -> None:
         """Log the campaign's header: map, rules, doctrines, bases, seed, versions."""
         if not self.record:
@@ -205,8 +207,15 @@ class Campaign:
 
     def run(self) -> CampaignResult:
         """Run the campaign to its end (RULES.md §8.7) and return the result."""
+        self.start()
+        return self.finish()
+
+    def start(self) -> None:
+        """Begin the campaign: its header, both armies raised (RULES.md §2.1), every
+        division's process, the evenings and the first minute's contact check scheduled.
+        Nothing has run yet: :meth:`run_until` or :meth:`finish` runs it."""
         self._started()
-        self._raise_armies()
+        raise_armies(self)  # at their starts (RULES.md §2.1)
         update_sightings(self)
         env = self.env
         for div in self.divisions:
@@ -215,13 +224,42 @@ class Campaign:
         # the initial contact check and the reinforcements' entries, scheduled by one urgent
         # event where the processes that waited for them started (campaign.schedule.ring)
         begin = env.event()
-        begin.callbacks.append(self._begin)
+        begin.callbacks.append(lambda _: schedule_entries(self))
         ring(env, begin)
         limit = self.time_limit_days * 1440 + 1
-        self.env.run(until=first_of(self.env, (self.done, self.env.timeout(limit))))
+        self.finished = first_of(env, (self.done, env.timeout(limit)))
+        self.finished.callbacks.append(self._stop)
+
+    def _stop(self, event: simpy.Event) -> None:
+        """The campaign is over (or its time is up): SimPy stops running it."""
+        self.stopped = True
         if not self.over:
             self.end(None, "time limit reached with nothing decided: a draw")
-        result = self._result()
+        StopSimulation.callback(event)
+
+    def run_until(self, minute: float) -> bool:
+        """Run the campaign up to the start of ``minute`` (before anything of that minute
+        happens) or to its end if that comes first; True if it stopped at ``minute``.
+        Stopping changes nothing: run on (:meth:`run_until`, :meth:`finish`), the campaign
+        goes as it would have without the stop. ``minute`` must be later than the clock."""
+        if self.stopped:
+            return False
+        self.env.run(until=minute)
+        return not self.stopped
+
+    def run_to_end(self) -> None:
+        """Run the campaign to its end, or nothing if it has ended (``over``)."""
+        if not self.stopped:
+            self.env.run()
+
+    def state(self) -> CampaignState:
+        """The campaign's state now, as plain data (:mod:`campaign.state`)."""
+        return capture(self, self.env.now)
+
+    def finish(self) -> CampaignResult:
+        """Run the campaign on to its end (RULES.md §8.7) and return the result."""
+        self.run_to_end()
+        result = final_result(self)  # its last event (RULES.md §8.7)
         self.streams.release()  # its generators go to the next campaign of this process
         return result
 
@@ -515,24 +553,6 @@ class Campaign:
 
         event.callbacks.append(run)
 
-    def _begin(self, _: simpy.Event) -> None:
-        """Schedule the initial contact check (a zero-delay event) and each reinforcement's
-        entry (RULES.md §8.9), in the side order: run by an urgent event of minute 0 queued
-        after the divisions' and the evenings' process starts, it creates their events in
-        the same minutes and order as the processes it replaces did as they started (one
-        process a reinforcement and one for the check, each a start and a generator)."""
-        env = self.env
-        env.timeout(0).callbacks.append(self._initial_contacts)
-        rank = self.side_order.index
-        for reinforcement in sorted(self.map.reinforcements, key=lambda r: rank(r.side)):
-            entry = env.timeout(entry_minute(self, reinforcement))
-            entry.callbacks.append(entering(self, reinforcement))
-
-    def _initial_contacts(self, _: simpy.Event) -> None:
-        """Opposing divisions that start at one junction fight there at once (§8.4)."""
-        for junction in sorted({d.location for d in self.divisions if d.location}):
-            self.desk.check_contact(junction, arriving=None)
-
     def wake(self, div: Division) -> None:
         """Wake a division's process (as an interrupt would) so that it reads its new orders."""
         p = div.process
@@ -550,12 +570,6 @@ class Campaign:
         """A division surrendered or was destroyed: both sides know it is gone."""
         for side in SIDES:
             self.last_seen[side].pop(div.id, None)
-
-    # ------------------------------------------------------------------ result
-    def _result(self) -> CampaignResult:
-        """Emit the campaign's last event and return its result (RULES.md §8.7):
-        :func:`campaign.endgame.final_result`."""
-        return final_result(self)
 
 
 def run_campaign(
