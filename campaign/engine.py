@@ -15,7 +15,6 @@ from typing import Any
 import networkx as nx
 import simpy
 from simpy.core import StopSimulation
-from simpy.events import PENDING
 
 from battle.dice import Dice, percentage_test
 from campaign.army import Division
@@ -38,7 +37,16 @@ from campaign.ledger import Ledger
 from campaign.maps import CampaignMap
 from campaign.reinforcements import raise_armies, schedule_entries
 from campaign.result import CampaignResult, header
-from campaign.schedule import WOKEN, after_urgent, due_now, first_of, nudge, ring
+from campaign.schedule import (
+    WOKEN,
+    after_urgent,
+    due_now,
+    first_of,
+    nudge,
+    queued,
+    ring,
+    set_active,
+)
 from campaign.setting import setting_of
 from campaign.sightings import decision_view, enemies_seeing, update_sightings
 from campaign.snapshot import capture
@@ -274,7 +282,7 @@ class Campaign:
         while not self.over and div.alive:
             if div.orders:
                 woken = yield from self._follow_orders(div)
-            elif env._now < div.busy_until:
+            elif env.now < div.busy_until:
                 if div.in_battle:  # asleep until the battle's end rings its alarm (wake)
                     div.alarm = alarm = env.event()
                     div.asleep = True
@@ -282,9 +290,9 @@ class Campaign:
                     if not woken:
                         div.woken = div.asleep = False
                 else:
-                    woken = (yield env.timeout(div.busy_until - env._now)) is WOKEN
-            elif not self.clock.is_daylight(env._now):
-                woken = (yield env.timeout(self.clock.next_dawn(env._now) - env._now)) is WOKEN
+                    woken = (yield env.timeout(div.busy_until - env.now)) is WOKEN
+            elif not self.clock.is_daylight(env.now):
+                woken = (yield env.timeout(self.clock.next_dawn(env.now) - env.now)) is WOKEN
             else:  # its doctrine decides: march on, or wait (or hold) where it is
                 dest, delay, hold = self._decide(div)
                 if dest is not None:
@@ -306,8 +314,8 @@ class Campaign:
         env = self.env
         if kind == "wait_until":
             until = float(arg)  # type: ignore[arg-type]
-            if until > env._now:
-                return (yield env.timeout(until - env._now)) is WOKEN
+            if until > env.now:
+                return (yield env.timeout(until - env.now)) is WOKEN
         elif kind in ("march", "return"):  # a fall back or a return: no rough-road test (§8.2)
             dest = str(arg)
             origin = div.location
@@ -315,13 +323,13 @@ class Campaign:
                 return False
             if kind == "return":  # only fall backs march at night (RULES.md §8.3)
                 march_minutes = self.roads[origin, dest][0] * 60.0
-                nightfall = self.clock.nightfall(env._now)
-                if not self.clock.is_daylight(env._now) or (
-                    env._now + march_minutes > nightfall
+                nightfall = self.clock.nightfall(env.now)
+                if not self.clock.is_daylight(env.now) or (
+                    env.now + march_minutes > nightfall
                     and march_minutes <= self.clock.daylight_minutes
                 ):
                     div.orders.insert(0, (kind, arg))
-                    return (yield env.timeout(self.clock.next_dawn(nightfall) - env._now)) is WOKEN
+                    return (yield env.timeout(self.clock.next_dawn(nightfall) - env.now)) is WOKEN
             if (yield from self._march(div, origin, dest, test_rough=False)):
                 return True
             if div.orders and div.location == dest and due_now(env):
@@ -369,7 +377,7 @@ class Campaign:
             return None, self.hold_minutes, True
         hours, kind = self.roads_from[at][dest]
         minutes = hours * 60.0
-        now = env._now  # (read once: SimPy's clock is an attribute of a Python object)
+        now = env.now  # (read once: SimPy's clock is an attribute of a Python object)
         nightfall = self.clock.nightfall(now)
         if now + minutes > nightfall and minutes <= self.clock.daylight_minutes:
             # the log names the leg it would not start (the reason the halt is kept by stays
@@ -401,7 +409,7 @@ class Campaign:
             return
         self.emit(
             Ordered(
-                int(self.env._now),
+                int(self.env.now),
                 div.side,
                 div.id,
                 at,
@@ -426,7 +434,7 @@ class Campaign:
                 self.tally()
                 return
             reason = why + detail
-            self.emit(Halted(int(self.env._now), div.side, div.id, at, reason, seen_by=(div.side,)))
+            self.emit(Halted(int(self.env.now), div.side, div.id, at, reason, seen_by=(div.side,)))
 
     def _march(self, div: Division, origin: str, dest: str, test_rough: bool) -> Step:
         env = self.env
@@ -439,7 +447,7 @@ class Campaign:
             if record:
                 self.emit(
                     RoughRoadTest(
-                        int(env._now),
+                        int(env.now),
                         div.side,
                         div.id,
                         origin,
@@ -460,12 +468,12 @@ class Campaign:
         self.counts["marches"] += 1
         div.location = None
         div.came_from = origin
-        div.road = (origin, dest, env._now, env._now + minutes)
+        div.road = (origin, dest, env.now, env.now + minutes)
         self.endgame.occupy(origin)  # a contested junction left to one side (RULES.md §7.2)
         if record:
             seen = (div.side, *enemies_seeing(self, div.side, origin))
             self.emit(
-                MarchBegun(int(env._now), div.side, div.id, origin, dest, kind, hours, seen_by=seen)
+                MarchBegun(int(env.now), div.side, div.id, origin, dest, kind, hours, seen_by=seen)
             )
         else:
             self.tally()
@@ -486,12 +494,12 @@ class Campaign:
             self.tally()
             return
         seen = (div.side, *enemies_seeing(self, div.side, junction))
-        self.emit(MarchArrived(int(self.env._now), div.side, div.id, junction, seen_by=seen))
+        self.emit(MarchArrived(int(self.env.now), div.side, div.id, junction, seen_by=seen))
 
     def arrived(self, div: Division, junction: str) -> None:
         """A division reached a junction: sightings, objectives (§8.6); its contact check
         (§8.4) follows in :meth:`_land`."""
-        div.arrived_at = self.env._now
+        div.arrived_at = self.env.now
         update_sightings(self)
         self.endgame.occupy(junction)
 
@@ -512,13 +520,13 @@ class Campaign:
             if (yield check) is WOKEN:  # woken first: the check still runs with its event
                 self._contact_when(check, div, junction)
                 return True
-            env._active_proc = None
+            set_active(env, None)
             self._contact(check, div, junction)
-            env._active_proc = div.process
+            set_active(env, div.process)
         else:  # run as its event would be: outside any process (so a wake interrupts this)
-            env._active_proc = None
+            set_active(env, None)
             self._contact(None, div, junction)
-            env._active_proc = div.process
+            set_active(env, div.process)
         defer, div.defer, div.checking = div.defer, False, False
         if div.woken:
             return (yield self.never) is WOKEN  # its wake-up (nudge) resumes it
@@ -535,11 +543,12 @@ class Campaign:
     def _contact(self, check: simpy.Event | None, div: Division, junction: str) -> None:
         """The contact check after ``div``'s arrival (§8.4), run by ``check`` (or inline)."""
         if not self.over:
-            queue, n = self.env._queue, len(self.env._queue)
+            n = queued(self.env)
             self.desk.check_contact(junction, arriving=div)
             p = div.process
-            # (p._target: SimPy's Process.target, a property, read as its attribute)
-            div.defer = len(queue) != n and p is not None and (check is None or p._target is check)
+            div.defer = (
+                queued(self.env) != n and p is not None and (check is None or p.target is check)
+            )
 
     def _after_this_minute(self, action: Callable[[], object]) -> None:
         """Run ``action`` after everything already scheduled for this minute: a zero-delay
@@ -556,9 +565,7 @@ class Campaign:
     def wake(self, div: Division) -> None:
         """Wake a division's process (as an interrupt would) so that it reads its new orders."""
         p = div.process
-        # p.is_alive and p is not env.active_process, read as SimPy's own attributes (its
-        # properties are interpreted calls from compiled code, campaign.schedule)
-        if p is not None and p._value is PENDING and p is not self.env._active_proc:
+        if p is not None and p.is_alive and p is not self.env.active_process:
             if div.asleep and not div.woken and div.alarm is not None:
                 ring(self.env, div.alarm)  # where an interrupt would be, and cheaper
             else:

@@ -89,7 +89,7 @@ class Aftermath:
 
     def hold_on_road(self, by_side: dict[str, list[Division]]) -> None:
         """After a battle on a road both sides stay where they met until it ends."""
-        now = self.camp.env._now
+        now = self.camp.env.now
         for s in SIDES:
             for d in by_side[s]:
                 if d.road is None:
@@ -225,6 +225,6 @@ class Aftermath:
         camp.forget(d)
         camp.endgame.occupy(where)
         if camp.record:
-            camp.emit(Surrendered(int(camp.env._now), d.side, d.id, where))
+            camp.emit(Surrendered(int(camp.env.now), d.side, d.id, where))
         else:  # events off: only the log reads it (counted, not built: Campaign.tally)
             camp.tally()

@@ -108,7 +108,7 @@ def reinforce(camp: Campaign, r: Reinforcement) -> None:
         number += 1
         div, roll = raise_division(r.side, number, r.junction, camp.rules, camp.forces_dice)
         raised.append((div, roll))
-    now = int(env._now)
+    now = int(env.now)
     record = camp.record
     if record:
         seen = (r.side, *enemies_seeing(camp, r.side, r.junction))  # fog of war (§8.6)
@@ -124,7 +124,7 @@ def reinforce(camp: Campaign, r: Reinforcement) -> None:
             camp.emit(DivisionRaised(now, r.side, div.id, roll, units, r.junction, seen_by=seen))
         else:
             camp.tally()
-        div.arrived_at = env._now
+        div.arrived_at = env.now
         div.process = env.process(camp.division_process(div))
     update_sightings(camp)
     camp.endgame.occupy(r.junction)
