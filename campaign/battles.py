@@ -522,13 +522,10 @@ class BattleDesk:
             places[place] = None
         start = int(battle.start)
         events: list[CampaignEvent] = []
+        camp.battle_seen(start + result.minutes, {"red": _ids(red), "blue": _ids(blue)}, winner)
         if record:
             events.append(fought_event(camp, battle, by_side, joined))
-        else:  # events off: what emitting the BattleFought would do, without building it
-            if not camp.over:
-                divisions = {"red": _ids(red), "blue": _ids(blue)}
-                for strategist in camp.strategists.values():
-                    strategist.observe_battle(start + result.minutes, divisions, winner)
+        else:
             camp.tally()
         known = camp.known_boxes
         for s in SIDES:  # each side learns the strength of what it fought (§2.4, §8.6)

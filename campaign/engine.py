@@ -23,10 +23,8 @@ from campaign.config import LoadedRules
 from campaign.endgame import Endgame, final_result
 from campaign.events import (
     SIDES,
-    BattleFought,
     CampaignEnded,
     CampaignEvent,
-    FellBack,
     Halted,
     MarchArrived,
     MarchBegun,
@@ -51,7 +49,7 @@ from campaign.setting import setting_of
 from campaign.sightings import decision_view, enemies_seeing, update_sightings
 from campaign.snapshot import capture
 from campaign.state import CampaignState
-from campaign.strategy import Order, Strategist
+from campaign.strategy import Order, Strategist, check_doctrines
 from campaign.streams import FORCES, MARCH, SIDE_ORDER, STRATEGY, Streams
 
 #: a division's ``halted_reason`` while it holds on its doctrine's order (``held_for``)
@@ -84,17 +82,7 @@ class Campaign:
     ) -> None:
         self.seed = seed
         self.doctrines = doctrines or {"red": "balanced", "blue": "balanced"}
-        known = loaded.rules.campaign.doctrines
-        for side in SIDES:
-            name = self.doctrines[side]
-            if name not in known:
-                from battle.errors import ConfigError
-
-                raise ConfigError(
-                    f"no strategy doctrine named {name!r}",
-                    key=f"--{side}-doctrine",
-                    fix=f"Choose one of: {', '.join(sorted(known))}.",
-                )
+        check_doctrines(self.doctrines, loaded.rules.campaign.doctrines)
         setting = setting_of(cmap, loaded)  # the same for every campaign of this map and rules
         self.map = cmap
         self.graph: nx.Graph = setting.graph
@@ -173,24 +161,29 @@ class Campaign:
         if self.over and not isinstance(event, CampaignEnded):
             return  # the campaign has ended: what else happened this minute is not recorded
         self.n_events += 1
-        if isinstance(event, BattleFought):
-            for strategist in self.strategists.values():
-                strategist.observe_battle(event.t + event.minutes, event.divisions, event.winner)
-        elif isinstance(event, FellBack):  # seen by both sides (RULES.md §8.5)
-            for strategist in self.strategists.values():
-                strategist.observe_fall_back(event.side, event.division, event.path)
         if self.record:
             self.events.append(event)
         if self.n_events >= self.max_events and not self.over:
             self.end(None, "event cap reached: a draw")
 
-    def tally(self) -> None:
-        """Count an event that is not built because events are off (batch runs).
+    def battle_seen(
+        self, ended: float, divisions: dict[str, tuple[str, ...]], winner: str | None
+    ) -> None:
+        """Both sides' strategists learn a battle's end, divisions and winner (RULES.md §8.6),
+        whether events are recorded or not."""
+        if not self.over:
+            for strategist in self.strategists.values():
+                strategist.observe_battle(ended, divisions, winner)
 
-        Only for events that nothing but the log reads: it does what :meth:`emit` does for
-        them without the event object, so the event cap (``campaign.max_events``) ends a
-        campaign at the same event whether events are recorded or not.
-        """
+    def fall_back_seen(self, side: str, division: str, path: tuple[str, ...]) -> None:
+        """Both sides' strategists learn a fall back and its path (RULES.md §8.5)."""
+        if not self.over:
+            for strategist in self.strategists.values():
+                strategist.observe_fall_back(side, division, path)
+
+    def tally(self) -> None:
+        """Count an event not built because events are off (batch runs), as :meth:`emit`
+        would: the event cap (``campaign.max_events``) ends a campaign at the same event."""
         if self.over:
             return
         self.n_events += 1
@@ -205,7 +198,6 @@ class Campaign:
         if not self.done.triggered:
             self.done.succeed()
 
-    # ------------------------------------------------------------------ set-up
     def _started(self) -> None:
         """Log the campaign's header: map, rules, doctrines, bases, seed, versions."""
         if not self.record:
@@ -219,9 +211,8 @@ class Campaign:
         return self.finish()
 
     def start(self) -> None:
-        """Begin the campaign: its header, both armies raised (RULES.md §2.1), every
-        division's process, the evenings and the first minute's contact check scheduled.
-        Nothing has run yet: :meth:`run_until` or :meth:`finish` runs it."""
+        """Begin the campaign (header, armies raised, processes scheduled); nothing runs
+        until :meth:`run_until` or :meth:`finish`."""
         self._started()
         raise_armies(self)  # at their starts (RULES.md §2.1)
         update_sightings(self)
@@ -238,25 +229,22 @@ class Campaign:
         self.finished = first_of(env, (self.done, env.timeout(limit)))
         self.finished.callbacks.append(self._stop)
 
-    def _stop(self, event: simpy.Event) -> None:
-        """The campaign is over (or its time is up): SimPy stops running it."""
+    def _stop(self, event: simpy.Event) -> None:  # over, or out of time: SimPy stops
         self.stopped = True
         if not self.over:
             self.end(None, "time limit reached with nothing decided: a draw")
         StopSimulation.callback(event)
 
     def run_until(self, minute: float) -> bool:
-        """Run the campaign up to the start of ``minute`` (before anything of that minute
-        happens) or to its end if that comes first; True if it stopped at ``minute``.
-        Stopping changes nothing: run on (:meth:`run_until`, :meth:`finish`), the campaign
-        goes as it would have without the stop. ``minute`` must be later than the clock."""
+        """Run up to the start of ``minute`` (> now), or to the end if it comes first; True
+        if it stopped at ``minute``. Run on, it goes as if it had not stopped."""
         if self.stopped:
             return False
         self.env.run(until=minute)
         return not self.stopped
 
     def run_to_end(self) -> None:
-        """Run the campaign to its end, or nothing if it has ended (``over``)."""
+        """Run the campaign on to its end (nothing if it has ended)."""
         if not self.stopped:
             self.env.run()
 
@@ -349,13 +337,10 @@ class Campaign:
         return False
 
     def _decide(self, div: Division) -> tuple[str | None, Any, bool]:
-        """What a free division at a junction does next (RULES.md §8.8): ``(junction, 0.0,
-        False)`` to march there (ordered, its friends woken to come along), or ``(None,
-        minutes, hold)`` to wait that long, ``hold`` when its doctrine holds it there (it
-        may then be woken to march with others). A plain method, not a generator: the
-        division's process does the waiting and the march (one generator fewer a decision).
-        The minutes are typed Any to stay the int or float they are: SimPy's clock keeps
-        an int an int, as the waits it replaces did."""
+        """What a free division at a junction does next (RULES.md §8.8): ``(junction, 0,
+        False)`` to march there (its friends woken to come along), or ``(None, minutes,
+        hold)`` to wait, ``hold`` when its doctrine holds it (it may be woken to march with
+        others). Minutes typed Any: an int stays an int on SimPy's clock."""
         env = self.env
         at = div.location
         assert at is not None
@@ -535,9 +520,8 @@ class Campaign:
         return False
 
     def _contact_when(self, check: simpy.Event, div: Division, junction: str) -> None:
-        """Run the contact check of ``div`` at ``junction`` when ``check`` runs (a callback).
-        (Apart from :meth:`_land`: compiled, a function with a closure makes its closure's
-        frame at every call, taken or not.)"""
+        """Run the contact check of ``div`` at ``junction`` when ``check`` runs (apart from
+        :meth:`_land`: compiled, a closure makes its frame at every call, taken or not)."""
         check.callbacks.append(lambda _: self._contact(check, div, junction))
 
     def _contact(self, check: simpy.Event | None, div: Division, junction: str) -> None:
@@ -572,7 +556,6 @@ class Campaign:
                 nudge(self.env, p)  # an interrupt without the exception (campaign.schedule)
             div.woken = True
 
-    # ------------------------------------------------------------------ knowledge
     def forget(self, div: Division) -> None:
         """A division surrendered or was destroyed: both sides know it is gone."""
         for side in SIDES:

@@ -163,12 +163,10 @@ class Aftermath:
         # announced now, as the battle is settled and before anyone is woken: both sides
         # learn it at once, whichever side's divisions think first (issue 10, item 4)
         path_taken = (start, *route)
+        camp.fall_back_seen(d.side, d.id, path_taken)
         if camp.record:
             camp.emit(FellBack(int(end), d.side, d.id, path_taken, onto_base, bool(from_road)))
-        else:  # events off: what emitting it does (Campaign.emit), without building it
-            if not camp.over:
-                for strategist in camp.strategists.values():
-                    strategist.observe_fall_back(d.side, d.id, path_taken)
+        else:
             camp.tally()
         d.orders = orders
 

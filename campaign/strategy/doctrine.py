@@ -30,10 +30,12 @@ from for the same reason and goal (it holds instead).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import networkx as nx
 import numpy as np
 
+from battle.errors import ConfigError
 from campaign.config import CampaignRules, StrategyDoctrine
 from campaign.strategy.knowledge import (
     CODES,
@@ -48,7 +50,20 @@ from campaign.strategy.knowledge import (
 from campaign.strategy.routing import PricedRoutes, hours_to, nearer, runs_through
 from campaign.strategy.targets import attack_target, pursuit_target
 
-__all__ = ["CODES", "GROUP_CODES", "GUARD_CODES", "Order", "Strategist"]
+__all__ = ["CODES", "GROUP_CODES", "GUARD_CODES", "Order", "Strategist", "check_doctrines"]
+
+
+def check_doctrines(doctrines: dict[str, str], known: Mapping[str, StrategyDoctrine]) -> None:
+    """Refuse a side's doctrine name that ``campaign.doctrines`` does not define (RULES.md
+    §8.8): :class:`ConfigError` naming the flag and the names there are."""
+    for side in ("red", "blue"):
+        name = doctrines[side]
+        if name not in known:
+            raise ConfigError(
+                f"no strategy doctrine named {name!r}",
+                key=f"--{side}-doctrine",
+                fix=f"Choose one of: {', '.join(sorted(known))}.",
+            )
 
 
 class Strategist:
