@@ -216,3 +216,26 @@ def test_run_until_twice_and_past_the_end(rules, default_map):
     assert not camp.run_until(61 * 1440)
     camp.finish()
     assert _log(camp) == _log(whole)
+
+
+def test_a_battle_being_fought_is_in_the_state(rules, default_map):
+    """Stopped while a battle is fought, the state lists it (RULES.md §8.4): its place,
+    start and divisions, each of them marked in battle; and it round-trips."""
+    for seed in range(40):
+        camp = Campaign(default_map, rules, seed)
+        camp.start()
+        minute = 6 * 60
+        while camp.run_until(minute) and not camp.desk.pending:
+            minute += 15
+        if not camp.desk.pending:
+            continue
+        saved = camp.state()
+        assert saved.battles
+        for battle in saved.battles:
+            assert battle.start <= saved.time
+            assert (battle.junction is None) != (battle.road is None)
+            for division_id in battle.divisions:
+                assert saved.division(division_id).in_battle
+        assert st.loads(st.dumps(saved)) == saved
+        return
+    pytest.fail("no battle being fought at any stop of 40 campaigns")
