@@ -40,6 +40,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check battle campaign tests benchmarks
 	$(BIN)/ruff format --check battle campaign tests benchmarks
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -14,7 +14,7 @@ from typing import Any
 
 import networkx as nx
 import simpy
-from simpy.events import PENDING
+from simpy.core import StopSimulation
 
 from battle.dice import Dice, percentage_test
 from campaign.army import Division
@@ -23,10 +23,8 @@ from campaign.config import LoadedRules
 from campaign.endgame import Endgame, final_result
 from campaign.events import (
     SIDES,
-    BattleFought,
     CampaignEnded,
     CampaignEvent,
-    FellBack,
     Halted,
     MarchArrived,
     MarchBegun,
@@ -35,12 +33,23 @@ from campaign.events import (
 )
 from campaign.ledger import Ledger
 from campaign.maps import CampaignMap
-from campaign.reinforcements import entering, entry_minute, raise_armies
+from campaign.reinforcements import raise_armies, schedule_entries
 from campaign.result import CampaignResult, header
-from campaign.schedule import WOKEN, after_urgent, due_now, first_of, nudge, ring
+from campaign.schedule import (
+    WOKEN,
+    after_urgent,
+    due_now,
+    first_of,
+    nudge,
+    queued,
+    ring,
+    set_active,
+)
 from campaign.setting import setting_of
 from campaign.sightings import decision_view, enemies_seeing, update_sightings
-from campaign.strategy import Order, Strategist
+from campaign.snapshot import capture
+from campaign.state import CampaignState
+from campaign.strategy import Order, Strategist, check_doctrines
 from campaign.streams import FORCES, MARCH, SIDE_ORDER, STRATEGY, Streams
 
 #: a division's ``halted_reason`` while it holds on its doctrine's order (``held_for``)
@@ -73,17 +82,7 @@ class Campaign:
     ) -> None:
         self.seed = seed
         self.doctrines = doctrines or {"red": "balanced", "blue": "balanced"}
-        known = loaded.rules.campaign.doctrines
-        for side in SIDES:
-            name = self.doctrines[side]
-            if name not in known:
-                from battle.errors import ConfigError
-
-                raise ConfigError(
-                    f"no strategy doctrine named {name!r}",
-                    key=f"--{side}-doctrine",
-                    fix=f"Choose one of: {', '.join(sorted(known))}.",
-                )
+        check_doctrines(self.doctrines, loaded.rules.campaign.doctrines)
         setting = setting_of(cmap, loaded)  # the same for every campaign of this map and rules
         self.map = cmap
         self.graph: nx.Graph = setting.graph
@@ -115,6 +114,9 @@ class Campaign:
         self.done = self.env.event()
         #: never triggered: a division in a battle sleeps on it until the battle's end wakes it
         self.never = self.env.event()
+        #: triggered as the campaign ends or its time limit passes (set by :meth:`start`)
+        self.finished = self.never
+        self.stopped = False  # (True once ``finished`` has stopped SimPy)
         self.events: list[CampaignEvent] = []
         self.n_events = 0
         #: ``campaign.max_events``, read for every event: a native int here (a config
@@ -159,24 +161,29 @@ class Campaign:
         if self.over and not isinstance(event, CampaignEnded):
             return  # the campaign has ended: what else happened this minute is not recorded
         self.n_events += 1
-        if isinstance(event, BattleFought):
-            for strategist in self.strategists.values():
-                strategist.observe_battle(event.t + event.minutes, event.divisions, event.winner)
-        elif isinstance(event, FellBack):  # seen by both sides (RULES.md §8.5)
-            for strategist in self.strategists.values():
-                strategist.observe_fall_back(event.side, event.division, event.path)
         if self.record:
             self.events.append(event)
         if self.n_events >= self.max_events and not self.over:
             self.end(None, "event cap reached: a draw")
 
-    def tally(self) -> None:
-        """Count an event that is not built because events are off (batch runs).
+    def battle_seen(
+        self, ended: float, divisions: dict[str, tuple[str, ...]], winner: str | None
+    ) -> None:
+        """Both sides' strategists learn a battle's end, divisions and winner (RULES.md §8.6),
+        whether events are recorded or not."""
+        if not self.over:
+            for strategist in self.strategists.values():
+                strategist.observe_battle(ended, divisions, winner)
 
-        Only for events that nothing but the log reads: it does what :meth:`emit` does for
-        them without the event object, so the event cap (``campaign.max_events``) ends a
-        campaign at the same event whether events are recorded or not.
-        """
+    def fall_back_seen(self, side: str, division: str, path: tuple[str, ...]) -> None:
+        """Both sides' strategists learn a fall back and its path (RULES.md §8.5)."""
+        if not self.over:
+            for strategist in self.strategists.values():
+                strategist.observe_fall_back(side, division, path)
+
+    def tally(self) -> None:
+        """Count an event not built because events are off (batch runs), as :meth:`emit`
+        would: the event cap (``campaign.max_events``) ends a campaign at the same event."""
         if self.over:
             return
         self.n_events += 1
@@ -191,11 +198,6 @@ class Campaign:
         if not self.done.triggered:
             self.done.succeed()
 
-    # ------------------------------------------------------------------ set-up
-    def _raise_armies(self) -> None:
-        """Raise both armies at their starts (RULES.md §2.1): :func:`raise_armies`."""
-        raise_armies(self)
-
     def _started(self) -> None:
         """Log the campaign's header: map, rules, doctrines, bases, seed, versions."""
         if not self.record:
@@ -205,8 +207,14 @@ class Campaign:
 
     def run(self) -> CampaignResult:
         """Run the campaign to its end (RULES.md §8.7) and return the result."""
+        self.start()
+        return self.finish()
+
+    def start(self) -> None:
+        """Begin the campaign (header, armies raised, processes scheduled); nothing runs
+        until :meth:`run_until` or :meth:`finish`."""
         self._started()
-        self._raise_armies()
+        raise_armies(self)  # at their starts (RULES.md §2.1)
         update_sightings(self)
         env = self.env
         for div in self.divisions:
@@ -215,13 +223,39 @@ class Campaign:
         # the initial contact check and the reinforcements' entries, scheduled by one urgent
         # event where the processes that waited for them started (campaign.schedule.ring)
         begin = env.event()
-        begin.callbacks.append(self._begin)
+        begin.callbacks.append(lambda _: schedule_entries(self))
         ring(env, begin)
         limit = self.time_limit_days * 1440 + 1
-        self.env.run(until=first_of(self.env, (self.done, self.env.timeout(limit))))
+        self.finished = first_of(env, (self.done, env.timeout(limit)))
+        self.finished.callbacks.append(self._stop)
+
+    def _stop(self, event: simpy.Event) -> None:  # over, or out of time: SimPy stops
+        self.stopped = True
         if not self.over:
             self.end(None, "time limit reached with nothing decided: a draw")
-        result = self._result()
+        StopSimulation.callback(event)
+
+    def run_until(self, minute: float) -> bool:
+        """Run up to the start of ``minute`` (> now), or to the end if it comes first; True
+        if it stopped at ``minute``. Run on, it goes as if it had not stopped."""
+        if self.stopped:
+            return False
+        self.env.run(until=minute)
+        return not self.stopped
+
+    def run_to_end(self) -> None:
+        """Run the campaign on to its end (nothing if it has ended)."""
+        if not self.stopped:
+            self.env.run()
+
+    def state(self) -> CampaignState:
+        """The campaign's state now, as plain data (:mod:`campaign.state`)."""
+        return capture(self, self.env.now)
+
+    def finish(self) -> CampaignResult:
+        """Run the campaign on to its end (RULES.md §8.7) and return the result."""
+        self.run_to_end()
+        result = final_result(self)  # its last event (RULES.md §8.7)
         self.streams.release()  # its generators go to the next campaign of this process
         return result
 
@@ -236,7 +270,7 @@ class Campaign:
         while not self.over and div.alive:
             if div.orders:
                 woken = yield from self._follow_orders(div)
-            elif env._now < div.busy_until:
+            elif env.now < div.busy_until:
                 if div.in_battle:  # asleep until the battle's end rings its alarm (wake)
                     div.alarm = alarm = env.event()
                     div.asleep = True
@@ -244,9 +278,9 @@ class Campaign:
                     if not woken:
                         div.woken = div.asleep = False
                 else:
-                    woken = (yield env.timeout(div.busy_until - env._now)) is WOKEN
-            elif not self.clock.is_daylight(env._now):
-                woken = (yield env.timeout(self.clock.next_dawn(env._now) - env._now)) is WOKEN
+                    woken = (yield env.timeout(div.busy_until - env.now)) is WOKEN
+            elif not self.clock.is_daylight(env.now):
+                woken = (yield env.timeout(self.clock.next_dawn(env.now) - env.now)) is WOKEN
             else:  # its doctrine decides: march on, or wait (or hold) where it is
                 dest, delay, hold = self._decide(div)
                 if dest is not None:
@@ -268,8 +302,8 @@ class Campaign:
         env = self.env
         if kind == "wait_until":
             until = float(arg)  # type: ignore[arg-type]
-            if until > env._now:
-                return (yield env.timeout(until - env._now)) is WOKEN
+            if until > env.now:
+                return (yield env.timeout(until - env.now)) is WOKEN
         elif kind in ("march", "return"):  # a fall back or a return: no rough-road test (§8.2)
             dest = str(arg)
             origin = div.location
@@ -277,13 +311,13 @@ class Campaign:
                 return False
             if kind == "return":  # only fall backs march at night (RULES.md §8.3)
                 march_minutes = self.roads[origin, dest][0] * 60.0
-                nightfall = self.clock.nightfall(env._now)
-                if not self.clock.is_daylight(env._now) or (
-                    env._now + march_minutes > nightfall
+                nightfall = self.clock.nightfall(env.now)
+                if not self.clock.is_daylight(env.now) or (
+                    env.now + march_minutes > nightfall
                     and march_minutes <= self.clock.daylight_minutes
                 ):
                     div.orders.insert(0, (kind, arg))
-                    return (yield env.timeout(self.clock.next_dawn(nightfall) - env._now)) is WOKEN
+                    return (yield env.timeout(self.clock.next_dawn(nightfall) - env.now)) is WOKEN
             if (yield from self._march(div, origin, dest, test_rough=False)):
                 return True
             if div.orders and div.location == dest and due_now(env):
@@ -303,13 +337,10 @@ class Campaign:
         return False
 
     def _decide(self, div: Division) -> tuple[str | None, Any, bool]:
-        """What a free division at a junction does next (RULES.md §8.8): ``(junction, 0.0,
-        False)`` to march there (ordered, its friends woken to come along), or ``(None,
-        minutes, hold)`` to wait that long, ``hold`` when its doctrine holds it there (it
-        may then be woken to march with others). A plain method, not a generator: the
-        division's process does the waiting and the march (one generator fewer a decision).
-        The minutes are typed Any to stay the int or float they are: SimPy's clock keeps
-        an int an int, as the waits it replaces did."""
+        """What a free division at a junction does next (RULES.md §8.8): ``(junction, 0,
+        False)`` to march there (its friends woken to come along), or ``(None, minutes,
+        hold)`` to wait, ``hold`` when its doctrine holds it (it may be woken to march with
+        others). Minutes typed Any: an int stays an int on SimPy's clock."""
         env = self.env
         at = div.location
         assert at is not None
@@ -331,7 +362,7 @@ class Campaign:
             return None, self.hold_minutes, True
         hours, kind = self.roads_from[at][dest]
         minutes = hours * 60.0
-        now = env._now  # (read once: SimPy's clock is an attribute of a Python object)
+        now = env.now  # (read once: SimPy's clock is an attribute of a Python object)
         nightfall = self.clock.nightfall(now)
         if now + minutes > nightfall and minutes <= self.clock.daylight_minutes:
             # the log names the leg it would not start (the reason the halt is kept by stays
@@ -363,7 +394,7 @@ class Campaign:
             return
         self.emit(
             Ordered(
-                int(self.env._now),
+                int(self.env.now),
                 div.side,
                 div.id,
                 at,
@@ -388,7 +419,7 @@ class Campaign:
                 self.tally()
                 return
             reason = why + detail
-            self.emit(Halted(int(self.env._now), div.side, div.id, at, reason, seen_by=(div.side,)))
+            self.emit(Halted(int(self.env.now), div.side, div.id, at, reason, seen_by=(div.side,)))
 
     def _march(self, div: Division, origin: str, dest: str, test_rough: bool) -> Step:
         env = self.env
@@ -401,7 +432,7 @@ class Campaign:
             if record:
                 self.emit(
                     RoughRoadTest(
-                        int(env._now),
+                        int(env.now),
                         div.side,
                         div.id,
                         origin,
@@ -422,12 +453,12 @@ class Campaign:
         self.counts["marches"] += 1
         div.location = None
         div.came_from = origin
-        div.road = (origin, dest, env._now, env._now + minutes)
+        div.road = (origin, dest, env.now, env.now + minutes)
         self.endgame.occupy(origin)  # a contested junction left to one side (RULES.md §7.2)
         if record:
             seen = (div.side, *enemies_seeing(self, div.side, origin))
             self.emit(
-                MarchBegun(int(env._now), div.side, div.id, origin, dest, kind, hours, seen_by=seen)
+                MarchBegun(int(env.now), div.side, div.id, origin, dest, kind, hours, seen_by=seen)
             )
         else:
             self.tally()
@@ -448,12 +479,12 @@ class Campaign:
             self.tally()
             return
         seen = (div.side, *enemies_seeing(self, div.side, junction))
-        self.emit(MarchArrived(int(self.env._now), div.side, div.id, junction, seen_by=seen))
+        self.emit(MarchArrived(int(self.env.now), div.side, div.id, junction, seen_by=seen))
 
     def arrived(self, div: Division, junction: str) -> None:
         """A division reached a junction: sightings, objectives (§8.6); its contact check
         (§8.4) follows in :meth:`_land`."""
-        div.arrived_at = self.env._now
+        div.arrived_at = self.env.now
         update_sightings(self)
         self.endgame.occupy(junction)
 
@@ -474,13 +505,13 @@ class Campaign:
             if (yield check) is WOKEN:  # woken first: the check still runs with its event
                 self._contact_when(check, div, junction)
                 return True
-            env._active_proc = None
+            set_active(env, None)
             self._contact(check, div, junction)
-            env._active_proc = div.process
+            set_active(env, div.process)
         else:  # run as its event would be: outside any process (so a wake interrupts this)
-            env._active_proc = None
+            set_active(env, None)
             self._contact(None, div, junction)
-            env._active_proc = div.process
+            set_active(env, div.process)
         defer, div.defer, div.checking = div.defer, False, False
         if div.woken:
             return (yield self.never) is WOKEN  # its wake-up (nudge) resumes it
@@ -489,19 +520,19 @@ class Campaign:
         return False
 
     def _contact_when(self, check: simpy.Event, div: Division, junction: str) -> None:
-        """Run the contact check of ``div`` at ``junction`` when ``check`` runs (a callback).
-        (Apart from :meth:`_land`: compiled, a function with a closure makes its closure's
-        frame at every call, taken or not.)"""
+        """Run the contact check of ``div`` at ``junction`` when ``check`` runs (apart from
+        :meth:`_land`: compiled, a closure makes its frame at every call, taken or not)."""
         check.callbacks.append(lambda _: self._contact(check, div, junction))
 
     def _contact(self, check: simpy.Event | None, div: Division, junction: str) -> None:
         """The contact check after ``div``'s arrival (§8.4), run by ``check`` (or inline)."""
         if not self.over:
-            queue, n = self.env._queue, len(self.env._queue)
+            n = queued(self.env)
             self.desk.check_contact(junction, arriving=div)
             p = div.process
-            # (p._target: SimPy's Process.target, a property, read as its attribute)
-            div.defer = len(queue) != n and p is not None and (check is None or p._target is check)
+            div.defer = (
+                queued(self.env) != n and p is not None and (check is None or p.target is check)
+            )
 
     def _after_this_minute(self, action: Callable[[], object]) -> None:
         """Run ``action`` after everything already scheduled for this minute: a zero-delay
@@ -515,47 +546,20 @@ class Campaign:
 
         event.callbacks.append(run)
 
-    def _begin(self, _: simpy.Event) -> None:
-        """Schedule the initial contact check (a zero-delay event) and each reinforcement's
-        entry (RULES.md §8.9), in the side order: run by an urgent event of minute 0 queued
-        after the divisions' and the evenings' process starts, it creates their events in
-        the same minutes and order as the processes it replaces did as they started (one
-        process a reinforcement and one for the check, each a start and a generator)."""
-        env = self.env
-        env.timeout(0).callbacks.append(self._initial_contacts)
-        rank = self.side_order.index
-        for reinforcement in sorted(self.map.reinforcements, key=lambda r: rank(r.side)):
-            entry = env.timeout(entry_minute(self, reinforcement))
-            entry.callbacks.append(entering(self, reinforcement))
-
-    def _initial_contacts(self, _: simpy.Event) -> None:
-        """Opposing divisions that start at one junction fight there at once (§8.4)."""
-        for junction in sorted({d.location for d in self.divisions if d.location}):
-            self.desk.check_contact(junction, arriving=None)
-
     def wake(self, div: Division) -> None:
         """Wake a division's process (as an interrupt would) so that it reads its new orders."""
         p = div.process
-        # p.is_alive and p is not env.active_process, read as SimPy's own attributes (its
-        # properties are interpreted calls from compiled code, campaign.schedule)
-        if p is not None and p._value is PENDING and p is not self.env._active_proc:
+        if p is not None and p.is_alive and p is not self.env.active_process:
             if div.asleep and not div.woken and div.alarm is not None:
                 ring(self.env, div.alarm)  # where an interrupt would be, and cheaper
             else:
                 nudge(self.env, p)  # an interrupt without the exception (campaign.schedule)
             div.woken = True
 
-    # ------------------------------------------------------------------ knowledge
     def forget(self, div: Division) -> None:
         """A division surrendered or was destroyed: both sides know it is gone."""
         for side in SIDES:
             self.last_seen[side].pop(div.id, None)
-
-    # ------------------------------------------------------------------ result
-    def _result(self) -> CampaignResult:
-        """Emit the campaign's last event and return its result (RULES.md §8.7):
-        :func:`campaign.endgame.final_result`."""
-        return final_result(self)
 
 
 def run_campaign(

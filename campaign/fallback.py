@@ -89,7 +89,7 @@ class Aftermath:
 
     def hold_on_road(self, by_side: dict[str, list[Division]]) -> None:
         """After a battle on a road both sides stay where they met until it ends."""
-        now = self.camp.env._now
+        now = self.camp.env.now
         for s in SIDES:
             for d in by_side[s]:
                 if d.road is None:
@@ -163,12 +163,10 @@ class Aftermath:
         # announced now, as the battle is settled and before anyone is woken: both sides
         # learn it at once, whichever side's divisions think first (issue 10, item 4)
         path_taken = (start, *route)
+        camp.fall_back_seen(d.side, d.id, path_taken)
         if camp.record:
             camp.emit(FellBack(int(end), d.side, d.id, path_taken, onto_base, bool(from_road)))
-        else:  # events off: what emitting it does (Campaign.emit), without building it
-            if not camp.over:
-                for strategist in camp.strategists.values():
-                    strategist.observe_fall_back(d.side, d.id, path_taken)
+        else:
             camp.tally()
         d.orders = orders
 
@@ -225,6 +223,6 @@ class Aftermath:
         camp.forget(d)
         camp.endgame.occupy(where)
         if camp.record:
-            camp.emit(Surrendered(int(camp.env._now), d.side, d.id, where))
+            camp.emit(Surrendered(int(camp.env.now), d.side, d.id, where))
         else:  # events off: only the log reads it (counted, not built: Campaign.tally)
             camp.tally()

@@ -20,7 +20,14 @@ if TYPE_CHECKING:
     from campaign.engine import Campaign
     from campaign.maps import CampaignMap, Reinforcement
 
-__all__ = ["check_reinforcements", "entering", "entry_minute", "raise_armies", "reinforce"]
+__all__ = [
+    "check_reinforcements",
+    "entering",
+    "entry_minute",
+    "raise_armies",
+    "reinforce",
+    "schedule_entries",
+]
 
 
 def raise_armies(camp: Campaign) -> None:
@@ -101,7 +108,7 @@ def reinforce(camp: Campaign, r: Reinforcement) -> None:
         number += 1
         div, roll = raise_division(r.side, number, r.junction, camp.rules, camp.forces_dice)
         raised.append((div, roll))
-    now = int(env._now)
+    now = int(env.now)
     record = camp.record
     if record:
         seen = (r.side, *enemies_seeing(camp, r.side, r.junction))  # fog of war (§8.6)
@@ -117,7 +124,7 @@ def reinforce(camp: Campaign, r: Reinforcement) -> None:
             camp.emit(DivisionRaised(now, r.side, div.id, roll, units, r.junction, seen_by=seen))
         else:
             camp.tally()
-        div.arrived_at = env._now
+        div.arrived_at = env.now
         div.process = env.process(camp.division_process(div))
     update_sightings(camp)
     camp.endgame.occupy(r.junction)
@@ -133,3 +140,23 @@ def reinforce(camp: Campaign, r: Reinforcement) -> None:
         # only a side with no division standing ends the campaign here (§8.7): a division
         # lost later this minute is lost in a battle's settlement, which checks at once
         camp._after_this_minute(camp.endgame.check_immediate)
+
+
+def schedule_entries(camp: Campaign) -> None:
+    """Schedule the initial contact check (a zero-delay event) and each reinforcement's
+    entry (RULES.md §8.9), in the side order: run by an urgent event of minute 0 queued
+    after the divisions' and the evenings' process starts, it creates their events in
+    the same minutes and order as the processes it replaces did as they started (one
+    process a reinforcement and one for the check, each a start and a generator)."""
+    env = camp.env
+    env.timeout(0).callbacks.append(lambda _: initial_contacts(camp))
+    rank = camp.side_order.index
+    for reinforcement in sorted(camp.map.reinforcements, key=lambda r: rank(r.side)):
+        entry = env.timeout(entry_minute(camp, reinforcement))
+        entry.callbacks.append(entering(camp, reinforcement))
+
+
+def initial_contacts(camp: Campaign) -> None:
+    """Opposing divisions that start at one junction fight there at once (§8.4)."""
+    for junction in sorted({d.location for d in camp.divisions if d.location}):
+        camp.desk.check_contact(junction, arriving=None)

@@ -1,14 +1,28 @@
-"""Scheduling on the campaign's SimPy clock with fewer events (issue 15), each helper placing
-its work exactly where the plainer SimPy idiom it replaces would have (same minute, same
-order), so that a campaign comes out the same.
+"""The campaign's scheduling on SimPy: the one module of the product that reaches past
+SimPy's public API (issue 26, item 3). Each helper places its work exactly where the plainer
+SimPy idiom it replaces would have (same minute, same order), with fewer events (issue 15),
+so that a campaign comes out the same.
 
 SimPy runs the events of one minute by priority (``URGENT`` 0: interrupts, process starts;
 then ``NORMAL`` 1: timeouts, triggered events), and within a priority in the order they
-were scheduled.
+were scheduled. Every other campaign module uses SimPy's public API only (``env.now``,
+``env.timeout``, ``env.process``, ``env.run``, ``Process.target``, ``Process.is_alive``,
+``env.active_process``; a test checks it). What is left here, and why SimPy's public API
+does not give it:
 
-The hot campaign modules (engine, battle desk, sightings, this one) read the clock as
-``env._now``, SimPy's own attribute behind its ``now`` property: compiled, a property is an
-interpreted call each time (about 70 ns against 15; SimPy is pinned below 5 for such reads).
+* :func:`urgent_pending` reads the priority of the first queued event (``env._queue``):
+  SimPy's ``peek`` gives its time only. :func:`queued` counts the queue (whether a contact
+  check scheduled anything; no public count).
+* :func:`ring`, :func:`after_urgent` and :func:`nudge` trigger an event with a priority of
+  their own (``event._ok``, ``event._value`` and ``env.schedule``): ``Event.succeed`` always
+  schedules at ``NORMAL``. :func:`nudge` resumes a process as ``Process.interrupt`` would,
+  without the exception (``process._resume``, ``process._target``).
+* :func:`set_active` runs a contact check as if outside any process (``env._active_proc``),
+  as the event that would have run it would.
+
+Replacing them with public calls (``interrupt`` and ``except simpy.Interrupt`` at every
+wait, a process per check) gives the same campaigns more slowly; the fingerprint
+(``python -m benchmarks fingerprint``) is the check for any such change.
 """
 
 from __future__ import annotations
@@ -27,7 +41,9 @@ __all__ = [
     "first_of",
     "later",
     "nudge",
+    "queued",
     "ring",
+    "set_active",
     "urgent_pending",
 ]
 
@@ -39,8 +55,19 @@ _AFTER_URGENT: Any = 0.5
 def due_now(env: simpy.Environment) -> bool:
     """Whether any event waits to run this minute (a zero-delay event created now would
     run after it; with none, it would run next)."""
-    queue = env._queue
-    return bool(queue) and queue[0][0] == env._now
+    return env.peek() == env.now
+
+
+def queued(env: simpy.Environment) -> int:
+    """How many events are scheduled (triggered and waiting to run)."""
+    return len(env._queue)
+
+
+def set_active(env: simpy.Environment, process: simpy.Process | None) -> None:
+    """Make ``process`` the one SimPy counts as running (None: none), as while the event
+    that runs a callback outside any process would: a wake then interrupts it as it would
+    that event's."""
+    env._active_proc = process
 
 
 def urgent_pending(env: simpy.Environment) -> bool:

@@ -49,7 +49,7 @@ _WHERE = {
     "CellPlan": "plan",
     "ResultStore": "store",
     "cell_summaries": "stats",
-    "default_workers": "runner",
+    "default_workers": "cpus",
     "expand_cells": "spec",
     "export_results": "store",
     "load_spec": "spec",

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from battle.errors import SimulatorError
+from campaign.batch import cpus as cpu_count
 from campaign.batch.spec import BatchSpec, Cell, count_cells, expand_cells
 from campaign.batch.todo import MissingRuns
 from campaign.batch.worker import ChunkTask, file_sha
@@ -126,9 +127,7 @@ def check_local_workers(
     BatchSpecError
         If ``spec.workers`` is over the bound; the fix names the bound and the default.
     """
-    from campaign.batch.runner import default_workers
-
-    cpus = default_workers()
+    cpus = cpu_count.default_workers()
     limit = MAX_WORKERS_PER_CPU * cpus
     if spec.scheduler is None and spec.workers is not None and spec.workers > limit:
         flag = (flags or {}).get("workers")

@@ -52,6 +52,7 @@ from pathlib import Path
 
 import numpy as np
 
+from campaign.batch.cpus import default_workers
 from campaign.batch.plan import BatchPlan, chunk_tasks, guided_chunks
 from campaign.batch.progress import BatchProgress
 from campaign.batch.server import main_module_hidden, mp_context
@@ -133,14 +134,6 @@ class BatchOutcome:
     def rate(self) -> float:
         """Campaigns per second in this session."""
         return self.done_now / self.seconds if self.seconds > 0 else 0.0
-
-
-def default_workers() -> int:
-    """Worker processes when none are asked for: the CPUs this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def _inline(tasks: Iterable[ChunkTask]) -> Results:

@@ -49,6 +49,7 @@ MODULES: tuple[str, ...] = (
     "campaign.strategy.doctrine",
     "campaign.strategy.knowledge",
     "campaign.strategy.routing",
+    "campaign.strategy.targets",
 )
 #: The build's record: source hash, Python, and the file of every compiled module.
 STAMP_NAME = "native.json"

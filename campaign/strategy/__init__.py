@@ -6,7 +6,7 @@
   concentrate, plan, flank, objectives, advance).
 """
 
-from campaign.strategy.doctrine import CODES, Order, Strategist
+from campaign.strategy.doctrine import CODES, Order, Strategist, check_doctrines
 from campaign.strategy.knowledge import EnemyGroup, OwnDivision, SideView, count_flank_marches
 from campaign.strategy.routing import PricedRoutes, rough_road_cost
 
@@ -18,6 +18,7 @@ __all__ = [
     "PricedRoutes",
     "SideView",
     "Strategist",
+    "check_doctrines",
     "count_flank_marches",
     "rough_road_cost",
 ]

@@ -30,10 +30,12 @@ from for the same reason and goal (it holds instead).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import networkx as nx
 import numpy as np
 
+from battle.errors import ConfigError
 from campaign.config import CampaignRules, StrategyDoctrine
 from campaign.strategy.knowledge import (
     CODES,
@@ -46,8 +48,22 @@ from campaign.strategy.knowledge import (
     rally_places,
 )
 from campaign.strategy.routing import PricedRoutes, hours_to, nearer, runs_through
+from campaign.strategy.targets import attack_target, pursuit_target
 
-__all__ = ["CODES", "GROUP_CODES", "GUARD_CODES", "Order", "Strategist"]
+__all__ = ["CODES", "GROUP_CODES", "GUARD_CODES", "Order", "Strategist", "check_doctrines"]
+
+
+def check_doctrines(doctrines: dict[str, str], known: Mapping[str, StrategyDoctrine]) -> None:
+    """Refuse a side's doctrine name that ``campaign.doctrines`` does not define (RULES.md
+    §8.8): :class:`ConfigError` naming the flag and the names there are."""
+    for side in ("red", "blue"):
+        name = doctrines[side]
+        if name not in known:
+            raise ConfigError(
+                f"no strategy doctrine named {name!r}",
+                key=f"--{side}-doctrine",
+                fix=f"Choose one of: {', '.join(sorted(known))}.",
+            )
 
 
 class Strategist:
@@ -307,24 +323,13 @@ class Strategist:
                 return order
         if m.pursue and view.now <= m.pursue_until:
             where = {e: view.enemy_positions.get(e, self.fled.get(e)) for e in m.pursue}
-            base = view.own_base
-            to_base = self._base_hours(base)
-            seen: list[tuple[float, float, str]] = []  # (hours, *tie key)
-            for w in where.values():
-                if w is not None and all(w != key[2] for key in seen):
-                    seen.append(
-                        (from_at.get(w, math.inf), hours_to(self.priced, to_base, w, base), w)
-                    )
-            seen.sort()
-            for _, _, j in seen:
-                beaten = tuple(sorted(e for e, w in where.items() if w == j))
-                g = groups.get(j) or EnemyGroup(
-                    j, beaten, sum(view.enemy_boxes.get(e, view.estimate_boxes) for e in beaten)
+            to_base = self._base_hours(view.own_base)
+            g = pursuit_target(priced, from_at, to_base, at, view, groups, where, here, ratio)
+            if g is not None:
+                j = g.junction
+                return self._go(
+                    "pursue", at, j, stronger, enemy_at=j, enemies=g.divisions, friends=band
                 )
-                if j != at and here >= ratio * g.boxes:
-                    return self._go(
-                        "pursue", at, j, stronger, enemy_at=j, enemies=g.divisions, friends=band
-                    )
         if view.now > m.pursue_until:
             m.pursue = ()
         if not groups:  # nothing known of the enemy: no attack, nothing to concentrate on
@@ -333,22 +338,10 @@ class Strategist:
         seek = self._doc_seek_hours
         base = view.own_base
         to_base = self._base_hours(base)
-        # attack the nearest group within seek_hours it can attack, by (hours, *tie key):
-        # the first such of the groups within reach sorted by that key
-        target: EnemyGroup | None = None
-        target_hours = target_tie = inf
-        within_reach = False
-        for j, g in groups.items():
-            if j != at:
-                hours = from_at.get(j, inf)
-                if hours <= seek:
-                    within_reach = True
-                    if here >= ratio * g.boxes:
-                        tie = hours_to(self.priced, to_base, j, base)
-                        if target is None or nearer(
-                            hours, tie, j, target_hours, target_tie, target.junction
-                        ):
-                            target, target_hours, target_tie = g, hours, tie
+        # attack the nearest group within seek_hours it can attack (hours, *tie key)
+        target, within_reach = attack_target(
+            priced, from_at, to_base, at, base, groups, seek, here, ratio
+        )
         if target is not None:
             j = target.junction
             return self._go(

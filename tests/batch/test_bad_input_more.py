@@ -5,6 +5,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 
+from campaign.batch import cpus as cpus_module
 from campaign.batch import runner as runner_module
 from campaign.batch.runner import BatchInterrupted, run_batch
 from campaign.batch.store import ResultStore
@@ -179,7 +180,7 @@ def test_more_local_workers_than_the_machine_can_hold_are_refused(
     capsys, spec, tmp_path, monkeypatch, asked
 ):
     # bounded before any work: 4 per usable CPU (2 here), whether a flag or the spec asks
-    monkeypatch.setattr(runner_module, "default_workers", lambda: 2)
+    monkeypatch.setattr(cpus_module, "default_workers", lambda: 2)
     out = tmp_path / "x.duckdb"
     line = _one_error(
         *run_cli(["batch", str(spec), "--workers", str(asked), "-o", str(out)], capsys)[::2]
@@ -197,7 +198,7 @@ def test_the_worker_bound_leaves_clusters_and_the_bound_itself_alone(monkeypatch
     from campaign.batch.plan import MAX_WORKERS_PER_CPU, check_local_workers
     from campaign.batch.spec import BatchSpec
 
-    monkeypatch.setattr(runner_module, "default_workers", lambda: 3)
+    monkeypatch.setattr(cpus_module, "default_workers", lambda: 3)
     check_local_workers(BatchSpec(workers=MAX_WORKERS_PER_CPU * 3))  # at the bound: fine
     check_local_workers(BatchSpec(workers=500, backend="dask", scheduler="tcp://h:8786"))
     with pytest.raises(BatchSpecError, match="13 worker processes"):

@@ -11,6 +11,7 @@ import pytest
 
 import campaign.engine
 import campaign.strategy.doctrine as doctrine_module
+from campaign.reinforcements import raise_armies
 from campaign.strategy import EnemyGroup, Order, SideView, Strategist
 from campaign.strategy.knowledge import GUARD_CODES, Memory
 
@@ -245,7 +246,7 @@ def test_a_side_with_none_standing_sees_nothing_and_nothing_gone(rules, default_
     from campaign.engine import Campaign
 
     camp = Campaign(default_map, rules, 3, record_events=False)
-    camp._raise_armies()
+    raise_armies(camp)
     reds = [d for d in camp.divisions if d.side == "red"]
     blues = [d for d in camp.divisions if d.side == "blue"]
     near = reds[0].location

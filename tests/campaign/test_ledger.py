@@ -9,6 +9,7 @@ from battle.withdrawal import withdrawal_factors
 from campaign.army import Division
 from campaign.config import load_rules
 from campaign.ledger import Ledger
+from campaign.reinforcements import raise_armies
 
 W = load_rules().rules.battle.withdrawal
 OBJECTIVES = {"rb": 3, "a": 1, "b": 2, "bb": 3}
@@ -184,7 +185,7 @@ def _star(tmp_path):
     cmap = load_map(write_map(tmp_path, junctions, roads, sides))
     loaded = load_rules(overrides={"campaign.divisions_per_side": 1})
     camp = Campaign(cmap, loaded, 1)
-    camp._raise_armies()
+    raise_armies(camp)
     # the order of camp.divisions is the campaign's seeded side order, not red first
     red, blue = (next(d for d in camp.divisions if d.side == s) for s in ("red", "blue"))
     return camp, red, blue

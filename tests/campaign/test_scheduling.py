@@ -8,9 +8,10 @@ import pytest
 import simpy
 
 from campaign.config import load_rules
+from campaign.endgame import final_result
 from campaign.engine import SIDES, Campaign
 from campaign.maps import load_map
-from campaign.reinforcements import entry_minute, reinforce
+from campaign.reinforcements import entry_minute, initial_contacts, raise_armies, reinforce
 from campaign.schedule import (
     WOKEN,
     after_urgent,
@@ -265,7 +266,7 @@ class _Started(Campaign):
 
     def run(self):
         self._started()
-        self._raise_armies()
+        raise_armies(self)
         update_sightings(self)
         env = self.env
         for div in self.divisions:
@@ -279,13 +280,13 @@ class _Started(Campaign):
         env.run(until=first_of(env, (self.done, env.timeout(limit))))
         if not self.over:
             self.end(None, "time limit reached with nothing decided: a draw")
-        result = self._result()
+        result = final_result(self)
         self.streams.release()
         return result
 
     def _contacts_process(self):
         yield self.env.timeout(0)
-        self._initial_contacts(None)
+        initial_contacts(self)
         yield self.never
 
     def _reinforce_process(self, r):
@@ -307,8 +308,8 @@ class _Started(Campaign):
 @pytest.mark.plain_python
 def test_start_events_give_the_campaign_the_processes_gave(map_name, doctrines):
     """The initial contact check and the reinforcements scheduled by one urgent event
-    (Campaign._begin) give event for event the campaign their own processes gave, in
-    fewer SimPy steps (no process starts)."""
+    (campaign.reinforcements.schedule_entries) give event for event the campaign their own
+    processes gave, in fewer SimPy steps (no process starts)."""
     rules = load_rules()
     cmap = load_map(map_name)
     assert cmap.reinforcements  # the maps bring reinforcements: their entries are compared

@@ -14,6 +14,7 @@ import pytest
 from campaign.config import load_rules
 from campaign.engine import run_campaign
 from campaign.maps import CampaignMap, load_map
+from campaign.reinforcements import raise_armies
 
 #: the west (Red's country) and its mirror in the east; the middle column mirrors onto itself
 WEST_EAST = {
@@ -126,7 +127,7 @@ def test_the_side_that_acts_first_in_a_minute_is_a_seeded_draw(default_map: Camp
     assert abs(100.0 * red_first / len(orders) - 50.0) <= 7.5, red_first
     assert Campaign(default_map, loaded, 7).side_order == orders[7]
     camp = Campaign(default_map, loaded, 7)
-    camp._raise_armies()
+    raise_armies(camp)
     sides = [d.side for d in camp.divisions]
     first, second = camp.side_order
     assert sides == [first] * sides.count(first) + [second] * sides.count(second)

@@ -9,6 +9,7 @@ import pytest
 import campaign.engine
 from campaign import sightings
 from campaign.engine import Campaign
+from campaign.reinforcements import raise_armies
 from campaign.strategy import SideView
 
 
@@ -91,7 +92,7 @@ def test_a_view_follows_each_change_of_a_division(rules, default_map):
     it is free — the next view shows it (a new OwnDivision); an unchanged division keeps
     its object."""
     camp = Campaign(default_map, rules, 7, record_events=False)
-    camp._raise_armies()
+    raise_armies(camp)
     first = sightings.side_view(camp, "red")
     again = sightings.side_view(camp, "red")
     assert again.own == first.own
