@@ -31,6 +31,7 @@ __all__ = ["NOT_FOR_THE_KERNEL", "import_battle_engine", "lean_cache_loads"]
 #: worker imports the battle engine without them (:func:`import_battle_engine`).
 NOT_FOR_THE_KERNEL = ("scipy.linalg.cython_blas", "scipy.linalg.cython_lapack")
 
+
 def lean_cache_loads() -> contextlib.AbstractContextManager[None]:
     """While in the block, numba loads cached compiled functions after setting up only its
     runtime (:func:`battle.kernel.runtime.lean_cache_loads`, where numba's internals are)."""

@@ -45,6 +45,13 @@ COMMANDS: dict[str, Command] = {
     "sensitivity": Command(
         "sensitivity_cmd", "Which rule parameters move the outcomes most.", True
     ),
+    "briefing": Command(
+        "tabletop_cmd", "A printable briefing to fight a logged battle on the table.", True
+    ),
+    "result-sheet": Command("tabletop_cmd", "The result sheet (YAML) of a logged battle.", True),
+    "result-check": Command(
+        "tabletop_cmd", "Check a tabletop result against the abstract odds.", True
+    ),
     "map": Command("map_cmd", "Inspect and convert campaign maps.", False),
     "batch": Command("batch_cmd", "Run many campaigns over a grid; report, export.", True),
 }

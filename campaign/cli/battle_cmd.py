@@ -19,7 +19,6 @@ from typing import Annotated, Any, TextIO
 
 import numpy as np
 import typer
-from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
@@ -28,11 +27,12 @@ from battle.engine import fight
 from battle.errors import ConfigError
 from battle.events import event_to_dict
 from battle.forces import load_forces_yaml, parse_force_flag
-from battle.log import format_events, plural, reason_text
+from battle.log import format_events
 from battle.result import BattleResult
 from battle.rules import BattleRules
 from battle.units import Force
 from campaign.cli import COMMANDS, app
+from campaign.cli.battle_print import print_result
 from campaign.cli.common import (
     SetOption,
     VariantOption,
@@ -41,6 +41,7 @@ from campaign.cli.common import (
     exit_interrupted,
     parse_overrides,
 )
+from campaign.cli.refight_cmd import refight_from_log
 from campaign.config import LoadedRules, load_rules
 from campaign.events import SIDES
 from campaign.streams import BATTLE, Streams
@@ -218,8 +219,45 @@ def battle(
     quiet: Annotated[
         bool, typer.Option("--quiet", help="Only the result table, not the log.")
     ] = False,
+    from_log: Annotated[
+        Path | None,
+        typer.Option(
+            "--from",
+            metavar="LOG.jsonl",
+            help="Fight a battle of this logged campaign again (its forces, hits, late "
+            "arrivals, daylight and dice); with --odds N, N times to see how lucky it was.",
+        ),
+    ] = None,
+    battle_number: Annotated[
+        int | None,
+        typer.Option(
+            "--battle", metavar="N", help="With --from: the log's battle N (1 = the first)."
+        ),
+    ] = None,
 ) -> None:
     """Fight a quick battle (RULES.md §6) and print its log and result, or its odds."""
+    if from_log is not None:
+        _refuse_with_from(
+            red,
+            blue,
+            forces,
+            seed,
+            variant,
+            set_,
+            doctrine,
+            red_doctrine,
+            blue_doctrine,
+            attacker,
+            events,
+        )
+        refight_from_log(from_log, battle_number, odds, as_json, quiet)
+        return
+    if battle_number is not None:
+        raise ConfigError(
+            "--battle names a battle of a logged campaign",
+            key="--battle",
+            fix="Give the log too: campaign battle --from LOG.jsonl --battle N.",
+        )
     loaded = load_rules(variant or [], parse_overrides(set_))
     rules = loaded.rules.battle
     if odds is not None and odds > ODDS_LIMIT:
@@ -283,7 +321,33 @@ def battle(
         for line in format_events(result):
             out.print(line, highlight=False, markup=False)
         out.print()
-    _print_result(out, result)
+    print_result(out, result)
+
+
+def _refuse_with_from(*given: object) -> None:
+    """Refuse the options that set up a battle when ``--from`` takes the set-up from a log."""
+    names = (
+        "--red",
+        "--blue",
+        "--forces",
+        "--seed",
+        "--variant",
+        "--set",
+        "--doctrine",
+        "--red-doctrine",
+        "--blue-doctrine",
+        "--attacker",
+        "--events",
+    )
+    defaults = {"--attacker": "red"}
+    clash = [n for n, v in zip(names, given, strict=True) if v not in (None, [], defaults.get(n))]
+    if clash:
+        raise ConfigError(
+            f"{', '.join(clash)} cannot go with --from: the log sets the battle up (its forces, "
+            "hits, attacker, rules and seed)",
+            key="--from",
+            fix="Leave those options out, or fight a new battle without --from.",
+        )
 
 
 def _print_header(
@@ -304,58 +368,6 @@ def _print_header(
         role = "attacker" if i == attacker else "defender"
         out.print(f"{force.name}: {what}; doctrine {docs[i]}; {role}", highlight=False)
     out.print()
-
-
-def _print_result(out: Console, result: BattleResult) -> None:
-    names = result.names
-    table = Table(
-        title="Result (actual hits: before the battle + taken = total)",
-        box=box.SIMPLE_HEAD,
-        pad_edge=False,
-        collapse_padding=True,
-        show_edge=False,
-    )  # fits 80 columns: the longest type, formation and state are shown whole
-    for col in ("side", "unit", "type", "grade", "formation", "state"):
-        table.add_column(col, no_wrap=True)
-    table.add_column("actual hits", justify="right", no_wrap=True)
-    for u in result.units:
-        style = "red" if u.state in ("routed", "destroyed", "off-table") else None
-        table.add_row(
-            names[u.side],
-            u.id,
-            u.kind.replace("_", " "),
-            u.grade,
-            u.formation,
-            u.state,
-            f"{u.hits_before} + {u.hits_taken} = {u.total_hits}",
-            style=style,
-        )
-    out.print(table)
-    out.print()
-    who = f"{result.winner_name} wins" if result.winner is not None else "Draw"
-    loser_cards = None if result.winner is None else result.cards_left[1 - result.winner]
-    out.print(
-        f"[bold]{who}[/bold]: {reason_text(result.reason, names, result.winner, loser_cards)}"
-    )
-    out.print(f"{result.bounds} bounds ({result.turns} turns), {result.minutes} minutes of battle")
-    for i, name in enumerate(names):
-        out.print(
-            f"{name}: {plural(result.cards_left[i], 'card')} left, {result.cards_lost[i]} lost; "
-            f"casualties {result.casualty_percent[i]:.1f}%; "
-            f"{result.hits_taken(i)} actual hits taken",
-            highlight=False,
-        )
-    if not result.withdrawal_checks:
-        out.print("withdrawal checks: none made (a side checks at the end of a turn, §7.2)")
-    for w in result.withdrawal_checks:
-        rows = ", ".join(f"{f.row} {f.factors:+d}" for f in w.factors) or "no factors"
-        verdict = "withdraws" if w.withdraws else "holds"
-        dice = f"{w.total}d{w.die}: {'+'.join(map(str, w.rolls))} = {sum(w.rolls)}"
-        out.print(
-            f"withdrawal check turn {w.turn}: {names[w.side]} at {w.casualty_percent:.0f}%: "
-            f"{rows}; {dice if w.total > 0 else 'no dice'}: {verdict}",
-            highlight=False,
-        )
 
 
 def run_odds(
