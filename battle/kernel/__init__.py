@@ -26,7 +26,10 @@ COMPILE_SECONDS = 15
 _HERE = Path(__file__).resolve().parent
 #: every source the compiled code depends on (the modules with compiled functions first)
 _COMPILED = tuple(
-    [_HERE / f"{m}.py" for m in ("jit", "draw", "core", "phases", "orders", "start", "bound")]
+    [
+        _HERE / f"{m}.py"
+        for m in ("runtime", "jit", "draw", "core", "phases", "orders", "start", "bound")
+    ]
     + [_HERE.parent / f"{m}.py" for m in ("fire", "formation", "withdrawal")]
 )
 _SOURCES = (*_COMPILED, _HERE / "layout.py")
@@ -42,9 +45,9 @@ def _cache_dirs() -> list[Path]:
     beside = sorted({p.parent / "__pycache__" for p in _COMPILED})
     if all(os.access(d if d.exists() else d.parent, os.W_OK) for d in beside):
         return beside
-    from numba.misc.appdirs import AppDirs
+    from battle.kernel.runtime import numba_user_cache_dir
 
-    return [Path(AppDirs(appname="numba", appauthor=False).user_cache_dir)]
+    return [Path(numba_user_cache_dir())]
 
 
 def _stamp() -> str:

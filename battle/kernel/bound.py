@@ -6,8 +6,6 @@ the withdrawal phase at the end of each turn (§7), and the turn limit and night
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
-from numba.experimental import structref
 
 from battle.kernel.core import (
     check_end,
@@ -24,7 +22,6 @@ from battle.kernel.jit import (
     A1I,
     A2F,
     A2I,
-    BS,
     BT,
     I8,
     LAY,
@@ -32,6 +29,16 @@ from battle.kernel.jit import (
     RT,
     ST,
     VOID,
+    Battle,
+    BattleArrays,
+    FloatArray,
+    IntArray,
+    LayoutArrays,
+    RuleArrays,
+    Rules,
+    entry,
+    new_battle,
+    new_rules,
     rule,
     rules_at,
     unmanaged,
@@ -107,12 +114,12 @@ from battle.kernel.start import deck_cards, index_order, lay_out
 
 
 @rule(I8, BT)
-def first_side(b):
+def first_side(b: Battle) -> int:
     """Who has the first bound this turn (RULES.md §6.2): the attacker; under the variant
     roll-initiative, the higher of two dice (ties to the attacker)."""
     S, RI = b.S, b.RI
     if not RI[R_INIT_ROLL]:
-        return S[S_ATTACKER]
+        return int(S[S_ATTACKER])
     die = RI[R_INIT_DIE]
     roll_a = d(b, die)
     roll_b = d(b, die)
@@ -128,7 +135,7 @@ def first_side(b):
 
 
 @rule(VOID, BT)
-def join_due(b):
+def join_due(b: Battle) -> None:
     """Join every arrival due at the start of the next bound (RULES.md §8.4; see
     :mod:`battle.arrivals`): its units deploy at their baseline, the side's deck is rebuilt for
     every unit it brought to the battle (§3.1, :func:`battle.kernel.start.deck_cards`) less one
@@ -174,7 +181,7 @@ def join_due(b):
 
 
 @rule(VOID, BT, I8)
-def bound(b, side):
+def bound(b: Battle, side: int) -> None:
     """One bound of ``side`` (RULES.md §6.3): draw a card, activate, then the response, fire,
     melee, manoeuvre and checks phases, with the end check after every phase (§6.8). Only a
     lost card or a unit gone can have ended the battle."""
@@ -219,7 +226,7 @@ def bound(b, side):
 
 
 @rule(VOID, BT)
-def run_battle(b):
+def run_battle(b: Battle) -> None:
     """Fight the battle set up in ``b`` to its end (RULES.md §6.2, §6.8): turns of two
     bounds until a side is beaten or withdraws, the turn limit (``max_turns`` from the start,
     or from the first withdrawal check under ``fifteen-after-check``; ``max_turns_cap`` bounds
@@ -255,7 +262,17 @@ def run_battle(b):
 
 
 @rule(ST, LAY, I8, A1F, A2F, I8, I8, A1I, A1F, A2I)
-def set_out(lay, attacker, DB, E, record, max_bounds, RI, RF, XD):
+def set_out(
+    lay: LayoutArrays,
+    attacker: int,
+    DB: FloatArray,
+    E: FloatArray,
+    record: int,
+    max_bounds: int,
+    RI: IntArray,
+    RF: FloatArray,
+    XD: IntArray,
+) -> BattleArrays:
     """The arrays of one battle (``ST``) from its layout ``lay`` (laid out by
     :func:`battle.kernel.start.lay_out` under the rules ``RI``, ``RF`` and ``XD``; the layout
     stays as it was), the side with the first bound ``attacker``, its uniforms ``DB``, its
@@ -287,7 +304,7 @@ def set_out(lay, attacker, DB, E, record, max_bounds, RI, RF, XD):
 
 
 @rule(A1I, A1I)
-def listing_of(RX):
+def listing_of(RX: IntArray) -> IntArray:
     """The index of each unit in listing order (each side's units as given, side 0's first),
     from the layout's ``RX``: the inverse of :func:`battle.kernel.start.index_order`."""
     order = index_order(RX)
@@ -299,7 +316,7 @@ def listing_of(RX):
 
 
 @rule(VOID, A2I, A1I, A1I)
-def outcome_columns(U, listing, out):
+def outcome_columns(U: IntArray, listing: IntArray, out: IntArray) -> None:
     """What a result reads of each unit, the units in the order ``listing``, written to
     ``out`` (int64, at least ``(len(OUT_COLUMNS) + 1) * n`` long): one run of n per column of
     ``OUT_COLUMNS`` of ``U``, then each unit's state at the end (the index in ``END_STATES``
@@ -318,20 +335,31 @@ def outcome_columns(U, listing, out):
         out[m * n + k] = state
 
 
-@njit(RT(RL), cache=True)
-def rules_of(rl):
+@entry(RT(RL))
+def rules_of(rl: RuleArrays) -> Rules:
     """The rule tuple ``rl`` as one :class:`~battle.kernel.jit.Rules` (made here, compiled
     and cached on disk: the proxy's own constructor would compile itself in every
     process)."""
-    r = structref.new(RT)
+    r: Rules = new_rules()
     r.RI, r.RF, r.FI, r.FF, r.TI = rl[0], rl[1], rl[2], rl[3], rl[4]
     r.CT, r.MNF, r.HD, r.LS, r.XD = rl[5], rl[6], rl[7], rl[8], rl[9]
     r.DI, r.DF, r.DR, r.DFF, r.DAF = rl[10], rl[11], rl[12], rl[13], rl[14]
     return r
 
 
-@njit(VOID(LAY, I8, A1F, I8, A2F, I8, I8, I8, I8, A1I), cache=True)
-def fight_arrays(lay, attacker, DB, drawn, E, record, max_bounds, rules, bitgen, OUT):
+@entry(VOID(LAY, I8, A1F, I8, A2F, I8, I8, I8, I8, A1I))
+def fight_arrays(
+    lay: LayoutArrays,
+    attacker: int,
+    DB: FloatArray,
+    drawn: int,
+    E: FloatArray,
+    record: int,
+    max_bounds: int,
+    rules: int,
+    bitgen: int,
+    OUT: IntArray,
+) -> None:
     """Fight the battle laid out in ``lay`` with the rules at ``rules`` (the address of a
     :class:`~battle.kernel.jit.Rules`, :func:`~battle.kernel.jit.fields_address`, held by the
     caller; see :func:`set_out` and :func:`run_battle`), its
@@ -349,7 +377,7 @@ def fight_arrays(lay, attacker, DB, drawn, E, record, max_bounds, rules, bitgen,
     if S[S_DUP]:  # refused (battle.kernel.run): not fought
         OUT[:NS] = S
         return
-    b = structref.new(BS)
+    b = new_battle()
     b.U, b.P, b.S = unmanaged(st[0]), unmanaged(st[1]), unmanaged(S)
     b.DK, b.DL, b.DB, b.E = unmanaged(st[3]), unmanaged(st[4]), unmanaged(st[5]), unmanaged(st[6])
     b.OA, b.OG, b.AB, b.AS = unmanaged(st[7]), unmanaged(st[8]), unmanaged(st[9]), unmanaged(st[10])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from battle.fire import morale_hits
 from battle.kernel.draw import d, index
-from battle.kernel.jit import B1, BT, F8, I8, VOID, rule
+from battle.kernel.jit import B1, BT, F8, I8, VOID, Battle, rule
 from battle.kernel.layout import (
     CC_FAILED,
     END_BOTH_CARDS,
@@ -116,17 +116,17 @@ from battle.withdrawal import highest_loss_step, withdrawal_order
 
 
 @rule(I8, BT)
-def hit_dice(b):
+def hit_dice(b: Battle) -> int:
     """Roll the hit dice D (RULES.md §4.1, ``battle.hit_dice``), term by term, left to right."""
     RI, HD = b.RI, b.HD
     total = RI[R_HD_CONST]
     for k in range(HD.shape[0]):
         total += HD[k, 0] * d(b, HD[k, 1])
-    return total
+    return int(total)
 
 
 @rule(I8, BT, I8, inline=True)
-def row(b, kind):
+def row(b: Battle, kind: int) -> int:
     """A new event row of ``kind`` at the current turn and bound; -1 if the buffer is full
     (the battle is then fought again with a larger one)."""
     S, E = b.S, b.E
@@ -140,11 +140,22 @@ def row(b, kind):
     E[r, 2] = S[S_BOUNDS]
     for k in range(3, EW):
         E[r, k] = 0.0
-    return r
+    return int(r)
 
 
 @rule(VOID, BT, I8, F8, F8, F8, F8, F8, F8, F8, F8)
-def emit(b, kind, v1, v2, v3, v4, v5, v6, v7, v8):
+def emit(
+    b: Battle,
+    kind: int,
+    v1: float,
+    v2: float,
+    v3: float,
+    v4: float,
+    v5: float,
+    v6: float,
+    v7: float,
+    v8: float,
+) -> None:
     """Write one event row of ``kind`` with up to eight values (when recording)."""
     r = row(b, kind)
     if r >= 0:
@@ -160,28 +171,38 @@ def emit(b, kind, v1, v2, v3, v4, v5, v6, v7, v8):
 
 
 @rule(VOID, BT, I8, I8)
-def phase(b, side, name):
+def phase(b: Battle, side: int, name: int) -> None:
     """Record the start of a phase (RULES.md §6.3)."""
     if b.S[S_RECORD]:
         emit(b, EV_PHASE, side, name, 0, 0, 0, 0, 0, 0)
 
 
 @rule(VOID, BT, I8, I8, I8, I8, I8, B1, I8, I8)
-def test_event(b, kind, unit, die, roll, target, passed, why, arg):
+def test_event(
+    b: Battle,
+    kind: int,
+    unit: int,
+    die: int,
+    roll: int,
+    target: int,
+    passed: bool,
+    why: int,
+    arg: int,
+) -> None:
     """Record a test (RULES.md §0.2, §0.3): its kind, unit, die, roll, target and verdict."""
     if b.S[S_RECORD]:
         emit(b, EV_TEST, kind, unit, die, roll, target, passed, why, arg)
 
 
 @rule(VOID, BT, I8, I8, I8, I8)
-def state_event(b, unit, state, why, arg):
+def state_event(b: Battle, unit: int, state: int, why: int, arg: int) -> None:
     """Record that a unit changed state (shaken, routed, destroyed, ...) and why."""
     if b.S[S_RECORD]:
         emit(b, EV_STATE, unit, state, why, arg, 0, 0, 0, 0)
 
 
 @rule(I8, BT, I8)
-def draw_card(b, side):
+def draw_card(b: Battle, side: int) -> int:
     """Draw one card (RULES.md §3.2): ``reshuffle`` draws from the whole deck; ``draw-through``
     deals the deck out and reshuffles when it is empty."""
     S, DK, DL = b.S, b.DK, b.DL
@@ -189,7 +210,7 @@ def draw_card(b, side):
     if n <= 0:
         return 0
     if not b.RI[R_DRAW_THROUGH]:
-        return DK[side, index(b, n)]
+        return int(DK[side, index(b, n)])
     # the cards not dealt since the last reshuffle, highest first
     dealt = S[S_DEALT + side]
     left = DK[side, :n].copy()
@@ -215,11 +236,11 @@ def draw_card(b, side):
     card = left[index(b, m)]
     DL[side, dealt] = card
     S[S_DEALT + side] = dealt + 1
-    return card
+    return int(card)
 
 
 @rule(I8, BT, I8)
-def remove_card(b, side):
+def remove_card(b: Battle, side: int) -> int:
     """A bad thing removes a card (RULES.md §3.3): the highest, or one at random (arw-1998);
     returns it (0 from an empty deck). Draw-through reshuffles."""
     S, DK = b.S, b.DK
@@ -232,11 +253,11 @@ def remove_card(b, side):
         DK[side, k] = DK[side, k + 1]
     S[S_DN + side] = n - 1
     S[S_DEALT + side] = 0
-    return card
+    return int(card)
 
 
 @rule(VOID, BT, I8, I8, I8, I8)
-def bad_thing(b, side, cause, unit, kind):
+def bad_thing(b: Battle, side: int, cause: int, unit: int, kind: int) -> None:
     """A bad thing removes one card from ``side``'s deck (RULES.md §3.3)."""
     S = b.S
     card = remove_card(b, side)
@@ -248,7 +269,7 @@ def bad_thing(b, side, cause, unit, kind):
 
 
 @rule(VOID, BT, I8)
-def leave_contact(b, u):
+def leave_contact(b: Battle, u: int) -> None:
     """``u`` leaves melee and every pending charge or stand it is part of (RULES.md §6.4)."""
     U = b.U
     m = U[u, U_MELEE]
@@ -273,7 +294,7 @@ def leave_contact(b, u):
 
 
 @rule(VOID, BT, I8, inline=True)
-def gone(b, u):
+def gone(b: Battle, u: int) -> None:
     """``u`` leaves the field (a card may now be the last, or a side empty: §6.8)."""
     U, S = b.U, b.S
     S[S_CHANGED] = 1
@@ -282,7 +303,7 @@ def gone(b, u):
 
 
 @rule(VOID, BT, I8, I8, I8)
-def rout(b, u, why, arg):
+def rout(b: Battle, u: int, why: int, arg: int) -> None:
     """The unit routs and leaves the field at once (RULES.md §1.5); §7.1 counts all its
     remaining boxes as casualties."""
     U, S = b.U, b.S
@@ -296,7 +317,7 @@ def rout(b, u, why, arg):
 
 
 @rule(VOID, BT, I8, I8)
-def fail_morale(b, u, kind):
+def fail_morale(b: Battle, u: int, kind: int) -> None:
     """A failed morale test: a bad thing (§3.3); a steady unit shakes, a shaken one routs
     (§1.5)."""
     U = b.U
@@ -309,7 +330,9 @@ def fail_morale(b, u, kind):
 
 
 @rule(B1, BT, I8, I8, I8, I8, B1, I8, I8)
-def morale_test(b, u, minus, kind, bonus, in_melee, why, arg):
+def morale_test(
+    b: Battle, u: int, minus: int, kind: int, bonus: int, in_melee: bool, why: int, arg: int
+) -> bool:
     """A morale test (RULES.md §4.3, §0.2): d100 <= morale - morale hits (+ the §6.4 charge
     bonus, house); a shaken unit tests at -10 (§1.5), as does, in melee, a unit that failed to
     complete a formation change (§5.3). Under ``cumulative`` (§4.3) the hits lower morale for
@@ -327,11 +350,11 @@ def morale_test(b, u, minus, kind, bonus, in_melee, why, arg):
     test_event(b, kind, u, die, roll, target, passed, why, arg)
     if not passed:
         fail_morale(b, u, kind)
-    return passed
+    return bool(passed)
 
 
 @rule(VOID, BT, I8, I8)
-def off_table(b, u, why):
+def off_table(b: Battle, u: int, why: int) -> None:
     """Past its baseline the unit leaves the table (RULES.md §6.5; §7.2 counts it)."""
     U, S = b.U, b.S
     U[u, U_OFFT] = 1
@@ -342,7 +365,7 @@ def off_table(b, u, why):
 
 
 @rule(VOID, BT, I8, F8, I8)
-def fall_back(b, u, inches, action):
+def fall_back(b: Battle, u: int, inches: float, action: int) -> None:
     """Retire toward the own baseline (RULES.md §6.5); past it the unit leaves the table. A
     shaken unit that retires counts once for §7.2."""
     U, P, S = b.U, b.P, b.S
@@ -359,7 +382,7 @@ def fall_back(b, u, inches, action):
 
 
 @rule(VOID, BT, I8)
-def drop_back(b, u):
+def drop_back(b: Battle, u: int) -> None:
     """A charger that failed its test drops back (RULES.md §6.4); past its baseline it leaves
     the table (§6.5)."""
     P, S = b.P, b.S
@@ -372,7 +395,7 @@ def drop_back(b, u):
 
 
 @rule(I8, BT, I8, I8)
-def take_hits(b, u, hits):
+def take_hits(b: Battle, u: int, hits: int) -> int:
     """Mark actual hits (at most up to ``destroyed_at``, RULES.md §1.2); returns those taken.
     A unit first at half strength is due its test (§6.3 step 6); one at ``destroyed_at`` is
     destroyed (a flag or battery lost, §7.2)."""
@@ -407,7 +430,7 @@ def take_hits(b, u, hits):
 
 
 @rule(I8, BT, I8, I8, I8, I8, I8)
-def hit_filter(b, a, tg, how, bonus, cd_x):
+def hit_filter(b: Battle, a: int, tg: int, how: int, bonus: int, cd_x: int) -> int:
     """The 4-step hit filter of ``a`` on ``tg`` (RULES.md §4.1–§4.4); returns actual hits.
 
     Fire (``how`` < HOW_MELEE: fire, defensive fire, moving fire) uses ``a``'s fire CD times
@@ -451,7 +474,7 @@ def hit_filter(b, a, tg, how, bonus, cd_x):
 
 
 @rule(VOID, BT, I8, I8)
-def finish(b, winner, reason):
+def finish(b: Battle, winner: int, reason: int) -> None:
     S = b.S
     S[S_WINNER] = winner
     S[S_REASON] = reason
@@ -461,12 +484,12 @@ def finish(b, winner, reason):
 
 
 @rule(B1, BT)
-def check_end(b):
+def check_end(b: Battle) -> bool:
     """End at once on a side's last card or no units left (RULES.md §6.8 a, c); True if over.
     Only a lost card or a unit gone (``S_CHANGED``) can have ended the battle."""
     S = b.S
     if not S[S_CHANGED]:
-        return S[S_OVER] == 1
+        return bool(S[S_OVER] == 1)
     S[S_CHANGED] = 0
     if S[S_OVER]:
         return True
@@ -488,7 +511,7 @@ def check_end(b):
 
 
 @rule(F8, BT, I8)
-def casualty_percent(b, side):
+def casualty_percent(b: Battle, side: int) -> float:
     """RULES.md §7.1: this battle's hits plus routed units' remaining boxes, over boxes."""
     S = b.S
     box = S[S_BOX + side]
@@ -496,7 +519,7 @@ def casualty_percent(b, side):
 
 
 @rule(I8, BT, I8, F8)
-def withdrawal_total(b, side, pct):
+def withdrawal_total(b: Battle, side: int, pct: float) -> int:
     """The sum of one army's withdrawal factors (RULES.md §7.2): own losses add, the same
     suffered by the enemy subtract, plus the highest losses step reached."""
     S, RI, LS = b.S, b.RI, b.LS
@@ -508,7 +531,7 @@ def withdrawal_total(b, side, pct):
 
 
 @rule(B1, BT, I8, F8, I8)
-def roll_withdrawal(b, side, pct, total):
+def roll_withdrawal(b: Battle, side: int, pct: float, total: int) -> bool:
     """One army's withdrawal check (RULES.md §7.3): ``total`` d6 (none when 0 or less); it
     withdraws on ``withdrawal_success_total`` or more. Always recorded: the result lists
     every check (its casualty percent ``pct``, factors, dice and both sides' §7.2 counts)."""
@@ -534,11 +557,11 @@ def roll_withdrawal(b, side, pct, total):
         for j in range(4):
             E[r, 8 + j] = S[S_TAL + 4 * side + j]
             E[r, 12 + j] = S[S_TAL + 4 * (1 - side) + j]
-    return withdraws
+    return bool(withdraws)
 
 
 @rule(VOID, BT)
-def withdrawal_phase(b):
+def withdrawal_phase(b: Battle) -> None:
     """End-of-turn withdrawal checks (RULES.md §7.2–§7.4): an army at or over the threshold
     rolls its factors in d6; the one with more factors first, and if it withdraws the other
     does not roll; with equal factors both roll (both may withdraw)."""

@@ -13,14 +13,14 @@ is counted (``S_DUSED``): the battle is then fought again with a larger ``DB``.
 
 from __future__ import annotations
 
-from battle.kernel.jit import BT, F8, I8, next_double, rule
+from battle.kernel.jit import BT, F8, I8, Battle, next_double, rule
 from battle.kernel.layout import S_BITGEN, S_DI, S_DNUM, S_DUSED
 
 __all__ = ["d", "index", "uniform"]
 
 
 @rule(F8, BT, inline=True)
-def uniform(b):
+def uniform(b: Battle) -> float:
     """The battle's next uniform in [0, 1) (RULES.md §0.6): the next of ``DB`` if it was
     drawn before, else drawn now from the battle's generator and kept in ``DB``; past the end
     of ``DB``, 0.5 (the shortfall is counted in ``S_DUSED``)."""
@@ -29,22 +29,22 @@ def uniform(b):
     S[S_DI] = i + 1
     S[S_DUSED] = i + 1
     if i < S[S_DNUM]:
-        return DB[i]
+        return float(DB[i])
     if S[S_BITGEN] != 0 and i < DB.shape[0]:
         u = next_double(S[S_BITGEN])
         DB[i] = u
         S[S_DNUM] = i + 1
-        return u
+        return float(u)
     return 0.5
 
 
 @rule(I8, BT, I8, inline=True)
-def d(b, sides):
+def d(b: Battle, sides: int) -> int:
     """One ``d<sides>``: ``floor(u * sides) + 1`` (RULES.md §0.1)."""
     return int(uniform(b) * sides) + 1
 
 
 @rule(I8, BT, I8, inline=True)
-def index(b, n):
+def index(b: Battle, n: int) -> int:
     """A uniform index in 0..n-1 (a random card)."""
     return int(uniform(b) * n)

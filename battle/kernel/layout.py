@@ -1,5 +1,12 @@
 """The battle kernel's data layout: column numbers of its arrays and its integer codes.
 
+Each family of columns or codes is declared once, as a list of names in order: its numbers
+are made from that order (``(U_SIDE, U_KIND, ...) = range(37)``, which fails at import unless
+the count is right), and its width from its last name (``NU = U_HALFP + 1``). Only the
+battle's scalars ``S_*`` are numbered by hand, as some are several wide (a value per side,
+the tallies); tests/battle/test_kernel_layout.py checks that they do not overlap, and that
+the names a decoder prints (``TEST_KINDS``, ``HOWS``, ...) match their codes.
+
 The kernel (:mod:`battle.kernel.rules_core`, :mod:`battle.kernel.orders`,
 :mod:`battle.kernel.bound`) keeps one battle as a handful of numpy arrays so that numba can
 compile the rules; these constants name their columns. Module-level ints are compile-time
@@ -32,44 +39,46 @@ WK_DUE = 2
 WK_ROWS = 4
 
 # ---------------------------------------------------------------- U: unit integer columns
-U_SIDE = 0
-U_KIND = 1  # unit type index (rules' battle.units order)
-U_FID = 2  # formation index (global over (type, formation) pairs)
-U_HITS = 3  # actual hits taken in this battle
-U_TOTAL = 4  # hits carried in + this battle's
-U_HB = 5  # hits carried in
-U_MORALE = 6
-U_GRADE = 7  # 0 raw, 1 regular, 2 veteran, 3 elite
-U_IRREG = 8
-U_SHAKEN = 9
-U_DISORD = 10
-U_FAILED = 11  # failed its last formation-change completion test (RULES.md §5.3)
-U_FROZEN = 12
-U_ROUTED = 13
-U_DESTR = 14
-U_OFFT = 15
-U_OUT = 16  # routed, destroyed or off the table
-U_PRESENT = 17  # in the battle (a late arrival is 0 until it joins, RULES.md §8.4)
-U_MELEE = 18
-U_CBY = 19  # the enemy charging it
-U_CING = 20  # the enemy it charged, until that one tests to stand
-U_SVS = 21  # the charger it stood against this bound (defensive fire)
-U_SBY = 22  # the unit that stood against its charge
-U_CBONUS = 23
-U_CCOST = 24  # its formation change's own §5.2 total
-U_CTF = 25  # target of an enemy charge since its last bound
-U_HBF = 26  # hit by fire since its last bound
-U_RETSH = 27  # retired while shaken (counted once, RULES.md §7.2)
-U_ACT = 28  # activated this bound
-U_CDECL = 29  # declared a charge this bound
-U_ADV = 30  # ordered to advance this bound (move-and-fire)
-U_HALFMV = 31  # fired while advancing: moves half (RULES.md §6.10)
-U_NOCH = 32  # variant no-charge-after-fail
-U_HALFT = 33  # took (or is past) its half-strength test
-U_ARR = 34  # index of the arrival that brings it, -1 for a unit there from the start
-U_CHGL = 35  # charged by the enemy: tests to stand at its side's next bound
-U_HALFP = 36  # due a half-strength test
-NU = 37
+(
+    U_SIDE,
+    U_KIND,  # unit type index (rules' battle.units order)
+    U_FID,  # formation index (global over (type, formation) pairs)
+    U_HITS,  # actual hits taken in this battle
+    U_TOTAL,  # hits carried in + this battle's
+    U_HB,  # hits carried in
+    U_MORALE,
+    U_GRADE,  # 0 raw, 1 regular, 2 veteran, 3 elite
+    U_IRREG,
+    U_SHAKEN,
+    U_DISORD,
+    U_FAILED,  # failed its last formation-change completion test (RULES.md §5.3)
+    U_FROZEN,
+    U_ROUTED,
+    U_DESTR,
+    U_OFFT,
+    U_OUT,  # routed, destroyed or off the table
+    U_PRESENT,  # in the battle (a late arrival is 0 until it joins, RULES.md §8.4)
+    U_MELEE,
+    U_CBY,  # the enemy charging it
+    U_CING,  # the enemy it charged, until that one tests to stand
+    U_SVS,  # the charger it stood against this bound (defensive fire)
+    U_SBY,  # the unit that stood against its charge
+    U_CBONUS,
+    U_CCOST,  # its formation change's own §5.2 total
+    U_CTF,  # target of an enemy charge since its last bound
+    U_HBF,  # hit by fire since its last bound
+    U_RETSH,  # retired while shaken (counted once, RULES.md §7.2)
+    U_ACT,  # activated this bound
+    U_CDECL,  # declared a charge this bound
+    U_ADV,  # ordered to advance this bound (move-and-fire)
+    U_HALFMV,  # fired while advancing: moves half (RULES.md §6.10)
+    U_NOCH,  # variant no-charge-after-fail
+    U_HALFT,  # took (or is past) its half-strength test
+    U_ARR,  # index of the arrival that brings it, -1 for a unit there from the start
+    U_CHGL,  # charged by the enemy: tests to stand at its side's next bound
+    U_HALFP,  # due a half-strength test
+) = range(37)
+NU = U_HALFP + 1
 #: the columns of U a battle's result reads (battle.kernel.decode), in this order; then its
 #: state at the end (an index of END_STATES)
 OUT_COLUMNS = (U_PRESENT, U_FID, U_HITS, U_TOTAL, U_RETSH)
@@ -118,146 +127,172 @@ ROW_BITS = 32
 ROW_MASK = (1 << ROW_BITS) - 1
 
 # tallies (RULES.md §7.2 rows a battle can fire)
-T_FLAGS = 0
-T_BATTERIES = 1
-T_RETSH = 2
-T_OFFT = 3
+(
+    T_FLAGS,
+    T_BATTERIES,
+    T_RETSH,
+    T_OFFT,
+) = range(4)
 
 # ---------------------------------------------------------------- rule scalars (int)
-R_INIT_ROLL = 0
-R_CUMUL = 1
-R_SHAKEN_PEN = 2
-R_DESTROYED = 3
-R_HALF = 4
-R_CAS_PER_H = 5
-R_HITS_PASS = 6
-R_HITS_FAIL = 7
-R_LOSE_AT = 8
-R_DRAW_THROUGH = 9
-R_REMOVE_RANDOM = 10
-R_REACTION_DIE = 11
-R_INIT_DIE = 12
-R_CHARGE_BONUS = 13
-R_WEAK_BONUS = 14
-R_FIRE_AND_CHARGE = 15
-R_WD_DIE = 16
-R_WD_SUCCESS = 17
-R_MAX_TURNS = 18
-R_FROM_CHECK = 19
-R_TURNS_CAP = 20
-R_NO_CHARGE_AFTER_FAIL = 21
-R_COUNTERCHARGE = 22
-R_PURSUIT = 23
-R_PURSUIT_X = 24
-R_FREE_ATTACK = 25
-R_FREE_X = 26
-R_MOVE_FIRE = 27
-R_MOVE_FIRE_X = 28
-R_PCT_DIE = 29
-R_HD_CONST = 30
-R_FC_HBF = 31
-R_FC_RAW = 32
-R_FC_CT = 33
-R_FC_VET = 34
-R_W_FLAG = 35  # §7.2 weights, T_* order
-NRI = 39
+(
+    R_INIT_ROLL,
+    R_CUMUL,
+    R_SHAKEN_PEN,
+    R_DESTROYED,
+    R_HALF,
+    R_CAS_PER_H,
+    R_HITS_PASS,
+    R_HITS_FAIL,
+    R_LOSE_AT,
+    R_DRAW_THROUGH,
+    R_REMOVE_RANDOM,
+    R_REACTION_DIE,
+    R_INIT_DIE,
+    R_CHARGE_BONUS,
+    R_WEAK_BONUS,
+    R_FIRE_AND_CHARGE,
+    R_WD_DIE,
+    R_WD_SUCCESS,
+    R_MAX_TURNS,
+    R_FROM_CHECK,
+    R_TURNS_CAP,
+    R_NO_CHARGE_AFTER_FAIL,
+    R_COUNTERCHARGE,
+    R_PURSUIT,
+    R_PURSUIT_X,
+    R_FREE_ATTACK,
+    R_FREE_X,
+    R_MOVE_FIRE,
+    R_MOVE_FIRE_X,
+    R_PCT_DIE,
+    R_HD_CONST,
+    R_FC_HBF,
+    R_FC_RAW,
+    R_FC_CT,
+    R_FC_VET,
+    R_W_FLAG,  # §7.2 weights, T_* order
+) = range(36)
+NRI = R_W_FLAG + T_OFFT + 1  # a §7.2 weight per tally
 
 # ---------------------------------------------------------------- rule scalars (float)
-RF_DEPTH = 0
-RF_DEPLOY = 1
-RF_FALL_BACK = 2
-RF_DROP_BACK = 3
-RF_STOP_SHORT = 4
-RF_MF_FRACTION = 5
-RF_WD_THRESHOLD = 6
-NRF = 7
+(
+    RF_DEPTH,
+    RF_DEPLOY,
+    RF_FALL_BACK,
+    RF_DROP_BACK,
+    RF_STOP_SHORT,
+    RF_MF_FRACTION,
+    RF_WD_THRESHOLD,
+) = range(7)
+NRF = RF_WD_THRESHOLD + 1
 
 # ---------------------------------------------------------------- formations (int / float)
-F_FIRECD = 0  # 0: cannot fire
-F_MELEECD = 1
-F_FIREDATX = 2
-F_MAYCHARGE = 3
-F_SQUARE = 4
-F_TYPE = 5
-NFI = 6
-FF_RANGE = 0
-FF_MOVE = 1
-FF_REACH = 2
-NFF = 3
+(
+    F_FIRECD,  # 0: cannot fire
+    F_MELEECD,
+    F_FIREDATX,
+    F_MAYCHARGE,
+    F_SQUARE,
+    F_TYPE,
+) = range(6)
+NFI = F_TYPE + 1
+(
+    FF_RANGE,
+    FF_MOVE,
+    FF_REACH,
+) = range(3)
+NFF = FF_REACH + 1
 
 # ---------------------------------------------------------------- unit types
-T_BATTERY = 0
-T_MOUNTED = 1
-T_FOOT = 2
-T_LIGHT = 3
-T_VSSQ = 4
-T_CVF = 5
-T_DEPLOYS = 6  # formation index, -1 none
-T_SQUARE = 7  # formation index, -1 none
-NTI = 8
+(
+    T_BATTERY,
+    T_MOUNTED,
+    T_FOOT,
+    T_LIGHT,
+    T_VSSQ,
+    T_CVF,
+    T_DEPLOYS,  # formation index, -1 none
+    T_SQUARE,  # formation index, -1 none
+) = range(8)
+NTI = T_SQUARE + 1
 
 # ---------------------------------------------------------------- doctrines, per side
-D_CH_DIS = 0
-D_CH_SH = 1
-D_CH_ST = 2
-D_CAV_SQ = 3
-D_SQ_VS_CAV = 4
-D_HOLD = 5
-D_ADV_DEF = 6
-D_RALLY = 7
-D_SHAKEN_RANK = 8
-NDI = 9
-DF_RATIO = 0
-DF_FORM_LINE = 1
-DF_UNLIMBER = 2
-DF_CAV_STOP = 3
-DF_STOP_SHORT = 4
-NDF = 5
+(
+    D_CH_DIS,
+    D_CH_SH,
+    D_CH_ST,
+    D_CAV_SQ,
+    D_SQ_VS_CAV,
+    D_HOLD,
+    D_ADV_DEF,
+    D_RALLY,
+    D_SHAKEN_RANK,
+) = range(9)
+NDI = D_SHAKEN_RANK + 1
+(
+    DF_RATIO,
+    DF_FORM_LINE,
+    DF_UNLIMBER,
+    DF_CAV_STOP,
+    DF_STOP_SHORT,
+) = range(5)
+NDF = DF_STOP_SHORT + 1
 
 # ---------------------------------------------------------------- orders
-O_UNIT = 0
-O_ACTION = 1
-O_TARGET = 2
-O_FORM = 3
-NO = 4
-A_RALLY = 0
-A_CHARGE = 1
-A_FORM = 2
-A_ADVANCE = 3
+(
+    O_UNIT,
+    O_ACTION,
+    O_TARGET,
+    O_FORM,
+) = range(4)
+NO = O_FORM + 1
+(
+    A_RALLY,
+    A_CHARGE,
+    A_FORM,
+    A_ADVANCE,
+) = range(4)
 
 # ---------------------------------------------------------------- events
 EW = 16  # columns: kind, turn, bound, then up to 13 values
-EV_PHASE = 1  # side, phase
-EV_BOUND = 2  # side, card, deck size, activated count; then that many EV_ACT rows
-EV_ACT = 3  # unit
-EV_TEST = 4  # test kind, unit (-1), die, roll, target, passed, reason code, reason arg
-EV_HIT = 5  # how, attacker, target, melee, d, bonus, divisor, morale hits, hits, total
-EV_MELEE = 6  # a, b, hits by a, hits by b, loser (-1), outcome
-EV_CARD = 7  # side, card, cards left, cause code, unit, test kind
-EV_STATE = 8  # unit, state, reason code, reason arg
-EV_MOVED = 9  # unit, action, from, to, target (-1)
-EV_FORMED = 10  # unit, from formation, to formation
-EV_WD = 11  # side, percent, total, withdraws, rolls, own tallies (4), enemy tallies (4)
-EV_ROLL = 12  # one withdrawal die
-EV_END = 13  # winner (-1), reason
+(
+    EV_PHASE,  # side, phase
+    EV_BOUND,  # side, card, deck size, activated count; then that many EV_ACT rows
+    EV_ACT,  # unit
+    EV_TEST,  # test kind, unit (-1), die, roll, target, passed, reason code, reason arg
+    EV_HIT,  # how, attacker, target, melee, d, bonus, divisor, morale hits, hits, total
+    EV_MELEE,  # a, b, hits by a, hits by b, loser (-1), outcome
+    EV_CARD,  # side, card, cards left, cause code, unit, test kind
+    EV_STATE,  # unit, state, reason code, reason arg
+    EV_MOVED,  # unit, action, from, to, target (-1)
+    EV_FORMED,  # unit, from formation, to formation
+    EV_WD,  # side, percent, total, withdraws, rolls, own tallies (4), enemy tallies (4)
+    EV_ROLL,  # one withdrawal die
+    EV_END,  # winner (-1), reason
+) = range(1, 14)
 
 # phases (battle.events.PHASES order)
-PH_RESPONSE = 0
-PH_FIRE = 1
-PH_MELEE = 2
-PH_MANOEUVRE = 3
-PH_CHECKS = 4
-PH_WITHDRAWAL = 5
+(
+    PH_RESPONSE,
+    PH_FIRE,
+    PH_MELEE,
+    PH_MANOEUVRE,
+    PH_CHECKS,
+    PH_WITHDRAWAL,
+) = range(6)
 
 # test kinds
-TK_MORALE = 0
-TK_CASUALTY = 1
-TK_STAND = 2
-TK_CHARGE = 3
-TK_RALLY = 4
-TK_HALF = 5
-TK_COMPLETION = 6
-TK_INITIATIVE = 7
+(
+    TK_MORALE,
+    TK_CASUALTY,
+    TK_STAND,
+    TK_CHARGE,
+    TK_RALLY,
+    TK_HALF,
+    TK_COMPLETION,
+    TK_INITIATIVE,
+) = range(8)
 TEST_KINDS = (
     "morale",
     "casualty",
@@ -270,25 +305,31 @@ TEST_KINDS = (
 )
 
 # test reasons
-TR_NONE = 0
-TR_TARGET = 1  # the charge's target (arg: unit)
-TR_FORMING = 2  # "to complete forming <formation>" (arg: formation)
-TR_FIRST = 3  # "side <arg> has the first bound"
+(
+    TR_NONE,
+    TR_TARGET,  # the charge's target (arg: unit)
+    TR_FORMING,  # "to complete forming <formation>" (arg: formation)
+    TR_FIRST,  # "side <arg> has the first bound"
+) = range(4)
 
 # ways of hitting (RULES.md §4, §6.10); the first three use the fire combat divisor
-HOW_FIRE = 0
-HOW_DEFENSIVE = 1
-HOW_MOVE_FIRE = 2
-HOW_MELEE = 3
-HOW_FREE = 4
-HOW_PURSUIT = 5
+(
+    HOW_FIRE,
+    HOW_DEFENSIVE,
+    HOW_MOVE_FIRE,
+    HOW_MELEE,
+    HOW_FREE,
+    HOW_PURSUIT,
+) = range(6)
 HOWS = ("fire", "defensive-fire", "move-and-fire", "melee", "free-attack", "pursuit")
 
 # melee outcomes
-MO_DECIDED = 0
-MO_BROKEN = 1
-MO_TIE = 2
-MO_ENDED = 3
+(
+    MO_DECIDED,
+    MO_BROKEN,
+    MO_TIE,
+    MO_ENDED,
+) = range(4)
 OUTCOMES = ("decided", "broken", "tie", "ended")
 
 # card-loss causes
@@ -296,43 +337,51 @@ CC_FAILED = 0  # "<unit> failed a <test> test"
 CC_MELEE = 1  # "<unit> lost a melee"
 
 # unit states
-ST_SHAKEN = 0
-ST_ROUTED = 1
-ST_DESTROYED = 2
-ST_OFFT = 3
-ST_RALLIED = 4
-ST_STEADY = 5
-ST_JOINED = 6
+(
+    ST_SHAKEN,
+    ST_ROUTED,
+    ST_DESTROYED,
+    ST_OFFT,
+    ST_RALLIED,
+    ST_STEADY,
+    ST_JOINED,
+) = range(7)
 STATES = ("shaken", "routed", "destroyed", "off-table", "rallied", "steady", "in the battle")
 
 # state reasons
-SR_NONE = 0
-SR_TEST = 1  # the test's kind (arg)
-SR_ROUT_TEST = 2  # "failed a <test> test while shaken"
-SR_DESTROYED = 3  # "<destroyed_at> actual hits"
-SR_FELL_BACK = 4
-SR_DROPPED_BACK = 5
-SR_FORMED = 6  # "formed <formation>" (arg)
-SR_JOINED = 7  # "arrived for bound <bound>; deck rebuilt to <arg> cards"
+(
+    SR_NONE,
+    SR_TEST,  # the test's kind (arg)
+    SR_ROUT_TEST,  # "failed a <test> test while shaken"
+    SR_DESTROYED,  # "<destroyed_at> actual hits"
+    SR_FELL_BACK,
+    SR_DROPPED_BACK,
+    SR_FORMED,  # "formed <formation>" (arg)
+    SR_JOINED,  # "arrived for bound <bound>; deck rebuilt to <arg> cards"
+) = range(8)
 
 # move actions
-MV_ADVANCE = 0
-MV_CHARGE = 1
-MV_COUNTER = 2
-MV_FALL_BACK = 3
-MV_DROP_BACK = 4
-MV_PURSUE = 5
+(
+    MV_ADVANCE,
+    MV_CHARGE,
+    MV_COUNTER,
+    MV_FALL_BACK,
+    MV_DROP_BACK,
+    MV_PURSUE,
+) = range(6)
 MOVES = ("advance", "charge", "countercharge", "fall-back", "drop-back", "pursue")
 
 # why a battle ended (RULES.md §6.8)
-END_NONE = 0
-END_CARDS = 1
-END_BOTH_CARDS = 2
-END_WITHDRAWAL = 3
-END_BOTH_WITHDREW = 4
-END_NO_UNITS = 5
-END_TURN_LIMIT = 6
-END_NIGHTFALL = 7
+(
+    END_NONE,
+    END_CARDS,
+    END_BOTH_CARDS,
+    END_WITHDRAWAL,
+    END_BOTH_WITHDREW,
+    END_NO_UNITS,
+    END_TURN_LIMIT,
+    END_NIGHTFALL,
+) = range(8)
 END_REASONS = (
     "",
     "cards",

@@ -11,7 +11,22 @@ from __future__ import annotations
 
 from numba import types as nt
 
-from battle.kernel.jit import A1B, A1I, A2I, B1, BT, F8, I8, VOID, rule
+from battle.kernel.jit import (
+    A1B,
+    A1F,
+    A1I,
+    A2I,
+    B1,
+    BT,
+    F8,
+    I8,
+    VOID,
+    Battle,
+    BoolArray,
+    FloatArray,
+    IntArray,
+    rule,
+)
 from battle.kernel.layout import (
     A_ADVANCE,
     A_CHARGE,
@@ -62,20 +77,21 @@ from battle.kernel.phases import on_field
 
 #: an order: action (-1 none), target, formation, stop gap
 ORDER = nt.Tuple((I8, I8, I8, F8))
+Order = tuple[int, int, int, float]
 
 
 @rule(B1, A2I, A2I, I8, I8, inline=True)
-def in_state(U, DI, side, e):
+def in_state(U: IntArray, DI: IntArray, side: int, e: int) -> bool:
     """Whether enemy ``e`` is in a state the side's doctrine charges (``charge_when``)."""
     if U[e, U_DISORD]:
-        return DI[side, D_CH_DIS] == 1
+        return bool(DI[side, D_CH_DIS] == 1)
     if U[e, U_SHAKEN]:
-        return DI[side, D_CH_SH] == 1
-    return DI[side, D_CH_ST] == 1
+        return bool(DI[side, D_CH_SH] == 1)
+    return bool(DI[side, D_CH_ST] == 1)
 
 
 @rule(B1, I8, I8, F8, I8, I8, F8, inline=True)
-def before(k1, k2, k3, b1, b2, b3):
+def before(k1: int, k2: int, k3: float, b1: int, b2: int, b3: float) -> bool:
     """Whether the key (k1, k2, k3) sorts before (b1, b2, b3)."""
     if k1 != b1:
         return k1 < b1
@@ -85,7 +101,9 @@ def before(k1, k2, k3, b1, b2, b3):
 
 
 @rule(I8, BT, I8, I8, A1I, I8, A1B)
-def charge_target(b, side, u, targets, ntargets, taken):
+def charge_target(
+    b: Battle, side: int, u: int, targets: IntArray, ntargets: int, taken: BoolArray
+) -> int:
     """The enemy ``u`` would charge now, or -1 (RULES.md §6.4, §6.9).
 
     Only a unit whose type and formation may charge (§1, §1.7) and that is not shaken,
@@ -128,7 +146,18 @@ def charge_target(b, side, u, targets, ntargets, taken):
 
 
 @rule(ORDER, BT, I8, I8, F8, B1, A1I, I8, A1B, B1, B1)
-def order_for(b, side, u, nearest, may, targets, ntargets, taken, threatened, advancing):
+def order_for(
+    b: Battle,
+    side: int,
+    u: int,
+    nearest: float,
+    may: bool,
+    targets: IntArray,
+    ntargets: int,
+    taken: BoolArray,
+    threatened: bool,
+    advancing: bool,
+) -> Order:
     """The order of a steady unit ``nearest`` inches from the nearest enemy (RULES.md §6.7):
     ``(action, target, formation, gap)``, action -1 for none.
 
@@ -178,7 +207,9 @@ def order_for(b, side, u, nearest, may, targets, ntargets, taken, threatened, ad
 
 
 @rule(VOID, BT, I8, A1I, I8, A1B)
-def square_candidates(b, side, cav, ncav, threatened):
+def square_candidates(
+    b: Battle, side: int, cav: IntArray, ncav: int, threatened: BoolArray
+) -> None:
     """Mark the own infantry an enemy cavalry unit would charge next (one per cavalry unit):
     only that battalion forms square (RULES.md §6.7, house), chosen as a charger would choose
     (§6.9): disordered or shaken first, most hits, nearest, lowest id."""
@@ -206,29 +237,33 @@ def square_candidates(b, side, cav, ncav, threatened):
             threatened[best] = True
 
 
-@rule(I8, BT, I8, I8, B1)
-def choose_orders(b, side, card, attacking):
-    """Pick at most ``card`` units of ``side`` to activate and their orders (RULES.md §6.3
-    step 1, §6.7); writes them to the order array and returns how many.
+#: the enemy as a side's orders see it: how many enemy units may be charged (listed in
+#: WK[WK_TARGETS]), how many cavalry units could charge next (WK[WK_CAV]), the enemy's
+#: furthest-forward position, and whether any enemy unit is on the field
+ENEMY = nt.Tuple((I8, I8, F8, B1))
+Enemy = tuple[int, int, float, bool]
+#: whether any enemy that may be charged is in a state the doctrine charges, and the strength
+#: a unit needs to charge the weakest of them (RULES.md §6.7 ``charge_when``, ``ratio``)
+ODDS = nt.Tuple((B1, F8))
+Odds = tuple[bool, float]
+#: a chosen order's columns in CH: its activation rank, unit, action, target, formation (its
+#: stop gap in CG)
+CH_RANK, CH_UNIT, CH_ACTION, CH_TARGET, CH_FORM = 0, 1, 2, 3, 4
+NCH = 5
 
-    Units are taken in the doctrine's ``activation_order`` categories, then by id, until
-    ``card`` have an order. Units in melee, charged last bound or with a charge pending are not
-    activated; a shaken unit rallies if the doctrine says so; a disordered one waits. At most
-    one charger per target (§6.4): a unit whose target an earlier charger took picks again.
-    """
-    U, P, RI, FI, FF, TI, DI = b.U, b.P, b.RI, b.FI, b.FF, b.TI, b.DI
-    OA, OG = b.OA, b.OG
-    n = U.shape[0]
-    if card <= 0:
-        return 0
-    enemy = 1 - side
-    # one pass over the enemy: its furthest-forward position, who could be charged at all
-    # (not in melee, not already charged), and the cavalry that could charge next bound
+
+@rule(ENEMY, BT, I8)
+def survey_enemy(b: Battle, side: int) -> Enemy:
+    """One pass over the enemy of ``side``: the units that may be charged (on the field, not
+    in melee, not already charged: RULES.md §6.4), its unshaken cavalry (which could charge
+    next bound, §6.7's squares), written to ``b.WK``; see :data:`ENEMY`."""
+    U, P, TI = b.U, b.P, b.TI
     targets, cav = b.WK[WK_TARGETS], b.WK[WK_CAV]
+    enemy = 1 - side
     ntargets = ncav = 0
     front = 0.0
     any_enemy = False
-    for e in range(n):
+    for e in range(U.shape[0]):
         if not on_field(U, e, enemy):
             continue
         if not any_enemy or P[e, 0] > front:
@@ -241,97 +276,142 @@ def choose_orders(b, side, card, attacking):
             if TI[U[e, U_KIND], T_MOUNTED] and not U[e, U_SHAKEN]:
                 cav[ncav] = e
                 ncav += 1
-    if not any_enemy:
-        return 0
+    return ntargets, ncav, front, any_enemy
+
+
+@rule(ODDS, BT, I8, A1I, I8)
+def charge_odds(b: Battle, side: int, targets: IntArray, ntargets: int) -> Odds:
+    """Whether any of ``targets`` is in a state ``side``'s doctrine charges, and the strength
+    (boxes left) a unit needs to charge the weakest of them: ``ratio`` × its strength
+    (RULES.md §6.7)."""
+    U, DI = b.U, b.DI
+    full = b.RI[R_DESTROYED]
+    any_in_state = False
+    weakest = full
+    for k in range(ntargets):
+        e = targets[k]
+        if in_state(U, DI, side, e):
+            any_in_state = True
+        weakest = min(weakest, full - U[e, U_TOTAL])
+    return any_in_state, b.DF[side, DF_RATIO] * weakest
+
+
+@rule(VOID, A2I, A1F, I8, I8, I8, I8, I8, I8, F8, inline=True)
+def put_order(
+    ch: IntArray,
+    chg: FloatArray,
+    i: int,
+    rank: int,
+    u: int,
+    action: int,
+    target: int,
+    form: int,
+    gap: float,
+) -> None:
+    """Write row ``i`` of the chosen orders (:data:`CH_RANK` ... and its gap)."""
+    ch[i, CH_RANK], ch[i, CH_UNIT], ch[i, CH_ACTION] = rank, u, action
+    ch[i, CH_TARGET], ch[i, CH_FORM] = target, form
+    chg[i] = gap
+
+
+@rule(I8, BT, I8, I8, F8, B1)
+def candidate_orders(b: Battle, side: int, ntargets: int, front: float, advancing: bool) -> int:
+    """Every unit of ``side`` that would act this bound, with its order, in ``b.CH``/``b.CG``
+    (id order); returns how many (RULES.md §6.7).
+
+    Units in melee, charged last bound or with a charge pending act not; a shaken unit
+    rallies if the doctrine says so (at its ``shaken`` rank); a disordered one waits (still
+    completing a formation change); any other takes :func:`order_for`'s order, if any.
+    """
+    U, P, FI, FF, DI = b.U, b.P, b.FI, b.FF, b.DI
+    targets = b.WK[WK_TARGETS]
     threatened, taken = b.WB[0], b.WB[1]
-    threatened[:] = False
-    taken[:] = False
-    if ncav and DI[side, D_SQ_VS_CAV]:
-        square_candidates(b, side, cav, ncav, threatened)
-    advancing = attacking or DI[side, D_ADV_DEF] == 1
     depth = b.RF[RF_DEPTH]
-    full = RI[R_DESTROYED]
+    full = b.RI[R_DESTROYED]
     odds_known = False
     any_in_state = False
     need = 0.0
-    # chosen orders: rank, unit, action, target, formation; gaps
-    ch, chg = b.CH, b.CG
     nch = 0
-    charging = 0
-    for u in range(n):
+    for u in range(U.shape[0]):
         if not on_field(U, u, side):
             continue
         if U[u, U_MELEE] >= 0 or U[u, U_CBY] >= 0 or U[u, U_CING] >= 0:
             continue
         if U[u, U_SHAKEN]:
             if DI[side, D_RALLY]:
-                ch[nch, 0], ch[nch, 1], ch[nch, 2] = DI[side, D_SHAKEN_RANK], u, A_RALLY
-                ch[nch, 3], ch[nch, 4] = -1, -1
-                chg[nch] = 0.0
+                put_order(b.CH, b.CG, nch, DI[side, D_SHAKEN_RANK], u, A_RALLY, -1, -1, 0.0)
                 nch += 1
             continue
         if U[u, U_DISORD]:
-            continue  # still completing a formation change
+            continue
         nearest = depth - P[u, 0] - front
         fid = U[u, U_FID]
         reach = FF[fid, FF_REACH]
         may = False
         if ntargets and FI[fid, F_MAYCHARGE] and not U[u, U_NOCH] and 0.0 < reach >= nearest:
-            if not odds_known:  # is any target in a charged state; the strength needed
+            if not odds_known:  # worked out once, for the first unit that needs them
                 odds_known = True
-                weakest = full
-                for k in range(ntargets):
-                    e = targets[k]
-                    if in_state(U, DI, side, e):
-                        any_in_state = True
-                    weakest = min(weakest, full - U[e, U_TOTAL])
-                need = b.DF[side, DF_RATIO] * weakest
+                any_in_state, need = charge_odds(b, side, targets, ntargets)
             may = any_in_state or full - U[u, U_TOTAL] >= need
         action, target, form, gap = order_for(
             b, side, u, nearest, may, targets, ntargets, taken, threatened[u], advancing
         )
         if action >= 0:
-            ch[nch, 0], ch[nch, 1], ch[nch, 2] = b.DR[side, U[u, U_KIND]], u, action
-            ch[nch, 3], ch[nch, 4] = target, form
-            chg[nch] = gap
+            put_order(b.CH, b.CG, nch, b.DR[side, U[u, U_KIND]], u, action, target, form, gap)
             nch += 1
-            if action == A_CHARGE:
-                charging += 1
-    if nch == 0:
-        return 0
-    # activation order: rank, then id (insertion sort: stable, units already in id order)
+    return nch
+
+
+@rule(VOID, A2I, A1F, I8, inline=True)
+def sort_by_rank(ch: IntArray, chg: FloatArray, nch: int) -> None:
+    """Sort the first ``nch`` chosen orders by activation rank, keeping id order within a
+    rank (an insertion sort: stable; the orders come in id order)."""
     for i in range(1, nch):
         j = i
-        while j > 0 and ch[j - 1, 0] > ch[j, 0]:
-            for c in range(5):
+        while j > 0 and ch[j - 1, CH_RANK] > ch[j, CH_RANK]:
+            for c in range(NCH):
                 ch[j - 1, c], ch[j, c] = ch[j, c], ch[j - 1, c]
             chg[j - 1], chg[j] = chg[j], chg[j - 1]
             j -= 1
-    count = min(card, nch)
-    clash = False
-    if charging >= 2:  # two chargers may have picked one target (RULES.md §6.4)
-        for i in range(count):
-            for j in range(i):
-                if ch[i, 2] == A_CHARGE and ch[j, 2] == A_CHARGE and ch[i, 3] == ch[j, 3]:
-                    clash = True
-    if not clash:
-        for i in range(count):
-            OA[i, O_UNIT], OA[i, O_ACTION], OA[i, O_TARGET], OA[i, O_FORM] = (
-                ch[i, 1],
-                ch[i, 2],
-                ch[i, 3],
-                ch[i, 4],
-            )
-            OG[i] = chg[i]
-        return count
-    # walk the orders in activation order; a unit whose target an earlier charger took picks
-    # again among the targets left (another target or another order; none: it is not
-    # activated and the next unit is)
+
+
+@rule(B1, A2I, I8, inline=True)
+def two_charge_one(ch: IntArray, count: int) -> bool:
+    """Whether two of the first ``count`` chosen orders charge the same target (§6.4)."""
+    for i in range(count):
+        for j in range(i):
+            same = ch[i, CH_TARGET] == ch[j, CH_TARGET]
+            if ch[i, CH_ACTION] == A_CHARGE and ch[j, CH_ACTION] == A_CHARGE and same:
+                return True
+    return False
+
+
+@rule(VOID, BT, I8, I8, I8, I8, I8, F8, inline=True)
+def give_order(b: Battle, m: int, u: int, action: int, target: int, form: int, gap: float) -> None:
+    """Write the ``m``-th order of the bound (``b.OA``, ``b.OG``)."""
+    OA = b.OA
+    OA[m, O_UNIT], OA[m, O_ACTION], OA[m, O_TARGET], OA[m, O_FORM] = u, action, target, form
+    b.OG[m] = gap
+
+
+@rule(I8, BT, I8, I8, I8, I8, F8, B1)
+def one_charger_per_target(
+    b: Battle, side: int, card: int, nch: int, ntargets: int, front: float, advancing: bool
+) -> int:
+    """Give the chosen orders in activation order, at most ``card``; a unit whose target an
+    earlier charger took picks again among the targets left (another target or another
+    order; none: it is not activated and the next unit is). Returns how many (RULES.md §6.4).
+    """
+    ch, chg, P = b.CH, b.CG, b.P
+    targets = b.WK[WK_TARGETS]
+    taken = b.WB[1]
+    depth = b.RF[RF_DEPTH]
     m = 0
     for i in range(nch):
         if m >= card:
             break
-        u, action, target, form, gap = ch[i, 1], ch[i, 2], ch[i, 3], ch[i, 4], chg[i]
+        u, action, target = ch[i, CH_UNIT], ch[i, CH_ACTION], ch[i, CH_TARGET]
+        form, gap = ch[i, CH_FORM], chg[i]
         if action == A_CHARGE and target >= 0:
             if taken[target]:
                 left = False
@@ -346,7 +426,46 @@ def choose_orders(b, side, card, attacking):
                     continue
             if action == A_CHARGE and target >= 0:
                 taken[target] = True
-        OA[m, O_UNIT], OA[m, O_ACTION], OA[m, O_TARGET], OA[m, O_FORM] = u, action, target, form
-        OG[m] = gap
+        give_order(b, m, u, action, target, form, gap)
         m += 1
     return m
+
+
+@rule(I8, BT, I8, I8, B1)
+def choose_orders(b: Battle, side: int, card: int, attacking: bool) -> int:
+    """Pick at most ``card`` units of ``side`` to activate and their orders (RULES.md §6.3
+    step 1, §6.7); writes them to the order array and returns how many.
+
+    Every unit that would act gets its order (:func:`candidate_orders`); they are taken in
+    the doctrine's ``activation_order`` ranks, then by id, until ``card`` have an order. At
+    most one charger per target (§6.4): when two of those taken charge the same target,
+    :func:`one_charger_per_target` has the later one pick again.
+    """
+    if card <= 0:
+        return 0
+    ntargets, ncav, front, any_enemy = survey_enemy(b, side)
+    if not any_enemy:
+        return 0
+    threatened, taken = b.WB[0], b.WB[1]
+    threatened[:] = False
+    taken[:] = False
+    if ncav and b.DI[side, D_SQ_VS_CAV]:
+        square_candidates(b, side, b.WK[WK_CAV], ncav, threatened)
+    advancing = attacking or b.DI[side, D_ADV_DEF] == 1
+    nch = candidate_orders(b, side, ntargets, front, advancing)
+    if nch == 0:
+        return 0
+    sort_by_rank(b.CH, b.CG, nch)
+    count = min(card, nch)
+    if not two_charge_one(b.CH, count):
+        ch = b.CH
+        for i in range(count):
+            u, action, target, form = (
+                ch[i, CH_UNIT],
+                ch[i, CH_ACTION],
+                ch[i, CH_TARGET],
+                ch[i, CH_FORM],
+            )
+            give_order(b, i, u, action, target, form, b.CG[i])
+        return count
+    return one_charger_per_target(b, side, card, nch, ntargets, front, advancing)

@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 from battle.errors import ConfigError, ForceError
 from battle.kernel import layout as L
 from battle.kernel.bound import rules_of
-from battle.kernel.jit import Rules, fields_address
+from battle.kernel.jit import RuleArrays, Rules, fields_address
 from battle.kernel.start import explicit_decks
 from battle.tables import Tables
 from battle.units import GRADES, ID, UnitSpec
@@ -245,7 +245,7 @@ class Packed:
 
 
 _PACKED: dict[int, tuple[Tables, Packed]] = {}
-_DOCTRINES: dict[tuple[int, str, str], tuple[Tables, tuple[object, ...]]] = {}
+_DOCTRINES: dict[tuple[int, str, str], tuple[Tables, RuleArrays]] = {}
 
 
 def rule_arrays(t: Tables) -> Packed:
@@ -352,7 +352,7 @@ def rule_arrays(t: Tables) -> Packed:
     return packed
 
 
-def doctrine_arrays(t: Tables, names: tuple[str, str]) -> tuple[object, ...]:
+def doctrine_arrays(t: Tables, names: tuple[str, str]) -> RuleArrays:
     """The whole rule tuple of the kernel for ``t`` with the two sides' doctrines ``names``
     (RULES.md §6.7; names must be in ``t.doctrines``), cached."""
     key = (id(t), names[0], names[1])

@@ -20,7 +20,7 @@ from battle.kernel.core import (
     test_event,
 )
 from battle.kernel.draw import d
-from battle.kernel.jit import A2I, B1, BT, F8, I8, VOID, rule
+from battle.kernel.jit import A2I, B1, BT, F8, I8, VOID, Battle, IntArray, rule
 from battle.kernel.layout import (
     A_ADVANCE,
     A_CHARGE,
@@ -124,13 +124,13 @@ from battle.kernel.layout import (
 
 
 @rule(B1, A2I, I8, I8, inline=True)
-def on_field(U, u, side):
+def on_field(U: IntArray, u: int, side: int) -> bool:
     """Whether unit ``u`` is one of ``side``'s units on the field."""
-    return U[u, U_SIDE] == side and U[u, U_PRESENT] == 1 and U[u, U_OUT] == 0
+    return bool(U[u, U_SIDE] == side and U[u, U_PRESENT] == 1 and U[u, U_OUT] == 0)
 
 
 @rule(I8, BT, I8, I8, I8)
-def charge_bonus(b, u, other, bonus):
+def charge_bonus(b: Battle, u: int, other: int, bonus: int) -> int:
     """``u``'s charge bonus against ``other`` (RULES.md §6.4; §1.6: a mounted charger
     multiplies it against foot not in square)."""
     U, TI, FI = b.U, b.TI, b.FI
@@ -141,7 +141,9 @@ def charge_bonus(b, u, other, bonus):
 
 
 @rule(VOID, BT, I8, I8, I8, I8, I8, I8, I8)
-def resolve_melee(b, a, c, bonus_a, bonus_b, x_a, x_b, how):
+def resolve_melee(
+    b: Battle, a: int, c: int, bonus_a: int, bonus_b: int, x_a: int, x_b: int, how: int
+) -> None:
     """One round of melee between ``a`` and ``c`` (RULES.md §4.5): both apply the hit filter
     (charge bonuses added to D, CD multiplied by ``x_a`` / ``x_b``), then the outcome.
 
@@ -180,7 +182,7 @@ def resolve_melee(b, a, c, bonus_a, bonus_b, x_a, x_b, how):
 
 
 @rule(VOID, BT, I8, I8, I8)
-def pursue(b, c, u, bonus):
+def pursue(b: Battle, c: int, u: int, bonus: int) -> None:
     """Variant ``pursuit`` (RULES.md §6.10): charger ``c`` follows ``u``, which failed to
     stand, with the rest of its charge reach, and fights it at once, ``u`` at CD x2."""
     U, P, FF = b.U, b.P, b.FF
@@ -201,7 +203,7 @@ def pursue(b, c, u, bonus):
 
 
 @rule(VOID, BT, I8)
-def stand_tests(b, side):
+def stand_tests(b: Battle, side: int) -> None:
     """Units an enemy charge reached last bound test to stand (RULES.md §6.4), by id.
 
     The charge is met here. A unit that stands is in melee with its charger and may give
@@ -241,7 +243,7 @@ def stand_tests(b, side):
 
 
 @rule(VOID, BT, I8)
-def completion_tests(b, side):
+def completion_tests(b: Battle, side: int) -> None:
     """Disordered units test to complete their formation change (RULES.md §5.2–§5.3), by id:
     a reaction test (§0.3), d6 > T. A unit that fails is frozen for the bound and tests again
     next bound; the retest adds nothing for the failure itself (§5.3).
@@ -279,7 +281,7 @@ def completion_tests(b, side):
 
 
 @rule(VOID, BT, I8)
-def declare_charges(b, norders):
+def declare_charges(b: Battle, norders: int) -> None:
     """Activated units declare charges; each charger tests morale to go in (RULES.md §6.4),
     +``target_disordered_morale_bonus`` against a disordered or shaken target (house).
 
@@ -315,7 +317,7 @@ def declare_charges(b, norders):
 
 
 @rule(I8, BT, I8)
-def fire_target(b, side):
+def fire_target(b: Battle, side: int) -> int:
     """The enemy unit every firer of ``1 - side`` aims at (RULES.md §6.9): the nearest, then
     most hits, then lowest id; units in melee are not fired on. -1: none.
 
@@ -337,7 +339,7 @@ def fire_target(b, side):
 
 
 @rule(VOID, BT, I8)
-def fire_phase(b, side):
+def fire_phase(b: Battle, side: int) -> None:
     """Fire (RULES.md §6.3 step 3, §6.9 targets: nearest, most hits, lowest id).
 
     A unit that stood against a charge this bound fires at its charger unless it is
@@ -381,7 +383,7 @@ def fire_phase(b, side):
 
 
 @rule(VOID, BT)
-def melee_phase(b):
+def melee_phase(b: Battle) -> None:
     """Every pair in contact fights, both at once (RULES.md §4.5), side 0's unit first, by
     id."""
     U = b.U
@@ -407,7 +409,7 @@ def melee_phase(b):
 
 
 @rule(VOID, BT, I8, I8)
-def charge_move(b, u, target):
+def charge_move(b: Battle, u: int, target: int) -> None:
     """Move a charger into contact (RULES.md §6.4); under ``countercharge`` (§6.10) a mounted
     target that is neither disordered nor shaken meets it halfway, both count as chargers."""
     U, P, RI = b.U, b.P, b.RI
@@ -442,7 +444,7 @@ def charge_move(b, u, target):
 
 
 @rule(VOID, BT, I8, I8)
-def change_formation(b, u, new):
+def change_formation(b: Battle, u: int, new: int) -> None:
     """Begin a formation change (RULES.md §5.1): at once in the new formation, disordered.
 
     Its completion total starts from the change's own cost (§5.2, with the reforming row
@@ -461,7 +463,7 @@ def change_formation(b, u, new):
 
 
 @rule(VOID, BT, I8, F8, F8)
-def advance(b, u, to_gap, front):
+def advance(b: Battle, u: int, to_gap: float, front: float) -> None:
     """Move up to the unit's move (half of it after moving fire, §6.10), stopping ``to_gap``
     (at least ``stop_short``) inches from the enemy's furthest-forward unit at ``front``
     (< 0: no enemy left)."""
@@ -481,7 +483,7 @@ def advance(b, u, to_gap, front):
 
 
 @rule(VOID, BT, I8, I8)
-def manoeuvre_phase(b, side, norders):
+def manoeuvre_phase(b: Battle, side: int, norders: int) -> None:
     """Activated units move, charge, change formation or rally (RULES.md §6.3 step 5), in
     activation order."""
     U, P, OA = b.U, b.P, b.OA
@@ -510,7 +512,7 @@ def manoeuvre_phase(b, side, norders):
 
 
 @rule(VOID, BT)
-def half_strength_checks(b):
+def half_strength_checks(b: Battle) -> None:
     """A unit first reduced to half strength (6+ actual hits) takes a morale test (RULES.md
     §6.3 step 6), side 0's first, by id."""
     U = b.U
@@ -530,7 +532,7 @@ def half_strength_checks(b):
 
 
 @rule(VOID, BT, I8, I8)
-def end_bound(b, side, norders):
+def end_bound(b: Battle, side: int, norders: int) -> None:
     """Clear the side's per-bound flags: activation, charges declared, frozen, moving fire,
     and hit by fire or charged since its last bound (used by completion tests, §5.2)."""
     U, OA = b.U, b.OA

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ctypes
 from collections.abc import Sequence
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numba import config
@@ -29,7 +29,7 @@ from battle.kernel.bound import (
     set_out,
 )
 from battle.kernel.decode import result
-from battle.kernel.jit import FIELDS
+from battle.kernel.jit import FIELDS, Battle
 from battle.kernel.layout import EW, NS, S_DNUM, S_DUP, S_DUSED, S_EN, S_EOVER, S_NWD
 from battle.kernel.lineup import new_state, refuse_repeats
 from battle.kernel.pack import (
@@ -200,15 +200,15 @@ def _plain(
     its uniforms drawn beforehand in blocks of 64 (more blocks if it needs them); returns
     what :func:`battle.kernel.bound.fight_arrays` writes to ``OUT`` (as a list) and its event
     rows."""
-    rl = doctrine_arrays(t, doctrines)
+    rl: Any = doctrine_arrays(t, doctrines)  # the arrays of RL
     start = rng.bit_generator.state if rewind else None
     dice = rng.random(4 * BLOCK)
     while True:
         E = np.empty((rows, L.EW), np.float64)
-        st = set_out(arrays, attacker, dice, E, record, nightfall, rl[0], rl[1], rl[9])  # type: ignore[no-untyped-call]
+        st = set_out(arrays, attacker, dice, E, record, nightfall, rl[0], rl[1], rl[9])
         if st[2][L.S_DUP]:  # refused: not fought
             return st[2].tolist(), st[6]
-        run_battle(SimpleNamespace(**dict(zip(FIELDS, (*st, *rl), strict=True))))  # type: ignore[no-untyped-call]
+        run_battle(cast(Battle, SimpleNamespace(**dict(zip(FIELDS, (*st, *rl), strict=True)))))
         s = st[2].tolist()
         used = s[L.S_DUSED]
         if used > len(dice):  # more dice: the next blocks of the same stream
@@ -224,5 +224,5 @@ def _plain(
     n = len(arrays[1])
     OUT = np.empty(L.NS + OUT_PER_UNIT * n, np.int64)
     OUT[: L.NS] = st[2]
-    outcome_columns(st[0], listing_of(arrays[1]), OUT[L.NS :])  # type: ignore[no-untyped-call]
+    outcome_columns(st[0], listing_of(arrays[1]), OUT[L.NS :])
     return OUT.tolist(), st[6]

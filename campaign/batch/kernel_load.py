@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable, Iterator
 from typing import Any
 
 __all__ = ["NOT_FOR_THE_KERNEL", "import_battle_engine", "lean_cache_loads"]
@@ -32,52 +31,23 @@ __all__ = ["NOT_FOR_THE_KERNEL", "import_battle_engine", "lean_cache_loads"]
 #: worker imports the battle engine without them (:func:`import_battle_engine`).
 NOT_FOR_THE_KERNEL = ("scipy.linalg.cython_blas", "scipy.linalg.cython_lapack")
 
-#: how many cached functions were loaded the lean way in this process (tests read it)
-lean_loads = {"count": 0}
 
-
-def _install_lean_loads() -> Callable[..., Any] | None:
-    """Make numba's ``Cache.load_overload`` lean; returns the method it replaced (None: this
-    numba's cache has no such methods, nothing was changed)."""
-    from numba.core import caching
-    from numba.core.runtime import rtsys
-
-    original: Callable[..., Any] | None = getattr(caching.Cache, "load_overload", None)
-    guard = getattr(caching.Cache, "_guard_against_spurious_io_errors", None)
-    if original is None or guard is None or not hasattr(caching.Cache, "_load_overload"):
-        return None
-
-    def load_overload(self: Any, sig: Any, target_context: Any) -> Any:
-        rtsys.initialize(target_context)  # what the compiled code calls: set up once
-        with self._guard_against_spurious_io_errors():
-            data = self._load_overload(sig, target_context)
-            if data is not None:
-                lean_loads["count"] += 1
-            return data
-        return None  # the guard swallowed a spurious I/O error: numba compiles instead
-
-    caching.Cache.load_overload = load_overload
-    return original
-
-
-@contextlib.contextmanager
-def lean_cache_loads() -> Iterator[None]:
+def lean_cache_loads() -> contextlib.AbstractContextManager[None]:
     """While in the block, numba loads cached compiled functions after setting up only its
-    runtime (NRT), not after refreshing every compiler registry (``Cache.load_overload``
-    otherwise calls ``target_context.refresh()`` first).
+    runtime (:func:`battle.kernel.runtime.lean_cache_loads`, where numba's internals are)."""
+    from battle.kernel.runtime import lean_cache_loads as lean
 
-    Restored on leaving the block, whatever happens. A function that is not in the cache is
-    compiled as usual: numba's compiler refreshes the context in full itself. With a numba
-    whose cache has no such method, nothing is changed.
-    """
-    from numba.core import caching
+    return lean()
 
-    original = _install_lean_loads()
-    try:
-        yield
-    finally:
-        if original is not None:
-            caching.Cache.load_overload = original
+
+def __getattr__(name: str) -> Any:
+    """``lean_loads``: how many cached functions were loaded the lean way in this process
+    (:data:`battle.kernel.runtime.lean_loads`; tests read it)."""
+    if name == "lean_loads":
+        from battle.kernel.runtime import lean_loads
+
+        return lean_loads
+    raise AttributeError(name)
 
 
 def import_battle_engine(*, lean_for_good: bool = False) -> None:
@@ -108,7 +78,9 @@ def import_battle_engine(*, lean_for_good: bool = False) -> None:
         if battle.kernel.COLD:
             import battle.engine
         elif lean_for_good:
-            _install_lean_loads()
+            from battle.kernel.runtime import install_lean_loads
+
+            install_lean_loads()
             import battle.engine
         else:
             with lean_cache_loads():

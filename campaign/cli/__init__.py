@@ -13,18 +13,96 @@ import errno
 import os
 import signal
 import sys
-from typing import Any
+from typing import Any, NamedTuple
 
 import typer
 import typer.main
-from typer.core import TyperArgument, _TyperParameter
+from typer.core import TyperArgument, TyperCommand, TyperGroup, _TyperParameter
 
 from battle.errors import SimulatorError, plain_message
-from campaign.cli.common import caused_by_ctrl_c
 
-__all__ = ["app", "main"]
+__all__ = ["COMMANDS", "app", "main"]
+
+
+class Command(NamedTuple):
+    """A sub-command as the top-level help lists it, before its module is imported."""
+
+    module: str  #: the module under campaign.cli that registers it
+    short_help: str  #: its line in ``campaign --help`` (the module's decorator uses it)
+    fights: bool  #: whether it fights battles (its module imports the battle engine)
+
+
+#: Every sub-command, in the order ``campaign --help`` lists them. A command's module is
+#: imported only when the command line names it: ``campaign --help`` and ``--version`` import
+#: no sub-command (neither numpy nor numba), ``campaign map`` not the battle kernel.
+COMMANDS: dict[str, Command] = {
+    "battle": Command(
+        "battle_cmd", "Fight one quick battle: its log and result, or its odds.", True
+    ),
+    "run": Command("run_cmd", "Play one whole campaign on a map and print its log.", True),
+    "report": Command("report_cmd", "Write a printable diary of a saved campaign.", False),
+    "replay": Command(
+        "replay_cmd", "Write an interactive replay (HTML) of a saved campaign.", True
+    ),
+    "odds": Command("odds_cmd", "Exact odds of every dice mechanic of the rules.", False),
+    "tournament": Command("tournament_cmd", "Rate strategy doctrines against each other.", True),
+    "sensitivity": Command(
+        "sensitivity_cmd", "Which rule parameters move the outcomes most.", True
+    ),
+    "briefing": Command(
+        "tabletop_cmd", "A printable briefing to fight a logged battle on the table.", True
+    ),
+    "result-sheet": Command("tabletop_cmd", "The result sheet (YAML) of a logged battle.", True),
+    "result-check": Command(
+        "tabletop_cmd", "Check a tabletop result against the abstract odds.", True
+    ),
+    "map": Command("map_cmd", "Inspect and convert campaign maps.", False),
+    "batch": Command("batch_cmd", "Run many campaigns over a grid; report, export.", True),
+}
+
+
+class _NotImported(TyperCommand):
+    """A sub-command whose module is not imported yet: its name and short help only."""
+
+
+class LazyCommands(TyperGroup):
+    """The top-level group: every sub-command of :data:`COMMANDS` is listed (help, the
+    "did you mean" of a mistyped command) from the table, and its module imported only when
+    the command is run or its own help is asked for."""
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        loaded = dict(self.commands)
+        self.commands.clear()  # in the order of COMMANDS, whichever were imported first
+        for name, command in COMMANDS.items():
+            if name in loaded:
+                self.commands[name] = loaded.pop(name)
+            else:
+                self.commands[name] = _NotImported(name, short_help=command.short_help)
+        self.commands.update(loaded)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        found = self.commands.get(cmd_name)
+        if isinstance(found, _NotImported):
+            _import_commands((cmd_name,))
+            group = typer.main.get_command(app)
+            assert isinstance(group, TyperGroup)
+            found = group.commands[cmd_name]
+            self.commands[cmd_name] = found
+        return found
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """The ``Commands`` section of the help, without importing any sub-command."""
+        shown = {name: cmd for name, cmd in self.commands.items() if not cmd.hidden}
+        if shown:
+            limit = formatter.width - 6 - max(len(name) for name in shown)  # as click's own
+            rows = [(name, cmd.get_short_help_str(limit)) for name, cmd in shown.items()]
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
 
 app = typer.Typer(
+    cls=LazyCommands,
     name="campaign",
     help="Automated solo wargame campaigns: march two armies across a map, fight every meeting.",
     no_args_is_help=True,
@@ -65,34 +143,32 @@ if hasattr(TyperArgument, "_usage_display_name"):  # Typer 0.29's hook for the u
     TyperArgument._usage_display_name = _usage_display_name  # type: ignore[method-assign]
 
 
-def _register() -> None:
-    """Import the sub-command modules (each adds itself to ``app``), the battle engine first
-    with only what its compiled kernel needs (:mod:`campaign.batch.kernel_load`: no
-    ``scipy.linalg``, no numba compiler registries to load machine code from the cache;
-    about 0.2 s of CPU less on every command)."""
+def _register(names: tuple[str, ...] | None = None) -> None:
+    """Import the modules of the sub-commands ``names`` (every one by default; each adds
+    itself to ``app``): what :func:`main` does before it parses the command line."""
+    _import_commands(tuple(COMMANDS) if names is None else names)
+
+
+def _import_commands(names: tuple[str, ...]) -> None:
+    """Import the modules of the sub-commands ``names`` (each adds itself to ``app``); before
+    one that fights battles, the battle engine, with only what its compiled kernel needs
+    (:mod:`campaign.batch.kernel_load`: no ``scipy.linalg``, no numba compiler registries to
+    load machine code from the cache; about 0.2 s of CPU less)."""
     import importlib
 
-    from campaign.batch.kernel_load import import_battle_engine
+    wanted = [COMMANDS[n] for n in names if n in COMMANDS]
+    if any(command.fights for command in wanted):
+        from campaign.batch.kernel_load import import_battle_engine
 
-    import_battle_engine(lean_for_good=True)
+        import_battle_engine(lean_for_good=True)
+    for command in wanted:
+        importlib.import_module(f"campaign.cli.{command.module}")
 
-    for name in (
-        "battle_cmd",
-        "run_cmd",
-        "map_cmd",
-        "batch_cmd",
-        "report_cmd",
-        "replay_cmd",
-        "odds_cmd",
-        "tournament_cmd",
-        "sensitivity_cmd",
-        "tabletop_cmd",
-    ):
-        try:
-            importlib.import_module(f"campaign.cli.{name}")
-        except ModuleNotFoundError as exc:  # a sub-command not built yet
-            if exc.name != f"campaign.cli.{name}":
-                raise
+
+def _named_command(args: list[str]) -> tuple[str, ...]:
+    """The sub-command the command line ``args`` names (its first word when that is one of
+    :data:`COMMANDS`; none for ``--help``, ``--version`` or a mistyped command)."""
+    return (args[0],) if args and args[0] in COMMANDS else ()
 
 
 def _version(value: bool) -> None:
@@ -156,6 +232,8 @@ def _is_interrupt(exc: BaseException) -> bool:
     """Ctrl-C, DuckDB's ``InterruptException`` ("Query interrupted") that Ctrl-C causes, or
     an error caused by Ctrl-C (:func:`campaign.cli.common.caused_by_ctrl_c`: numba's
     ``SystemError`` when the signal lands in compiled code)."""
+    from campaign.cli.common import caused_by_ctrl_c
+
     if caused_by_ctrl_c(exc):
         return True
     if isinstance(exc, RuntimeError) and str(exc).strip() == "Query interrupted":
@@ -251,7 +329,7 @@ def main(argv: list[str] | None = None) -> None:
             from campaign.batch.server import start_server
 
             start_server()  # the workers' fork server warms up while the commands import
-        _register()
+        _register(_named_command(args))
         command = typer.main.get_command(app)
         started = True
         command.invoke = _closed_pipe_passes(command.invoke)  # type: ignore[method-assign]

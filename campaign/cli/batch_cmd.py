@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 from typer.core import TyperGroup
 
-from campaign.cli import app, fail
+from campaign.cli import COMMANDS, app, fail
 from campaign.cli.common import (
     BackendOption,
     SchedulerOption,
@@ -43,7 +43,7 @@ batch_app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode=None,
 )
-app.add_typer(batch_app, name="batch", short_help="Run many campaigns over a grid; report, export.")
+app.add_typer(batch_app, name="batch", short_help=COMMANDS["batch"].short_help)
 
 
 #: The width of the summary when piped or redirected (and no COLUMNS asked for another):

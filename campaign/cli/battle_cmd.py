@@ -31,7 +31,7 @@ from battle.log import format_events
 from battle.result import BattleResult
 from battle.rules import BattleRules
 from battle.units import Force
-from campaign.cli import app
+from campaign.cli import COMMANDS, app
 from campaign.cli.battle_print import print_result
 from campaign.cli.common import (
     SetOption,
@@ -171,7 +171,7 @@ def _attacker(name: str) -> int:
     return _SIDES.index(key)
 
 
-@app.command("battle", short_help="Fight one quick battle: its log and result, or its odds.")
+@app.command("battle", short_help=COMMANDS["battle"].short_help)
 def battle(
     red: Annotated[
         str | None,

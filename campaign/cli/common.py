@@ -7,12 +7,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
-import numpy as np
 import typer
-import yaml
 
 from battle.errors import ConfigError
-from battle.yamlfile import YamlTooLarge, safe_load_text
 
 __all__ = [
     "caused_by_ctrl_c",
@@ -44,6 +41,8 @@ def caused_by_ctrl_c(exc: BaseException) -> bool:
 
 def fresh_seed() -> int:
     """A new seed from the operating system's entropy, short enough to type back."""
+    import numpy as np  # here, not at the top: campaign.cli's error path imports this module
+
     entropy = np.random.SeedSequence().entropy  # an int when no entropy is given
     assert isinstance(entropy, int)
     return entropy % 1_000_000_000
@@ -96,6 +95,10 @@ def parse_pairs(
 
 def parse_overrides(items: list[str] | None) -> dict[str, Any]:
     """``--set key=value`` items into dotted-key overrides; values read as YAML scalars."""
+    import yaml
+
+    from battle.yamlfile import YamlTooLarge, safe_load_text
+
     out: dict[str, Any] = {}
     for key, value in parse_pairs(items, "--set").items():
         try:

@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from campaign.cli import app, fail
+from campaign.cli import COMMANDS, app, fail
 from campaign.errors import MapError
 from campaign.maps import CampaignMap, MapOptions, load_map, write_map
 from campaign.maps.summary import summarize_map
@@ -25,7 +25,7 @@ map_app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode=None,
 )
-app.add_typer(map_app, name="map", short_help="Inspect and convert campaign maps.")
+app.add_typer(map_app, name="map", short_help=COMMANDS["map"].short_help)
 
 MapArg = Annotated[str, typer.Argument(metavar="MAP", help="A map file or a shipped map's name.")]
 ContractOpt = Annotated[

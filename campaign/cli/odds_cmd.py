@@ -12,7 +12,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from campaign.cli import app
+from campaign.cli import COMMANDS, app
 from campaign.cli.common import SetOption, VariantOption, parse_overrides
 
 __all__ = ["odds"]
@@ -32,7 +32,7 @@ def _table(title: str) -> Table:
     )
 
 
-@app.command("odds", short_help="Exact odds of every dice mechanic of the rules.")
+@app.command("odds", short_help=COMMANDS["odds"].short_help)
 def odds(
     variant: VariantOption = None,
     set_: SetOption = None,

@@ -7,13 +7,13 @@ from typing import Annotated
 
 import typer
 
-from campaign.cli import app
+from campaign.cli import COMMANDS, app
 from campaign.errors import SimulatorError
 
 __all__ = ["report"]
 
 
-@app.command("report", short_help="Write a printable diary of a saved campaign.")
+@app.command("report", short_help=COMMANDS["report"].short_help)
 def report(
     events: Annotated[
         Path,

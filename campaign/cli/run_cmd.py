@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from campaign.cli import app
+from campaign.cli import COMMANDS, app
 from campaign.cli.common import SetOption, VariantOption, check_seed, parse_overrides, parse_pairs
 from campaign.outfile import atomic_text_file, check_output_file
 from campaign.printers.registry import FORMATS
@@ -38,7 +38,7 @@ class View(StrEnum):
     blue = "blue"
 
 
-@app.command("run", short_help="Play one whole campaign on a map and print its log.")
+@app.command("run", short_help=COMMANDS["run"].short_help)
 def run(
     map_path: Annotated[
         str | None,

@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from campaign.cli import app
+from campaign.cli import COMMANDS, app
 from campaign.cli.common import (
     BackendOption,
     SchedulerOption,
@@ -21,7 +21,7 @@ from campaign.cli.common import (
 __all__ = ["sensitivity"]
 
 
-@app.command("sensitivity", short_help="Which rule parameters move the outcomes most.")
+@app.command("sensitivity", short_help=COMMANDS["sensitivity"].short_help)
 def sensitivity(
     spec: Annotated[
         Path,

@@ -17,7 +17,7 @@ import typer
 from battle.errors import ConfigError
 from battle.log import plural
 from campaign.analysis.refight import BattleSetup, refight_odds
-from campaign.cli import app
+from campaign.cli import COMMANDS, app
 from campaign.cli.refight_cmd import choose_battle
 from campaign.clock import Clock
 from campaign.errors import MapError, SimulatorError
@@ -66,7 +66,7 @@ def _write(text: str, output: Path | None) -> None:
         typer.echo(f"written to {output}", err=True)
 
 
-@app.command("briefing", short_help="A printable briefing to fight a logged battle on the table.")
+@app.command("briefing", short_help=COMMANDS["briefing"].short_help)
 def briefing(
     from_log: FromOption,
     battle: BattleOption = None,
@@ -100,7 +100,7 @@ def briefing(
     _write(briefing_html(page), output)
 
 
-@app.command("result-sheet", short_help="The result sheet (YAML) of a logged battle.")
+@app.command("result-sheet", short_help=COMMANDS["result-sheet"].short_help)
 def result_sheet_cmd(
     from_log: FromOption,
     battle: BattleOption = None,
@@ -119,7 +119,7 @@ def _entered(text: str, setup: BattleSetup, limit: int) -> TableResult:
     return read_result(Path(text), setup, limit)
 
 
-@app.command("result-check", short_help="Check a tabletop result against the abstract odds.")
+@app.command("result-check", short_help=COMMANDS["result-check"].short_help)
 def result_check(
     from_log: FromOption,
     result: Annotated[

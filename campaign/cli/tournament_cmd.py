@@ -10,7 +10,7 @@ import typer
 from rich.console import Console, JustifyMethod
 from rich.table import Table
 
-from campaign.cli import app
+from campaign.cli import COMMANDS, app
 from campaign.cli.common import (
     BackendOption,
     SchedulerOption,
@@ -25,7 +25,7 @@ def _split(text: str | None) -> list[str]:
     return [t.strip() for t in (text or "").split(",") if t.strip()]
 
 
-@app.command("tournament", short_help="Rate strategy doctrines against each other.")
+@app.command("tournament", short_help=COMMANDS["tournament"].short_help)
 def tournament(
     doctrines: Annotated[
         str,

@@ -220,7 +220,7 @@ def test_campaign_batch_starts_the_fork_server_before_the_commands_import(
 
     order: list[str] = []
     monkeypatch.setattr(server_module, "start_server", lambda: order.append("server"))
-    monkeypatch.setattr(cli, "_register", lambda: order.append("commands"))
+    monkeypatch.setattr(cli, "_register", lambda names=None: order.append("commands"))
     with contextlib.suppress(SystemExit):
         cli.main(["batch", "missing-spec.yaml"])
     assert order == ["server", "commands"]

@@ -318,7 +318,7 @@ def test_ctrl_c_while_the_commands_import_exits_130(
     """Ctrl-C in the first half-second, while numba and llvmlite load: one line, 130."""
     import campaign.cli
 
-    def interrupted() -> None:
+    def interrupted(names: object = None) -> None:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(campaign.cli, "_register", interrupted)

@@ -90,7 +90,7 @@ def test_ctrl_c_while_starting_says_what_stopped_and_that_nothing_was_written(
 ) -> None:
     import campaign.cli
 
-    def interrupted() -> None:
+    def interrupted(names: object = None) -> None:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(campaign.cli, "_register", interrupted)
