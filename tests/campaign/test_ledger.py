@@ -205,7 +205,7 @@ def _path(camp, division) -> tuple[str, ...]:
 def test_beaten_on_its_base_it_falls_back_along_the_road_farthest_from_the_enemy(tmp_path):
     camp, red, blue = _star(tmp_path)
     blue.location = "rb"  # the winner came in by the road from n1
-    camp.desk.aftermath.fall_back(red, "rb", ("rb", "n1"), 600.0)
+    camp.desk.aftermath.fall_back(red, "rb", (("rb", "n1"),), 600.0)
     assert _path(camp, red) == ("rb", "c", "d")  # 6 h from the enemy, not the 1 h dead end
     assert red.alive and camp.ledger.sides["red"].onto_base == 0
 
@@ -213,11 +213,11 @@ def test_beaten_on_its_base_it_falls_back_along_the_road_farthest_from_the_enemy
 def test_from_its_base_never_into_the_enemy_nor_by_its_road(tmp_path):
     camp, red, blue = _star(tmp_path)
     blue.location = "rb"
-    camp.desk.aftermath.fall_back(red, "rb", ("rb", "e"), 600.0)  # the enemy came by e
+    camp.desk.aftermath.fall_back(red, "rb", (("rb", "e"),), 600.0)  # the enemy came by e
     assert _path(camp, red) == ("rb", "c", "d")
     camp, red, blue = _star(tmp_path)
     blue.location = "c"  # an enemy holds c: the open roads lead to a, n1 and e
-    camp.desk.aftermath.fall_back(red, "rb", ("rb", "n1"), 600.0)
+    camp.desk.aftermath.fall_back(red, "rb", (("rb", "n1"),), 600.0)
     assert _path(camp, red)[1] in ("a", "e") and "n1" not in _path(camp, red)
 
 
@@ -228,7 +228,7 @@ def test_cut_off_on_its_base_it_surrenders(tmp_path):
         camp.divisions.append(
             type(blue)(f"B{j}", "blue", list(blue.units), j, destroyed_at=10)  # a stand-in enemy
         )
-    camp.desk.aftermath.fall_back(red, "rb", ("rb", "n1"), 600.0)
+    camp.desk.aftermath.fall_back(red, "rb", (("rb", "n1"),), 600.0)
     assert red.surrendered and not red.alive
     assert camp.ledger.sides["red"].cut_off == 1
     assert camp.ledger.sides["red"].divisions_surrendered == 1
@@ -238,11 +238,13 @@ def test_away_from_its_base_it_falls_back_two_junctions_toward_it(tmp_path):
     camp, red, blue = _star(tmp_path)
     red.location = "d"
     blue.location = "d"
-    camp.desk.aftermath.fall_back(red, "d", ("d", "c"), 600.0)  # the enemy's road is the only one
+    camp.desk.aftermath.fall_back(
+        red, "d", (("d", "c"),), 600.0
+    )  # the enemy's road is the only one
     assert red.surrendered
     camp, red, blue = _star(tmp_path)
     red.location = blue.location = "d"
-    camp.desk.aftermath.fall_back(red, "d", None, 600.0)  # red attacked and lost: its road is open
+    camp.desk.aftermath.fall_back(red, "d", (), 600.0)  # red attacked and lost: its road is open
     assert _path(camp, red) == ("d", "c", "rb")
     assert camp.ledger.sides["red"].onto_base == 1
 

@@ -451,14 +451,19 @@ class CampaignReferee:
                 self.bad(e, "§8.5", f"{d.id} falls back from {a} onto itself")
             elif (a, b) not in self.m.roads:
                 self.bad(e, "§8.5", f"{d.id} falls back {a}-{b}, which is no road")
-        if battle is not None and battle["place"] is not None and len(path) > 1:
-            first = (path[0], path[1])
-            winners = battle["fought"][self.enemy(d.side)]
-            for w in winners:
+        # the enemy "came by" a road when it moved in: it was the attacker (§6.9)
+        came_in = battle is not None and battle["attacker"] == self.enemy(d.side)
+        if battle is not None and battle["place"] is not None and len(path) > 1 and came_in:
+            steps = set(itertools.pairwise(path))
+            for w in battle["fought"][self.enemy(d.side)]:
                 came = battle["came"].get(w)
-                if came and {came, battle["place"]} == set(first):
+                if (
+                    came
+                    and came != battle["place"]
+                    and ((battle["place"], came) in steps or (came, battle["place"]) in steps)
+                ):
                     self.bad(e, "§8.5", f"{d.id} falls back by the road {w} came by "
-                             f"({path[0]}-{path[1]})")  # fmt: skip
+                             f"({battle['place']}-{came})")  # fmt: skip
         if e["onto_base"] != (path[-1] == self.m.bases[d.side]):
             self.bad(e, "§7.6", f"{d.id}'s fall back onto its base is told {e['onto_base']}")
         if e["onto_base"]:

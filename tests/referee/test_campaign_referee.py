@@ -54,7 +54,8 @@ KNOWN: dict[str, str] = {
     "§7.6": "the primary road's junction counts 5 (or 4 for a non-objective road end)",
     "§8.2": "the attacker's return after a draw takes a rough road without a test",
     "§8.4": "enemies sharing a junction in daylight after a night arrival wait without a battle",
-    "§8.5": "only the first road the enemy came by is barred to a fall back",
+    "§8.5": "a late arrival beaten while it was still on a road falls back by the road the "
+    "enemy came by (Waterloo seed 69 cautious:cautious, 1 case in the 300)",
 }
 
 

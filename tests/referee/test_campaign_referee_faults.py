@@ -200,7 +200,8 @@ DEPARTURES: list[tuple[str, Plant, str]] = [
      "onto itself"),
     ("§8.5 no road", lambda ev: _find(ev, type="FellBack").update(path=["b", "home"]),
      "which is no road"),
-    ("§8.5 the enemy's road", lambda ev: _find(ev, type="FellBack").update(path=["b", "c"]),
+    ("§8.5 the enemy's road", lambda ev: (_find(ev, type="BattleFought").update(
+     attacker="blue"), _find(ev, type="FellBack").update(path=["b", "c"])),
      "the road B2 came by"),
     ("§7.6 onto the base", lambda ev: _find(ev, type="FellBack").update(onto_base=True),
      "onto its base"),
