@@ -56,11 +56,34 @@ def test_own_starting_objectives_are_not_gained_and_neutral_ones_are_not_lost() 
     assert ledger.objectives_gained("blue") == 1 and ledger.objectives_lost("red") == 0
 
 
-def test_the_primary_road_is_lost_when_the_enemy_controls_one_of_its_junctions() -> None:
+def test_the_primary_road_is_lost_when_the_enemy_takes_one_of_its_objectives() -> None:
     ledger = _ledger()
     assert not ledger.primary_road_lost("red")
+    ledger.occupy("a", ["blue"])  # never red's: not lost (RULES.md §7.2)
+    assert not ledger.primary_road_lost("red")
+    ledger.occupy("a", ["red"])
     ledger.occupy("a", ["blue"])
     assert ledger.primary_road_lost("red") and not ledger.primary_road_lost("blue")
+
+
+def test_the_primary_roads_junction_counts_4_once_and_a_plain_road_end_nothing() -> None:
+    """RULES.md §7.2/§7.6: the primary road's junction counts 4 in place of its 1 as an
+    objective, once however many of its junctions are lost; a road end that is no objective
+    counts nothing; a contested one is lost to its holder; the captor counts -4."""
+    ledger = Ledger({"rb": 3, "a": 1, "b": 2, "bb": 3}, {"red": ("rb", "a"), "blue": ("bb", "n")})
+    ledger.begin(BASES, {"rb": ["red"], "bb": ["blue"], "a": ["red"]})
+    ledger.occupy("n", ["red"])  # blue's road end n is no objective
+    own, enemy = ledger.withdrawal_tallies("blue", "division", 3)
+    assert (own.objectives_lost, own.primary_roads_lost) == (0, 0)
+    ledger.occupy("a", ["red", "blue"])  # contested: red counts it lost
+    own, enemy = ledger.withdrawal_tallies("red", "division", 3)
+    assert (own.objectives_lost, own.primary_roads_lost) == (0, 1)
+    ledger.occupy("rb", ["blue"])
+    ledger.occupy("b", ["blue"])
+    own, enemy = ledger.withdrawal_tallies("red", "division", 3)
+    assert (own.objectives_lost, own.primary_roads_lost) == (0, 1)  # rb and a: 4, once
+    own, enemy = ledger.withdrawal_tallies("blue", "division", 3)
+    assert (enemy.objectives_lost, enemy.primary_roads_lost) == (1, 1)  # b gained, rb: -5
 
 
 # ---------------------------------------------------------------- losses
@@ -122,8 +145,7 @@ def test_division_scale_factors_exactly() -> None:
         ("units retiring shaken", 3),  # every division that lost a battle
         ("enemy units retiring shaken", -1),
         ("units off the table", 4),  # onto its base + cut off, 2 each
-        ("objectives lost", 1),
-        ("primary road lost", 4),
+        ("primary road lost", 4),  # a, on the primary road: 4, not also 1 (RULES.md §7.2)
         ("losses 45%", 2),
     ]
     own, enemy = _scenario().withdrawal_tallies("blue", "division", 3)
@@ -134,7 +156,7 @@ def test_division_scale_factors_exactly() -> None:
         "units retiring shaken": 1,
         "enemy units retiring shaken": -3,
         "enemy units off the table": -4,
-        "objectives captured": -1,
+        # "a" on red's primary road: -4, not also -1 (RULES.md §7.2)
         "primary road captured": -4,
     }
 
