@@ -552,6 +552,8 @@ class BattleDesk:
         for d in everyone:
             if not d.alive:
                 camp.forget(d)
+                if d.location:  # the last enemy division there gone: control (RULES.md §7.2)
+                    camp.endgame.occupy(d.location)
         return by_side, winner
 
     def _write(self, battle: Battle, record: list[CampaignEvent]) -> None:
