@@ -283,7 +283,11 @@ class Campaign:
                     and march_minutes <= self.clock.daylight_minutes
                 ):
                     div.orders.insert(0, (kind, arg))
-                    return (yield env.timeout(self.clock.next_dawn(nightfall) - env._now)) is WOKEN
+                    # at night the coming dawn (after midnight nightfall() is the coming
+                    # evening's); by day the dawn after this evening
+                    night = not self.clock.is_daylight(env._now)
+                    dawn = self.clock.next_dawn(env._now if night else nightfall)
+                    return (yield env.timeout(dawn - env._now)) is WOKEN
             # §8.2: a return after a draw is no fall back: it tests its rough road, and on a
             # fail holds and tries again after the wait
             if (yield from self._march(div, origin, dest, test_rough=kind == "return")):

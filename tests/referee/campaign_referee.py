@@ -205,13 +205,15 @@ class CampaignReferee:
             dawn += DAY
 
     def meetings(self, t: float) -> None:
-        """RULES.md §8.4: enemies at one junction in daylight are fighting there."""
+        """RULES.md §8.4: enemies at one junction in daylight are fighting there. A draw's
+        attacker waiting to go back whence it came (§8.5; after a failed rough-road test it
+        holds there, §8.2) is not met again: the draw's rule placed it there."""
         if not self.daylight(t) or self.ended:
             return
         places = {d.place for d in self.divs.values() if not d.gone and isinstance(d.place, str)}
         for j in sorted(places):
             here = self.at(j)
-            if not (here["red"] and here["blue"]):
+            if not all(any(not d.returning for d in here[s]) for s in SIDES):
                 continue
             if any(b["place"] == j and b["t"] <= t <= b["end"] for b in self.battles):
                 continue
