@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint typecheck clean install native
+.PHONY: run test bench lint typecheck clean install native referee-long
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -32,6 +32,11 @@ run: native
 test: native
 	CAMPAIGN_NATIVE=0 $(BIN)/python -m pytest -n 2 -m plain_python $(PYTEST_ARGS) || [ $$? -eq 5 ]
 	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
+
+# The independent campaign referee over 3,000 campaigns (750 seeds on each of its four maps,
+# every pairing of tempers): 0 departures from RULES.md (tests/referee/test_campaign_referee.py).
+referee-long: native
+	REFEREE_SEEDS=750 $(BIN)/python -m pytest -q -p no:cacheprovider tests/referee/test_campaign_referee.py
 
 bench: native
 	$(BIN)/python -m benchmarks

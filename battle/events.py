@@ -82,11 +82,17 @@ class BattleEvent:
 
 @dataclass(frozen=True, slots=True)
 class BattleStarted(BattleEvent):
-    """The battle began (bound 0): the attacker, each unit, each side's deck (RULES.md §3.1)."""
+    """The battle began (bound 0): the attacker, each unit, each side's deck (RULES.md §3.1).
+
+    ``arrivals`` lists the units of late arrivals (RULES.md §8.4) as they will come, in arrival
+    order: each joins at the start of the bound its ``StateChanged`` "joined" event names, at
+    its own baseline; one whose arrival is destroyed beforehand, or falls after the end, never
+    joins. Empty for a battle without arrivals."""
 
     attacker: int
     units: tuple[UnitStart, ...]
     decks: tuple[tuple[int, ...], tuple[int, ...]]
+    arrivals: tuple[UnitStart, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -262,8 +262,11 @@ class BattleDesk:
             return
         here: list[Division] = []
         red = blue = False
+        # at night, divisions only resting until dawn count too: the meeting is fought then
+        # (§8.3, §8.4; left out, nobody looked at the junction again at dawn)
+        start = self._start_time(now)
         for d in camp.divisions:
-            if d.alive and d.location == junction and d.busy_until <= now and _may_fight(d):
+            if d.alive and d.location == junction and d.busy_until <= start and _may_fight(d):
                 here.append(d)
                 if d.side == "red":
                     red = True
@@ -276,9 +279,8 @@ class BattleDesk:
                     if d.side != side and d.arrived_at == now:
                         arriving = None  # arrived together: a roll-off decides the attacker (§6.9)
                         break
-            dawn = self._start_time(now)
-            if dawn > now:  # no battle starts at night: fought at dawn with all there then (§8.3)
-                self._hold_for_dawn(junction, here, now, dawn, arriving)
+            if start > now:  # no battle starts at night: fought at dawn with all there then (§8.3)
+                self._hold_for_dawn(junction, here, now, start, arriving)
                 return
             self.fight(Meeting(junction=junction), here, arriving)
 
@@ -305,7 +307,9 @@ class BattleDesk:
         """When a battle due at minute ``now`` starts: now, or at dawn when it is night or
         less than one bound of daylight is left (RULES.md §8.3)."""
         clock = self.camp.clock
-        if not clock.is_daylight(now) or clock.nightfall(now) - now < self.bound_minutes:
+        if not clock.is_daylight(now):  # the coming dawn (after midnight, nightfall(now) is
+            return clock.next_dawn(now)  # the coming evening's: a battle waited a whole day)
+        if clock.nightfall(now) - now < self.bound_minutes:
             return clock.next_dawn(clock.nightfall(now) + 1)
         return now
 
@@ -549,6 +553,8 @@ class BattleDesk:
         for d in everyone:
             if not d.alive:
                 camp.forget(d)
+                if d.location:  # the last enemy division there gone: control (RULES.md §7.2)
+                    camp.endgame.occupy(d.location)
         return by_side, winner
 
     def _write(self, battle: Battle, record: list[CampaignEvent]) -> None:

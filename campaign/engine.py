@@ -304,7 +304,7 @@ class Campaign:
             until = float(arg)  # type: ignore[arg-type]
             if until > env.now:
                 return (yield env.timeout(until - env.now)) is WOKEN
-        elif kind in ("march", "return"):  # a fall back or a return: no rough-road test (§8.2)
+        elif kind in ("march", "return"):  # a fall back (no rough-road test) or a return
             dest = str(arg)
             origin = div.location
             if origin is None or (origin, dest) not in self.roads:
@@ -317,9 +317,18 @@ class Campaign:
                     and march_minutes <= self.clock.daylight_minutes
                 ):
                     div.orders.insert(0, (kind, arg))
-                    return (yield env.timeout(self.clock.next_dawn(nightfall) - env.now)) is WOKEN
-            if (yield from self._march(div, origin, dest, test_rough=False)):
+                    # at night the coming dawn (after midnight nightfall() is the coming
+                    # evening's); by day the dawn after this evening
+                    night = not self.clock.is_daylight(env.now)
+                    dawn = self.clock.next_dawn(env.now if night else nightfall)
+                    return (yield env.timeout(dawn - env.now)) is WOKEN
+            # §8.2: a return after a draw is no fall back: it tests its rough road, and on a
+            # fail holds and tries again after the wait
+            if (yield from self._march(div, origin, dest, test_rough=kind == "return")):
                 return True
+            if kind == "return" and div.location == origin:
+                div.orders.insert(0, (kind, arg))
+                return False
             if div.orders and div.location == dest and due_now(env):
                 # a fall back that reaches a junction lets this minute's contact check run
                 # before it marches on: an enemy standing there catches it (RULES.md §8.4)

@@ -31,18 +31,25 @@ def _same_road(a: str, b: str, road: Road) -> bool:
     return a in (x, y) and b in (x, y) and x in (a, b) and y in (a, b)
 
 
-def _clear(path: list[str], blocked: set[str], road: Road | None) -> bool:
-    """True if a precomputed route avoids the blocked junctions and the enemy's road."""
+def _on_any(a: str, b: str, roads: tuple[Road, ...]) -> bool:
+    """Whether ``a``-``b`` is one of ``roads`` (either way)."""
+    for road in roads:  # noqa: SIM110 (a loop: a compiled generator is an object a call)
+        if _same_road(a, b, road):
+            return True
+    return False
+
+
+def _clear(path: list[str], blocked: set[str], roads: tuple[Road, ...]) -> bool:
+    """True if a precomputed route avoids the blocked junctions and every road the enemy
+    came by."""
     if not path:
         return False
     for i in range(1, len(path)):
         if path[i] in blocked:
             return False
-    if road is None:
-        return True
     prev = path[0]
-    for j in path[1:]:  # (a loop: a compiled generator is an object a call)
-        if _same_road(prev, j, road):
+    for j in path[1:]:
+        if _on_any(prev, j, roads):
             return False
         prev = j
     return True
@@ -79,10 +86,11 @@ class Aftermath:
                     d.orders = [("wait_until", when), ("return", d.came_from)]
             return
         loser = _enemy(winner)
-        came_by = None
+        # §8.5: never by the road the enemy came by: every such road, never a self-loop
+        came_by: tuple[Road, ...] = ()
         if winner == attacker:
             froms = sorted({d.came_from for d in by_side[winner] if d.came_from})
-            came_by = (junction, froms[0]) if froms else None
+            came_by = tuple([(junction, f) for f in froms if f != junction])
         for d in by_side[loser]:
             if d.alive and d.location == junction:
                 self.fall_back(d, junction, came_by, end)
@@ -121,15 +129,20 @@ class Aftermath:
                     when = camp.clock.next_dawn(end + 1) if reason == "nightfall" else end
                     d.orders = [("wait_until", when), ("arrive", (origin, walked))]
                 else:  # the loser's first junction back is the one it left (§8.4)
-                    self.fall_back(d, origin, (origin, dest), end, from_road=walked)
+                    self.fall_back(d, origin, ((origin, dest),), end, from_road=walked)
 
     def fall_back(
-        self, d: Division, start: str, came_by: Road | None, end: float, from_road: float = 0.0
+        self,
+        d: Division,
+        start: str,
+        came_by: tuple[Road, ...],
+        end: float,
+        from_road: float = 0.0,
     ) -> None:
         """Fall back 2 junctions toward the base, or surrender if cut off (RULES.md §8.5).
 
         Worked out now, at the battle's end, from where the enemy is now: the path avoids
-        junctions enemy divisions stand on and the road the enemy came by. Beaten on its own
+        junctions enemy divisions stand on and every road the enemy came by. Beaten on its own
         base, the division falls back along the road that leads farthest from the enemy.
         """
         camp = self.camp
@@ -171,7 +184,7 @@ class Aftermath:
         d.orders = orders
 
     def away_from_base(
-        self, d: Division, base: str, came_by: Road | None, blocked: set[str]
+        self, d: Division, base: str, came_by: tuple[Road, ...], blocked: set[str]
     ) -> list[str] | None:
         """From its own base: up to ``fall_back_junctions`` steps along the road leading
         farthest from the enemy, never the enemy's road nor into an enemy-held junction
@@ -189,7 +202,7 @@ class Aftermath:
         )
 
         def open_road(a: str, b: str) -> bool:
-            return b not in blocked and (came_by is None or not _same_road(a, b, came_by))
+            return b not in blocked and not _on_any(a, b, came_by)
 
         paths: list[list[str]] = [[base]]
         if camp.cr.fall_back_junctions == 0:  # nobody falls back: it stays where it is

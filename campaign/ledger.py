@@ -218,14 +218,32 @@ class Ledger:
                 n += 1
         return n
 
-    def primary_road_lost(self, side: str) -> bool:
-        """The enemy controls a junction of ``side``'s primary road (RULES.md §7.2: counts 4)."""
+    def primary_objectives(self, side: str) -> list[str]:
+        """The objectives on ``side``'s primary road: the primary road's junction(s) of RULES.md
+        §7.2 (a road end that is no objective counts nothing)."""
         road = self.primary_roads.get(side)
-        if not road:
-            return False
-        owner = self.owner
-        enemy = _enemy(side)  # (no generator: a compiled generator is an object a call)
-        return owner.get(road[0]) == enemy or owner.get(road[1]) == enemy
+        return [j for j in road if j in self.objectives] if road else []
+
+    def primary_road_lost(self, side: str) -> bool:
+        """``side`` has lost its primary road's junction (RULES.md §7.2: it counts 4, in place
+        of its 1 as an objective, once): an objective of the road the enemy took or contests."""
+        return self._primary_lost_count(side) > 0
+
+    def _primary_lost_count(self, side: str) -> int:
+        n = 0
+        for j in self.primary_objectives(side):
+            if self._lost_now(side, j):
+                n += 1
+        return n
+
+    def _primary_gained_count(self, side: str) -> int:
+        """Objectives on the enemy's primary road that ``side`` has gained."""
+        n = 0
+        lost = self.ever_lost[side]
+        for j in self.primary_objectives(_enemy(side)):
+            if self.owner.get(j) == side and (self.start_owner.get(j) != side or j in lost):
+                n += 1
+        return n
 
     # ------------------------------------------------------------------ losses
     def begin_army(self, side: str, boxes: int) -> None:
@@ -317,13 +335,15 @@ class Ledger:
         r = self.sides[side]
         # (SideTally's fields in order, given positionally: flags, batteries, retiring
         # shaken, off the table, objectives lost, primary roads lost)
+        # objectives lost: the primary road's junction counts in its own row, not also here
+        objectives = self.objectives_lost(side) - self._primary_lost_count(side)
         if scale == "division":
             return SideTally(
                 r.divisions_destroyed + r.divisions_surrendered,
                 r.batteries_destroyed // max(batteries_per_factor, 1),
                 r.division_defeats,
                 r.onto_base + r.cut_off,
-                self.objectives_lost(side),
+                objectives,
                 int(self.primary_road_lost(side)),
             )
         if scale == "unit":
@@ -332,7 +352,7 @@ class Ledger:
                 r.batteries_destroyed,
                 r.battles_lost,
                 r.cut_off + r.onto_base,
-                self.objectives_lost(side),
+                objectives,
                 int(self.primary_road_lost(side)),
             )
         raise ValueError(f"unknown withdrawal scale {scale!r}: expected division or unit")
@@ -347,5 +367,7 @@ class Ledger:
         """
         own = self.tally(side, scale, batteries_per_factor)
         enemy = self.tally(_enemy(side), scale, batteries_per_factor)
-        enemy.objectives_lost = self.objectives_gained(side)
+        primary = self._primary_gained_count(side)  # the enemy's primary road's junction
+        enemy.objectives_lost = self.objectives_gained(side) - primary
+        enemy.primary_roads_lost = int(primary > 0)
         return own, enemy

@@ -202,25 +202,31 @@ def _started(p: Packed, lay: Layout, attacker: int) -> BattleStarted:
         tuple(DK0[0, : S0[L.S_DN]].tolist()),
         tuple(DK0[1, : S0[L.S_DN + 1]].tolist()),
     )
+    later = sorted(
+        (i for i in range(len(specs)) if not U0[i, L.U_PRESENT] and U0[i, L.U_ARR] >= 0),
+        key=lambda i: (int(U0[i, L.U_ARR]), i),
+    )
+
+    def unit_start(i: int) -> UnitStart:
+        return UnitStart(
+            specs[i].id,
+            int(U0[i, L.U_SIDE]),
+            specs[i].kind,
+            specs[i].grade,
+            specs[i].irregular,
+            p.formations[int(U0[i, L.U_FID])],
+            float(P0[i, L.P_POS]),
+            specs[i].hits,
+            int(U0[i, L.U_MORALE]),
+        )
+
     event = BattleStarted(
         0,
         0,
         attacker,
-        tuple(
-            UnitStart(
-                specs[i].id,
-                int(U0[i, L.U_SIDE]),
-                specs[i].kind,
-                specs[i].grade,
-                specs[i].irregular,
-                p.formations[int(U0[i, L.U_FID])],
-                float(P0[i, L.P_POS]),
-                specs[i].hits,
-                int(U0[i, L.U_MORALE]),
-            )
-            for i in start
-        ),
+        tuple(unit_start(i) for i in start),
         decks,
+        tuple(unit_start(i) for i in later),
     )
     if len(_STARTS) > 64:
         _STARTS.clear()

@@ -5,7 +5,7 @@ Public API::
     load_map(path=None, options=None) -> CampaignMap
     MapOptions, CampaignMap, SideSetup
     Routes(graph)                    # .hours(a, b), .path(a, b), .next_step(a, b)
-    retreat_path(graph, start, base, blocked_nodes, blocked_edge) -> list[str] | None
+    retreat_path(graph, start, base, blocked_nodes, blocked_edges) -> list[str] | None
     contract_roads(graph, protected) -> (graph, ContractionStats)   # prune spurs, merge
     contract_junctions(graph, protected) -> (graph, removed)
     map_document(cmap) -> dict; write_map(cmap, path)   # the project's YAML format

@@ -44,7 +44,7 @@ class Routes:
         self._paths: dict[str, dict[str, list[str]]] = {}
         #: fall-back paths already searched (see :meth:`retreat`)
         self._retreats: dict[
-            tuple[str, str, frozenset[str], tuple[str, str] | None], tuple[str, ...] | None
+            tuple[str, str, frozenset[str], frozenset[tuple[str, str]]], tuple[str, ...] | None
         ] = {}
 
     def __reduce__(self) -> tuple[type[Routes], tuple[nx.Graph]]:
@@ -108,21 +108,18 @@ class Routes:
         start: str,
         base: str,
         blocked_nodes: set[str],
-        blocked_edge: tuple[str, str] | None,
+        blocked_edges: tuple[tuple[str, str], ...],
     ) -> list[str] | None:
         """:func:`retreat_path` on this map, each question searched once and remembered
         (the answer depends only on the map and the question; a campaign asks the same
         few again and again). A new list each time; at most 50,000 answers are kept.
         """
-        edge = None
-        if blocked_edge is not None:
-            a, b = blocked_edge
-            edge = (a, b) if a <= b else (b, a)
-        key = (start, base, frozenset(blocked_nodes - {start}), edge)
+        edges = frozenset((a, b) if a <= b else (b, a) for a, b in blocked_edges)
+        key = (start, base, frozenset(blocked_nodes - {start}), edges)
         if key in self._retreats:
             found = self._retreats[key]
         else:
-            path = retreat_path(self._graph, start, base, blocked_nodes, blocked_edge)
+            path = retreat_path(self._graph, start, base, blocked_nodes, blocked_edges)
             found = tuple(path) if path is not None else None
             if len(self._retreats) >= 50_000:
                 self._retreats.clear()
@@ -135,7 +132,7 @@ def retreat_path(
     start: str,
     base: str,
     blocked_nodes: set[str],
-    blocked_edge: tuple[str, str] | None,
+    blocked_edges: tuple[tuple[str, str], ...] = (),
 ) -> list[str] | None:
     """The shortest fall-back path to the base, avoiding the enemy (RULES.md §8.5).
 
@@ -149,8 +146,8 @@ def retreat_path(
         Its side's base junction.
     blocked_nodes : set of str
         Enemy-held junctions, not entered.
-    blocked_edge : tuple of (str, str) or None
-        The road the enemy came by (either direction), not used.
+    blocked_edges : tuple of (str, str)
+        Every road the enemy came by (either direction), none of them used.
 
     Returns
     -------
@@ -163,9 +160,9 @@ def retreat_path(
     >>> g = nx.Graph()
     >>> for a, b, h in [("x", "m", 1), ("m", "base", 1), ("x", "n", 2), ("n", "base", 2)]:
     ...     g.add_edge(a, b, hours=h)
-    >>> retreat_path(g, "x", "base", {"m"}, None)
+    >>> retreat_path(g, "x", "base", {"m"})
     ['x', 'n', 'base']
-    >>> retreat_path(g, "x", "base", {"m"}, ("n", "x")) is None
+    >>> retreat_path(g, "x", "base", set(), (("n", "x"), ("x", "m"))) is None
     True
     """
     if start not in graph or base not in graph:
@@ -173,7 +170,7 @@ def retreat_path(
     blocked = set(blocked_nodes) - {start}
     if base in blocked:
         return None
-    cut = {tuple(blocked_edge), tuple(reversed(blocked_edge))} if blocked_edge else set()
+    cut = {(a, b) for a, b in blocked_edges} | {(b, a) for a, b in blocked_edges}
 
     def hours(a: str, b: str, road: dict[str, float]) -> float | None:
         # None hides a road (networkx): one into or out of an enemy-held junction, or the

@@ -59,15 +59,17 @@ def test_raised_divisions_carry_the_boxes_of_their_units() -> None:
     assert len(sizes) >= 3  # divisions of several sizes were raised
 
 
-def test_primary_road_lost_reads_both_ends_of_the_road() -> None:
-    """RULES.md §7.2: lost when the enemy controls either junction of the road; never for a
-    side without a primary road."""
+def test_primary_road_lost_reads_the_objectives_of_the_road() -> None:
+    """RULES.md §7.2: lost when the enemy takes the road's junction that is an objective
+    (one the side held); an end that is no objective never counts; never for a side without
+    a primary road."""
     for owners in itertools.product((None, "red", "blue"), repeat=2):
-        ledger = Ledger({}, {"red": ("a", "b"), "blue": None})
+        ledger = Ledger({"a": 3}, {"red": ("a", "b"), "blue": None})
+        ledger.occupy("a", ["red"])
         for junction, owner in zip(("a", "b"), owners, strict=True):
             if owner is not None:
-                ledger.owner[junction] = owner
-        assert ledger.primary_road_lost("red") == ("blue" in owners)
+                ledger.occupy(junction, [owner])
+        assert ledger.primary_road_lost("red") == (owners[0] == "blue")
         assert not ledger.primary_road_lost("blue")
 
 

@@ -8,6 +8,8 @@ before the arrival's replays exactly, which the first test checks over many seed
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from battle.arrivals import Arrival
@@ -58,7 +60,10 @@ def test_a_battle_fought_again_with_an_arrival_replays_every_bound_before_it() -
             red, blue, RULES.battle, np.random.default_rng([seed, 1815]), **how, arrivals=arrivals
         )
         before = [e for e in alone.events if e.bound < k]
-        assert before == [e for e in helped.events if e.bound < k]
+        # the start lists the units that may join (BattleStarted.arrivals): all else equal
+        assert helped.events[0].arrivals and not alone.events[0].arrivals
+        start = dataclasses.replace(helped.events[0], arrivals=())
+        assert before == [start, *(e for e in helped.events[1:] if e.bound < k)]
         assert {u.id for u in joiner.units} <= {u.id for u in helped.units}
         changed += (alone.winner, alone.bounds) != (helped.winner, helped.bounds)
     assert changed > 20, "an arrival should often change how the battle ends"

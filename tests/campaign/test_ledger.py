@@ -57,11 +57,34 @@ def test_own_starting_objectives_are_not_gained_and_neutral_ones_are_not_lost() 
     assert ledger.objectives_gained("blue") == 1 and ledger.objectives_lost("red") == 0
 
 
-def test_the_primary_road_is_lost_when_the_enemy_controls_one_of_its_junctions() -> None:
+def test_the_primary_road_is_lost_when_the_enemy_takes_one_of_its_objectives() -> None:
     ledger = _ledger()
     assert not ledger.primary_road_lost("red")
+    ledger.occupy("a", ["blue"])  # never red's: not lost (RULES.md §7.2)
+    assert not ledger.primary_road_lost("red")
+    ledger.occupy("a", ["red"])
     ledger.occupy("a", ["blue"])
     assert ledger.primary_road_lost("red") and not ledger.primary_road_lost("blue")
+
+
+def test_the_primary_roads_junction_counts_4_once_and_a_plain_road_end_nothing() -> None:
+    """RULES.md §7.2/§7.6: the primary road's junction counts 4 in place of its 1 as an
+    objective, once however many of its junctions are lost; a road end that is no objective
+    counts nothing; a contested one is lost to its holder; the captor counts -4."""
+    ledger = Ledger({"rb": 3, "a": 1, "b": 2, "bb": 3}, {"red": ("rb", "a"), "blue": ("bb", "n")})
+    ledger.begin(BASES, {"rb": ["red"], "bb": ["blue"], "a": ["red"]})
+    ledger.occupy("n", ["red"])  # blue's road end n is no objective
+    own, enemy = ledger.withdrawal_tallies("blue", "division", 3)
+    assert (own.objectives_lost, own.primary_roads_lost) == (0, 0)
+    ledger.occupy("a", ["red", "blue"])  # contested: red counts it lost
+    own, enemy = ledger.withdrawal_tallies("red", "division", 3)
+    assert (own.objectives_lost, own.primary_roads_lost) == (0, 1)
+    ledger.occupy("rb", ["blue"])
+    ledger.occupy("b", ["blue"])
+    own, enemy = ledger.withdrawal_tallies("red", "division", 3)
+    assert (own.objectives_lost, own.primary_roads_lost) == (0, 1)  # rb and a: 4, once
+    own, enemy = ledger.withdrawal_tallies("blue", "division", 3)
+    assert (enemy.objectives_lost, enemy.primary_roads_lost) == (1, 1)  # b gained, rb: -5
 
 
 # ---------------------------------------------------------------- losses
@@ -123,8 +146,7 @@ def test_division_scale_factors_exactly() -> None:
         ("units retiring shaken", 3),  # every division that lost a battle
         ("enemy units retiring shaken", -1),
         ("units off the table", 4),  # onto its base + cut off, 2 each
-        ("objectives lost", 1),
-        ("primary road lost", 4),
+        ("primary road lost", 4),  # a, on the primary road: 4, not also 1 (RULES.md §7.2)
         ("losses 45%", 2),
     ]
     own, enemy = _scenario().withdrawal_tallies("blue", "division", 3)
@@ -135,7 +157,7 @@ def test_division_scale_factors_exactly() -> None:
         "units retiring shaken": 1,
         "enemy units retiring shaken": -3,
         "enemy units off the table": -4,
-        "objectives captured": -1,
+        # "a" on red's primary road: -4, not also -1 (RULES.md §7.2)
         "primary road captured": -4,
     }
 
@@ -206,7 +228,7 @@ def _path(camp, division) -> tuple[str, ...]:
 def test_beaten_on_its_base_it_falls_back_along_the_road_farthest_from_the_enemy(tmp_path):
     camp, red, blue = _star(tmp_path)
     blue.location = "rb"  # the winner came in by the road from n1
-    camp.desk.aftermath.fall_back(red, "rb", ("rb", "n1"), 600.0)
+    camp.desk.aftermath.fall_back(red, "rb", (("rb", "n1"),), 600.0)
     assert _path(camp, red) == ("rb", "c", "d")  # 6 h from the enemy, not the 1 h dead end
     assert red.alive and camp.ledger.sides["red"].onto_base == 0
 
@@ -214,11 +236,11 @@ def test_beaten_on_its_base_it_falls_back_along_the_road_farthest_from_the_enemy
 def test_from_its_base_never_into_the_enemy_nor_by_its_road(tmp_path):
     camp, red, blue = _star(tmp_path)
     blue.location = "rb"
-    camp.desk.aftermath.fall_back(red, "rb", ("rb", "e"), 600.0)  # the enemy came by e
+    camp.desk.aftermath.fall_back(red, "rb", (("rb", "e"),), 600.0)  # the enemy came by e
     assert _path(camp, red) == ("rb", "c", "d")
     camp, red, blue = _star(tmp_path)
     blue.location = "c"  # an enemy holds c: the open roads lead to a, n1 and e
-    camp.desk.aftermath.fall_back(red, "rb", ("rb", "n1"), 600.0)
+    camp.desk.aftermath.fall_back(red, "rb", (("rb", "n1"),), 600.0)
     assert _path(camp, red)[1] in ("a", "e") and "n1" not in _path(camp, red)
 
 
@@ -229,7 +251,7 @@ def test_cut_off_on_its_base_it_surrenders(tmp_path):
         camp.divisions.append(
             type(blue)(f"B{j}", "blue", list(blue.units), j, destroyed_at=10)  # a stand-in enemy
         )
-    camp.desk.aftermath.fall_back(red, "rb", ("rb", "n1"), 600.0)
+    camp.desk.aftermath.fall_back(red, "rb", (("rb", "n1"),), 600.0)
     assert red.surrendered and not red.alive
     assert camp.ledger.sides["red"].cut_off == 1
     assert camp.ledger.sides["red"].divisions_surrendered == 1
@@ -239,11 +261,13 @@ def test_away_from_its_base_it_falls_back_two_junctions_toward_it(tmp_path):
     camp, red, blue = _star(tmp_path)
     red.location = "d"
     blue.location = "d"
-    camp.desk.aftermath.fall_back(red, "d", ("d", "c"), 600.0)  # the enemy's road is the only one
+    camp.desk.aftermath.fall_back(
+        red, "d", (("d", "c"),), 600.0
+    )  # the enemy's road is the only one
     assert red.surrendered
     camp, red, blue = _star(tmp_path)
     red.location = blue.location = "d"
-    camp.desk.aftermath.fall_back(red, "d", None, 600.0)  # red attacked and lost: its road is open
+    camp.desk.aftermath.fall_back(red, "d", (), 600.0)  # red attacked and lost: its road is open
     assert _path(camp, red) == ("d", "c", "rb")
     assert camp.ledger.sides["red"].onto_base == 1
 

@@ -116,17 +116,17 @@ def test_remembered_retreats_equal_a_fresh_search(name: str) -> None:
         start, base = (str(j) for j in rng.choice(junctions, 2, replace=False))
         blocked = {str(j) for j in rng.choice(junctions, int(rng.integers(0, 6)), replace=False)}
         edges = list(graph.edges(start))
-        road = None
+        road: tuple[tuple[str, str], ...] = ()
         if edges and rng.random() < 0.5:
-            road = tuple(edges[int(rng.integers(len(edges)))])
+            road = (tuple(edges[int(rng.integers(len(edges)))]),)
         expected = retreat_path(graph, start, base, blocked, road)
         for _ in range(2):  # searched, then remembered
             got = routes.retreat(start, base, blocked, road)
             assert got == expected
             if got:
                 got.append("spoiled")  # a new list each time: the memory is untouched
-        if road is not None:
-            flipped = (road[1], road[0])
+        if road:
+            flipped = ((road[0][1], road[0][0]),)
             assert routes.retreat(start, base, blocked, flipped) == retreat_path(
                 graph, start, base, blocked, flipped
             )
@@ -138,7 +138,7 @@ def test_two_maps_keep_their_own_retreats() -> None:
     default, waterloo = load_map(), load_map("waterloo-1815")
     for cmap in (default, waterloo, default):
         start, base = sorted(cmap.graph.nodes)[:2]
-        assert cmap.routes.retreat(start, base, set(), None) == retreat_path(
-            cmap.graph, start, base, set(), None
+        assert cmap.routes.retreat(start, base, set(), ()) == retreat_path(
+            cmap.graph, start, base, set()
         )
     assert default.routes is not waterloo.routes

@@ -75,7 +75,7 @@ def test_routes_reject_unknown_junctions_and_pickle() -> None:
 
 def _retreat_case(
     graph: nx.Graph, data: st.DataObject
-) -> tuple[str, str, set[str], tuple[str, str] | None]:
+) -> tuple[str, str, set[str], tuple[tuple[str, str], ...]]:
     """A fall back to draw on ``graph``: start, base, up to 3 enemy-held junctions and
     perhaps the enemy's road."""
     nodes = sorted(graph)
@@ -83,27 +83,28 @@ def _retreat_case(
     base = data.draw(st.sampled_from(nodes))
     blocked = set(data.draw(st.lists(st.sampled_from(nodes), max_size=3)))
     edges = sorted(graph.edges)
-    blocked_edge = data.draw(st.none() | st.sampled_from(edges)) if edges else None
-    return start, base, blocked, blocked_edge
+    blocked_edges = tuple(data.draw(st.lists(st.sampled_from(edges), max_size=2))) if edges else ()
+    return start, base, blocked, blocked_edges
 
 
 @settings(max_examples=80, deadline=None)
 @given(road_maps(), st.data())
 def test_retreat_path_avoids_blocked_junctions_and_road(graph: nx.Graph, data) -> None:
-    start, base, blocked, blocked_edge = _retreat_case(graph, data)
-    path = retreat_path(graph, start, base, blocked, blocked_edge)
+    start, base, blocked, blocked_edges = _retreat_case(graph, data)
+    path = retreat_path(graph, start, base, blocked, blocked_edges)
     allowed = graph.copy()
     allowed.remove_nodes_from(blocked - {start})
-    if blocked_edge and allowed.has_edge(*blocked_edge):
-        allowed.remove_edge(*blocked_edge)
+    for edge in blocked_edges:  # every road the enemy came by (RULES.md §8.5)
+        if allowed.has_edge(*edge):
+            allowed.remove_edge(*edge)
     if base not in allowed or not nx.has_path(allowed, start, base):
         assert path is None
         return
     assert path is not None and path[0] == start and path[-1] == base
     assert not (set(path[1:]) & blocked)
     steps = list(itertools.pairwise(path))
-    if blocked_edge:
-        assert set(blocked_edge) not in [set(step) for step in steps]
+    for edge in blocked_edges:
+        assert set(edge) not in [set(step) for step in steps]
     expected = nx.shortest_path_length(allowed, start, base, weight="hours")
     assert _path_hours(graph, path) == pytest.approx(expected)
 
@@ -111,13 +112,13 @@ def test_retreat_path_avoids_blocked_junctions_and_road(graph: nx.Graph, data) -
 def test_retreat_path_on_the_default_map() -> None:
     graph = load_map().graph
     # Beaten at La Croisée, the enemy holding Glotz and having come from Kressheim.
-    path = retreat_path(graph, "la_croisee", "vauclair", {"glotz"}, ("kressheim", "la_croisee"))
+    path = retreat_path(graph, "la_croisee", "vauclair", {"glotz"}, (("kressheim", "la_croisee"),))
     assert path is not None and "glotz" not in path and path[-1] == "vauclair"
     # A dead end facing the enemy: no path at all.
-    assert retreat_path(graph, "glotz", "vauclair", {"vauclair"}, None) is None
+    assert retreat_path(graph, "glotz", "vauclair", {"vauclair"}) is None
     everything = set(graph) - {"la_croisee"}
-    assert retreat_path(graph, "la_croisee", "vauclair", everything, None) is None
-    assert retreat_path(graph, "vauclair", "vauclair", set(), None) == ["vauclair"]
+    assert retreat_path(graph, "la_croisee", "vauclair", everything) is None
+    assert retreat_path(graph, "vauclair", "vauclair", set()) == ["vauclair"]
 
 
 @settings(max_examples=120, deadline=None)
@@ -127,9 +128,9 @@ def test_retreat_path_is_the_path_of_the_map_without_the_enemy(graph: nx.Graph, 
     of the map without the enemy-held junctions and the enemy's road: the search hides them
     with its weight function instead of building the view, and must not pick another of
     equally short paths (campaigns would change)."""
-    start, base, blocked, blocked_edge = _retreat_case(graph, data)
+    start, base, blocked, blocked_edges = _retreat_case(graph, data)
     hidden = blocked - {start}
-    cut = {blocked_edge, blocked_edge[::-1]} if blocked_edge else set()
+    cut = {e for edge in blocked_edges for e in (edge, edge[::-1])}
     view = nx.subgraph_view(
         graph, filter_node=lambda n: n not in hidden, filter_edge=lambda a, b: (a, b) not in cut
     )
@@ -137,4 +138,4 @@ def test_retreat_path_is_the_path_of_the_map_without_the_enemy(graph: nx.Graph, 
         expected = nx.shortest_path(view, start, base, weight="hours") if base in view else None
     except nx.NetworkXNoPath:
         expected = None
-    assert retreat_path(graph, start, base, blocked, blocked_edge) == expected
+    assert retreat_path(graph, start, base, blocked, blocked_edges) == expected

@@ -96,6 +96,10 @@ class Referee(Ending):
         self.tally = [dict(flags=0, batteries=0, retiring_shaken=0, off_table=0) for _ in (0, 1)]
         self.lost = [0, 0]
         self.boxes = [0, 0]
+        self.pending: dict[str, dict] = {}  # late arrivals' units not yet joined (§8.4)
+        self.brought = [0, 0]  # units each side has brought to the battle, gone ones included
+        self.cards_lost = [0, 0]
+        self.rebuilt: list[tuple[int, int, dict]] = []  # (side, deck size told, its event)
         self.hit: dict | None = None  # the hit whose tests come next
         self.melee_hits: list[dict] = []
         self.phase = ""
@@ -124,15 +128,30 @@ class Referee(Ending):
             if handler is None:
                 self.bad(e, "unknown event type")
                 continue
-            handler(e)
+            try:
+                handler(e)
+            except KeyError as missing:  # a unit (or key) the stream never brought in
+                self.bad(e, f"names {missing}, which is not in the battle")
         if not self.ended:
             self.problems.append("the battle never ended")
         return self.problems
 
     def on_BattleStarted(self, e: dict) -> None:
+        for u in e.get("arrivals", ()):
+            self.pending[u["id"]] = u
+        self.enlist(e, e["units"])
+        for s in (0, 1):
+            n = sum(1 for u in self.units.values() if u.side == s)
+            self.brought[s] = n
+            self.decks[s] = deck(n, self.rules["deck"]["explicit"])
+            if list(e["decks"][s]) != self.decks[s]:
+                self.bad(e, f"side {s} deck {e['decks'][s]}, §3.1 gives {self.decks[s]}")
+
+    def enlist(self, e: dict, units: list[dict]) -> None:
+        """Units come to the battle: at its start, or as a late arrival (RULES.md §8.4)."""
         r = self.rules
         grades = r["morale"]["by_grade"]
-        for u in e["units"]:
+        for u in units:
             unit = U(
                 u["id"],
                 u["side"],
@@ -151,19 +170,48 @@ class Referee(Ending):
                 self.bad(e, f"{unit.id} starts at morale {unit.morale}, not {expected}")
             self.units[unit.id] = unit
             self.boxes[unit.side] += r["destroyed_at_hits"] - unit.hits_before
-        for s in (0, 1):
-            n = sum(1 for u in self.units.values() if u.side == s)
-            self.decks[s] = deck(n, r["deck"]["explicit"])
-            if list(e["decks"][s]) != self.decks[s]:
-                self.bad(e, f"side {s} deck {e['decks'][s]}, §3.1 gives {self.decks[s]}")
+
+    def join(self, e: dict) -> None:
+        """A late arrival's unit joins at the start of a bound, at its own baseline; its
+        side's deck is rebuilt for every unit brought to the battle less one highest card per
+        card already lost; the casualty base grows by its boxes (RULES.md §8.4, §3.1, §7.1)."""
+        u = self.pending.pop(e["unit"], None)
+        if u is None or e["unit"] in self.units:
+            self.bad(e, f"{e['unit']} joins, but no late arrival brings it (§8.4)")
+            return
+        if e["bound"] != self.bound + 1 or self.phase not in ("", "checks", "withdrawal", "joined"):
+            self.bad(e, f"{u['id']} joins other than at the start of a bound (§8.4)")
+        if self.phase == "withdrawal":  # the last turn's checks were made on the old base
+            self.boundary(e)
+            why = self.close_withdrawal_phase(e)
+            if why:
+                self.bad(e, f"the battle should have ended ({why}) after the withdrawal phase")
+        self.phase = "joined"
+        if not 0.0 <= u["pos"] <= 4.0:  # deployed as every unit is at the start (§6.1)
+            self.bad(e, f'{u["id"]} joins {u["pos"]}" from its baseline, not within 4"')
+        self.enlist(e, [u])
+        s = u["side"]
+        self.brought[s] += 1
+        self.decks[s] = deck(self.brought[s], self.rules["deck"]["explicit"])[self.cards_lost[s] :]
+        told = e.get("reason", "").rsplit("deck rebuilt to ", 1)[-1].split(" ")[0]
+        self.rebuilt.append((s, int(told) if told.isdigit() else -1, e))
+
+    def check_rebuilt(self) -> None:
+        """Once an arrival has joined, its side's deck is the one it said it rebuilt."""
+        last = {s: (told, e) for s, told, e in self.rebuilt}  # two arrivals rebuild twice
+        for s, (told, e) in last.items():
+            if told != len(self.decks[s]):
+                self.bad(e, f"side {s}'s deck rebuilt to {told} cards, §8.4 gives {self.decks[s]}")
+        self.rebuilt = []
 
     def on_BoundStarted(self, e: dict) -> None:
+        self.check_rebuilt()
         self.boundary(e)
         if self.phase == "withdrawal":
             why = self.close_withdrawal_phase(e)
             if why:
                 self.bad(e, f"the battle should have ended ({why}) after the withdrawal phase")
-        if self.phase not in ("", "checks", "withdrawal"):
+        if self.phase not in ("", "checks", "withdrawal", "joined"):
             self.bad(e, f"a bound began after the {self.phase} phase")
         if e["bound"] != self.bound + 1:
             self.bad(e, f"bound {e['bound']} follows bound {self.bound}")
@@ -442,6 +490,7 @@ class Referee(Ending):
     # ------------------------------------------------------------------ cards and states
     def on_CardLost(self, e: dict) -> None:
         s, d = e["side"], self.decks[e["side"]]
+        self.cards_lost[s] += 1
         if self.owed[s] <= 0:
             self.bad(e, f"side {s} lost a card without a bad thing")
         self.owed[s] -= 1
@@ -457,6 +506,12 @@ class Referee(Ending):
             self.bad(e, f"{e['cards_left']} cards left, not {len(d)}")
 
     def on_StateChanged(self, e: dict) -> None:
+        if e["state"] == "in the battle":  # a late arrival joins (§8.4)
+            self.join(e)
+            return
+        if e["unit"] not in self.units:
+            self.bad(e, f"{e['unit']} is not in the battle")
+            return
         u, state = self.units[e["unit"]], e["state"]
         r = self.rules
         if state in ("routed", "destroyed", "off-table"):
