@@ -12,7 +12,7 @@ import typer
 import yaml
 
 from battle.errors import ConfigError
-from battle.yamlfile import YamlTooLarge, safe_load_text
+from battle.yamlfile import TAG_FIX, YamlTagRefused, YamlTooLarge, safe_load_text
 
 __all__ = [
     "caused_by_ctrl_c",
@@ -103,6 +103,12 @@ def parse_overrides(items: list[str] | None) -> dict[str, Any]:
         except YamlTooLarge as exc:
             raise ConfigError(
                 str(exc), key=f"--set {key}", fix="Write the value out without aliases."
+            ) from None
+        except YamlTagRefused as exc:
+            raise ConfigError(
+                str(exc).replace(f" at {exc.path}", ""),
+                key=f"--set {key}" + (f"[{exc.path}]" if exc.path else ""),
+                fix=TAG_FIX,
             ) from None
         except yaml.YAMLError:
             raise ConfigError(
