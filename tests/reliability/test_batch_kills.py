@@ -101,7 +101,9 @@ def test_killed_batches_leave_no_process_and_resume_to_the_same_rows(tmp_path: P
         if members:
             left.append((delay, members))
     assert left == [], f"processes alive {GRACE:g} s after kill -9 (delay, pids): {left}"
-    done = subprocess.run(_command(out), cwd=PROJECT, env=subprocess_env(), timeout=600)
+    done = subprocess.run(
+        _command(out), cwd=PROJECT, env=subprocess_env(), timeout=600, check=False
+    )
     assert done.returncode == 0
     whole = tmp_path / "whole.duckdb"
     subprocess.run(_command(whole), cwd=PROJECT, env=subprocess_env(), timeout=600, check=True)
