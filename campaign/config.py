@@ -154,14 +154,30 @@ def _cross_check(rules: Rules, origins: Mapping[str, list[str]]) -> None:
         If ``campaign.battle_doctrine`` is not a tactical doctrine of ``battle.doctrines``.
     """
     c, b = rules.campaign, rules.battle
-    # (a division larger than battle.max_units_per_force is refused by the battle engine)
+    # a division that could never fight (larger than a battle's force may be) is refused
+    # before thousands of units are raised and marched (issue 32)
+    largest = (
+        max(row.infantry for row in c.division_infantry_table)
+        + c.division_cavalry
+        + c.division_artillery
+        + c.division_light_infantry
+    )
 
-    def fail(keys: tuple[str, ...], what: str, fix: str) -> None:
+    def fail(keys: tuple[str, ...], what: str, fix: str, shown: str | None = None) -> None:
         sources = sorted({s for k, v in origins.items() if k.startswith(keys) for s in v})
         raise ConfigError(
-            what, source=", ".join(sources or [str(RULES_FILE)]), key=keys[0], fix=fix
+            what, source=", ".join(sources or [str(RULES_FILE)]), key=shown or keys[0], fix=fix
         )
 
+    if largest > b.max_units_per_force:
+        fail(
+            ("campaign.division_", "battle.max_units_per_force"),
+            f"a division may have up to {largest} units (division_infantry_table, "
+            "division_cavalry, division_artillery, division_light_infantry), more than a "
+            f"force may bring to a battle (battle.max_units_per_force: {b.max_units_per_force})",
+            "Give divisions fewer units, or raise battle.max_units_per_force.",
+            shown="campaign.division_*",
+        )
     if c.battle_doctrine not in b.doctrines:
         fail(
             ("campaign.battle_doctrine", "battle.doctrines"),
