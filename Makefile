@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint typecheck clean install native referee-long
+.PHONY: run test bench lint typecheck clean install native referee-long fuzz
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -40,6 +40,14 @@ referee-long: native
 
 bench: native
 	$(BIN)/python -m benchmarks
+
+# The long fuzz profile (local, hours on one core): over 10,000 cases of maps, --set keys,
+# force flags, event streams, results files and batch specs, each under the harness's time
+# and memory limits; every outcome counted in fuzz-census.jsonl and summed at the end.
+fuzz: native
+	rm -f fuzz-census.jsonl
+	FUZZ_PROFILE=huge FUZZ_CENSUS=$(CURDIR)/fuzz-census.jsonl $(BIN)/python -m pytest tests/fuzz -p no:xdist -q $(PYTEST_ARGS)
+	$(BIN)/python tests/fuzz/census.py fuzz-census.jsonl
 
 lint: $(STAMP)
 	$(BIN)/ruff check battle campaign tests benchmarks

@@ -126,13 +126,13 @@ class DiceExpression:
             if t.sides == 0:
                 dist = Counter({v + t.sign * t.multiplier: n for v, n in dist.items()})
                 continue
-            faces = range(1, t.sides + 1)
-            sums = Counter(sum(c) for c in itertools.product(faces, repeat=t.count))
             denom *= t.sides**t.count
-            if denom > 10**6:
+            if denom > 10**6:  # refused before any enumeration
                 raise DiceExpressionError(
                     f"dice expression {self.text!r} has too many outcomes to enumerate"
                 )
+            faces = range(1, t.sides + 1)
+            sums = Counter(sum(c) for c in itertools.product(faces, repeat=t.count))
             new: Counter[int] = Counter()
             for v, n in dist.items():
                 for s, m in sums.items():

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from battle.dice import DiceExpression, parse_dice
 from battle.errors import DiceExpressionError
+from battle.ranges import Range
 
 __all__ = [
     "BattleRules",
@@ -28,6 +29,24 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+# Ranges (battle/ranges.py). RULES.md states the percentages (0..100, §0.2) and the d100;
+# every other bound below is (house): wide enough for any variant, narrow enough that the
+# kernel's 64-bit products and the exact odds stay bounded (multipliers x divisors x dice).
+_Inches = Annotated[float, Range(0, 10_000)]  # (house) a distance on the table, inches
+_Multiplier = Annotated[int, Range(1, 100)]  # (house) a combat-divisor multiplier (§1.6, §6.10)
+_Divisor = Annotated[int, Range(1, 1_000)]  # (house) a combat divisor (§1.1)
+_Die = Annotated[
+    int, Range(2, 100)
+]  # (house) faces of a reaction, withdrawal or initiative die (§0.3, §0.4)
+_Total = Annotated[
+    int, Range(-100, 100)
+]  # (house) a reaction-test total or a withdrawal factor (§5.2, §7.2)
+_Percent = Annotated[float, Range(0, 100)]  # §0.2 a percentage
+#: (house) the largest roll of the hit dice D (§4.1): the shipped rules roll at most 40
+MAX_HIT_DICE = 1_000_000
+_Hits = Annotated[int, Range(0, 1_000)]  # (house) hits (§1.2, §4.4)
+
+
 class FormationRules(_Strict):
     """One formation of a unit type (RULES.md §1.1, §1.6, §1.7, §6.6): a table row.
 
@@ -35,12 +54,12 @@ class FormationRules(_Strict):
     ``combat_divisor`` and ``range_inches`` (inches) override the type's when given.
     """
 
-    move: float = Field(ge=0)
-    fire_cd_multiplier: int = Field(default=1, ge=1)
-    melee_cd_multiplier: int = Field(default=1, ge=1)
-    fired_at_cd_multiplier: int = Field(default=1, ge=1)
-    combat_divisor: int | None = Field(default=None, ge=1)
-    range_inches: float | None = Field(default=None, ge=0)
+    move: _Inches
+    fire_cd_multiplier: _Multiplier = 1
+    melee_cd_multiplier: _Multiplier = 1
+    fired_at_cd_multiplier: _Multiplier = 1
+    combat_divisor: _Divisor | None = None
+    range_inches: _Inches | None = None
     fires: bool = True
     can_charge: bool = True
     square: bool = False
@@ -53,9 +72,9 @@ class UnitTypeRules(_Strict):
 
     letter: str = Field(pattern=r"^[a-z]$")
     id_prefix: str = Field(pattern=r"^[A-Z]+$")
-    stands: int = Field(ge=1)
-    combat_divisor: int = Field(ge=1)
-    range_inches: float = Field(ge=0)
+    stands: Annotated[int, Range(1, 100)]  # (house)
+    combat_divisor: _Divisor
+    range_inches: _Inches
     default_formation: str
     lost_as: Literal["flag", "battery"]
     mounted: bool = False
@@ -63,8 +82,8 @@ class UnitTypeRules(_Strict):
     light: bool = False
     can_charge: bool = True
     deploys_to: str | None = None
-    vs_square_melee_cd_multiplier: int = Field(default=1, ge=1)
-    charge_bonus_vs_foot_multiplier: int = Field(default=1, ge=1)
+    vs_square_melee_cd_multiplier: _Multiplier = 1
+    charge_bonus_vs_foot_multiplier: _Multiplier = 1
     formations: dict[str, FormationRules] = Field(min_length=1)
 
     @model_validator(mode="after")
@@ -86,13 +105,11 @@ class UnitTypeRules(_Strict):
 class MoraleRules(_Strict):
     """RULES.md §1.3, §1.5, §4.3: morale in percent."""
 
-    base: int = Field(ge=0, le=100)
-    by_grade: dict[
-        Literal["raw", "regular", "veteran", "elite"], Annotated[int, Field(ge=0, le=100)]
-    ]
+    base: Annotated[int, Range(0, 100)]
+    by_grade: dict[Literal["raw", "regular", "veteran", "elite"], Annotated[int, Range(0, 100)]]
     uniform: bool = False
     model: Literal["per-test", "cumulative"] = "per-test"
-    shaken_penalty: int = Field(ge=0)
+    shaken_penalty: Annotated[int, Range(0, 100)]  # §1.5 percent
 
     @field_validator("by_grade")
     @classmethod
@@ -109,10 +126,10 @@ class MoraleRules(_Strict):
 class DeckRules(_Strict):
     """RULES.md §3 movement-card decks."""
 
-    lose_at_cards: int = Field(ge=0)
+    lose_at_cards: Annotated[int, Range(0, 1_000)]  # (house)
     removal: Literal["highest", "random"] = "highest"
     draw: Literal["reshuffle", "draw-through"] = "reshuffle"
-    explicit: dict[int, list[int]] = Field(default_factory=dict)
+    explicit: dict[int, list[int]] = Field(default_factory=dict)  # (house)
 
     @field_validator("explicit")
     @classmethod
@@ -133,22 +150,22 @@ class FormationChangeRules(_Strict):
     """RULES.md §5.2 reaction-test totals for completing a formation change."""
 
     #: the change's own total by pair of formations, ``"line-column"`` (either way)
-    costs: dict[str, int]
-    hit_by_fire: int
-    raw_irregular_or_shaken: int
-    charge_target: int
-    light_from_skirmish: int
-    other_from_skirmish: int
-    veteran_or_elite: int
+    costs: dict[str, _Total]
+    hit_by_fire: _Total
+    raw_irregular_or_shaken: _Total
+    charge_target: _Total
+    light_from_skirmish: _Total
+    other_from_skirmish: _Total
+    veteran_or_elite: _Total
 
 
 class ChargeRules(_Strict):
     """RULES.md §6.4 charges (inches and percent)."""
 
-    reach_bonus_inches: float = Field(ge=0)
-    bonus: int = Field(ge=0)
-    failed_drop_back_inches: float = Field(ge=0)
-    target_disordered_morale_bonus: int
+    reach_bonus_inches: _Inches
+    bonus: Annotated[int, Range(0, 1_000)]  # (house) added to D (§6.4)
+    failed_drop_back_inches: _Inches
+    target_disordered_morale_bonus: Annotated[int, Range(-100, 100)]  # §6.4 percent
     fire_and_charge: bool = False
     no_charge_after_fail: bool = False
 
@@ -158,33 +175,33 @@ class OptionRules(_Strict):
 
     countercharge: bool = False
     pursuit: bool = False
-    pursuit_target_cd_multiplier: int = Field(ge=1)
+    pursuit_target_cd_multiplier: _Multiplier
     free_attack: bool = False
-    free_attack_cd_multiplier: int = Field(ge=1)
+    free_attack_cd_multiplier: _Multiplier
     move_and_fire: bool = False
-    move_and_fire_cd_multiplier: int = Field(ge=1)
-    move_and_fire_move_fraction: float = Field(gt=0, le=1)
+    move_and_fire_cd_multiplier: _Multiplier
+    move_and_fire_move_fraction: Annotated[float, Range(0, 1, open_low=True)]
 
 
 class LossStep(_Strict):
-    percent: float = Field(ge=0, le=100)
-    factors: int
+    percent: _Percent
+    factors: _Total
 
 
 class WithdrawalRules(_Strict):
     """RULES.md §7.2 withdrawal factor table."""
 
-    threshold_percent: float = Field(ge=0, le=100)
-    flag: int
-    battery: int
-    retiring_shaken: int
-    off_table: int
-    subordinate_general: int
-    commander_in_chief: int
-    objective: int
-    primary_road: int
-    losses: list[LossStep]
-    surrendered_casualty_fraction: float = Field(ge=0, le=1)
+    threshold_percent: _Percent
+    flag: _Total
+    battery: _Total
+    retiring_shaken: _Total
+    off_table: _Total
+    subordinate_general: _Total
+    commander_in_chief: _Total
+    objective: _Total
+    primary_road: _Total
+    losses: list[LossStep] = Field(max_length=100)
+    surrendered_casualty_fraction: Annotated[float, Range(0, 1)]
 
 
 class DoctrineRules(_Strict):
@@ -193,16 +210,16 @@ class DoctrineRules(_Strict):
     #: "shaken" or unit type names (battle.units); types not listed come last
     activation_order: list[str]
     advance_formation: Literal["column", "line"] = "column"
-    form_line_within_inches: float = Field(ge=0)
+    form_line_within_inches: _Inches
     fire_formation: str = "line"
     square_vs_cavalry: bool = True
-    unlimber_within_inches: float = Field(ge=0)
+    unlimber_within_inches: _Inches
     hold_in_range: bool = True
     advance_when_defending: bool = False
     charge_when: list[Literal["disordered", "shaken", "steady"]]
-    charge_min_strength_ratio: float = Field(ge=0)
+    charge_min_strength_ratio: Annotated[float, Range(0, 1_000)]  # (house)
     cavalry_charges_infantry_in_square: bool = False
-    cavalry_wait_inches: float = Field(ge=0)
+    cavalry_wait_inches: _Inches
     rally_shaken: bool = True
 
 
@@ -211,34 +228,34 @@ class BattleRules(_Strict):
 
     hit_dice: str
     percentage_dice: Literal[100]  # §0.2 percentage tests are always rolled on a d100
-    reaction_die: int = Field(ge=2)
-    withdrawal_die: int = Field(ge=2)
-    withdrawal_success_total: int = Field(ge=1)
+    reaction_die: _Die
+    withdrawal_die: _Die
+    withdrawal_success_total: Annotated[int, Range(1, 1_000)]  # (house)
     units: dict[str, UnitTypeRules] = Field(min_length=1)
-    destroyed_at_hits: int = Field(ge=1)
-    half_strength_hits: int = Field(ge=1)
+    destroyed_at_hits: Annotated[int, Range(1, 1_000)]  # (house)
+    half_strength_hits: Annotated[int, Range(1, 1_000)]  # (house)
     morale: MoraleRules
     deck: DeckRules
-    casualty_test_per_morale_hit: int = Field(ge=0)
-    hits_on_casualty_pass: int = Field(ge=0)
-    hits_on_casualty_fail: int = Field(ge=0)
+    casualty_test_per_morale_hit: Annotated[int, Range(0, 100)]  # (house)
+    hits_on_casualty_pass: _Hits
+    hits_on_casualty_fail: _Hits
     formation_change: FormationChangeRules
-    ground_depth_inches: float = Field(gt=0)
-    deploy_inches: float = Field(ge=0)
-    bound_minutes: int = Field(ge=1)
-    max_turns: int = Field(ge=1, le=1000)
+    ground_depth_inches: Annotated[float, Range(0, 10_000, open_low=True)]  # (house)
+    deploy_inches: _Inches
+    bound_minutes: Annotated[int, Range(1, 1_440)]  # (house) at most a day
+    max_turns: Annotated[int, Range(1, 1_000)]  # (house)
     turn_limit_from: Literal["start", "first-check"] = "start"
-    max_turns_cap: int = Field(ge=1, le=1000)
+    max_turns_cap: Annotated[int, Range(1, 1_000)]  # (house)
     initiative: Literal["attacker", "roll"] = "attacker"
-    initiative_die: int = Field(ge=2)
+    initiative_die: _Die
     charge: ChargeRules
     options: OptionRules
-    advance_stop_short_inches: float = Field(ge=0)
-    fall_back_inches: float = Field(ge=0)
+    advance_stop_short_inches: _Inches
+    fall_back_inches: _Inches
     withdrawal: WithdrawalRules
     doctrines: dict[str, DoctrineRules] = Field(min_length=1)
 
-    max_units_per_force: int = Field(default=200, ge=1, le=100_000)
+    max_units_per_force: Annotated[int, Range(1, 100_000)] = 200  # (house)
 
     @field_validator("hit_dice", mode="before")
     @classmethod
@@ -255,6 +272,12 @@ class BattleRules(_Strict):
             low = parse_dice(value).bounds()[0]
         except DiceExpressionError as exc:  # reported by pydantic with its key path
             raise ValueError(exc.what) from None
+        high = parse_dice(value).bounds()[1]
+        if high > MAX_HIT_DICE:
+            raise ValueError(
+                f"{value!r} can roll {high}, more than the limit of {MAX_HIT_DICE} (house); "
+                "use smaller numbers, e.g. 20 + 2*d10"
+            )
         if low < 1:
             raise ValueError(
                 f"the hit dice D must always be at least 1 (RULES.md §4.1), but {value!r} "

@@ -12,12 +12,17 @@ Bounds (checked before the document is built into Python objects):
   alias (``*name``) as a full copy of its anchor: an 800-byte "billion laughs" alias bomb
   is refused instead of being expanded by whatever walks it next. Ordinary anchors and
   merge keys (``<<: *defaults``) stay allowed.
+
+Values stay as written: numbers, strings, true/false, null, lists and mappings only. A date
+(``2001-01-01``) reads as the string it is (PyYAML's implicit timestamp is dropped), and an
+explicit tag other than the core ones (``!!timestamp``, ``!!binary``, ``!!set``, ``!foo``)
+is refused with its key path (:class:`YamlTagRefused`) before any value is built.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import yaml
 
@@ -26,7 +31,9 @@ from battle.errors import ConfigError, SimulatorError
 __all__ = [
     "MAX_YAML_BYTES",
     "MAX_YAML_NODES",
+    "TAG_FIX",
     "BoundedSafeLoader",
+    "YamlTagRefused",
     "YamlTooLarge",
     "bounded_loader",
     "check_file_size",
@@ -43,6 +50,61 @@ MAX_YAML_NODES = 2_000_000
 
 class YamlTooLarge(yaml.YAMLError):
     """A YAML document whose aliases expand past :data:`MAX_YAML_NODES` nodes."""
+
+
+class YamlTagRefused(yaml.YAMLError):
+    """A YAML value with a tag that would make it something other than a plain value.
+
+    ``path`` is its key path (``campaign.day_start_minutes``, ``roads[3].hours``; empty at
+    the top level), ``tag`` the tag as written (``!!timestamp``).
+    """
+
+    def __init__(self, path: str, tag: str, mark: Any = None) -> None:
+        self.path = path
+        self.tag = tag
+        self.problem_mark = mark
+        where = f" at {path}" if path else ""
+        super().__init__(
+            f"the YAML tag {tag}{where} is not allowed: values are numbers, strings, "
+            "true/false, lists and mappings"
+        )
+
+
+_CORE = "tag:yaml.org,2002:"
+#: Tags a document may hold (resolved implicitly or written out): the plain values.
+ALLOWED_TAGS = frozenset(
+    _CORE + name for name in ("str", "int", "float", "bool", "null", "seq", "map", "merge")
+)
+
+
+def _shown_tag(tag: str) -> str:
+    return "!!" + tag.removeprefix(_CORE) if tag.startswith(_CORE) else tag
+
+
+def check_tags(root: yaml.Node) -> None:
+    """Refuse any node of ``root`` whose tag is not a plain value's (:data:`ALLOWED_TAGS`).
+
+    Raises
+    ------
+    YamlTagRefused
+        Naming the first such node's key path and tag.
+    """
+    seen: set[int] = set()
+    stack: list[tuple[yaml.Node, str]] = [(root, "")]
+    while stack:
+        node, path = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if node.tag not in ALLOWED_TAGS:
+            raise YamlTagRefused(path, _shown_tag(node.tag), node.start_mark)
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend((kid, f"{path}[{i}]") for i, kid in reversed(list(enumerate(node.value))))
+        elif isinstance(node, yaml.MappingNode):
+            for key, value in reversed(node.value):
+                name = key.value if isinstance(key, yaml.ScalarNode) else "?"
+                stack.append((value, f"{path}.{name}" if path else str(name)))
+                stack.append((key, path))
 
 
 def _expanded_nodes(root: yaml.Node, limit: int) -> int:
@@ -80,22 +142,33 @@ def _expanded_nodes(root: yaml.Node, limit: int) -> int:
 
 
 def bounded_loader(base: type[Any], limit: int = MAX_YAML_NODES) -> type[Any]:
-    """A subclass of the PyYAML loader ``base`` that refuses documents over ``limit`` nodes.
+    """A subclass of the PyYAML loader ``base`` that keeps values as written and bounded.
+
+    Dates are not turned into ``datetime.date`` (no implicit timestamp).
 
     Raises
     ------
     YamlTooLarge
         From ``yaml.load``, before any Python object is built, when the document's aliases
         expand to more than ``limit`` nodes.
+    YamlTagRefused
+        Likewise, when a value carries a tag other than a plain value's (``!!timestamp``).
     """
 
     class Bounded(base):  # type: ignore[misc]
+        #: the base's implicit types without the timestamp: a date stays the text written
+        yaml_implicit_resolvers: ClassVar[dict[str, list[tuple[str, Any]]]] = {
+            first: [(tag, rx) for tag, rx in resolvers if tag != _CORE + "timestamp"]
+            for first, resolvers in base.yaml_implicit_resolvers.items()
+        }
+
         def get_single_node(self) -> Any:
             node = super().get_single_node()
             if node is not None:
                 size = _expanded_nodes(node, limit)
                 if size > limit:
                     raise YamlTooLarge(f"its aliases (*name) expand to more than {limit:,} values")
+                check_tags(node)
             return node
 
     Bounded.__name__ = Bounded.__qualname__ = f"Bounded{base.__name__}"
@@ -112,9 +185,18 @@ def safe_load_text(text: str) -> Any:
     Raises
     ------
     yaml.YAMLError
-        Not valid YAML, or :class:`YamlTooLarge`.
+        Not valid YAML, :class:`YamlTooLarge` or :class:`YamlTagRefused`.
     """
     return yaml.load(text, Loader=BoundedSafeLoader)
+
+
+#: How to fix a refused tag (every reader says the same).
+TAG_FIX = "Write the value without the tag (a date as a quoted string, '2001-01-01')."
+
+
+def _where(exc: yaml.YAMLError) -> str | None:
+    mark = getattr(exc, "problem_mark", None)
+    return f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
 
 
 def _size(n: int) -> str:
@@ -214,6 +296,8 @@ def read_yaml_file(
             source=str(path),
             fix="Write the values out, or use fewer nested aliases (*name).",
         ) from None
+    except YamlTagRefused as exc:
+        raise error(str(exc), source=str(path), key=_where(exc), fix=TAG_FIX) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None

@@ -7,11 +7,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from battle.configload import RULES_FILE, load_rules_document, rules_hash, validate
 from battle.errors import ConfigError
 from battle.forces import UNIT_CEILING
+from battle.ranges import Range
 from battle.rules import BattleRules
 
 __all__ = ["CampaignRules", "LoadedRules", "Rules", "StrategyDoctrine", "load_rules"]
@@ -21,9 +22,17 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+# Ranges (battle/ranges.py); every bound not stated by RULES.md is marked (house).
+_Units = Annotated[int, Range(0, UNIT_CEILING)]  # (house) units of one arm in a division
+_Hours = Annotated[float, Range(0, 1000)]  # (house) expected march hours
+_Ratio = Annotated[float, Range(0, 100)]  # (house) own boxes over the enemy's, a weight
+_Minutes = Annotated[int, Range(1, 1440)]  # (house) a wait of at most a day
+_Junctions = Annotated[int, Range(0, 1000)]  # (house) a count of junctions along roads
+
+
 class InfantryRoll(_Strict):
-    max_roll: int = Field(ge=1, le=100)
-    infantry: int = Field(ge=0, le=UNIT_CEILING)
+    max_roll: Annotated[int, Range(1, 100)]  # §2.1 a d100 roll
+    infantry: _Units
 
 
 class StrategyDoctrine(_Strict):
@@ -33,45 +42,45 @@ class StrategyDoctrine(_Strict):
     enemy's estimated boxes. Each field's one-line meaning is in config/rules.yaml.
     """
 
-    attack_ratio: float = Field(ge=0, le=100)
-    seek_hours: float = Field(ge=0, le=1000)
-    guard_hours: float = Field(ge=0, le=1000)
+    attack_ratio: _Ratio
+    seek_hours: _Hours
+    guard_hours: _Hours
     concentrate: bool
-    concentrate_hours: float = Field(ge=0, le=1000)
+    concentrate_hours: _Hours
     flank: bool
-    rough_risk_weight: float = Field(ge=0, le=100)
-    pursue_hours: float = Field(ge=0, le=1000)
+    rough_risk_weight: _Ratio
+    pursue_hours: _Hours
     regroup: bool
     objectives_first: bool
     advance_on_base: bool
-    plan_slack_hours: float = Field(ge=0, le=1000)
-    guns_hours: float = Field(ge=0, le=1000)
+    plan_slack_hours: _Hours
+    guns_hours: _Hours
 
 
 #: a share of a distance, 0 to 1
-_Fraction = Annotated[float, Field(ge=0, le=1)]
+_Fraction = Annotated[float, Range(0, 1)]
 
 
 class CampaignRules(_Strict):
     """Every number of the campaign (RULES.md §2, §7.6, §8); defaults in config/rules.yaml."""
 
-    divisions_per_side: int = Field(ge=1, le=50)
+    divisions_per_side: Annotated[int, Range(1, 50)]  # (house)
     division_infantry_table: list[InfantryRoll]
-    division_cavalry: int = Field(ge=0, le=UNIT_CEILING)
-    division_artillery: int = Field(ge=0, le=UNIT_CEILING)
-    division_light_infantry: int = Field(default=0, ge=0, le=UNIT_CEILING)
-    rough_road_pass: float = Field(ge=0, le=100)
-    rough_road_retry_minutes: int = Field(ge=1)
-    day_start_minutes: int = Field(ge=0, le=1440)
-    day_end_minutes: int = Field(ge=0, le=1440)
-    time_limit_days: int = Field(ge=1, le=365)
-    fall_back_junctions: int = Field(ge=0)
-    fog_sight_junctions: int = Field(ge=0)
-    withdrawal_threshold_percent: float = Field(ge=0, le=100)
+    division_cavalry: _Units
+    division_artillery: _Units
+    division_light_infantry: _Units = 0
+    rough_road_pass: Annotated[float, Range(0, 100)]  # §8.2 percent
+    rough_road_retry_minutes: _Minutes
+    day_start_minutes: Annotated[int, Range(0, 1440)]  # §8.3 minutes after midnight
+    day_end_minutes: Annotated[int, Range(0, 1440)]  # §8.3 minutes after midnight
+    time_limit_days: Annotated[int, Range(1, 365)]  # (house)
+    fall_back_junctions: _Junctions
+    fog_sight_junctions: _Junctions
+    withdrawal_threshold_percent: Annotated[float, Range(0, 100)]  # §7.6 percent
     withdrawal_scale: Literal["division", "unit"]
-    batteries_per_factor: int = Field(ge=1, le=100)
-    max_events: int = Field(ge=100)
-    hold_minutes: int = Field(ge=1)
+    batteries_per_factor: Annotated[int, Range(1, 100)]  # (house)
+    max_events: Annotated[int, Range(100, 10_000_000)]  # (house)
+    hold_minutes: _Minutes
     opening_waypoint_window: tuple[_Fraction, _Fraction]
     battle_doctrine: str
     doctrines: dict[Literal["aggressive", "cautious", "balanced", "raider"] | str, StrategyDoctrine]
@@ -145,14 +154,30 @@ def _cross_check(rules: Rules, origins: Mapping[str, list[str]]) -> None:
         If ``campaign.battle_doctrine`` is not a tactical doctrine of ``battle.doctrines``.
     """
     c, b = rules.campaign, rules.battle
-    # (a division larger than battle.max_units_per_force is refused by the battle engine)
+    # a division that could never fight (larger than a battle's force may be) is refused
+    # before thousands of units are raised and marched (issue 32)
+    largest = (
+        max(row.infantry for row in c.division_infantry_table)
+        + c.division_cavalry
+        + c.division_artillery
+        + c.division_light_infantry
+    )
 
-    def fail(keys: tuple[str, ...], what: str, fix: str) -> None:
+    def fail(keys: tuple[str, ...], what: str, fix: str, shown: str | None = None) -> None:
         sources = sorted({s for k, v in origins.items() if k.startswith(keys) for s in v})
         raise ConfigError(
-            what, source=", ".join(sources or [str(RULES_FILE)]), key=keys[0], fix=fix
+            what, source=", ".join(sources or [str(RULES_FILE)]), key=shown or keys[0], fix=fix
         )
 
+    if largest > b.max_units_per_force:
+        fail(
+            ("campaign.division_", "battle.max_units_per_force"),
+            f"a division may have up to {largest} units (division_infantry_table, "
+            "division_cavalry, division_artillery, division_light_infantry), more than a "
+            f"force may bring to a battle (battle.max_units_per_force: {b.max_units_per_force})",
+            "Give divisions fewer units, or raise battle.max_units_per_force.",
+            shown="campaign.division_*",
+        )
     if c.battle_doctrine not in b.doctrines:
         fail(
             ("campaign.battle_doctrine", "battle.doctrines"),

@@ -24,20 +24,25 @@ from fractions import Fraction
 from typing import Any
 
 from battle.dice import parse_dice
+from battle.errors import ConfigError
 from battle.formation import completion_total
 from battle.tables import Tables, compile_rules
 from campaign.config import LoadedRules
 
 __all__ = [
+    "MAX_ODDS_STEPS",
     "DivisorUse",
     "HitFilterOdds",
     "OddsSheet",
+    "OddsTooCostly",
     "hit_filter_odds",
     "odds_sheet",
     "percentage_pass",
     "reaction_pass",
     "sum_distribution",
     "withdrawal_chance",
+    "withdrawal_steps",
+    "withdrawal_table",
 ]
 
 
@@ -100,6 +105,59 @@ def withdrawal_chance(factors: int, *, sides: int, success_total: int) -> Fracti
         (p for s, p in sum_distribution(factors, sides).items() if s >= success_total),
         Fraction(0),
     )
+
+
+#: Most steps (one die face added to one partial sum) the exact odds may take: about ten
+#: seconds of Python. Rules whose enumeration would take more are refused before it starts
+#: (:class:`OddsTooCostly`); the shipped rules take a few thousand.
+MAX_ODDS_STEPS = 10_000_000
+
+
+class OddsTooCostly(ConfigError):
+    """Exact odds whose enumeration would take more than :data:`MAX_ODDS_STEPS` steps."""
+
+
+def withdrawal_steps(sides: int, success_total: int, factors: int) -> int:
+    """Steps :func:`withdrawal_table` takes for F = 1..``factors`` (sums capped at the total)."""
+    return sum(min(f * sides, success_total) * sides for f in range(1, factors + 1))
+
+
+def withdrawal_table(sides: int, success_total: int, factors: range) -> dict[int, Fraction]:
+    """P(a withdrawal roll succeeds) for every F in ``factors`` (RULES.md §0.4), exactly.
+
+    One convolution chain over F (integer counts of each sum, sums at or above the success
+    total kept together), so the whole table costs :func:`withdrawal_steps` steps; equal to
+    :func:`withdrawal_chance` for each F (tests/analysis).
+
+    Raises
+    ------
+    OddsTooCostly
+        Before any work, when that is more than :data:`MAX_ODDS_STEPS`.
+
+    >>> withdrawal_table(6, 12, range(1, 4))[2]
+    Fraction(1, 36)
+    """
+    last = max(factors, default=0)
+    steps = withdrawal_steps(sides, success_total, last)
+    if steps > MAX_ODDS_STEPS:
+        raise OddsTooCostly(
+            f"the exact withdrawal odds of a d{sides} with a success total of {success_total} "
+            f"take {steps:,} steps, more than the limit of {MAX_ODDS_STEPS:,}",
+            key="battle.withdrawal_die, battle.withdrawal_success_total",
+            fix="Use a smaller die or success total (the shipped rules: 6 and 12).",
+        )
+    counts = {0: 1}  # sum (capped at the success total) -> ways
+    out: dict[int, Fraction] = {}
+    for f in range(1, last + 1):
+        new: dict[int, int] = {}
+        for total, ways in counts.items():
+            for face in range(1, sides + 1):
+                key = min(total + face, success_total)
+                new[key] = new.get(key, 0) + ways
+        counts = new
+        if f in factors:
+            out[f] = Fraction(counts.get(success_total, 0), sides**f)
+    return out
 
 
 @dataclass(frozen=True)
@@ -335,9 +393,19 @@ def odds_sheet(loaded: LoadedRules) -> OddsSheet:
     ------
     DiceExpressionError
         If the hit dice expression has more than 10**6 outcomes to enumerate.
+    OddsTooCostly
+        If the withdrawal odds would take more than :data:`MAX_ODDS_STEPS` steps.
     """
     battle = loaded.rules.battle
     camp = loaded.rules.campaign
+    wd = battle.withdrawal_die
+    success = battle.withdrawal_success_total
+    # every die shows 1 or more: from F = the success total on, a roll always succeeds
+    withdrawal = withdrawal_table(
+        battle.withdrawal_die,
+        battle.withdrawal_success_total,
+        range(1, battle.withdrawal_success_total + 1),
+    )
     tables = compile_rules(battle)
     d_dist = tables.hit_dice.distribution()
     pct = battle.percentage_dice
@@ -379,13 +447,6 @@ def odds_sheet(loaded: LoadedRules) -> OddsSheet:
                     total = completion_total(fc, own, grade=grade, **flags)
                     cells[name] = (total, reaction_pass(total, sides=die))
                 changes.append((label, grade, cells))
-    wd = battle.withdrawal_die
-    success = battle.withdrawal_success_total
-    withdrawal = {
-        f: withdrawal_chance(f, sides=wd, success_total=success)
-        # every die shows 1 or more: from F = the success total on, a roll always succeeds
-        for f in range(1, max(success, 1) + 1)
-    }
     sizes = []
     previous = 0
     for row in camp.division_infantry_table:

@@ -55,10 +55,10 @@ import numpy as np
 from campaign.batch.cpus import default_workers
 from campaign.batch.plan import BatchPlan, chunk_tasks, guided_chunks
 from campaign.batch.progress import BatchProgress
+from campaign.batch.scheduler import check_scheduler, unreachable
 from campaign.batch.server import main_module_hidden, mp_context
 from campaign.batch.store import ResultStore
 from campaign.batch.worker import ChunkResult, ChunkTask, Preload, init_worker, run_chunk
-from campaign.errors import EnvironmentFailure
 
 #: chunk results as the backends yield them, or None when none has come for a while (a cue
 #: to write what is held); closed when the batch stops
@@ -189,16 +189,11 @@ def _dask(
 
     cluster = None
     if scheduler:
+        check_scheduler(scheduler)  # a port that answers something else: refused here
         try:
             client = Client(scheduler, timeout="10s")
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise EnvironmentFailure(
-                f"cannot reach the Dask scheduler at {scheduler} "
-                f"({' '.join(str(exc).split())[:200] or type(exc).__name__})",
-                key="--scheduler",
-                fix="Start it (dask scheduler --port 8786) or check the address and the network, "
-                "then run the same command again.",
-            ) from None
+        except (OSError, TimeoutError, ValueError, MemoryError) as exc:
+            raise unreachable(scheduler, str(exc) or type(exc).__name__) from None
     else:
         cluster = LocalCluster(
             n_workers=workers,

@@ -32,7 +32,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from battle.errors import plain_message
-from battle.yamlfile import read_yaml_file, safe_load_text
+from battle.yamlfile import TAG_FIX, YamlTagRefused, read_yaml_file, safe_load_text
 from campaign.errors import BatchSpecError
 
 __all__ = [
@@ -422,6 +422,10 @@ def parse_set_flag(text: str) -> tuple[str, Any]:
         )
     try:
         parsed = safe_load_text(value)
+    except YamlTagRefused as exc:
+        raise BatchSpecError(
+            f"the value of {key.strip()!r}: {exc}", key="--set", fix=TAG_FIX
+        ) from None
     except yaml.YAMLError:
         raise BatchSpecError(
             f"the value of {text!r} is not valid YAML",

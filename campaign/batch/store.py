@@ -29,6 +29,7 @@ import duckdb
 import pyarrow as pa
 
 from campaign.batch.columns import record_batch
+from campaign.batch.filecheck import check_results_file, damaged, is_corruption
 from campaign.batch.reasons import battle_reason_text, run_reason_code
 from campaign.batch.schema import TABLES, comment_sql, create_sql
 from campaign.batch.todo import MissingRuns
@@ -164,6 +165,8 @@ class ResultStore:
         try:
             self.con = duckdb.connect(str(self.path), read_only=read_only)
         except duckdb.Error as exc:
+            if is_corruption(exc):
+                raise damaged(path, exc, writing=not read_only) from None
             if "not a valid DuckDB database file" in str(exc):
                 raise BatchSpecError(
                     "this file is not a DuckDB results file",
@@ -184,6 +187,16 @@ class ResultStore:
                 else "Use a DuckDB file that no other batch is writing, in a place you may "
                 "write to.",
             ) from None
+        try:
+            check_results_file(
+                self.con,
+                path,
+                read_only=read_only,
+                optional=[name for name, _ in RUN_COLUMNS_ADDED],
+            )
+        except BatchSpecError:
+            self.con.close()
+            raise
         self.memory_mb = 0
         if not read_only:
             try:

@@ -28,6 +28,7 @@ import numpy as np
 
 from campaign.batch.columns import Column, encode_column, table_columns
 from campaign.batch.kernel_load import NOT_FOR_THE_KERNEL, import_battle_engine
+from campaign.batch.lifeline import die_with_parent
 
 if TYPE_CHECKING:
     from campaign.config import LoadedRules
@@ -429,6 +430,7 @@ def init_worker(preload: Preload | None = None, coordinator: int | None = None) 
     if coordinator is None:
         coordinator = os.getppid()
     parent = coordinator if _server["pid"] is None else _server["pid"]
+    die_with_parent(parent)  # SIGKILL when the parent dies, even inside the kernel
     threading.Thread(target=_watch_parent, args=(parent, coordinator), daemon=True).start()
     atexit.register(_leave_at_once)  # registered last, so it runs first
     _import_battle_engine()

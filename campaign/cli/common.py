@@ -97,7 +97,7 @@ def parse_overrides(items: list[str] | None) -> dict[str, Any]:
     """``--set key=value`` items into dotted-key overrides; values read as YAML scalars."""
     import yaml
 
-    from battle.yamlfile import YamlTooLarge, safe_load_text
+    from battle.yamlfile import TAG_FIX, YamlTagRefused, YamlTooLarge, safe_load_text
 
     out: dict[str, Any] = {}
     for key, value in parse_pairs(items, "--set").items():
@@ -106,6 +106,12 @@ def parse_overrides(items: list[str] | None) -> dict[str, Any]:
         except YamlTooLarge as exc:
             raise ConfigError(
                 str(exc), key=f"--set {key}", fix="Write the value out without aliases."
+            ) from None
+        except YamlTagRefused as exc:
+            raise ConfigError(
+                str(exc).replace(f" at {exc.path}", ""),
+                key=f"--set {key}" + (f"[{exc.path}]" if exc.path else ""),
+                fix=TAG_FIX,
             ) from None
         except yaml.YAMLError:
             raise ConfigError(

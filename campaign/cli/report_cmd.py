@@ -57,6 +57,7 @@ def report(
     from campaign.printers.jsonl import read_jsonl
     from campaign.printers.odds import odds_for
     from campaign.report import write_report
+    from campaign.report.glyphs import undrawable_names
     from campaign.report.html import check_detail, rules_of_stream
     from campaign.report.view import check_view
 
@@ -105,6 +106,17 @@ def report(
         detail=detail,
     )
     typer.echo(f"wrote {written}")
+    unnamed = undrawable_names(
+        (str(n), str(d.get("name", n))) for n, d in cmap.graph.nodes(data=True)
+    )
+    if unnamed:  # once per map, not once per glyph (issue 32)
+        key, name = unnamed[0]
+        typer.echo(
+            f"note: {len(unnamed)} junction name(s) of the map use characters no installed "
+            f"font can draw (e.g. {name!r}); the maps label them by id ({key!r}). Install a "
+            "wide-coverage font (Debian: fonts-noto-core) to see the names",
+            err=True,
+        )
     battles = [e for e in stream if isinstance(e, BattleFought)]
     if detail == "full" and battles and not any(e.log for e in battles):
         typer.echo(

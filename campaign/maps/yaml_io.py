@@ -23,6 +23,8 @@ import yaml
 
 from battle.yamlfile import (
     MAX_YAML_BYTES,
+    TAG_FIX,
+    YamlTagRefused,
     YamlTooLarge,
     bounded_loader,
     check_file_size,
@@ -162,6 +164,14 @@ def read_map_yaml(
             str(exc),
             source=str(path),
             fix="Write the values out, or use fewer nested aliases (*name).",
+        ) from None
+    except YamlTagRefused as exc:
+        mark = exc.problem_mark
+        raise MapError(
+            str(exc),
+            source=str(path),
+            key=f"line {mark.line + 1}, column {mark.column + 1}" if mark else None,
+            fix=TAG_FIX,
         ) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)

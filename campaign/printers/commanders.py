@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import yaml
 
+from battle.yamlfile import safe_load_text
 from campaign.errors import SimulatorError
 from campaign.events import SIDES
 from campaign.paths import CONFIG_DIR
@@ -29,7 +30,7 @@ _SIDES = SIDES
 @cache
 def _load(path: Path) -> dict[str, Any]:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = safe_load_text(path.read_text(encoding="utf-8"))
         lists = data["lists"]
         for key in _SIDES:
             if not lists[key]["names"]:

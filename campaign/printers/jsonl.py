@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Iterator
 from dataclasses import fields
 from pathlib import Path
@@ -92,12 +93,52 @@ def iter_jsonl(path: str | Path) -> Iterator[CampaignEvent]:
             ) from None
 
 
+#: Latest event time a stream may hold (minutes since 06:00 on day 1): a year and a day,
+#: past the longest campaign (``campaign.time_limit_days`` at most 365).
+MAX_EVENT_MINUTES = 366 * 1440
+#: Largest size of any number in an event (a 64-bit seed is the largest a run writes).
+_MAX_NUMBER = 2**64
+
+
+def _numbers_in_range(data: Any, where: str = "") -> None:
+    """Refuse a number no run writes: NaN, infinity, or past 2**64 in size (any field)."""
+    stack: list[tuple[Any, str]] = [(data, where)]
+    while stack:
+        value, at = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((v, f"{at}.{k}" if at else str(k)) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, f"{at}[{i}]") for i, v in enumerate(value))
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"field {at!r}: expected a finite number (found {value})")
+        elif (
+            isinstance(value, int | float)
+            and not isinstance(value, bool)
+            and abs(value) > _MAX_NUMBER
+        ):
+            raise ValueError(f"field {at!r}: a number out of range (found {value:.3g})")
+
+
 def _events(handle: TextIO, path: Path) -> Iterator[CampaignEvent]:
+    previous = 0
     for number, line in enumerate(handle, start=1):
         if not line.strip():
             continue
         try:
-            yield _checked_event(json.loads(line))
+            data = json.loads(line)
+            _numbers_in_range(data)
+            event = _checked_event(data)
+            if not 0 <= event.t <= MAX_EVENT_MINUTES:
+                raise ValueError(
+                    f"field 't': expected 0..{MAX_EVENT_MINUTES} minutes (found {event.t})"
+                )
+            if event.t < previous:
+                raise ValueError(
+                    f"field 't' goes back in time ({event.t} after {previous}): the events "
+                    "are out of order"
+                )
+            previous = event.t
+            yield event
         except (json.JSONDecodeError, KeyError, TypeError, ValueError, RecursionError) as exc:
             what = f"unknown event type {exc}" if isinstance(exc, KeyError) else str(exc)
             raise SimulatorError(

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from battle.arrivals import Arrival
 from battle.engine import fight
 from battle.units import Force, UnitSpec
+from battle.yamlfile import safe_load_text
 from campaign.config import Rules
 from campaign.events import SIDES, BattleFought
 from campaign.streams import ODDS, Streams, odds_stream
@@ -173,7 +174,7 @@ def rules_for(header: object) -> Rules | None:
         if "=" in part:
             for item in part.split(","):
                 key, _, value = item.partition("=")
-                overrides[key] = yaml.safe_load(value) if value else value
+                overrides[key] = safe_load_text(value) if value else value
         else:
             variants.append(part)
     try:

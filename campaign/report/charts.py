@@ -8,7 +8,6 @@ by fighting). Sides differ by line style and marker as well as colour.
 
 from __future__ import annotations
 
-import matplotlib as mpl
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MultipleLocator
@@ -17,6 +16,7 @@ from campaign.events import BattleFought, DayEnded, MarchBegun, Surrendered
 from campaign.maps.model import SIDES
 from campaign.printers.phrases import division_order
 from campaign.report.days import Diary
+from campaign.report.glyphs import drawing, safe_label
 from campaign.report.maps import MPL_RC, SIDE_STYLE
 
 __all__ = ["battle_timeline", "division_timeline", "objective_chart", "strength_chart"]
@@ -43,7 +43,7 @@ def strength_chart(diary: Diary) -> Figure:
 
     For a side's view the enemy line counts only enemy divisions whose strength it learned.
     """
-    with mpl.rc_context(MPL_RC):
+    with drawing(MPL_RC):
         fig = Figure(figsize=(7.2, 3.0))
         ax = fig.add_axes((0.09, 0.17, 0.88, 0.75))
         last = diary.series[-1][0] if diary.series else 0
@@ -64,7 +64,7 @@ def strength_chart(diary: Diary) -> Figure:
                 mec="black",
                 mew=0.6,
                 lw=1.6,
-                label=f"{diary.side_name(side)}{known}",
+                label=safe_label(f"{diary.side_name(side)}{known}"),
             )
         ax.set_ylabel("strength (boxes)")
         ax.set_ylim(bottom=0)
@@ -80,7 +80,7 @@ def battle_timeline(diary: Diary) -> Figure:
     The bar's hatching marks the winner (``//`` for red, ``..`` for blue, none for a draw).
     """
     battles = diary.battles
-    with mpl.rc_context(MPL_RC):
+    with drawing(MPL_RC):
         height = 1.2 + 0.32 * max(len(battles), 1)
         # laid out by matplotlib's constrained layout: the place names (up to "#12 the road
         # Bois-Sainte-Anne - Roncourt") get the room they need at the left, never cut off
@@ -103,14 +103,14 @@ def battle_timeline(diary: Diary) -> Figure:
             )
             won = diary.side_name(b.winner) if b.winner else "draw"
             ax.annotate(
-                won,
+                safe_label(won),
                 (_x(b.t + max(b.minutes, SHORTEST_BAR_MINUTES)), i),
                 xytext=(4, 0),
                 textcoords="offset points",
                 va="center",
                 fontsize=8,
             )
-            labels.append(f"#{i + 1} {b.place_name}")
+            labels.append(safe_label(f"#{i + 1} {b.place_name}"))
         ax.set_yticks(range(len(battles)), labels, fontsize=8)
         ax.invert_yaxis()
         last = max([b.t + b.minutes for b in battles], default=0)
@@ -135,7 +135,7 @@ def objective_chart(diary: Diary) -> Figure:
         for s in SIDES:
             if s in diary.end.objective_value:
                 points[s].append((_x(diary.end.t), float(diary.end.objective_value[s])))
-    with mpl.rc_context(MPL_RC):
+    with drawing(MPL_RC):
         fig = Figure(figsize=(7.2, 2.4))
         ax = fig.add_axes((0.09, 0.2, 0.88, 0.72))
         last = 0.0
@@ -188,7 +188,7 @@ def division_timeline(diary: Diary) -> Figure:
             ends[e.division] = _x(e.t)
             sides[e.division] = e.side
     rows = sorted(sides, key=lambda d: division_order(sides[d], d))
-    with mpl.rc_context(MPL_RC):
+    with drawing(MPL_RC):
         fig = Figure(figsize=(7.2, 1.0 + 0.28 * max(len(rows), 1)), layout="constrained")
         ax = fig.add_subplot()
         for i, d in enumerate(rows):

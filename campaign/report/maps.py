@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import matplotlib as mpl
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -37,6 +36,7 @@ from matplotlib.lines import Line2D
 from campaign.events import BattleFought, DivisionRaised, MarchArrived, MarchBegun, Sighted
 from campaign.maps.model import CampaignMap
 from campaign.report.days import Day, Diary, March, Mark
+from campaign.report.glyphs import FONT_FAMILIES, drawing, safe_label, shown_name
 from campaign.report.labels import Box, Label, place_labels
 
 #: junction id -> (x, y) on the map
@@ -59,7 +59,7 @@ SIDE_STYLE: dict[str, dict[str, str]] = {
 }
 
 MPL_RC: dict[Any, Any] = {
-    "font.family": "DejaVu Sans",
+    "font.family": FONT_FAMILIES,  # DejaVu Sans, then wide-coverage fonts when installed
     "font.size": 8,
     "svg.fonttype": "none",
     "path.simplify": False,
@@ -83,7 +83,7 @@ def figure_svg(fig: Figure, salt: str) -> str:
     ``salt`` makes the SVG's internal ids unique within a page and stable between runs.
     """
     buf = io.StringIO()
-    with mpl.rc_context({**MPL_RC, "svg.hashsalt": salt, "svg.id": salt}):
+    with drawing({**MPL_RC, "svg.hashsalt": salt, "svg.id": salt}):
         fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
     text = buf.getvalue()
     return text[text.index("<svg") :].strip()
@@ -91,7 +91,7 @@ def figure_svg(fig: Figure, salt: str) -> str:
 
 def figure_png(fig: Figure, path: Path, dpi: int = 150) -> Path:
     """Write the figure as a PNG file (no timestamp or software metadata) and return the path."""
-    with mpl.rc_context(MPL_RC):
+    with drawing(MPL_RC):
         fig.savefig(path, format="png", dpi=dpi, metadata={"Software": None})
     return path
 
@@ -294,6 +294,7 @@ def _draw(
         gap: float,
         required: bool,
     ) -> None:
+        text = safe_label(text)  # every map label: drawable glyphs only, no mathtext
         w, h = _measure(fig, text, pt, weight)
         texts.append(
             _Text(Label(key, anchor, (w, h), priority, gap, required), text, pt, color, weight)
@@ -305,7 +306,7 @@ def _draw(
             continue
         data = cmap.graph.nodes[n]
         p = frame.pt(x, y)
-        name = str(data.get("name", n))
+        name = shown_name(str(data.get("name", n)), str(n))
         if n in base_of:
             side = base_of[n]
             ax.plot(
@@ -519,7 +520,7 @@ def _legend(fig: Figure, diary: Diary, height: float) -> None:
                 mec=style["color"],
                 mew=1.8,
                 ls="none",
-                label=f"{name} base",
+                label=safe_label(f"{name} base"),
             )
         )
         handles.append(
@@ -531,7 +532,7 @@ def _legend(fig: Figure, diary: Diary, height: float) -> None:
                 marker=">",
                 ms=5,
                 markevery=[1],
-                label=f"{name} march",
+                label=safe_label(f"{name} march"),
             )
         )
         handles.append(
@@ -543,7 +544,7 @@ def _legend(fig: Figure, diary: Diary, height: float) -> None:
                 mfc=style["color"],
                 mec="black",
                 ls="none",
-                label=f"{name} division (boxes)",
+                label=safe_label(f"{name} division (boxes)"),
             )
         )
     fig.legend(
@@ -567,7 +568,7 @@ def day_map(cmap: CampaignMap, diary: Diary, day: Day) -> Figure:
     matplotlib.figure.Figure
         7.2 in wide, labels at 8 pt or more; not attached to pyplot (safe in threads).
     """
-    with mpl.rc_context(MPL_RC):
+    with drawing(MPL_RC):
         return _draw(cmap, diary, day.marches, day.battles, day.marks)
 
 
@@ -576,5 +577,5 @@ def campaign_map(cmap: CampaignMap, diary: Diary) -> Figure:
     each division stood at the end."""
     marches = [m for day in diary.days for m in day.marches]
     last = diary.days[-1].marks if diary.days else []
-    with mpl.rc_context(MPL_RC):
+    with drawing(MPL_RC):
         return _draw(cmap, diary, marches, diary.battles, last)

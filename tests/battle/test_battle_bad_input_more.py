@@ -139,7 +139,7 @@ def test_a_negative_move_is_refused(capsys):
             ::2
         ]
     )
-    assert "cavalry.formations.line.move" in err and "expected at least 0" in err
+    assert "cavalry.formations.line.move" in err and "expected 0..10000" in err
 
 
 @pytest.mark.parametrize(
