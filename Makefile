@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint typecheck clean install native
+.PHONY: run test bench lint typecheck clean install native equal-long
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,6 +35,11 @@ test: native
 
 bench: native
 	$(BIN)/python -m benchmarks
+
+# The compiled battle kernel against the reference engine on 50,000 random battles (issue 27;
+# the CI set is tests/battle/test_engines_equal.py): about 10 minutes on one core.
+equal-long: $(STAMP)
+	cd tests/battle && ../../$(BIN)/python -m engine_pairs 1000000 50000
 
 lint: $(STAMP)
 	$(BIN)/ruff check battle campaign tests benchmarks

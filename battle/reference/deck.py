@@ -11,7 +11,6 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-
 from typing import TYPE_CHECKING
 
 from battle.dice import Dice

@@ -15,8 +15,8 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from battle.rules import DoctrineRules
 from battle.reference.unit import Unit
+from battle.rules import DoctrineRules
 
 if TYPE_CHECKING:
     from battle.tables import TypeNumbers

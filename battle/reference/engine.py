@@ -15,10 +15,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from battle.arrivals import Arrival, check_arrivals
-from battle.reference.arrivals import join_due
 from battle.dice import Dice
-from battle.reference.doctrine import ADVANCE, Order, TacticalDoctrine
 from battle.errors import ConfigError, ForceError
+from battle.reference.arrivals import join_due
+from battle.reference.doctrine import ADVANCE, Order, TacticalDoctrine
 from battle.reference.phases import (
     completion_tests,
     declare_charges,
@@ -29,9 +29,9 @@ from battle.reference.phases import (
     melee_phase,
     stand_tests,
 )
+from battle.reference.state import BattleState
 from battle.result import BattleResult
 from battle.rules import BattleRules
-from battle.reference.state import BattleState
 from battle.tables import Tables, compile_rules
 from battle.units import Force, UnitSpec
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from battle.reference.doctrine import Order
 from battle.events import FormationChanged, MeleeResolved, Moved, StateChanged, TestRolled
 from battle.formation import completion_total
-from battle.units import ID as _ID
+from battle.reference.doctrine import Order
 from battle.reference.unit import Unit
+from battle.units import ID as _ID
 
 if TYPE_CHECKING:
     from battle.state import BattleState

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from battle.reference.deck import MovementDeck, deck_for
 from battle.dice import Dice
-from battle.reference.doctrine import Order
 from battle.events import (
     BattleEnded,
     BattleEvent,
@@ -26,9 +24,11 @@ from battle.events import (
     WithdrawalChecked,
 )
 from battle.fire import morale_hits
+from battle.reference.deck import MovementDeck, deck_for
+from battle.reference.doctrine import Order
+from battle.reference.unit import Unit
 from battle.result import BattleResult, UnitOutcome
 from battle.tables import Tables
-from battle.reference.unit import Unit
 from battle.units import ID, Force
 from battle.withdrawal import SideTally, roll_withdrawals
 

@@ -20,6 +20,7 @@ battle comes out the same. Whatever numba compiles later still refreshes in full
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -99,11 +100,20 @@ def import_battle_engine(*, lean_for_good: bool = False) -> None:
     """
     if "battle.engine" in sys.modules:
         return
+    if os.environ.get("BATTLE_ENGINE") == "reference":  # no kernel to load (battle.engine)
+        import battle.engine
+
+        return
     held = [] if "numba" in sys.modules else [n for n in NOT_FOR_THE_KERNEL if n not in sys.modules]
     for name in held:
         sys.modules[name] = None  # type: ignore[assignment]
     try:
-        import battle.kernel  # numba, and whether the compiled kernel is in the cache
+        try:
+            import battle.kernel  # numba, and whether the compiled kernel is in the cache
+        except Exception:  # no numba: battle.engine says so and runs the reference engine
+            import battle.engine
+
+            return
 
         if battle.kernel.COLD:
             import battle.engine

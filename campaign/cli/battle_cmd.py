@@ -24,7 +24,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from battle.engine import fight
+from battle.engine import fight, use_engine
 from battle.errors import ConfigError
 from battle.events import event_to_dict
 from battle.forces import load_forces_yaml, parse_force_flag
@@ -34,6 +34,7 @@ from battle.rules import BattleRules
 from battle.units import Force
 from campaign.cli import app
 from campaign.cli.common import (
+    EngineOption,
     SetOption,
     VariantOption,
     caused_by_ctrl_c,
@@ -190,6 +191,7 @@ def battle(
     ] = None,
     variant: VariantOption = None,
     set_: SetOption = None,
+    engine: EngineOption = None,
     doctrine: Annotated[
         str | None,
         typer.Option(metavar="NAME", help="Tactical doctrine of both sides (steady, bold)."),
@@ -220,6 +222,7 @@ def battle(
     ] = False,
 ) -> None:
     """Fight a quick battle (RULES.md §6) and print its log and result, or its odds."""
+    use_engine(engine)
     loaded = load_rules(variant or [], parse_overrides(set_))
     rules = loaded.rules.battle
     if odds is not None and odds > ODDS_LIMIT:
