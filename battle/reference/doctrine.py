@@ -12,7 +12,7 @@ hot loop reads no pydantic model.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from battle.reference.unit import Unit
@@ -44,6 +44,20 @@ class Order:
 
 
 _NO_IDS: frozenset[str] = frozenset()  # no battalion threatened
+
+
+@dataclass(slots=True)
+class _Seen:
+    """What one bound's orders read of the field (:meth:`TacticalDoctrine.choose_orders`)."""
+
+    front: float  # the position of the enemy furthest forward (the nearest one)
+    open_targets: list[Unit]  # enemies not in melee and not already charged (§6.4)
+    threatened: Collection[str]  # ids of own units to form square against cavalry
+    advancing: bool  # attacker, or a defender whose doctrine advances
+    #: (any state charged, strength ratio) of the open targets, worked out when first needed
+    odds: tuple[bool, float] | None = None
+    #: charge targets picked this bound: units alike (type, position, reach, hits) pick alike
+    picked: dict[tuple[str, float, float, int], Unit | None] = field(default_factory=dict)
 
 
 class TacticalDoctrine:
@@ -153,70 +167,73 @@ class TacticalDoctrine:
         """
         if card <= 0 or not enemies:
             return []
-        # One pass over the enemy: the nearest one is the one furthest forward; who could
-        # be charged at all (not in melee, not already charged); and the cavalry that could
-        # charge next bound (for squares).
-        front = enemies[0].pos
-        open_targets = []
-        cavalry = []
-        for e in enemies:
-            if e.pos > front:  # noqa: PLR1730 - hot loop: a comparison is cheaper than max()
-                front = e.pos
-            if e.melee is None:
-                if e.charged_by is None:
-                    open_targets.append(e)
-                if e.mounted and not e.shaken:
-                    cavalry.append(e)
-        threatened: Collection[str] = _NO_IDS
-        if cavalry and self.square_vs_cavalry:
-            threatened = self._square_candidates(own, cavalry)
+        seen = self._look_at(own, enemies, attacking)
         # Each unit's order depends only on the unit and the enemy, never on another unit's
         # order: work them all out in id order, then take the first ``card`` in activation
         # order, which is what walking the units in that order and stopping at ``card`` gives.
-        rank = self.rank
-        shaken_rank = rank["shaken"]
-        advancing = attacking or self.advance_when_defending
-        depth = self.depth
-        odds: tuple[bool, float] | None = None  # worked out when a unit first could charge
         chosen: list[tuple[int, str, Order]] = []  # (activation rank, unit id, order)
-        # charge targets picked this bound: units alike (type, position, reach, hits) pick
-        # alike, and units often move up side by side
-        picked: dict[tuple[str, float, float, int], Unit | None] = {}
-        charging = 0  # charge orders made (two may pick one target, RULES.md §6.4)
         for u in own:
-            if u.melee is not None or u.charged_by is not None or u.charging is not None:
-                # in melee, charged last bound, or its charge not yet met (RULES.md §6.4: one
-                # charge at a time): not activated
-                continue
-            if u.shaken:
-                if self.rally_shaken:
-                    chosen.append((shaken_rank, u.id, Order(u, RALLY)))
-                continue
-            if u.disordered:
-                continue  # still completing a formation change
-            nearest = depth - u.pos - front
-            may_charge = None
-            if open_targets and u.may_charge and not u.no_charge and 0.0 < u.reach >= nearest:
-                if odds is None:
-                    odds = self._charge_odds(open_targets)
-                # a unit too weak for the strength ratio may still charge a target in a
-                # state its doctrine charges
-                if odds[0] or self.full_strength - u.total_hits >= odds[1]:
-                    may_charge = open_targets
-            order = self._order_for(u, nearest, may_charge, u.id in threatened, advancing, picked)
+            order = self._unit_order(u, seen)
             if order is not None:
-                chosen.append((rank[u.kind], u.id, order))
-                if order.action == CHARGE:
-                    charging += 1
+                rank = self.rank["shaken"] if order.action == RALLY else self.rank[u.kind]
+                chosen.append((rank, u.id, order))
         if not chosen:
             return []
         chosen.sort()  # (rank, id) pairs are unique: orders are never compared
         orders = [c[2] for c in chosen[:card]]
-        if charging >= 2:  # two chargers may have picked one target (RULES.md §6.4)
-            targets = [o.target for o in orders if o.action == CHARGE]
-            if len(set(map(id, targets))) < len(targets):
-                return self._one_charger_per_target(chosen, card, open_targets, front, advancing)
+        targets = [o.target for o in orders if o.action == CHARGE]
+        if len(set(map(id, targets))) < len(targets):  # two chargers, one target (§6.4)
+            return self._one_charger_per_target(
+                chosen, card, seen.open_targets, seen.front, seen.advancing
+            )
         return orders
+
+    def _look_at(self, own: list[Unit], enemies: list[Unit], attacking: bool) -> _Seen:
+        """What this bound's orders read of the enemy (RULES.md §6.7): the front (the nearest
+        enemy is the one furthest forward), who could be charged at all (not in melee, not
+        already charged, §6.4), and which own units should form square against cavalry that
+        could charge next bound."""
+        front = max(e.pos for e in enemies)
+        open_targets = [e for e in enemies if e.melee is None and e.charged_by is None]
+        cavalry = [e for e in enemies if e.melee is None and e.mounted and not e.shaken]
+        threatened: Collection[str] = _NO_IDS
+        if cavalry and self.square_vs_cavalry:
+            threatened = self._square_candidates(own, cavalry)
+        advancing = attacking or self.advance_when_defending
+        return _Seen(front, open_targets, threatened, advancing)
+
+    def _unit_order(self, u: Unit, seen: _Seen) -> Order | None:
+        """The order of one own unit this bound, or None if it is not activated: a unit in
+        melee, charged last bound or with its charge not yet met (RULES.md §6.4: one charge at
+        a time) is not; a shaken one rallies if the doctrine says so; a disordered one is
+        still completing a formation change (§5.3)."""
+        if u.melee is not None or u.charged_by is not None or u.charging is not None:
+            return None
+        if u.shaken:
+            return Order(u, RALLY) if self.rally_shaken else None
+        if u.disordered:
+            return None
+        nearest = self.depth - u.pos - seen.front
+        return self._order_for(
+            u,
+            nearest,
+            self._may_charge(u, nearest, seen),
+            u.id in seen.threatened,
+            seen.advancing,
+            seen.picked,
+        )
+
+    def _may_charge(self, u: Unit, nearest: float, seen: _Seen) -> list[Unit] | None:
+        """The enemies ``u`` may charge (RULES.md §6.4, §6.7), or None: a unit that may charge,
+        within reach of the nearest enemy, strong enough for the doctrine's strength ratio or
+        facing a target in a state its doctrine charges."""
+        targets = seen.open_targets
+        if not targets or not u.may_charge or u.no_charge or not 0.0 < u.reach >= nearest:
+            return None
+        if seen.odds is None:
+            seen.odds = self._charge_odds(targets)
+        any_state, strength = seen.odds
+        return targets if any_state or self.full_strength - u.total_hits >= strength else None
 
     def _one_charger_per_target(
         self,

@@ -1,8 +1,8 @@
 """The phases of one bound (RULES.md §6.3 steps 2–6), as functions of the battle state.
 
-:class:`battle.state.BattleState` keeps the units and decks and applies one rule at a time
+:class:`battle.reference.state.BattleState` keeps the units and decks and applies one rule at a time
 (hit filter, morale tests, falling back); these functions run a bound's phases with it, in
-the order :func:`battle.engine._bound` calls them. Each takes the state as its first
+the order :func:`battle.reference.engine._bound` calls them. Each takes the state as its first
 argument (typed, so that mypy checks every attribute it reads).
 """
 
@@ -17,7 +17,7 @@ from battle.reference.unit import Unit
 from battle.units import ID as _ID
 
 if TYPE_CHECKING:
-    from battle.state import BattleState
+    from battle.reference.state import BattleState
 
 __all__ = [
     "completion_tests",

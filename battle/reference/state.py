@@ -1,7 +1,7 @@
 """The state of one battle and the phases of a bound (RULES.md §3–§7).
 
 :class:`BattleState` holds both sides' units and decks and applies one rule at a time,
-emitting events when recording is on. :func:`battle.engine.fight` drives it.
+emitting events when recording is on. :func:`battle.reference.engine.fight` drives it.
 """
 
 from __future__ import annotations

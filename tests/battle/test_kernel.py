@@ -1,5 +1,6 @@
 """The compiled battle kernel (battle/kernel): dice straight from the battle's generator,
-events decoded when read, the same results in plain Python (NUMBA_DISABLE_JIT=1), and the first-run notice."""
+events decoded when read, the same results in plain Python (NUMBA_DISABLE_JIT=1), and the
+first-run notice."""
 
 from __future__ import annotations
 
