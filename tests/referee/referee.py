@@ -515,6 +515,14 @@ class Referee(Ending):
             u.id not in self.activated or self.phase != "manoeuvre"
         ):
             self.bad(e, f"{u.id} {action}s though not activated (§6.3 step 5)")
+        if action == "advance":
+            front = max(
+                (v.pos for v in self.units.values() if v.side != u.side and not v.out),
+                default=None,
+            )
+            short = r["advance_stop_short_inches"]
+            if front is not None and r["ground_depth_inches"] - u.pos - front < short - 1e-9:
+                self.bad(e, f'{u.id} advances to closer than {short}" of the enemy (§6.4)')
         if action == "fall-back":
             self.disengage(u)
         if action in ("fall-back", "drop-back") and e["from_inches"] < (
