@@ -24,6 +24,13 @@ def join_due(st: BattleState, due: list[Arrival]) -> None:
 
 
 def _join(st: BattleState, arrival: Arrival) -> None:
+    """Late arrivals join their side at the start of its next bound (RULES.md §8.4),
+    deployed at their own baseline: "the side's deck is rebuilt for the number of units it
+    has brought to the battle, the arrivals and its destroyed or departed units included
+    (§3.1; their loss is already counted among its bad things), less one highest card for
+    each bad thing it has already suffered (§3.3), and its casualty base (§7.1) grows by
+    their boxes". ``st.sides`` keeps every unit a side brought, gone or not: its length is
+    that number. A unit that comes already destroyed is not brought (§1.2)."""
     t = st.t
     side = arrival.side
     new = [

@@ -300,7 +300,6 @@ def _charge_bonus(u: Unit, other: Unit, bonus: int) -> int:
 
 def manoeuvre_phase(st: BattleState, side: int, orders: list[Order], charges: list[Order]) -> None:
     """Activated units move, charge, change formation or rally (RULES.md §6.3 step 5)."""
-    front = None  # the enemy's furthest-forward position: no enemy moves in this phase
     for o in orders:
         u = o.unit
         if u.out or u.frozen or u.melee is not None:
@@ -317,8 +316,10 @@ def manoeuvre_phase(st: BattleState, side: int, orders: list[Order], charges: li
         elif action == "form":
             _change_formation(st, u, o.formation)
         elif action == "advance":
-            if front is None:
-                front = max([e.pos for e in st.field[1 - side]], default=-1.0)
+            # the enemy's furthest-forward position now: a countercharge earlier in this
+            # phase may have moved it up (RULES.md §6.10), and an advance still stops short
+            # of it (§6.4)
+            front = max([e.pos for e in st.field[1 - side]], default=-1.0)
             _advance(st, u, o.to_gap, front)
 
 
