@@ -26,7 +26,7 @@ from battle.events import (
 from battle.fire import morale_hits
 from battle.reference.deck import MovementDeck, deck_for
 from battle.reference.doctrine import Order
-from battle.reference.unit import Unit
+from battle.reference.unit import Unit, new_unit
 from battle.result import BattleResult, UnitOutcome
 from battle.tables import Tables
 from battle.units import ID, Force
@@ -35,7 +35,6 @@ from battle.withdrawal import SideTally, roll_withdrawals
 __all__ = ["BattleState"]
 
 
-_new_tuple = tuple.__new__
 #: the ways of hitting that use the fire combat divisor (RULES.md §4, §6.10); others are melee
 _FIRE = frozenset(("fire", "defensive-fire", "move-and-fire"))
 
@@ -68,7 +67,6 @@ class BattleState:
         "forces",
         "half_at",
         "half_pending",
-        "hit_single",
         "hits_fail",
         "hits_pass",
         "lose_at",
@@ -114,32 +112,15 @@ class BattleState:
         self.casualty_per_h = t.casualty_per_morale_hit
         self.hits_pass = t.hits_on_pass
         self.hits_fail = t.hits_on_fail
-        self.hit_single = t.hit_dice.single
         self.pct_die = r.percentage_dice  # §0.1 percentage tests roll a d100
         self.pct_name = f"d{r.percentage_dice}"
         self.sides: tuple[list[Unit], list[Unit]] = ([], [])
-        deploy, half_at, morale = t.deploy, t.half_strength_at, t.morale
-        unit_types, formations = t.unit_types, t.formations
         for side, force in enumerate(forces):
-            units = self.sides[side]
-            for spec in sorted(force.units, key=ID):
-                if spec.hits >= destroyed_at:
-                    continue  # a destroyed unit does not come to the battle (RULES.md §1.2)
-                # Tables.new_unit, written out: this is on the batch runs' hot path
-                kind = unit_types[spec.kind]
-                formation = spec.formation or kind.default_formation
-                units.append(
-                    Unit(
-                        spec,
-                        side,
-                        morale[spec.grade],
-                        formation,
-                        deploy,
-                        kind,
-                        formations[(spec.kind, formation)],
-                        spec.hits >= half_at,  # already tested (§6.3 step 6)
-                    )
-                )
+            self.sides[side].extend(
+                new_unit(t, spec, side, t.deploy)  # deployed within 4" of its baseline (§6.1)
+                for spec in sorted(force.units, key=ID)  # in id order (§6.9)
+                if spec.hits < destroyed_at  # a destroyed unit does not come (RULES.md §1.2)
+            )
         self.on_field = [len(units) for units in self.sides]
         #: each side's units still on the field, in id order (kept up to date by _gone)
         self.field: tuple[list[Unit], list[Unit]] = (list(self.sides[0]), list(self.sides[1]))
@@ -266,10 +247,7 @@ class BattleState:
         target = u.morale - minus + bonus
         if u.shaken or (in_melee and u.failed_change):
             target -= self.shaken_penalty
-        # the percentage test of RULES.md §0.2 (battle.dice.percentage_test), written out
-        # here and for the casualty test below: calling it costs 2% of the battle's speed
-        # (callgrind, 300 battles), more than a rule's one comparison is worth
-        roll = self.dice.d(self.pct_die)
+        roll = self.dice.d(self.pct_die)  # a percentage test (§0.2): passes on roll <= target
         passed = roll <= target
         if self.record:
             self.emit(
@@ -361,6 +339,12 @@ class BattleState:
             self.emit(StateChanged(self.turn, self.bounds, u.id, "off-table", reason))
 
     def take_hits(self, u: Unit, hits: int) -> int:
+        """``u`` takes ``hits`` actual hits, at most up to destruction; returns those taken.
+
+        They count toward its side's casualties (§7.1) unless it routed; a unit first at 6+
+        hits owes a half-strength test in the checks phase (§6.3 step 6); at 10 it is
+        destroyed (§1.2) and is a flag, or a battery, lost for §7.2.
+        """
         total = u.total_hits
         room = self.destroyed_at - total
         if hits > room:
@@ -399,28 +383,38 @@ class BattleState:
     def hit_filter(self, a: Unit, b: Unit, how: str, bonus: int = 0, cd_x: int = 1) -> int:
         """The 4-step hit filter of ``a`` on ``b`` (RULES.md §4.1–§4.4); returns actual hits.
 
-        ``how``: ``fire``, ``defensive-fire`` or ``move-and-fire`` use ``a``'s fire CD times
-        ``b``'s fired-at multiplier (§1.7 skirmishers); ``melee``, ``free-attack`` and
-        ``pursuit`` its melee CD (×3 for a mounted unit against a square, §1.6). ``bonus`` is
-        added to D (§6.4); ``cd_x`` multiplies the CD (§6.10 options).
+        ``how``: ``fire``, ``defensive-fire`` or ``move-and-fire`` use ``a``'s fire CD,
+        ``melee``, ``free-attack`` and ``pursuit`` its melee CD (:meth:`combat_divisor`).
+        ``bonus`` is added to D (§6.4); ``cd_x`` multiplies the CD (§6.10 options). The
+        HitResolved event goes before the events of the tests it caused.
         """
         mark = len(self.events)
-        single = self.hit_single
-        if single is None:
-            d_roll = self.t.hit_dice.roll(self.dice)
-        else:  # the usual one-die expression, rolled without a call per term
-            d_roll = single[0] + single[1] * self.dice.d(single[2])
+        d_roll = self.t.hit_dice.roll(self.dice)  # §4.1 D, e.g. 20 + 2*d10
         melee = how not in _FIRE
+        cd = self.combat_divisor(a, b, melee) * cd_x
+        h = morale_hits(d_roll + bonus, cd)  # §4.2 h = ceil(D / CD)
+        self.morale_test(b, h, "morale", 0, melee)  # §4.3
+        hits = self.take_hits(b, self.casualty_filter(b, h))  # §4.4
+        if self.record:
+            event = HitResolved(
+                self.turn, self.bounds, how, a.id, b.id, melee, d_roll, bonus, cd, h, hits,
+                b.total_hits,
+            )  # fmt: skip
+            self.events.insert(mark, event)
+        return hits
+
+    @staticmethod
+    def combat_divisor(a: Unit, b: Unit, melee: bool) -> int:
+        """``a``'s combat divisor against ``b`` (RULES.md §1.1, §1.6, §1.7): in melee its
+        formation's melee CD, times its type's multiplier against a square (cavalry ×3);
+        in fire its formation's fire CD times ``b``'s fired-at multiplier (skirmishers ×2)."""
         if melee:
-            cd = a.cd_melee
-            if b.square:
-                cd *= a.vs_square_x
-        else:
-            cd = a.cd_fire * b.fired_at_x
-        if cd_x != 1:
-            cd *= cd_x
-        h = morale_hits(d_roll + bonus, cd)
-        self.morale_test(b, h, "morale", 0, melee)
+            return a.cd_melee * (a.vs_square_x if b.square else 1)
+        return a.cd_fire * b.fired_at_x
+
+    def casualty_filter(self, b: Unit, h: int) -> int:
+        """The casualty filter (RULES.md §4.4): a percentage test at 10 × ``h``; pass: 3
+        actual hits, fail: 1."""
         roll = self.dice.d(self.pct_die)
         target = self.casualty_per_h * h
         passed = roll <= target
@@ -430,26 +424,7 @@ class BattleState:
                     self.turn, self.bounds, "casualty", b.id, self.pct_name, roll, target, passed
                 )
             )
-        hits = self.take_hits(b, self.hits_pass if passed else self.hits_fail)
-        if self.record:  # the hit line goes before the tests it caused
-            self.events.insert(
-                mark,
-                HitResolved(
-                    self.turn,
-                    self.bounds,
-                    how,
-                    a.id,
-                    b.id,
-                    melee,
-                    d_roll,
-                    bonus,
-                    cd,
-                    h,
-                    hits,
-                    b.total_hits,
-                ),
-            )
-        return hits
+        return self.hits_pass if passed else self.hits_fail
 
     # ------------------------------------------------------------------ ends
     def check_end(self) -> bool:
@@ -519,27 +494,22 @@ class BattleState:
             self.emit(BattleEnded(self.turn, self.bounds, winner, reason))
 
     def result(self) -> BattleResult:
-        # tuple.__new__ builds the named tuple without the Python-level __new__ it would go
-        # through otherwise (a battle makes one per unit; this is the batch runs' hot path)
+        """The battle's :class:`~battle.result.BattleResult`: side 0's units first, each
+        side's by id."""
         units = tuple(
-            [
-                _new_tuple(
-                    UnitOutcome,
-                    (
-                        u.id,
-                        u.side,
-                        u.kind,
-                        u.grade,
-                        u.formation,
-                        u.state,
-                        u.hits_before,
-                        u.hits,
-                        u.total_hits,
-                        u.retired_shaken,
-                    ),
-                )
-                for u in self.sides[0] + self.sides[1]
-            ]
+            UnitOutcome(
+                u.id,
+                u.side,
+                u.kind,
+                u.grade,
+                u.formation,
+                u.state,
+                u.hits_before,
+                u.hits,
+                u.total_hits,
+                u.retired_shaken,
+            )
+            for u in self.sides[0] + self.sides[1]
         )
         return BattleResult(
             names=(self.forces[0].name, self.forces[1].name),
