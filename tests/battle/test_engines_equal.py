@@ -127,3 +127,17 @@ def test_engine_option_and_variable_give_the_same_battle() -> None:
     bad = _campaign(*args, "--engine", "fast")
     assert bad.returncode == 2 and "no battle engine named 'fast'" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+@pytest.mark.slow
+def test_the_tests_run_without_numba() -> None:
+    """tests/without_numba.py hides numba from pytest and every process it starts: the
+    kernel's own tests are not collected (tests/conftest.py), the rest run on the reference
+    engine (here a test that checks it is so, and the battle CLI's tests)."""
+    done = subprocess.run(
+        [sys.executable, "tests/without_numba.py", "-q", "-p", "no:cacheprovider",
+         "tests/battle/no_numba_check.py", "tests/battle/test_battle_light_infantry.py"],
+        capture_output=True, text=True, cwd=PROJECT, timeout=600, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert " passed" in done.stdout and "failed" not in done.stdout
