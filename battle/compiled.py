@@ -4,10 +4,12 @@
 
 Those modules are also the reference engine's and the campaign's: they must import, and give
 the same numbers, without numba (:mod:`battle.engine` then fights on the reference engine).
+Under ``BATTLE_ENGINE=reference`` (``--engine reference``) numba is not imported at all.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -17,11 +19,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 _rule: Callable[..., Callable[[F], F]] | None
 try:
+    if os.environ.get("BATTLE_ENGINE") == "reference":  # battles need no numba at all
+        raise ImportError("BATTLE_ENGINE=reference")
     from numba import types as _nt
 
     from battle.kernel.jit import A2F, B1, F8, I8
     from battle.kernel.jit import rule as _rule
-except Exception:  # numba missing or failing to import: plain Python
+except Exception:  # numba missing or failing to import, or not wanted: plain Python
     A2F = B1 = F8 = I8 = None
     _nt = None
     _rule = None
