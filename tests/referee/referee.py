@@ -14,6 +14,7 @@ Use::
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ending import Ending
@@ -87,9 +88,16 @@ class Referee(Ending):
             self.bad(e, f"the battle should have ended ({why}) before this")
 
     # ------------------------------------------------------------------ the audit
-    def audit(self, events: list[dict]) -> list[str]:
-        """Every departure from the rules found in one battle's events, as sentences."""
+    def audit(self, events: list[dict], arrivals: list[dict] | None = None) -> list[str]:
+        """Every departure from the rules found in one battle's events, as sentences.
+
+        ``arrivals``: the battle's late arrivals (RULES.md §8.4) as given to it, each
+        ``{"bound", "side", "units": [{"id", "kind", "grade", "irregular", "formation",
+        "hits"}]}`` (an event names an arriving unit only by its id).
+        """
         self.problems = []
+        self.arrivals = arrivals or []
+        self.cards_lost = [0, 0]
         self.units: dict[str, U] = {}
         self.decks: list[list[int]] = [[], []]
         self.owed = [0, 0]  # bad things not yet paid for with a card
@@ -451,12 +459,57 @@ class Referee(Ending):
             self.bad(e, f"lost a {e['card']}, the highest card is {d[0]}")
         if e["card"] in d:
             d.remove(e["card"])
+            self.cards_lost[s] += 1
         else:
             self.bad(e, f"lost a {e['card']} it does not have")
         if e["cards_left"] != len(d):
             self.bad(e, f"{e['cards_left']} cards left, not {len(d)}")
 
+    def join(self, e: dict) -> None:
+        """Late arrivals join at the start of their bound (RULES.md §8.4): deployed at their
+        baseline, and "the side's deck is rebuilt for the number of units it has brought to
+        the battle, the arrivals and its destroyed or departed units included (§3.1) ... less
+        one highest card for each bad thing it has already suffered (§3.3)"."""
+        if e["unit"] in self.units:
+            return  # joined with the first unit of its arrival
+        if self.phase == "withdrawal":  # the last turn's checks, on the boxes before they came
+            self.boundary(e)
+            why = self.close_withdrawal_phase(e)
+            if why:
+                self.bad(e, f"the battle should have ended ({why}) after the withdrawal phase")
+            self.phase = "checks"  # closed: the next bound may begin
+        r = self.rules
+        arrival = next(
+            (a for a in self.arrivals if e["unit"] in [u["id"] for u in a["units"]]), None
+        )
+        if arrival is None or arrival["bound"] > e["bound"]:
+            self.bad(e, f"{e['unit']} joins the battle but is no arrival due by bound {e['bound']}")
+            return
+        s = arrival["side"]
+        grades = r["morale"]["by_grade"]
+        for spec in arrival["units"]:
+            if spec["hits"] >= r["destroyed_at_hits"]:
+                continue  # a destroyed unit does not come (§1.2)
+            formation = spec["formation"] or r["units"][spec["kind"]]["default_formation"]
+            morale = r["morale"]["base"] if r["morale"]["uniform"] else grades[spec["grade"]]
+            unit = U(spec["id"], s, spec["kind"], spec["grade"], spec["irregular"], formation,
+                     spec["hits"], morale, total=spec["hits"])  # fmt: skip
+            unit.half_tested = unit.total >= r["half_strength_hits"]
+            unit.pos = r["deploy_inches"]
+            self.units[unit.id] = unit
+            self.boxes[s] += r["destroyed_at_hits"] - unit.hits_before
+        brought = sum(1 for u in self.units.values() if u.side == s)
+        self.decks[s] = deck(brought, r["deck"]["explicit"])[self.cards_lost[s] :]
+        said = re.search(r"deck rebuilt to (\d+) cards", e.get("reason", ""))
+        if said is None or int(said.group(1)) != len(self.decks[s]):
+            self.bad(e, f"side {s}'s deck rebuilt to {said and said.group(1)} cards, §8.4 gives "
+                        f"{len(self.decks[s])} ({brought} units brought, {self.cards_lost[s]} "
+                        "cards lost)")  # fmt: skip
+
     def on_StateChanged(self, e: dict) -> None:
+        if e["state"] == "in the battle":
+            self.join(e)
+            return
         u, state = self.units[e["unit"]], e["state"]
         r = self.rules
         if state in ("routed", "destroyed", "off-table"):

@@ -1,6 +1,7 @@
 """Rules the shipped doctrines never exercise (issue 27 item 6) occur in the referee's set:
-battles of the engines' equality set (tests/battle/engine_pairs.py, with its drill doctrines)
-audited by the referee, every rule below counted."""
+battles of the engines' equality set (tests/battle/engine_pairs.py, with its drill doctrines
+and late arrivals, whose rebuilt decks the referee checks, RULES.md §8.4) audited by the
+referee, every rule below counted."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ MUST_OCCUR = {
     "pursue": 1,
     "free-attack": 5,
     "nightfall": 5,
+    "late arrival": 100,
 }
 
 
@@ -44,8 +46,6 @@ def test_the_referee_passes_battles_where_every_rarely_used_rule_occurs() -> Non
         if drawn is None:
             continue
         variants, args = drawn
-        if args["arrivals"]:
-            continue  # the referee reads one battle's units from its start
         args["record_events"] = True
         result = fight(rng=np.random.default_rng(seed + 10**6), **args)
         seen += occurrences(result.events)
@@ -53,8 +53,15 @@ def test_the_referee_passes_battles_where_every_rarely_used_rule_occurs() -> Non
         if referee is None:
             referee = referees[variants] = Referee(load_battle_rules(list(variants)))
         events = [json.loads(json.dumps(event_to_dict(e))) for e in result.events]
-        assert referee.audit(events) == [], (seed, variants)
+        arrivals = [
+            {"bound": a.bound, "side": a.side, "units": [
+                {"id": u.id, "kind": u.kind, "grade": u.grade, "irregular": u.irregular,
+                 "formation": u.formation, "hits": u.hits} for u in a.units]}
+            for a in args["arrivals"]
+        ]  # fmt: skip
+        seen["late arrival"] += sum(1 for e in events if e.get("state") == "in the battle")
+        assert referee.audit(events, arrivals) == [], (seed, variants)
         audited += 1
-    assert audited > 300  # 381: those without late arrivals
+    assert audited > 1000
     missing = {name: seen[name] for name, least in MUST_OCCUR.items() if seen[name] < least}
     assert not missing, (missing, seen)
