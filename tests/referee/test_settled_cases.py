@@ -149,3 +149,33 @@ def test_a_late_arrivals_deck_counts_every_unit_brought(engine: str) -> None:
         assert size == len(deck_composition(len(red.units) + len(extra))) - lost
         checked += bool(gone)
     assert checked >= 1  # some arrived after a unit of their side was gone
+
+
+def test_the_referee_checks_a_late_arrivals_deck() -> None:
+    """The referee passes a battle whose late arrival joined after its side lost cards, and
+    says what is wrong when the rebuilt deck is one card off (RULES.md §8.4)."""
+    rules = load_rules().rules.battle
+    extra = parse_force_flag("2i", "Red", "RX", rules.units).units
+    arrivals = [{"bound": 7, "side": 0, "units": [
+        {"id": u.id, "kind": u.kind, "grade": u.grade, "irregular": u.irregular,
+         "formation": u.formation, "hits": u.hits} for u in extra]}]  # fmt: skip
+    for seed in range(40):
+        result = kernel_fight(
+            parse_force_flag("3i1c", "Red", "R", rules.units),
+            parse_force_flag("6i1c1a", "Blue", "B", rules.units),
+            rules,
+            battle_generator(seed, 0),
+            arrivals=[Arrival(7, 0, extra)],
+        )
+        events = _events(result)
+        joined = [e for e in events if e.get("state") == "in the battle"]
+        lost = [e for e in events if e["type"] == "CardLost" and e["side"] == 0]
+        if joined and lost and lost[0]["bound"] < joined[0]["bound"]:
+            break
+    else:
+        raise AssertionError("no battle where Red lost a card before its arrival")
+    assert Referee(load_battle_rules()).audit(events, arrivals) == []
+    size = int(re.search(r"rebuilt to (\d+)", joined[0]["reason"]).group(1))  # type: ignore[union-attr]
+    joined[0]["reason"] = joined[0]["reason"].replace(f"to {size} cards", f"to {size + 1} cards")
+    problems = Referee(load_battle_rules()).audit(events, arrivals)
+    assert any("§8.4 gives" in p for p in problems), problems[:3]
