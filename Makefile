@@ -37,8 +37,8 @@ bench: native
 	$(BIN)/python -m benchmarks
 
 # The compiled battle kernel against the reference engine on 51,000 random seeds, about
-# 50,500 battles (issue 27;
-# the CI set is tests/battle/test_engines_equal.py): about 10 minutes on one core.
+# 50,500 battles (issue 27; the CI set is tests/battle/test_engines_equal.py): about 6 minutes
+# of CPU on one core.
 equal-long: $(STAMP)
 	cd tests/battle && ../../$(BIN)/python -m engine_pairs 1000000 51000
 
