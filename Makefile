@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint typecheck clean install native referee-long fuzz
+.PHONY: run test bench lint typecheck clean install native referee-long fuzz equal-long
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -48,6 +48,12 @@ fuzz: native
 	rm -f fuzz-census.jsonl
 	FUZZ_PROFILE=huge FUZZ_CENSUS=$(CURDIR)/fuzz-census.jsonl $(BIN)/python -m pytest tests/fuzz -p no:xdist -q $(PYTEST_ARGS)
 	$(BIN)/python tests/fuzz/census.py fuzz-census.jsonl
+
+# The compiled battle kernel against the reference engine on 51,000 random seeds, about
+# 50,500 battles (issue 27; the CI set is tests/battle/test_engines_equal.py): about 6 minutes
+# of CPU on one core.
+equal-long: $(STAMP)
+	cd tests/battle && ../../$(BIN)/python -m engine_pairs 1000000 51000
 
 lint: $(STAMP)
 	$(BIN)/ruff check battle campaign tests benchmarks

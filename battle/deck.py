@@ -34,6 +34,11 @@ def deck_composition(units: int, explicit: Mapping[int, Sequence[int]] | None = 
     """
     if units < 1:
         raise ValueError(f"a deck needs at least one unit, got {units}")
-    from battle.kernel.start import deck_cards, explicit_decks
+    try:
+        from battle.kernel.start import deck_cards, explicit_decks
+    except Exception:  # no compiled kernel: the reference engine's rule (the same cards)
+        from battle.reference.deck import deck_composition as plain
+
+        return plain(units, explicit)
 
     return [int(c) for c in deck_cards(units, explicit_decks(explicit or {}))]

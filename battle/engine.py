@@ -1,30 +1,129 @@
-"""The abstract quick battle (RULES.md §3–§7): :func:`fight`.
+"""The abstract quick battle (RULES.md §3–§7): :func:`fight`, on one of two engines.
 
-A battle is a sequence of turns of two bounds each (§6.2). Each bound runs the phases of
-RULES.md §6.3 for the active side; the battle ends at once when a side is down to its last
-card, has no unit left, or withdraws — checked after every phase (§6.8) — or as a draw after
-``max_turns`` turns (from the start, or from the first withdrawal check under
-``fifteen-after-check``; ``max_turns_cap`` bounds every battle) or at nightfall
-(``max_bounds``).
+- ``reference`` (:mod:`battle.reference`): the rules in plain Python, one small function per
+  rule step: the definition of what a battle does. Needs only numpy; slow.
+- ``kernel`` (:mod:`battle.kernel`, :mod:`battle.kernel_engine`): the same rules compiled
+  with numba; tested to fight every battle exactly as the reference does (same results,
+  events and generator state: tests/battle/test_engines_equal.py). The default.
+
+The engine is chosen by :func:`use_engine` (the CLI's ``--engine``), else by the environment
+variable ``BATTLE_ENGINE`` (``reference`` or ``kernel``), else the kernel. When the kernel
+cannot be used (numba missing, failing to import, or its kernel failing to compile), the
+product says so once on stderr and fights on the reference engine: the battles are the same.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from operator import attrgetter
+import os
+import sys
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from battle.arrivals import Arrival, check_arrivals
-from battle.kernel.run import fight_tables, kernel_rules
+from battle.arrivals import Arrival
+from battle.errors import ConfigError
 from battle.result import BattleResult
 from battle.rules import BattleRules
-from battle.tables import compile_rules
-from battle.units import ID, Force
+from battle.units import Force
 
-__all__ = ["fight"]
+__all__ = ["ENGINES", "ENV", "engine_name", "fight", "load_engine", "use_engine"]
 
-_BOUND = attrgetter("bound")
+#: the engines a battle can be fought on (RULES.md §3–§7 either way)
+ENGINES = ("kernel", "reference")
+#: the environment variable that names the engine when no ``--engine`` is given
+ENV = "BATTLE_ENGINE"
+
+Fight = Callable[..., BattleResult]
+
+#: the engine in use in this process, once chosen: [(its name, its fight)], else empty
+_chosen: list[tuple[str, Fight]] = []
+#: engines loaded so far, by name (the kernel's entry, when it failed, is the reference's)
+_loaded: dict[str, Fight] = {}
+
+
+def _check_name(name: str, where: str) -> str:
+    if name not in ENGINES:
+        raise ConfigError(
+            f"no battle engine named {name!r}",
+            key=where,
+            fix=f"Choose one of: {', '.join(ENGINES)} (kernel is the default).",
+        )
+    return name
+
+
+def load_engine(name: str) -> Fight:
+    """The ``fight`` function of engine ``name`` (``kernel`` or ``reference``).
+
+    The kernel is imported (and compiled, on a first run) here; if that fails for any reason
+    (numba missing or broken), one line on stderr says so and the reference engine's
+    ``fight`` is returned: it fights the same battles.
+
+    Raises
+    ------
+    ConfigError
+        If ``name`` is not an engine.
+    """
+    _check_name(name, "--engine")
+    made = _loaded.get(name)
+    if made is not None:
+        return made
+    if name == "reference":
+        from battle.reference.engine import fight as reference_fight
+
+        made = reference_fight
+    else:
+        try:
+            from battle.kernel_engine import fight as kernel_fight
+
+            made = kernel_fight
+        except Exception as exc:  # numba missing, failing to import or to compile
+            reason = f"{type(exc).__name__}: {exc}".splitlines()[0][:160]
+            print(
+                f"note: the compiled battle kernel is unavailable ({reason}); battles run on "
+                "the reference engine (the same battles, slower)",
+                file=sys.stderr,
+                flush=True,
+            )
+            made = load_engine("reference")
+    _loaded[name] = made
+    return made
+
+
+def use_engine(name: str | None) -> None:
+    """Fight this process's battles on engine ``name`` (None: as ``BATTLE_ENGINE`` says, else
+    the kernel). Also sets ``BATTLE_ENGINE``, so that processes started later (a batch's
+    workers) fight on the same engine.
+
+    Raises
+    ------
+    ConfigError
+        If ``name`` is not an engine.
+    """
+    _chosen.clear()
+    if name is None:
+        return
+    _check_name(name, "--engine")
+    os.environ[ENV] = name
+    _chosen.append((name, load_engine(name)))
+
+
+def engine_name() -> str:
+    """The name of the engine battles are fought on (``kernel`` or ``reference``) as chosen
+    (the kernel's name even when it fell back to the reference, which fights alike).
+
+    Raises
+    ------
+    ConfigError
+        If ``BATTLE_ENGINE`` names no engine.
+    """
+    return _choose()[0]
+
+
+def _choose() -> tuple[str, Fight]:
+    if not _chosen:
+        name = _check_name(os.environ.get(ENV) or "kernel", ENV)
+        _chosen.append((name, load_engine(name)))
+    return _chosen[0]
 
 
 def fight(
@@ -40,7 +139,8 @@ def fight(
     arrivals: Sequence[Arrival] = (),
     rewind: bool = True,
 ) -> BattleResult:
-    """Fight one abstract battle between two forces (RULES.md §6).
+    """Fight one abstract battle between two forces (RULES.md §6) on the chosen engine
+    (:func:`use_engine`); both engines fight it alike.
 
     Parameters
     ----------
@@ -64,10 +164,8 @@ def fight(
         Units that join a side at the start of a given bound (RULES.md §8.4; see
         :mod:`battle.arrivals`). Arrivals due after the battle ends never join.
     rewind
-        Leave ``rng`` just after the blocks of 64 uniforms the battle used (the default; a
-        generator that cannot step back has its state read before and restored after). False
-        for a caller that discards or restarts ``rng`` afterwards: it is left wherever the
-        drawing stopped, and the battle is the same.
+        Leave ``rng`` just after the blocks of 64 uniforms the battle used (the default).
+        False: it is left just after the last uniform used; the battle is the same.
 
     Returns
     -------
@@ -80,25 +178,19 @@ def fight(
         units, unit ids repeat (arrivals included), a unit's type or formation is not in
         ``rules.units``, or an arrival is malformed.
     ConfigError
-        If a doctrine name is not in ``rules.doctrines``.
+        If a doctrine name is not in ``rules.doctrines``, or ``BATTLE_ENGINE`` names no
+        engine.
     """
-    tables = compile_rules(rules)
-    kr = kernel_rules(tables, doctrines)  # refuses a doctrine not in the rules
-    due = sorted(arrivals, key=_BOUND) if arrivals else []
-    if due:
-        taken = set(map(ID, force_a.units))
-        taken.update(map(ID, force_b.units))
-        check_arrivals(due, taken, tables.max_units_per_force)
-    return fight_tables(
-        tables,
-        kr,
+    chosen = _chosen[0] if _chosen else _choose()
+    return chosen[1](
         force_a,
         force_b,
+        rules,
         rng,
-        attacker,
-        doctrines,
-        max_bounds,
-        record_events,
-        due,
-        rewind,
+        attacker=attacker,
+        doctrines=doctrines,
+        max_bounds=max_bounds,
+        record_events=record_events,
+        arrivals=arrivals,
+        rewind=rewind,
     )

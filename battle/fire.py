@@ -11,7 +11,7 @@ Examples
 
 from __future__ import annotations
 
-from battle.kernel.jit import I8, rule
+from battle.compiled import I8, rule
 
 __all__ = ["morale_hits"]
 

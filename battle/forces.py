@@ -3,8 +3,9 @@
 Compact flag grammar: counts followed by a type letter — each unit type's ``letter`` in
 ``battle.units`` (config/rules.yaml): ``i`` infantry, ``c`` cavalry, ``a`` artillery
 (battery), ``l`` light infantry — repeated, then optionally ``:GRADE`` (raw, regular, veteran,
-elite). Example: ``4i2l1c1a:veteran`` is four veteran infantry units, two light infantry, one
-cavalry, one battery.
+elite) and ``:irregular`` (RULES.md §1.4: irregular units). Example: ``4i2l1c1a:veteran`` is
+four veteran infantry units, two light infantry, one cavalry, one battery;
+``4i1c:raw:irregular`` four raw irregular infantry units and one raw irregular cavalry.
 
 YAML form (one file, both sides)::
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
@@ -76,7 +78,8 @@ def parse_force_flag(
     units: UnitTypes | None = None,
     max_units: int = UNIT_CEILING,
 ) -> Force:
-    """Parse a compact force flag such as ``6i1c1a`` or ``4i1c1a:veteran``.
+    """Parse a compact force flag such as ``6i1c1a``, ``4i1c1a:veteran`` or
+    ``4i1c:raw:irregular`` (irregular units, RULES.md §1.4).
 
     Parameters
     ----------
@@ -101,14 +104,21 @@ def parse_force_flag(
     types = default_unit_types() if units is None else units
     letter_of = {t.letter: kind for kind, t in types.items()}
     raw = text.strip().lower()
-    body, _, grade = raw.partition(":")
-    grade = grade or "regular"
+    body, *tags = raw.split(":")
     where = f"--{name.lower()} {text if len(text) <= 40 else text[:37] + '...'!r}"
-    if grade not in GRADES:
+    irregular = "irregular" in tags
+    grades = [tag for tag in tags if tag and tag != "irregular"]
+    grade = grades[0] if grades else "regular"
+    if len(grades) > 1 or grade not in GRADES or tags.count("irregular") > 1:
         raise ForceError(
-            f"unknown training grade {grade!r}",
+            f"more than one training grade: {', '.join(grades)}"
+            if len(grades) > 1
+            else "'irregular' given twice"
+            if grade in GRADES
+            else f"unknown training grade {grade!r}",
             key=where,
-            fix=f"Use one of: {', '.join(GRADES)} (e.g. 6i1c1a:veteran).",
+            fix=f"Use one of: {', '.join(GRADES)}, and 'irregular' for irregular units "
+            "(RULES.md §1.4; e.g. 6i1c1a:veteran, 4i1c:raw:irregular).",
         )
     if "-" in body:
         raise ForceError(
@@ -142,7 +152,10 @@ def parse_force_flag(
             "e.g. 6i1c1a or 4i1c1a:veteran.",
         )
     groups = [(k, counts.get(k, 0), grade, 0) for k in types]
-    return make_force(name, prefix, groups, where, types, max_units)
+    force = make_force(name, prefix, groups, where, types, max_units)
+    if irregular:  # RULES.md §1.4: a flag, whatever the grade (§5.2 +2 on formation changes)
+        force = Force(force.name, tuple(replace(u, irregular=True) for u in force.units))
+    return force
 
 
 def make_force(

@@ -21,7 +21,7 @@ Light infantry reforming from skirmish order to line (pair cost 0, house) adds +
 
 from __future__ import annotations
 
-from battle.kernel.jit import B1, I8, rule
+from battle.compiled import B1, I8, rule
 from battle.rules import FormationChangeRules
 
 __all__ = ["change_cost", "completion_sum", "completion_total"]

@@ -7,11 +7,10 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 import numpy as np
-from numba import types as nt
 from numpy.typing import NDArray
 
+from battle.compiled import A2F, B1, F8, I8, pair_of, rule
 from battle.events import Check, Factor
-from battle.kernel.jit import A2F, B1, F8, I8, rule
 from battle.rules import WithdrawalRules
 
 __all__ = [
@@ -182,7 +181,7 @@ def highest_loss_step(casualty_percent: float, steps: NDArray[np.float64]) -> in
     return best
 
 
-@rule(nt.UniTuple(B1, 2), I8, I8, I8, inline=True)
+@rule(pair_of(B1), I8, I8, I8, inline=True)
 def withdrawal_order(armies: int, first: int, second: int) -> tuple[bool, bool]:
     """Who rolls first (RULES.md §7.3–§7.4): of two armies that must check, the one with more
     factors (``first`` and ``second``: each army's total, in side order). Returns (whether

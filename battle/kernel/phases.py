@@ -496,6 +496,9 @@ def manoeuvre_phase(b: Battle, side: int, norders: int) -> None:
         if action == A_CHARGE:
             if U[u, U_CDECL]:
                 charge_move(b, u, OA[k, O_TARGET])
+                # a countercharge (RULES.md §6.10) moves an enemy up: the front is worked out
+                # again for the next advance, which still stops short of it (§6.4)
+                front = -2.0
         elif action == A_RALLY:
             if U[u, U_SHAKEN] and morale_test(b, u, 0, TK_RALLY, 0, False, TR_NONE, 0):
                 U[u, U_SHAKEN] = 0

@@ -20,6 +20,7 @@ battle comes out the same. Whatever numba compiles later still refreshes in full
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from typing import Any
 
@@ -51,15 +52,18 @@ def __getattr__(name: str) -> Any:
 
 
 def import_battle_engine(*, lean_for_good: bool = False) -> None:
-    """Import :mod:`battle.engine` (and numba) with :data:`NOT_FOR_THE_KERNEL` held back, and
-    its compiled kernel loaded from the cache the lean way (:func:`lean_cache_loads`).
+    """Import the compiled battle engine, :mod:`battle.kernel_engine` (and numba), with
+    :data:`NOT_FOR_THE_KERNEL` held back, and its compiled kernel loaded from the cache the
+    lean way (:func:`lean_cache_loads`).
 
     Holding a module back is the import system's own mechanism: ``None`` in ``sys.modules``
     makes its import raise ``ImportError``, which numba takes as "no BLAS" (compiled code
     then cannot call ``np.dot`` or ``np.linalg``; the kernel calls neither). The entries are
     removed again at once, so anything imported later may still use ``scipy.linalg``. When
     numba is already imported there is nothing to hold back; when the kernel is not in the
-    cache yet (:data:`battle.kernel.COLD`) it is compiled as usual.
+    cache yet (:data:`battle.kernel.COLD`) it is compiled as usual. Nothing is imported under
+    ``BATTLE_ENGINE=reference``; a kernel that fails to import or compile is left for
+    :func:`battle.engine.load_engine` to report (once) when the first battle is fought.
 
     ``lean_for_good`` (a pool worker, which never compiles): every later load from the cache
     in this process is lean too, not only the entry point's at import. The campaign calls a
@@ -67,25 +71,34 @@ def import_battle_engine(*, lean_for_good: bool = False) -> None:
     call; loaded the usual way, the first of them would refresh numba's registries in the
     middle of the first chunk (0.3 s of CPU, measured), after the worker's start-up.
     """
-    if "battle.engine" in sys.modules:
+    if "battle.kernel_engine" in sys.modules:
+        return
+    if os.environ.get("BATTLE_ENGINE") == "reference":  # no kernel to load (battle.engine)
         return
     held = [] if "numba" in sys.modules else [n for n in NOT_FOR_THE_KERNEL if n not in sys.modules]
     for name in held:
         sys.modules[name] = None  # type: ignore[assignment]
     try:
-        import battle.kernel  # numba, and whether the compiled kernel is in the cache
-
-        if battle.kernel.COLD:
-            import battle.engine
-        elif lean_for_good:
-            from battle.kernel.runtime import install_lean_loads
-
-            install_lean_loads()
-            import battle.engine
-        else:
-            with lean_cache_loads():
-                import battle.engine
+        _import_kernel(lean_for_good)
+    except Exception:  # no numba, or a kernel that fails to compile: battle.engine says so
+        return
     finally:
         for name in held:
             if name in sys.modules and sys.modules[name] is None:
                 del sys.modules[name]
+
+
+def _import_kernel(lean_for_good: bool) -> None:
+    """Import :mod:`battle.kernel_engine` the lean way (see :func:`import_battle_engine`)."""
+    import battle.kernel  # numba, and whether the compiled kernel is in the cache
+
+    if battle.kernel.COLD:
+        import battle.kernel_engine
+    elif lean_for_good:
+        from battle.kernel.runtime import install_lean_loads
+
+        install_lean_loads()
+        import battle.kernel_engine
+    else:
+        with lean_cache_loads():
+            import battle.kernel_engine

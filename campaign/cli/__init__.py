@@ -308,6 +308,19 @@ def starts_local_batch(args: list[str]) -> bool:
     return True
 
 
+def _engine_early(args: list[str]) -> None:
+    """A valid ``--engine NAME`` of the command line set in ``BATTLE_ENGINE`` before anything
+    imports the battle engine or starts a batch's fork server (whose workers inherit it);
+    the command's own option checks the name (battle.engine.use_engine)."""
+    for i, arg in enumerate(args):
+        name, eq, value = arg.partition("=")
+        if name != "--engine":
+            continue
+        value = value if eq else (args[i + 1] if i + 1 < len(args) else "")
+        if value in ("kernel", "reference"):
+            os.environ["BATTLE_ENGINE"] = value
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``campaign`` console script.
 
@@ -325,6 +338,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         # inside the try: Ctrl-C while the sub-commands import (numba, llvmlite: the first
         # half-second) is an interrupt like any other, not a traceback
+        _engine_early(args)
         if starts_local_batch(sys.argv[1:] if argv is None else list(argv)):
             from campaign.batch.server import start_server
 

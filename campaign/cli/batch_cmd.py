@@ -19,6 +19,7 @@ from typer.core import TyperGroup
 from campaign.cli import COMMANDS, app, fail
 from campaign.cli.common import (
     BackendOption,
+    EngineOption,
     SchedulerOption,
     WorkersOption,
     batch_interrupt_exits,
@@ -89,6 +90,7 @@ def run(
     seed: Annotated[int | None, typer.Option(help="Root seed (default: resume or fresh).")] = None,
     workers: WorkersOption = None,
     backend: BackendOption = None,
+    engine: EngineOption = None,
     scheduler: SchedulerOption = None,
     chunk_size: Annotated[
         int | None, typer.Option(help="Runs per task (default: 200, shrinking to 4 near the end).")
@@ -121,6 +123,9 @@ def run(
     ] = None,
 ) -> None:
     """Run (or resume) a batch; print the summary at the end."""
+    from battle.engine import use_engine
+
+    use_engine(engine)
     from campaign.batch.server import start_server
     from campaign.batch.spec import (
         FLAG_OF_FIELD,

@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from battle.engine import fight
+from battle.engine import fight, use_engine
 from battle.errors import ConfigError
 from battle.events import event_to_dict
 from battle.forces import load_forces_yaml, parse_force_flag
@@ -34,6 +34,7 @@ from battle.units import Force
 from campaign.cli import COMMANDS, app
 from campaign.cli.battle_print import print_result
 from campaign.cli.common import (
+    EngineOption,
     SetOption,
     VariantOption,
     caused_by_ctrl_c,
@@ -191,6 +192,7 @@ def battle(
     ] = None,
     variant: VariantOption = None,
     set_: SetOption = None,
+    engine: EngineOption = None,
     doctrine: Annotated[
         str | None,
         typer.Option(metavar="NAME", help="Tactical doctrine of both sides (steady, bold)."),
@@ -236,6 +238,7 @@ def battle(
     ] = None,
 ) -> None:
     """Fight a quick battle (RULES.md §6) and print its log and result, or its odds."""
+    use_engine(engine)
     if from_log is not None:
         _refuse_with_from(
             red,

@@ -181,3 +181,13 @@ SetOption = Annotated[
         help="A dotted rules override, e.g. campaign.rough_road_pass=60 (repeatable).",
     ),
 ]
+#: the battle engine of every command that fights battles (``run``, ``battle``, ``batch``)
+EngineOption = Annotated[
+    str | None,
+    typer.Option(
+        "--engine",
+        metavar="kernel|reference",
+        help="Battle engine: kernel (compiled, the default) or reference (plain Python, "
+        "the same battles, slower); default: $BATTLE_ENGINE, else kernel.",
+    ),
+]

@@ -11,7 +11,14 @@ import typer
 from rich.console import Console
 
 from campaign.cli import COMMANDS, app
-from campaign.cli.common import SetOption, VariantOption, check_seed, parse_overrides, parse_pairs
+from campaign.cli.common import (
+    EngineOption,
+    SetOption,
+    VariantOption,
+    check_seed,
+    parse_overrides,
+    parse_pairs,
+)
 from campaign.outfile import atomic_text_file, check_output_file
 from campaign.printers.registry import FORMATS
 
@@ -53,6 +60,7 @@ def run(
     ] = None,
     variant: VariantOption = None,
     set_: SetOption = None,
+    engine: EngineOption = None,
     red_doctrine: Annotated[
         str,
         typer.Option(
@@ -143,6 +151,9 @@ def run(
     ] = None,
 ) -> None:
     """Run one whole campaign on MAP and print its log (the seed goes first, on stderr)."""
+    from battle.engine import use_engine
+
+    use_engine(engine)
     from campaign.config import load_rules
     from campaign.engine import run_campaign
     from campaign.maps import MapOptions, load_map

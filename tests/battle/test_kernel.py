@@ -1,11 +1,10 @@
-"""The compiled battle kernel (battle/kernel): the same battles as the object engine it
-replaced, dice straight from the battle's generator, events decoded when read, the same
-results in plain Python (NUMBA_DISABLE_JIT=1), and the first-run notice."""
+"""The compiled battle kernel (battle/kernel): dice straight from the battle's generator,
+events decoded when read, the same results in plain Python (NUMBA_DISABLE_JIT=1), and the
+first-run notice."""
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import os
 import pickle
@@ -19,122 +18,14 @@ from battle_helpers import PROJECT, rng
 from kernel_probe import Probe
 
 from battle import kernel
-from battle.arrivals import Arrival
 from battle.dice import Dice
-from battle.engine import fight
 from battle.forces import parse_force_flag
 from battle.kernel import run
 from battle.kernel.draw import d, index
-from battle.tables import Tables, compile_rules
-from battle.units import GRADES, Force, UnitSpec
+from battle.kernel_engine import fight
+from battle.tables import Tables
+from battle.units import UnitSpec
 from campaign.config import load_rules
-
-#: the variants the battles below draw from (the 17 of config/variants when the kernel came)
-VARIANTS = [
-    "arw-1998",
-    "countercharge",
-    "cumulative",
-    "draw-through",
-    "examples-cd3",
-    "fifteen-after-check",
-    "fire-and-charge",
-    "first-outing",
-    "free-attack",
-    "linear-21-40",
-    "move-and-fire",
-    "no-charge-after-fail",
-    "pursuit",
-    "roll-initiative",
-    "two-dice",
-    "uniform-morale",
-    "unit-scale-withdrawal",
-]
-#: sha256 of the JSON lines (seed, result with events, the generator's next uniform) of the
-#: battles of seeds 100000–100299 below, as the object engine (battle/state.py, phases.py,
-#: doctrine.py; removed when the kernel replaced it) fought them: 298 battles, every
-#: variant in up to three at once, both doctrines, late arrivals, nightfall, 1–29 units.
-#: A deliberate change of the battle rules or their config changes it: print the new one with
-#: ``python -c "import test_kernel as t; print(t.battles_sha256())"`` (from tests/battle) and
-#: say so in the commit message.
-OBJECT_ENGINE_SHA256 = "582c1507bda37ef05181ff777147d0898b0e9c0c3a7008e7e70b23330d752bee"
-
-
-def _random_battle(seed: int, rules_cache: dict[tuple[str, ...], object]) -> str | None:
-    """One random battle's JSON line (None when its draw cannot be fought)."""
-    g = np.random.default_rng(seed)
-    k = int(g.integers(0, 4))
-    vs = tuple(sorted(g.choice(VARIANTS, size=k, replace=False))) if k else ()
-    if vs not in rules_cache:
-        try:
-            rules_cache[vs] = load_rules(list(vs)).rules.battle
-        except Exception:  # variants that cannot go together
-            rules_cache[vs] = None
-    rules = rules_cache[vs]
-    if rules is None:
-        return None
-    t = compile_rules(rules)  # type: ignore[arg-type]
-    kinds = list(t.unit_types)
-
-    def units(prefix: str, n: int) -> list[UnitSpec]:
-        out = []
-        for i in range(n):
-            kind = kinds[int(g.integers(len(kinds)))]
-            formations = list(t.unit_types[kind].formations)
-            form = None if g.random() < 0.6 else formations[int(g.integers(len(formations)))]
-            hits = int(g.integers(0, 11)) if g.random() < 0.4 else 0
-            grade = GRADES[int(g.integers(4))]
-            irregular = bool(g.random() < 0.2)
-            out.append(
-                UnitSpec(f"{prefix}{i + 1}", kind, grade, irregular, hits=hits, formation=form)
-            )  # type: ignore[arg-type]
-        return out
-
-    big = g.random() < 0.1
-    a = units("R-", int(g.integers(1, 30 if big else 9)))
-    b = units("B-", int(g.integers(1, 30 if big else 9)))
-    if not any(u.hits < 10 for u in a) or not any(u.hits < 10 for u in b):
-        return None
-    arrivals = []
-    for j in range(int(g.integers(0, 3))):
-        side = int(g.integers(2))
-        prefix = ("R-X%d" if side == 0 else "B-X%d") % j + "-"
-        arrivals.append(
-            Arrival(int(g.integers(1, 25)), side, tuple(units(prefix, int(g.integers(1, 4)))))
-        )
-    docs = tuple(str(x) for x in g.choice(sorted(t.doctrines), size=2))
-    attacker = int(g.integers(2))
-    nightfall = None if g.random() < 0.7 else int(g.integers(1, 40))
-    record = bool(g.random() < 0.7)
-    generator = np.random.default_rng(seed + 10**6)
-    r = fight(
-        Force("Red", tuple(a)),
-        Force("Blue", tuple(b)),
-        rules,  # type: ignore[arg-type]
-        generator,
-        attacker=attacker,
-        doctrines=docs,  # type: ignore[arg-type]
-        max_bounds=nightfall,
-        record_events=record,
-        arrivals=arrivals,
-    )
-    out = r.to_dict()
-    for e in out.get("events") or ():  # listed since (BattleStarted.arrivals): all else as was
-        if isinstance(e, dict) and e.get("type") == "BattleStarted":
-            e.pop("arrivals", None)
-    return json.dumps([seed, out, float(generator.random())]) + "\n"
-
-
-def battles_sha256() -> str:
-    """The sha256 of the JSON lines of the battles of seeds 100000–100299."""
-    cache: dict[tuple[str, ...], object] = {}
-    lines = [_random_battle(seed, cache) for seed in range(100_000, 100_300)]
-    return hashlib.sha256("".join(line for line in lines if line).encode()).hexdigest()
-
-
-def test_the_kernel_fights_the_object_engines_battles() -> None:
-    """Byte for byte the object engine's results, events and generator state (the kernel
-    was checked so on 19,831 such battles before the object engine was removed)."""
-    assert battles_sha256() == OBJECT_ENGINE_SHA256
 
 
 def test_kernel_dice_are_the_generators_uniforms(tables: Tables) -> None:

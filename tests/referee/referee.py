@@ -14,6 +14,7 @@ Use::
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ending import Ending
@@ -87,19 +88,22 @@ class Referee(Ending):
             self.bad(e, f"the battle should have ended ({why}) before this")
 
     # ------------------------------------------------------------------ the audit
-    def audit(self, events: list[dict]) -> list[str]:
-        """Every departure from the rules found in one battle's events, as sentences."""
+    def audit(self, events: list[dict], arrivals: list[dict] | None = None) -> list[str]:
+        """Every departure from the rules found in one battle's events, as sentences.
+
+        ``arrivals``: the battle's late arrivals (RULES.md §8.4) as given to it, each
+        ``{"bound", "side", "units": [{"id", "kind", "grade", "irregular", "formation",
+        "hits"}]}`` (an event names an arriving unit only by its id).
+        """
         self.problems = []
+        self.arrivals = arrivals if arrivals is not None else _told_arrivals(events)
+        self.cards_lost = [0, 0]
         self.units: dict[str, U] = {}
         self.decks: list[list[int]] = [[], []]
         self.owed = [0, 0]  # bad things not yet paid for with a card
         self.tally = [dict(flags=0, batteries=0, retiring_shaken=0, off_table=0) for _ in (0, 1)]
         self.lost = [0, 0]
         self.boxes = [0, 0]
-        self.pending: dict[str, dict] = {}  # late arrivals' units not yet joined (§8.4)
-        self.brought = [0, 0]  # units each side has brought to the battle, gone ones included
-        self.cards_lost = [0, 0]
-        self.rebuilt: list[tuple[int, int, dict]] = []  # (side, deck size told, its event)
         self.hit: dict | None = None  # the hit whose tests come next
         self.melee_hits: list[dict] = []
         self.phase = ""
@@ -128,30 +132,15 @@ class Referee(Ending):
             if handler is None:
                 self.bad(e, "unknown event type")
                 continue
-            try:
-                handler(e)
-            except KeyError as missing:  # a unit (or key) the stream never brought in
-                self.bad(e, f"names {missing}, which is not in the battle")
+            handler(e)
         if not self.ended:
             self.problems.append("the battle never ended")
         return self.problems
 
     def on_BattleStarted(self, e: dict) -> None:
-        for u in e.get("arrivals", ()):
-            self.pending[u["id"]] = u
-        self.enlist(e, e["units"])
-        for s in (0, 1):
-            n = sum(1 for u in self.units.values() if u.side == s)
-            self.brought[s] = n
-            self.decks[s] = deck(n, self.rules["deck"]["explicit"])
-            if list(e["decks"][s]) != self.decks[s]:
-                self.bad(e, f"side {s} deck {e['decks'][s]}, §3.1 gives {self.decks[s]}")
-
-    def enlist(self, e: dict, units: list[dict]) -> None:
-        """Units come to the battle: at its start, or as a late arrival (RULES.md §8.4)."""
         r = self.rules
         grades = r["morale"]["by_grade"]
-        for u in units:
+        for u in e["units"]:
             unit = U(
                 u["id"],
                 u["side"],
@@ -170,48 +159,19 @@ class Referee(Ending):
                 self.bad(e, f"{unit.id} starts at morale {unit.morale}, not {expected}")
             self.units[unit.id] = unit
             self.boxes[unit.side] += r["destroyed_at_hits"] - unit.hits_before
-
-    def join(self, e: dict) -> None:
-        """A late arrival's unit joins at the start of a bound, at its own baseline; its
-        side's deck is rebuilt for every unit brought to the battle less one highest card per
-        card already lost; the casualty base grows by its boxes (RULES.md §8.4, §3.1, §7.1)."""
-        u = self.pending.pop(e["unit"], None)
-        if u is None or e["unit"] in self.units:
-            self.bad(e, f"{e['unit']} joins, but no late arrival brings it (§8.4)")
-            return
-        if e["bound"] != self.bound + 1 or self.phase not in ("", "checks", "withdrawal", "joined"):
-            self.bad(e, f"{u['id']} joins other than at the start of a bound (§8.4)")
-        if self.phase == "withdrawal":  # the last turn's checks were made on the old base
-            self.boundary(e)
-            why = self.close_withdrawal_phase(e)
-            if why:
-                self.bad(e, f"the battle should have ended ({why}) after the withdrawal phase")
-        self.phase = "joined"
-        if not 0.0 <= u["pos"] <= 4.0:  # deployed as every unit is at the start (§6.1)
-            self.bad(e, f'{u["id"]} joins {u["pos"]}" from its baseline, not within 4"')
-        self.enlist(e, [u])
-        s = u["side"]
-        self.brought[s] += 1
-        self.decks[s] = deck(self.brought[s], self.rules["deck"]["explicit"])[self.cards_lost[s] :]
-        told = e.get("reason", "").rsplit("deck rebuilt to ", 1)[-1].split(" ")[0]
-        self.rebuilt.append((s, int(told) if told.isdigit() else -1, e))
-
-    def check_rebuilt(self) -> None:
-        """Once an arrival has joined, its side's deck is the one it said it rebuilt."""
-        last = {s: (told, e) for s, told, e in self.rebuilt}  # two arrivals rebuild twice
-        for s, (told, e) in last.items():
-            if told != len(self.decks[s]):
-                self.bad(e, f"side {s}'s deck rebuilt to {told} cards, §8.4 gives {self.decks[s]}")
-        self.rebuilt = []
+        for s in (0, 1):
+            n = sum(1 for u in self.units.values() if u.side == s)
+            self.decks[s] = deck(n, r["deck"]["explicit"])
+            if list(e["decks"][s]) != self.decks[s]:
+                self.bad(e, f"side {s} deck {e['decks'][s]}, §3.1 gives {self.decks[s]}")
 
     def on_BoundStarted(self, e: dict) -> None:
-        self.check_rebuilt()
         self.boundary(e)
         if self.phase == "withdrawal":
             why = self.close_withdrawal_phase(e)
             if why:
                 self.bad(e, f"the battle should have ended ({why}) after the withdrawal phase")
-        if self.phase not in ("", "checks", "withdrawal", "joined"):
+        if self.phase not in ("", "checks", "withdrawal"):
             self.bad(e, f"a bound began after the {self.phase} phase")
         if e["bound"] != self.bound + 1:
             self.bad(e, f"bound {e['bound']} follows bound {self.bound}")
@@ -490,7 +450,6 @@ class Referee(Ending):
     # ------------------------------------------------------------------ cards and states
     def on_CardLost(self, e: dict) -> None:
         s, d = e["side"], self.decks[e["side"]]
-        self.cards_lost[s] += 1
         if self.owed[s] <= 0:
             self.bad(e, f"side {s} lost a card without a bad thing")
         self.owed[s] -= 1
@@ -500,17 +459,56 @@ class Referee(Ending):
             self.bad(e, f"lost a {e['card']}, the highest card is {d[0]}")
         if e["card"] in d:
             d.remove(e["card"])
+            self.cards_lost[s] += 1
         else:
             self.bad(e, f"lost a {e['card']} it does not have")
         if e["cards_left"] != len(d):
             self.bad(e, f"{e['cards_left']} cards left, not {len(d)}")
 
-    def on_StateChanged(self, e: dict) -> None:
-        if e["state"] == "in the battle":  # a late arrival joins (§8.4)
-            self.join(e)
+    def join(self, e: dict) -> None:
+        """Late arrivals join at the start of their bound (RULES.md §8.4): deployed at their
+        baseline, and "the side's deck is rebuilt for the number of units it has brought to
+        the battle, the arrivals and its destroyed or departed units included (§3.1) ... less
+        one highest card for each bad thing it has already suffered (§3.3)"."""
+        if e["unit"] in self.units:
+            return  # joined with the first unit of its arrival
+        if self.phase == "withdrawal":  # the last turn's checks, on the boxes before they came
+            self.boundary(e)
+            why = self.close_withdrawal_phase(e)
+            if why:
+                self.bad(e, f"the battle should have ended ({why}) after the withdrawal phase")
+            self.phase = "checks"  # closed: the next bound may begin
+        r = self.rules
+        arrival = next(
+            (a for a in self.arrivals if e["unit"] in [u["id"] for u in a["units"]]), None
+        )
+        if arrival is None or arrival["bound"] > e["bound"]:
+            self.bad(e, f"{e['unit']} joins the battle but is no arrival due by bound {e['bound']}")
             return
-        if e["unit"] not in self.units:
-            self.bad(e, f"{e['unit']} is not in the battle")
+        s = arrival["side"]
+        grades = r["morale"]["by_grade"]
+        for spec in arrival["units"]:
+            if spec["hits"] >= r["destroyed_at_hits"]:
+                continue  # a destroyed unit does not come (§1.2)
+            formation = spec["formation"] or r["units"][spec["kind"]]["default_formation"]
+            morale = r["morale"]["base"] if r["morale"]["uniform"] else grades[spec["grade"]]
+            unit = U(spec["id"], s, spec["kind"], spec["grade"], spec["irregular"], formation,
+                     spec["hits"], morale, total=spec["hits"])  # fmt: skip
+            unit.half_tested = unit.total >= r["half_strength_hits"]
+            unit.pos = r["deploy_inches"]
+            self.units[unit.id] = unit
+            self.boxes[s] += r["destroyed_at_hits"] - unit.hits_before
+        brought = sum(1 for u in self.units.values() if u.side == s)
+        self.decks[s] = deck(brought, r["deck"]["explicit"])[self.cards_lost[s] :]
+        said = re.search(r"deck rebuilt to (\d+) cards", e.get("reason", ""))
+        if said is None or int(said.group(1)) != len(self.decks[s]):
+            self.bad(e, f"side {s}'s deck rebuilt to {said and said.group(1)} cards, §8.4 gives "
+                        f"{len(self.decks[s])} ({brought} units brought, {self.cards_lost[s]} "
+                        "cards lost)")  # fmt: skip
+
+    def on_StateChanged(self, e: dict) -> None:
+        if e["state"] == "in the battle":
+            self.join(e)
             return
         u, state = self.units[e["unit"]], e["state"]
         r = self.rules
@@ -570,6 +568,14 @@ class Referee(Ending):
             u.id not in self.activated or self.phase != "manoeuvre"
         ):
             self.bad(e, f"{u.id} {action}s though not activated (§6.3 step 5)")
+        if action == "advance":
+            front = max(
+                (v.pos for v in self.units.values() if v.side != u.side and not v.out),
+                default=None,
+            )
+            short = r["advance_stop_short_inches"]
+            if front is not None and r["ground_depth_inches"] - u.pos - front < short - 1e-9:
+                self.bad(e, f'{u.id} advances to closer than {short}" of the enemy (§6.4)')
         if action == "fall-back":
             self.disengage(u)
         if action in ("fall-back", "drop-back") and e["from_inches"] < (
@@ -608,3 +614,26 @@ class Referee(Ending):
             self.pursued = e["target"]
             self.engage(u, self.units[e["target"]])
             u.bonus, u.saved_bonus = u.saved_bonus, 0
+
+
+def _told_arrivals(events: list[dict]) -> list[dict]:
+    """The late arrivals as the battle's events tell them, when the caller did not give them:
+    ``BattleStarted.arrivals`` lists every arriving unit; the units of one side that join in
+    the same bound (their "in the battle" events) came as one arrival (RULES.md §8.4)."""
+    listed = next((e.get("arrivals", []) for e in events if e["type"] == "BattleStarted"), [])
+    joined = {
+        e["unit"]: e["bound"]
+        for e in events
+        if e["type"] == "StateChanged" and e["state"] == "in the battle"
+    }
+    groups: dict[tuple[int, int], list[dict]] = {}
+    for u in listed:
+        if u["id"] not in joined:
+            continue  # never joined (the battle ended first)
+        spec = {k: u[k] for k in ("id", "kind", "grade", "irregular", "formation")}
+        spec["hits"] = u["hits_before"]
+        groups.setdefault((joined[u["id"]], u["side"]), []).append(spec)
+    return [
+        {"bound": bound, "side": side, "units": units}
+        for (bound, side), units in sorted(groups.items())
+    ]

@@ -1,0 +1,308 @@
+"""The abstract quick battle (RULES.md §3–§7): :func:`fight`.
+
+A battle is a sequence of turns of two bounds each (§6.2). Each bound runs the phases of
+RULES.md §6.3 for the active side; the battle ends at once when a side is down to its last
+card, has no unit left, or withdraws — checked after every phase (§6.8) — or as a draw after
+``max_turns`` turns (from the start, or from the first withdrawal check under
+``fifteen-after-check``; ``max_turns_cap`` bounds every battle) or at nightfall
+(``max_bounds``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from battle.arrivals import Arrival, check_arrivals
+from battle.dice import Dice
+from battle.errors import ConfigError, ForceError
+from battle.reference.arrivals import join_due
+from battle.reference.doctrine import ADVANCE, Order, TacticalDoctrine
+from battle.reference.phases import (
+    completion_tests,
+    declare_charges,
+    end_bound,
+    fire_phase,
+    half_strength_checks,
+    manoeuvre_phase,
+    melee_phase,
+    stand_tests,
+)
+from battle.reference.state import BattleState
+from battle.result import BattleResult
+from battle.rules import BattleRules
+from battle.tables import Tables, compile_rules
+from battle.units import Force, UnitSpec
+
+__all__ = ["fight"]
+
+#: the last pair of forces checked for each compiled rules (id of Tables -> the pair): batch
+#: runs and --odds fight the same frozen forces many times
+_CHECKED: dict[int, tuple[Tables, Force, Force]] = {}
+
+
+def fight(
+    force_a: Force,
+    force_b: Force,
+    rules: BattleRules,
+    rng: np.random.Generator,
+    *,
+    attacker: int = 0,
+    doctrines: tuple[str, str] = ("steady", "steady"),
+    max_bounds: int | None = None,
+    record_events: bool = True,
+    arrivals: Sequence[Arrival] = (),
+    rewind: bool = True,
+) -> BattleResult:
+    """Fight one abstract battle between two forces (RULES.md §6).
+
+    Parameters
+    ----------
+    force_a, force_b
+        The two sides (index 0 and 1); each needs at least one unit with fewer actual hits than
+        ``rules.destroyed_at_hits`` (RULES.md §1.2).
+    rules
+        The battle rules (``config/rules.yaml`` ``battle:`` with any variant applied).
+    rng
+        The battle's own random generator (RULES.md §0.6); nothing else is read.
+    attacker
+        0 or 1: the side that moved in and has the first bound (§6.2, §6.9).
+    doctrines
+        Names of each side's tactical doctrine in ``rules.doctrines`` (§6.7).
+    max_bounds
+        Nightfall: the battle stops as a draw after this many bounds (§8.3). None: no limit
+        but the ``max_turns`` cap.
+    record_events
+        Keep every event (dice included); off for speed in batch runs.
+    arrivals
+        Units that join a side at the start of a given bound (RULES.md §8.4; see
+        :mod:`battle.arrivals`). Arrivals due after the battle ends never join.
+    rewind
+        True (the default): leave ``rng`` at the end of the last block of 64 uniforms the
+        battle read (:class:`battle.dice.Dice`). False: just after the last uniform used.
+
+    Returns
+    -------
+    BattleResult
+
+    Raises
+    ------
+    ForceError
+        If a force has no unit able to fight or more than ``rules.max_units_per_force``
+        units, unit ids repeat (arrivals included), a unit's type or formation is not in
+        ``rules.units``, or an arrival is malformed.
+    ConfigError
+        If a doctrine name is not in ``rules.doctrines``.
+    """
+    tables = compile_rules(rules)
+    seen = _CHECKED.get(id(tables))
+    if seen is None or seen[0] is not tables or seen[1] is not force_a or seen[2] is not force_b:
+        _check_forces(tables, force_a, force_b)
+        if len(_CHECKED) > 64:
+            _CHECKED.clear()
+        _CHECKED[id(tables)] = (tables, force_a, force_b)  # the same pair again: checked
+    docs = []
+    for name in doctrines:
+        if name not in tables.doctrines:
+            raise ConfigError(
+                f"no tactical doctrine named {name!r}",
+                key="--doctrine",
+                fix=f"Choose one of: {', '.join(sorted(tables.doctrines))}.",
+            )
+        docs.append(_doctrine(tables, name))
+    due = sorted(arrivals, key=lambda a: a.bound)
+    if due:
+        taken = {u.id for f in (force_a, force_b) for u in f.units}
+        check_arrivals(due, taken, tables.max_units_per_force)
+        for a in due:
+            _check_types(tables, a.units)
+    start = None if rewind else rng.bit_generator.state
+    dice = _CountingDice(rng)
+    result = _fight(tables, force_a, force_b, dice, attacker, docs, max_bounds, record_events, due)
+    if start is not None:  # stand just after the last uniform used
+        used = dice.used()
+        rng.bit_generator.state = start
+        if used:
+            rng.random(used)
+    return result
+
+
+def _fight(
+    tables: Tables,
+    force_a: Force,
+    force_b: Force,
+    dice: Dice,
+    attacker: int,
+    docs: list[TacticalDoctrine],
+    max_bounds: int | None,
+    record_events: bool,
+    due: list[Arrival],
+) -> BattleResult:
+    """The battle itself: turns of two bounds and a withdrawal phase (RULES.md §6.2, §7)."""
+    st = BattleState(tables, (force_a, force_b), dice, attacker, record_events, due)
+    st.changed = True
+    if st.check_end():  # a side may start at its losing card count (arw-1998, one unit)
+        return st.result()
+    limit, cap, from_check = tables.max_turns, tables.max_turns_cap, tables.turns_from_first_check
+    while not st.over:
+        if from_check:
+            first_check = st.first_check_turn
+            ended = st.turn >= cap or (first_check is not None and st.turn >= first_check + limit)
+        else:
+            ended = st.turn >= limit or st.turn >= cap
+        if ended:
+            st.finish(None, "turn-limit")
+            break
+        st.turn += 1
+        first = st.first_side()
+        for side in (first, 1 - first):
+            # (late arrivals that join a side do so here, at the start of its bound, §8.4)
+            if max_bounds is not None and st.bounds >= max_bounds:
+                st.finish(None, "nightfall")
+                break
+            if due:
+                join_due(st, due)
+            _bound(st, side, docs[side])
+            if st.over:
+                break
+        if not st.over:
+            st.withdrawal_phase()
+    return st.result()
+
+
+class _CountingDice(Dice):
+    """Dice that know how many uniforms they handed out (for ``rewind=False``)."""
+
+    __slots__ = ("blocks",)
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        super().__init__(rng)
+        self.blocks = 0
+
+    def _refill(self) -> int:
+        self.blocks += 1
+        return super()._refill()
+
+    def used(self) -> int:
+        """Uniforms used so far."""
+        return 0 if self.blocks == 0 else (self.blocks - 1) * 64 + self._i
+
+
+_DOCTRINES: dict[tuple[int, str], tuple[Tables, TacticalDoctrine]] = {}
+
+
+def _doctrine(t: Tables, name: str) -> TacticalDoctrine:
+    """The tactical doctrine ``name`` of the rules ``t`` (RULES.md §6.7), made once per rules."""
+    made = _DOCTRINES.get((id(t), name))
+    if made is None or made[0] is not t:
+        doctrine = TacticalDoctrine(
+            t.doctrines[name],
+            depth=t.depth,
+            stop_short=t.stop_short,
+            full_strength=t.destroyed_at,
+            unit_types=t.unit_types,
+        )
+        if len(_DOCTRINES) > 256:
+            _DOCTRINES.clear()
+        made = _DOCTRINES[(id(t), name)] = (t, doctrine)
+    return made[1]
+
+
+def _check_forces(t: Tables, force_a: Force, force_b: Force) -> None:
+    """Refuse forces the battle cannot fight (see :func:`fight`); raises ForceError."""
+    limit, destroyed_at = t.max_units_per_force, t.destroyed_at
+    for force in (force_a, force_b):
+        _check_types(t, force.units)
+        if len(force.units) > limit:
+            raise ForceError(
+                f"force {force.name!r} has {len(force.units)} units, more than the "
+                f"{limit} a battle allows",
+                key="battle.max_units_per_force",
+                fix=f"Give it at most {limit} units, or raise "
+                "battle.max_units_per_force (e.g. --set battle.max_units_per_force=500).",
+            )
+        if not any(u.hits < destroyed_at for u in force.units):
+            raise ForceError(
+                f"force {force.name!r} has no unit able to fight",
+                fix=f"Give each side at least one unit with fewer than {destroyed_at} hits.",
+            )
+    ids = {u.id for u in force_a.units}
+    ids.update(u.id for u in force_b.units)
+    if len(ids) != len(force_a.units) + len(force_b.units):
+        every = [u.id for f in (force_a, force_b) for u in f.units]
+        dup = sorted({i for i in every if every.count(i) > 1})
+        raise ForceError(f"unit ids repeat: {', '.join(dup)}", fix="Give every unit its own id.")
+
+
+def _check_types(t: Tables, units: Sequence[UnitSpec]) -> None:
+    """Refuse a unit whose type or formation is not in the rules; raises ForceError."""
+    for u in units:
+        kind = t.unit_types.get(u.kind)
+        if kind is None:
+            raise ForceError(
+                f"unit {u.id} is of unknown type {u.kind!r}",
+                key="battle.units",
+                fix=f"Use one of: {', '.join(t.unit_types)}, or add the type to "
+                "battle.units in config/rules.yaml.",
+            )
+        if u.formation is not None and (u.kind, u.formation) not in t.formations:
+            raise ForceError(
+                f"unit {u.id} ({u.kind}) has no formation {u.formation!r}",
+                key=f"battle.units.{u.kind}.formations",
+                fix=f"Use one of: {', '.join(kind.formations)}.",
+            )
+
+
+def _bound(st: BattleState, side: int, doc: TacticalDoctrine) -> None:
+    """One bound of ``side`` (RULES.md §6.3), with the end check after every phase (§6.8).
+
+    ``st.changed`` says whether a card was lost or a unit left since the last end check:
+    only then can the battle have ended (RULES.md §6.8 a, c).
+    """
+    st.bounds += 1
+    record = st.record
+    card = st.decks[side].draw(st.dice)
+    orders: list[Order] = doc.choose_orders(
+        st.field[side], st.field[1 - side], card, attacking=(side == st.attacker)
+    )
+    for o in orders:
+        o.unit.activated = True
+    if st.t.move_and_fire:  # §6.10: an advancing unit may fire as it moves
+        for o in orders:
+            if o.action == ADVANCE:
+                o.unit.advancing = True
+    if record:
+        st.bound_started(side, card, orders)
+        st.phase(side, "response")
+    # 2. response: stand tests, formation completion, charge declarations
+    stand_tests(st, side)
+    completion_tests(st, side)
+    charges = declare_charges(st, side, orders)
+    if st.changed and st.check_end():
+        return
+    # 3. fire
+    if record:
+        st.phase(side, "fire")
+    fire_phase(st, side, charges)
+    if st.changed and st.check_end():
+        return
+    # 4. melee
+    if record:
+        st.phase(side, "melee")
+    melee_phase(st)
+    if st.changed and st.check_end():
+        return
+    # 5. manoeuvre
+    if record:
+        st.phase(side, "manoeuvre")
+    manoeuvre_phase(st, side, orders, charges)
+    if st.changed and st.check_end():
+        return
+    # 6. checks
+    if record:
+        st.phase(side, "checks")
+    half_strength_checks(st)
+    end_bound(st, side, orders)
+    if st.changed:
+        st.check_end()
