@@ -97,6 +97,11 @@ class Referee(Ending):
         """
         self.problems = []
         self.arrivals = arrivals if arrivals is not None else _told_arrivals(events)
+        #: arrivals read from the events group a side's arrivals of one bound together, so
+        #: only the deck told last in that bound can be checked; given ones, every unit's
+        self.derived = arrivals is None
+        self.expected: dict[str, int] = {}  # unit -> deck size its arrival rebuilt (given)
+        self.told: list[tuple[int, dict]] = []  # (side, event) of this bound's joining units
         self.cards_lost = [0, 0]
         self.units: dict[str, U] = {}
         self.decks: list[list[int]] = [[], []]
@@ -132,7 +137,10 @@ class Referee(Ending):
             if handler is None:
                 self.bad(e, "unknown event type")
                 continue
-            handler(e)
+            try:
+                handler(e)
+            except KeyError as missing:  # a unit the battle never brought (or lost track of)
+                self.bad(e, f"{missing.args[0]} is not in the battle")
         if not self.ended:
             self.problems.append("the battle never ended")
         return self.problems
@@ -166,6 +174,7 @@ class Referee(Ending):
                 self.bad(e, f"side {s} deck {e['decks'][s]}, §3.1 gives {self.decks[s]}")
 
     def on_BoundStarted(self, e: dict) -> None:
+        self.check_decks_told()
         self.boundary(e)
         if self.phase == "withdrawal":
             why = self.close_withdrawal_phase(e)
@@ -470,8 +479,11 @@ class Referee(Ending):
         baseline, and "the side's deck is rebuilt for the number of units it has brought to
         the battle, the arrivals and its destroyed or departed units included (§3.1) ... less
         one highest card for each bad thing it has already suffered (§3.3)"."""
-        if e["unit"] in self.units:
-            return  # joined with the first unit of its arrival
+        if e["bound"] != self.bound + 1:
+            self.bad(e, f"{e['unit']} joins other than at the start of a bound (§8.4)")
+        if e["unit"] in self.units:  # joined with the first unit of its arrival
+            self.tell(self.units[e["unit"]].side, e)
+            return
         if self.phase == "withdrawal":  # the last turn's checks, on the boxes before they came
             self.boundary(e)
             why = self.close_withdrawal_phase(e)
@@ -483,7 +495,11 @@ class Referee(Ending):
             (a for a in self.arrivals if e["unit"] in [u["id"] for u in a["units"]]), None
         )
         if arrival is None or arrival["bound"] > e["bound"]:
-            self.bad(e, f"{e['unit']} joins the battle but is no arrival due by bound {e['bound']}")
+            self.bad(
+                e,
+                f"{e['unit']} joins the battle but no late arrival due by bound "
+                f"{e['bound']} brings it",
+            )
             return
         s = arrival["side"]
         grades = r["morale"]["by_grade"]
@@ -500,11 +516,35 @@ class Referee(Ending):
             self.boxes[s] += r["destroyed_at_hits"] - unit.hits_before
         brought = sum(1 for u in self.units.values() if u.side == s)
         self.decks[s] = deck(brought, r["deck"]["explicit"])[self.cards_lost[s] :]
+        for spec in arrival["units"]:
+            self.expected[spec["id"]] = len(self.decks[s])
+        self.tell(s, e)
+
+    def tell(self, s: int, e: dict) -> None:
+        """A joining unit's event tells its side's rebuilt deck: checked at once against its
+        own arrival's deck when the arrivals were given, else at the next bound's start."""
+        if self.derived:
+            self.told.append((s, e))
+            return
         said = re.search(r"deck rebuilt to (\d+) cards", e.get("reason", ""))
-        if said is None or int(said.group(1)) != len(self.decks[s]):
-            self.bad(e, f"side {s}'s deck rebuilt to {said and said.group(1)} cards, §8.4 gives "
-                        f"{len(self.decks[s])} ({brought} units brought, {self.cards_lost[s]} "
-                        "cards lost)")  # fmt: skip
+        want = self.expected.get(e["unit"], len(self.decks[s]))
+        if said is None or int(said.group(1)) != want:
+            self.bad(e, f"side {s}'s deck rebuilt to {said and said.group(1)} cards, §8.4 "
+                        f"gives {want} ({self.cards_lost[s]} cards lost)")  # fmt: skip
+
+    def check_decks_told(self) -> None:
+        """Once this bound's arrivals have joined, each side's deck is the one its last
+        joining unit said it was rebuilt to (RULES.md §8.4; two arrivals of a side in one bound
+        rebuild it twice)."""
+        last = {s: e for s, e in self.told}
+        for s, e in last.items():
+            said = re.search(r"deck rebuilt to (\d+) cards", e.get("reason", ""))
+            if said is None or int(said.group(1)) != len(self.decks[s]):
+                brought = sum(1 for u in self.units.values() if u.side == s)
+                self.bad(e, f"side {s}'s deck rebuilt to {said and said.group(1)} cards, §8.4 "
+                            f"gives {len(self.decks[s])} ({brought} units brought, "
+                            f"{self.cards_lost[s]} cards lost)")  # fmt: skip
+        self.told = []
 
     def on_StateChanged(self, e: dict) -> None:
         if e["state"] == "in the battle":
