@@ -280,3 +280,24 @@ def test_the_briefing_prints_to_one_or_two_a4_pages_without_overlap(logged, tmp_
     text = " ".join(re.findall(r">([^<]+)</word>", layout))
     assert "Result sheet" in text and "page 1 of" in text
     assert not Path(tmp_path / "brief.html").read_text(encoding="utf-8").count("file://")
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("winner=purple,red_losses=2%,blue_losses=5%", "--result winner"),
+        ("winner=réd,red_losses=2%,blue_losses=5%", "--result winner"),
+        ("winner=red,red_losses=100%,blue_losses=5%", "--result winner"),
+        ("winner=red,red_losses=2%,blue_losses=5%,bounds=99", "--result bounds"),
+        ("winner=red,red_losses=2%,blue_losses=5%,bounds=x", "--result bounds"),
+    ],
+)
+def test_quick_form_errors_name_the_flag_and_the_quick_fix(logged, text, key):
+    """A quick form's winner or bounds refused by the sheet's checks names --result and says
+    how to write the quick form, not the YAML sheet the user never wrote (found by a
+    fresh-eyes run: 'winner: ... Fill in the sheet ...')."""
+    _, _, setup = logged
+    with pytest.raises(ResultSheetError) as exc:
+        parse_quick_result(text, setup, LIMIT, 5)
+    assert exc.value.key == key
+    assert "Fill in the sheet" not in exc.value.message
