@@ -301,3 +301,18 @@ def test_quick_form_errors_name_the_flag_and_the_quick_fix(logged, text, key):
         parse_quick_result(text, setup, LIMIT, 5)
     assert exc.value.key == key
     assert "Fill in the sheet" not in exc.value.message
+
+
+@pytest.mark.parametrize("command", ["briefing", "result-sheet"])
+def test_output_naming_the_log_is_refused_and_the_log_kept(logged, tmp_path, capsys, command):
+    """-o naming the --from log itself (a slip of the shell's history) is refused with exit 2
+    and the log left byte for byte (found by a fresh-eyes run: briefing -o seed5.jsonl
+    replaced the campaign's log with the HTML page)."""
+    path, _, _ = logged
+    log = tmp_path / "seed5.jsonl"
+    shutil.copyfile(path, log)
+    before = log.read_bytes()
+    code, out = _run(capsys, command, "--from", str(log), "--battle", "5", "-o", str(log))
+    assert code == 2 and out.startswith("error: ") and "--output" in out, out
+    assert "replace it" in out and "Traceback" not in out
+    assert log.read_bytes() == before
