@@ -302,9 +302,15 @@ def read_yaml_file(
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
         problem = getattr(exc, "problem", None) or " ".join(str(exc).split())
+        fix = "Fix the YAML syntax at that place."
+        lines = text.splitlines()
+        if mark and mark.line < len(lines) and "\t" in lines[mark.line][: mark.column + 1]:
+            # YAML forbids tabs in indentation; PyYAML's own words do not say so
+            problem = f"{problem}: a tab"
+            fix = "Indent with spaces, not tabs (YAML does not allow tabs there)."
         raise error(
             f"not valid YAML ({problem})",
             source=str(path),
             key=where,
-            fix="Fix the YAML syntax at that place.",
+            fix=fix,
         ) from None

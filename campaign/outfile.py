@@ -22,7 +22,43 @@ from campaign.errors import EnvironmentFailure, SimulatorError, check_output_fol
 #: Errors of a full, over-quota or failing disk: the machine's fault, not the input's.
 DISK_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EROFS})
 
-__all__ = ["DISK_ERRNOS", "atomic_text_file", "check_output_file", "write_text_whole"]
+__all__ = [
+    "DISK_ERRNOS",
+    "atomic_text_file",
+    "check_distinct_files",
+    "check_output_file",
+    "write_text_whole",
+]
+
+
+def _same_place(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name one file (links followed; either may not exist yet)."""
+    try:
+        return a.samefile(b)
+    except OSError:
+        return a.resolve() == b.resolve()
+
+
+def check_distinct_files(files: dict[str, Path | None]) -> None:
+    """Refuse two flags naming one file, before any work: the second write (or a write over
+    an input) would lose the first. ``files`` maps each flag (``--from``, ``--output``...) to
+    its path or None; the first flag of each pair is taken as the one that names it.
+
+    Raises
+    ------
+    SimulatorError
+        Naming the file, both flags and the fix (exit code 2).
+    """
+    named = [(flag, Path(path)) for flag, path in files.items() if path is not None]
+    for i, (flag, path) in enumerate(named):
+        for other, other_path in named[i + 1 :]:
+            if _same_place(path, other_path):
+                raise SimulatorError(
+                    f"{flag} and {other} name the same file; writing one would lose the other",
+                    source=str(other_path),
+                    key=other,
+                    fix=f"Give {other} another file name.",
+                )
 
 
 def _special(path: Path) -> bool:

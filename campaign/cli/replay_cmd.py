@@ -48,6 +48,7 @@ def replay(
     from campaign.events import BattleFought, CampaignStarted
     from campaign.maps import load_map
     from campaign.maps.loader import resolve_map_path
+    from campaign.outfile import check_distinct_files
     from campaign.printers.jsonl import read_jsonl
     from campaign.printers.odds import odds_for
     from campaign.replay import replay_views, write_replay
@@ -55,6 +56,7 @@ def replay(
     from campaign.report.html import rules_of_stream
 
     check_replay_file(output, "--output")
+    check_distinct_files({"EVENTS": events, "--output": output})
     stream = read_jsonl(events)
     if not stream:
         raise SimulatorError(

@@ -54,6 +54,7 @@ def report(
     from campaign.events import BattleFought, CampaignStarted
     from campaign.maps import load_map
     from campaign.maps.loader import resolve_map_path
+    from campaign.outfile import check_distinct_files
     from campaign.printers.jsonl import read_jsonl
     from campaign.printers.odds import odds_for
     from campaign.report import write_report
@@ -64,6 +65,7 @@ def report(
     check_detail(detail)
     if view is not None:
         check_view(view)
+    check_distinct_files({"EVENTS": events, "--output": output})
     stream = read_jsonl(events)
     owner = [s for s in ("red", "blue") if stream and all(s in e.seen_by for e in stream)]
     if view is None:  # the stream's own view: a side's stream gives that side's diary

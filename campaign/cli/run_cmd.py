@@ -19,7 +19,7 @@ from campaign.cli.common import (
     parse_overrides,
     parse_pairs,
 )
-from campaign.outfile import atomic_text_file, check_output_file
+from campaign.outfile import atomic_text_file, check_distinct_files, check_output_file
 from campaign.printers.registry import FORMATS
 
 __all__ = ["run"]
@@ -173,6 +173,7 @@ def run(
         check_replay_file(replay, "--replay")
     if output is not None:
         check_output_file(output, "--output")
+    check_distinct_files({"--output": output, "--report": report, "--replay": replay})
     err = Console(stderr=True, highlight=False)
     err.print(f"seed {seed}")
     loaded = load_rules(variant or [], parse_overrides(set_))

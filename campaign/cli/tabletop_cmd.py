@@ -58,6 +58,24 @@ def _graph(header: CampaignStarted):  # type: ignore[no-untyped-def]
         return None
 
 
+def _check_output(output: Path | None, from_log: Path) -> None:
+    """Refuse ``-o`` naming the log itself, before any work: the page or sheet written over
+    it would lose the campaign (the standard: bad input loses nothing)."""
+    if output is None or not output.exists():
+        return
+    try:
+        same = output.samefile(from_log)
+    except OSError:
+        return
+    if same:
+        raise ConfigError(
+            "this is the campaign's log given to --from; writing there would replace it",
+            source=str(output),
+            key="--output",
+            fix="Name another file, e.g. -o battle.html or -o battle.yaml.",
+        )
+
+
 def _write(text: str, output: Path | None) -> None:
     if output is None:
         sys.stdout.write(text)
@@ -86,6 +104,7 @@ def briefing(
             key="--odds",
             fix="1,000 abstract battles give the odds within about 3 points.",
         )
+    _check_output(output, from_log)
     header, rules, setup = choose_battle(from_log, battle)
     tally = refight_odds(setup, rules, header.seed, odds) if odds else None
     page = briefing_of(
@@ -109,6 +128,7 @@ def result_sheet_cmd(
     ] = None,
 ) -> None:
     """Write the YAML sheet to fill in after fighting the battle on the table."""
+    _check_output(output, from_log)
     header, rules, setup = choose_battle(from_log, battle)
     _write(result_sheet(setup, header.side_names, rules.battle.destroyed_at_hits), output)
 

@@ -50,6 +50,7 @@ __all__ = [
 STATUSES = ("in", "routed", "withdrawn", "destroyed")
 _WINNERS = ("red", "blue", "draw")
 _FIX = "Fill in the sheet 'campaign result-sheet' wrote (its comments say what each field takes)."
+_QUICK_FIX = "Write e.g. --result 'winner=red,red_losses=20%,blue_losses=45%' (bounds=N optional)."
 
 
 class ResultSheetError(SimulatorError):
@@ -289,7 +290,7 @@ def parse_quick_result(text: str, setup: BattleSetup, limit: int, bounds: int) -
             raise ResultSheetError(
                 f"expected key=value (found {part.strip()!r:.40})",
                 key="--result",
-                fix="Write e.g. --result 'winner=red,red_losses=20%,blue_losses=45%'.",
+                fix=_QUICK_FIX,
             )
         fields[m.group(1)] = m.group(2)
     allowed = ("winner", "red_losses", "blue_losses", "bounds")
@@ -299,14 +300,14 @@ def parse_quick_result(text: str, setup: BattleSetup, limit: int, bounds: int) -
             raise ResultSheetError(
                 f"unknown key {key!r} (a typo?); expected {', '.join(allowed)}",
                 key=f"--result {key}",
-                fix="Write e.g. --result 'winner=red,red_losses=20%,blue_losses=45%'.",
+                fix=_QUICK_FIX,
             )
     for key in allowed[:3]:
         if key not in fields:
             raise ResultSheetError(
                 "missing (it is required)",
                 key=f"--result {key}",
-                fix="Write e.g. --result 'winner=red,red_losses=20%,blue_losses=45%'.",
+                fix=_QUICK_FIX,
             )
     winner = fields["winner"]
     if "bounds" in fields:
@@ -335,4 +336,12 @@ def parse_quick_result(text: str, setup: BattleSetup, limit: int, bounds: int) -
             units[uid] = {"hits": hits, "status": status}
     data["winner"] = winner
     data["units"] = units
-    return check_result(data, setup, limit)
+    try:
+        return check_result(data, setup, limit)
+    except ResultSheetError as err:
+        # check_result speaks of a sheet's keys; the quick form's user typed --result
+        raise ResultSheetError(
+            err.what,
+            key=f"--result {err.key}" if err.key else "--result",
+            fix=_QUICK_FIX if err.fix == _FIX else err.fix,
+        ) from None

@@ -280,3 +280,39 @@ def test_the_briefing_prints_to_one_or_two_a4_pages_without_overlap(logged, tmp_
     text = " ".join(re.findall(r">([^<]+)</word>", layout))
     assert "Result sheet" in text and "page 1 of" in text
     assert not Path(tmp_path / "brief.html").read_text(encoding="utf-8").count("file://")
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("winner=purple,red_losses=2%,blue_losses=5%", "--result winner"),
+        ("winner=réd,red_losses=2%,blue_losses=5%", "--result winner"),
+        ("winner=red,red_losses=100%,blue_losses=5%", "--result winner"),
+        ("winner=red,red_losses=2%,blue_losses=5%,bounds=99", "--result bounds"),
+        ("winner=red,red_losses=2%,blue_losses=5%,bounds=x", "--result bounds"),
+    ],
+)
+def test_quick_form_errors_name_the_flag_and_the_quick_fix(logged, text, key):
+    """A quick form's winner or bounds refused by the sheet's checks names --result and says
+    how to write the quick form, not the YAML sheet the user never wrote (found by a
+    fresh-eyes run: 'winner: ... Fill in the sheet ...')."""
+    _, _, setup = logged
+    with pytest.raises(ResultSheetError) as exc:
+        parse_quick_result(text, setup, LIMIT, 5)
+    assert exc.value.key == key
+    assert "Fill in the sheet" not in exc.value.message
+
+
+@pytest.mark.parametrize("command", ["briefing", "result-sheet"])
+def test_output_naming_the_log_is_refused_and_the_log_kept(logged, tmp_path, capsys, command):
+    """-o naming the --from log itself (a slip of the shell's history) is refused with exit 2
+    and the log left byte for byte (found by a fresh-eyes run: briefing -o seed5.jsonl
+    replaced the campaign's log with the HTML page)."""
+    path, _, _ = logged
+    log = tmp_path / "seed5.jsonl"
+    shutil.copyfile(path, log)
+    before = log.read_bytes()
+    code, out = _run(capsys, command, "--from", str(log), "--battle", "5", "-o", str(log))
+    assert code == 2 and out.startswith("error: ") and "--output" in out, out
+    assert "replace it" in out and "Traceback" not in out
+    assert log.read_bytes() == before

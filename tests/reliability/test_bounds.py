@@ -144,3 +144,19 @@ def test_too_many_cells_are_refused_before_the_grid_is_built() -> None:
     spec = BatchSpec(set={"campaign.rough_road_pass": list(range(101)), "x.y": list(range(200))})
     with pytest.raises(BatchSpecError, match=f"limit of {MAX_CELLS:,}"):
         count_cells(spec)
+
+
+def test_a_tab_in_the_indentation_is_named_with_its_fix(tmp_path: Path) -> None:
+    """A sheet indented with a tab (an editor's habit) is refused at its line with the fix,
+    not only PyYAML's 'found character that cannot start any token' (found by a fresh-eyes
+    run on a result sheet)."""
+    path = tmp_path / "sheet.yaml"
+    path.write_text("battle: 5\nunits:\n\tR1-A1: {hits: 0, status: in}\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as exc:
+        read_yaml_file(path, ConfigError)
+    assert exc.value.key == "line 3, column 1"
+    assert "a tab" in exc.value.what and "Indent with spaces" in (exc.value.fix or "")
+    path.write_text("battle: [5\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as exc:
+        read_yaml_file(path, ConfigError)
+    assert exc.value.fix == "Fix the YAML syntax at that place."

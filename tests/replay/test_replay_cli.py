@@ -133,3 +133,31 @@ def test_a_stream_without_battle_logs_is_replayed_with_a_note(default_campaign, 
     err = capsys.readouterr().err
     assert "no bound-by-bound battle logs" in err and "--battles verbose" in err
     assert all(not b["log"] for b in _data(out)["views"]["umpire"]["battles"])
+
+
+@pytest.mark.parametrize(
+    ("extra", "flag"),
+    [
+        (["--format", "jsonl", "-o", "same.html", "--replay", "same.html"], "--replay"),
+        (["-o", "same.html", "--report", "same.html"], "--report"),
+    ],
+)
+def test_run_refuses_two_flags_naming_one_file(tmp_path, capsys, monkeypatch, extra, flag):
+    """run -o F --replay F (or --report F) wrote both to F, the log silently over the replay
+    (found by a fresh-eyes run); now refused before playing, nothing written."""
+    monkeypatch.chdir(tmp_path)
+    assert _run(["run", "--seed", "3", *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and f"--output and {flag} name the same file" in err
+    assert "seed 3" not in err and not (tmp_path / "same.html").exists()
+
+
+def test_replay_refuses_to_write_over_its_own_stream(saved, tmp_path, capsys):
+    """A stream saved as .html given as both EVENTS and -o is refused and kept byte for byte
+    (it was replaced by its own replay)."""
+    paths, _ = saved
+    stream = tmp_path / "log.html"
+    stream.write_bytes(paths["umpire"].read_bytes())
+    assert _run(["replay", str(stream), "-o", str(stream)]) == 2
+    assert "name the same file" in capsys.readouterr().err
+    assert stream.read_bytes() == paths["umpire"].read_bytes()

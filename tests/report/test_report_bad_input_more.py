@@ -38,3 +38,13 @@ def test_usage_names_the_events_argument(capsys):
         main(["report", "--help"])
     out = capsys.readouterr().out
     assert "EVENTS.jsonl" in out and "{events}" not in out
+
+
+def test_a_diary_over_its_own_stream_is_refused_and_the_stream_kept(capsys, tmp_path):
+    """report LOG.html -o LOG.html replaced the stream by its diary (found by a fresh-eyes
+    run); refused before reading, the file kept byte for byte."""
+    path = tmp_path / "log.html"
+    path.write_text('{"type": "CampaignStarted"}\n', encoding="utf-8")
+    err = _error(capsys, "report", str(path), "-o", str(path))
+    assert "EVENTS and --output name the same file" in err
+    assert path.read_text(encoding="utf-8") == '{"type": "CampaignStarted"}\n'
