@@ -16,7 +16,7 @@ of both sides is the rules' ``campaign.battle_doctrine``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,6 +40,7 @@ __all__ = [
     "refight_odds",
     "same_outcome",
     "setup_of",
+    "setup_on",
 ]
 
 #: the most re-fights one call makes (the same bound as ``campaign battle --odds``)
@@ -91,7 +92,23 @@ def setup_of(
     rules: Rules,
     header: CampaignStarted,
 ) -> BattleSetup:
-    """The set-up of a logged battle (see :class:`BattleSetup`).
+    """The set-up of a logged battle (see :class:`BattleSetup`), under the clock and side
+    names of the log's ``header`` (:func:`setup_on`).
+    """
+    return setup_on(
+        event, number, rules, Clock(header.day_start, header.day_end), header.side_names
+    )
+
+
+def setup_on(
+    event: BattleFought,
+    number: int,
+    rules: Rules,
+    clock: Clock,
+    side_names: Mapping[str, str],
+) -> BattleSetup:
+    """The set-up of a logged battle (see :class:`BattleSetup`) on the campaign ``clock``
+    (the bounds of daylight left, RULES.md §8.3), its forces named by ``side_names``.
 
     Raises
     ------
@@ -120,18 +137,17 @@ def setup_of(
                 units.append(spec)
         if not units:
             raise SimulatorError(
-                f"battle {number}: {header.side_names.get(side, side)} brought no unit that "
+                f"battle {number}: {side_names.get(side, side)} brought no unit that "
                 "could fight, so there is no battle to fight again",
                 fix="Choose another battle (campaign battle --from LOG lists them).",
             )
-        forces.append(Force(header.side_names.get(side, side.title()), tuple(units)))
+        forces.append(Force(side_names.get(side, side.title()), tuple(units)))
     side_of = {div: SIDES.index(s) for s in SIDES for div in event.divisions[s]}
     arrivals = tuple(
         Arrival(j.bound, side_of[j.division], tuple(brought[j.division]))
         for j in event.joined
         if j.division in brought
     )
-    clock = Clock(header.day_start, header.day_end)
     bound = rules.battle.bound_minutes
     return BattleSetup(
         number=number,

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from battle.arrivals import Arrival
-from battle.engine import fight
-from battle.units import Force, UnitSpec
+from battle.errors import SimulatorError
 from battle.yamlfile import safe_load_text
+from campaign.analysis.refight import refight_odds, setup_on
+from campaign.clock import Clock
 from campaign.config import Rules
 from campaign.events import SIDES, BattleFought
-from campaign.streams import ODDS, Streams, odds_stream
+from campaign.streams import ODDS
 
 __all__ = ["ODDS_BATTLES", "ODDS_KEY", "Odds", "OddsBook", "odds_for", "odds_phrase", "rules_for"]
 
@@ -66,7 +66,6 @@ class OddsBook:
             raise ValueError(f"odds battles must be 1 to 10,000, not {n}")
         self.rules, self.seed, self.n = rules, seed, n
         self._cache: dict[tuple[object, ...], Odds | None] = {}
-        self._streams: Streams | None = None
 
     def __call__(self, b: BattleFought) -> Odds | None:
         """The odds of ``b``, or None when a side brought no unit that could fight."""
@@ -77,54 +76,16 @@ class OddsBook:
         return self._cache[key]
 
     def _estimate(self, b: BattleFought) -> Odds | None:
-        br = self.rules.battle
-        limit = br.destroyed_at_hits
-        # late arrivals join at their bound, as they did in the battle (RULES.md §8.4)
-        late = {uid: (j.bound, j.division) for j in b.joined for uid in j.units}
-        forces = []
-        arrivals: dict[str, list[UnitSpec]] = {}
-        for side in _SIDES:
-            units = []
-            for u in b.units:
-                if u.side != side or u.hits_before >= limit:
-                    continue
-                spec = UnitSpec(u.id, u.kind, hits=u.hits_before)
-                if u.id in late:
-                    arrivals.setdefault(late[u.id][1], []).append(spec)
-                else:
-                    units.append(spec)
-            if not units:
-                return None
-            forces.append(Force(side, tuple(units)))
-        sides = {div: side for div in arrivals for side in _SIDES if div in b.divisions[side]}
-        joining = [
-            Arrival(j.bound, _SIDES.index(sides[j.division]), tuple(arrivals[j.division]))
-            for j in b.joined
-            if j.division in arrivals
-        ]
-        if self._streams is None:
-            self._streams = Streams(self.seed)
-        rng = self._streams.generator(odds_stream(b.battle_seed))
-        doctrine = self.rules.campaign.battle_doctrine
-        wins = {s: 0 for s in _SIDES}
-        draws = 0
-        for _ in range(self.n):
-            r = fight(
-                forces[0],
-                forces[1],
-                br,
-                rng,
-                attacker=_SIDES.index(b.attacker),
-                doctrines=(doctrine, doctrine),
-                max_bounds=max(b.bounds, 1) if b.reason == "nightfall" else None,
-                record_events=False,
-                arrivals=joining,
-            )
-            if r.winner is None:
-                draws += 1
-            else:
-                wins[_SIDES[r.winner]] += 1
-        return Odds(self.n, wins, draws)
+        # the battle as it stood at its start: the hits carried in, the late arrivals at the
+        # bounds they came (RULES.md §8.4) and the bounds of daylight left (§8.3), whatever
+        # ended it; fought from the odds' own stream (campaign.analysis.refight)
+        clock = Clock(self.rules.campaign.day_start_minutes, self.rules.campaign.day_end_minutes)
+        try:
+            setup = setup_on(b, 0, self.rules, clock, {})
+        except SimulatorError:  # a side brought no unit that could fight
+            return None
+        tally = refight_odds(setup, self.rules, self.seed, self.n)
+        return Odds(self.n, tally.wins, tally.draws)
 
 
 _WORDS = {1: "once", 2: "twice"}

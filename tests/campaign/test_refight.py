@@ -147,3 +147,18 @@ def test_cli_refuses_a_file_that_is_not_a_log(tmp_path, capsys):
     missing = tmp_path / "missing.jsonl"
     got = _invoke(capsys, ["battle", "--from", str(missing), "--battle", "1"])
     assert got.exit_code == 2 and "cannot read the event stream" in got.output
+
+
+def test_the_logs_odds_are_the_refights_odds(tmp_path, rules):
+    # the "before the battle" odds of the log and the briefing are one computation: the same
+    # set-up (daylight left counted whatever ended the battle) from the same odds stream
+    from campaign.printers.odds import OddsBook
+
+    events = read_jsonl(_log(tmp_path, None, 42, rules))
+    header = next(e for e in events if isinstance(e, CampaignStarted))
+    book = OddsBook(rules.rules, 42, n=120)
+    for number, b in enumerate(logged_battles(events), 1):
+        odds = book(b)
+        tally = refight_odds(setup_of(b, number, rules.rules, header), rules.rules, 42, 120)
+        assert odds is not None
+        assert (odds.wins, odds.draws) == (tally.wins, tally.draws), number
