@@ -28,6 +28,7 @@ from campaign.report.view import side_view
 if TYPE_CHECKING:
     from campaign.config import Rules
     from campaign.maps.model import CampaignMap
+    from campaign.maps.naming import MapNaming
 
 __all__ = [
     "DIARIES",
@@ -47,19 +48,29 @@ class PrintOptions:
 
     ``view`` is umpire, red or blue; ``junction_names`` maps junction ids to names;
     ``battle_logs`` adds each battle's bound-by-bound engine log; ``odds`` gives each
-    battle's odds before it was fought (None leaves them out).
+    battle's odds before it was fought (None leaves them out); ``naming`` is the map's
+    names (``CampaignMap.naming``: its commanders; None draws them from the config);
+    ``terrain`` each junction's terrain (battle headers).
     """
 
     view: str = "umpire"
     junction_names: dict[str, str] | None = None
     battle_logs: bool = False
     odds: OddsSource | None = None
+    naming: MapNaming | None = None
+    terrain: dict[str, str] | None = None
 
 
 def _narrated(events: Sequence[CampaignEvent], opts: PrintOptions) -> list[Entry]:
     shown = side_view(events, opts.view)
     return narrate(
-        shown, opts.junction_names, battle_logs=opts.battle_logs, view=opts.view, odds=opts.odds
+        shown,
+        opts.junction_names,
+        battle_logs=opts.battle_logs,
+        view=opts.view,
+        odds=opts.odds,
+        naming=opts.naming,
+        terrain=opts.terrain,
     )
 
 

@@ -22,7 +22,7 @@ from campaign.events import (
 )
 from campaign.maps.model import SIDES, CampaignMap
 from campaign.printers.narrative import Narrator, OddsSource
-from campaign.printers.phrases import possessive, side_noun, verb
+from campaign.printers.phrases import objective_held, possessive, side_noun, verb
 from campaign.report.days import Day, Diary, Mark
 from campaign.report.history import division_histories, losses_table, order_of_battle
 
@@ -95,7 +95,7 @@ def _battle(diary: Diary, narrator: Narrator, number: int, b: BattleFought) -> d
         "number": number,
         "anchor": f"battle-{number}",
         "time": diary.clock.label(b.t),
-        "place": b.place_name,
+        "place": narrator.battle_place(b),
         "text": entry.text,
         "details": entry.details,
         "sides": [
@@ -233,7 +233,9 @@ def _summary(diary: Diary, narrator: Narrator, day: Day, numbers: dict[int, int]
     if day.tally is not None:
         parts.append(
             "Objective value held: "
-            + ", ".join(f"{diary.side_name(s)} {day.tally.objectives.get(s, 0)}" for s in SIDES)
+            + ", ".join(
+                f"{diary.side_name(s)} {objective_held(day.tally.objectives, s)}" for s in SIDES
+            )
             + "."
         )
     return " ".join(parts)
@@ -301,7 +303,8 @@ def diary_context(
         ``histories``, ``losses``, ``end`` (or None) and ``battle_count``.
     """
     names = {n: d.get("name", n) for n, d in cmap.graph.nodes(data=True)}
-    narrator = Narrator(names, diary.clock, diary.view, odds)
+    terrain = {n: str(d["terrain"]) for n, d in cmap.graph.nodes(data=True) if d.get("terrain")}
+    narrator = Narrator(names, diary.clock, diary.view, odds, cmap.naming, terrain)
     h = diary.header
     if h is not None:
         narrator.start(h)
