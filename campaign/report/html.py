@@ -32,7 +32,7 @@ from campaign.printers.narrative import OddsSource
 from campaign.report.charts import battle_timeline, strength_chart
 from campaign.report.context import diary_context
 from campaign.report.days import Diary, build_diary
-from campaign.report.maps import campaign_map, day_map, figure_png, figure_svg
+from campaign.report.maps import campaign_map, day_map, figure_png, figure_svg, side_styles
 from campaign.report.view import check_view
 
 __all__ = ["check_map", "render_html", "render_markdown", "rules_of_stream", "write_report"]
@@ -143,8 +143,9 @@ def render_html(
     for day, row in zip(diary.days, ctx["days"], strict=True):
         row["svg"] = Markup(figure_svg(day_map(cmap, diary, day), f"{view}-day{day.number}"))
     ctx["final_svg"] = Markup(figure_svg(campaign_map(cmap, diary), f"{view}-final"))
-    ctx["strength_svg"] = Markup(figure_svg(strength_chart(diary), f"{view}-strength"))
-    ctx["timeline_svg"] = Markup(figure_svg(battle_timeline(diary), f"{view}-timeline"))
+    styles = side_styles(cmap)  # the map's colours (campaign.maps.naming)
+    ctx["strength_svg"] = Markup(figure_svg(strength_chart(diary, styles), f"{view}-strength"))
+    ctx["timeline_svg"] = Markup(figure_svg(battle_timeline(diary, styles), f"{view}-timeline"))
     return _environment(True).get_template("diary.html.j2").render(ctx)
 
 
@@ -170,8 +171,9 @@ def render_markdown(
         row["image"] = f"{folder.name}/{name}"
     figure_png(campaign_map(cmap, diary), folder / "campaign.png")
     ctx["final_image"] = f"{folder.name}/campaign.png"
-    figure_png(strength_chart(diary), folder / "strength.png")
-    figure_png(battle_timeline(diary), folder / "battles.png")
+    styles = side_styles(cmap)
+    figure_png(strength_chart(diary, styles), folder / "strength.png")
+    figure_png(battle_timeline(diary, styles), folder / "battles.png")
     ctx["strength_image"] = f"{folder.name}/strength.png"
     ctx["timeline_image"] = f"{folder.name}/battles.png"
     return _environment(False).get_template("diary.md.j2").render(ctx)

@@ -204,3 +204,28 @@ def test_battle_headers_name_the_ground_the_map_gives():
             name = place.rsplit(" (", 1)[0]
             junction = next(j for j, n in names.items() if n == name)
             assert place == f"{name} ({terrain[junction]})", line
+
+
+def test_the_diary_draws_each_side_in_its_maps_colour():
+    from matplotlib.colors import to_hex
+    from matplotlib.lines import Line2D
+
+    from campaign.report.days import build_diary
+    from campaign.report.maps import campaign_map, side_styles
+
+    cmap = load_map(WATERLOO)
+    loaded = load_rules()
+    events = run_campaign(cmap, loaded, 1815, None, record_events=True).events
+    assert side_styles(cmap)["red"]["color"] == "#1f4e9c"  # the map's French blue
+    assert side_styles(load_map(None))["red"]["color"] == "#b22222"  # a map without colours
+    diary = build_diary(events, "umpire", destroyed_at=loaded.rules.battle.destroyed_at_hits)
+    fig = campaign_map(cmap, diary)
+    legend = {
+        line.get_label(): to_hex(line.get_markerfacecolor())
+        for line in fig.findobj(Line2D)
+        if "division" in line.get_label()
+    }
+    assert legend, "the legend names the sides' divisions"
+    french = [c for label, c in legend.items() if label.startswith("French")]
+    allied = [c for label, c in legend.items() if label.startswith("Allies")]
+    assert french == ["#1f4e9c"] and allied == ["#b22222"], legend
