@@ -140,8 +140,8 @@ class Knowledge:
         self.clock = default_clock()  # the campaign's, once its CampaignStarted is applied
         self.divisions: dict[str, DivisionState] = {}
         self.now = 0
-        #: (battle start, division) -> the minute that battle ended (the side filter's)
-        self.battle_end: dict[tuple[int, str], int] = {}
+        #: the battle just before in the stream being filtered (the side filter's)
+        self.last_battle: BattleFought | None = None
 
     # ------------------------------------------------------------------ queries
     def knows_all(self, side: str) -> bool:
@@ -271,8 +271,11 @@ def _learned(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | None:
     assert isinstance(e, StrengthLearned)
     if view not in e.seen_by:
         return None
-    end = k.battle_end.get((e.t, e.enemy))
-    return e if end is None or end <= e.t else replace(e, t=end)
+    b = k.last_battle  # the engine writes a battle's strengths right after it
+    if b is None or b.t != e.t or all(e.enemy not in ids for ids in b.divisions.values()):
+        return e  # already placed (a side's own stream filtered again)
+    end = b.t + b.minutes
+    return e if end <= e.t else replace(e, t=end)
 
 
 def _fell_back(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | None:
@@ -374,9 +377,9 @@ def side_view(events: Iterable[CampaignEvent], view: str) -> list[CampaignEvent]
             k.apply(due)
             out.append(due)
         if isinstance(e, BattleFought):
-            for ids in e.divisions.values():
-                for division in ids:
-                    k.battle_end[(e.t, division)] = e.t + e.minutes
+            k.last_battle = e
+        elif not isinstance(e, StrengthLearned):
+            k.last_battle = None
         shown = REDACTORS.get(type(e), _as_seen)(e, view, k)
         if shown is None:
             continue

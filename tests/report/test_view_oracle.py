@@ -198,3 +198,17 @@ def test_a_late_arrivals_strength_is_learned_when_the_battle_ends():
     before = stream[: stream.index(learned[0])]
     assert all(e.t <= learned[0].t for e in before)
     assert any(e.t > battle.t for e in before)  # events of the battle's span come first
+
+
+@pytest.mark.parametrize("map_key", sorted(MAPS))
+def test_a_sides_stream_filtered_again_is_unchanged(map_key):
+    """A side's own stream (``run --view red --format jsonl``, read back by ``campaign
+    report``) passes the filter unchanged: the strengths already placed at their battles'
+    ends are not moved again, even where another battle starts at that minute."""
+    from campaign.report.view import side_view
+
+    for seed in range(0, 100, 10):
+        _, _, events = _campaign(map_key, seed)
+        for side in ("red", "blue"):
+            once = side_view(events, side)
+            assert side_view(once, side) == once, (map_key, seed, side)
