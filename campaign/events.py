@@ -318,7 +318,7 @@ class DayEnded(CampaignEvent):
 
     day: int
     strength: dict[str, int | None]  # None in a side's view for an enemy it never fought
-    objectives: dict[str, int]
+    objectives: dict[str, int | None]  # None in a side's view for the enemy (§8.6)
     positions: dict[str, Place]
 
 

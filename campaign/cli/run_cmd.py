@@ -201,7 +201,8 @@ def run(
     names = {j: d["name"] for j, d in cmap.graph.nodes(data=True)}
     odds = OddsBook(loaded.rules, seed)
     printer = output_format(fmt)
-    opts = PrintOptions(view.value, names, verbose, odds)
+    terrain = {j: str(d["terrain"]) for j, d in cmap.graph.nodes(data=True) if d.get("terrain")}
+    opts = PrintOptions(view.value, names, verbose, odds, cmap.naming, terrain)
     if output is None:
         printer.write(result.events, sys.stdout, opts)
     else:  # the log file appears whole or not at all (a full disk leaves no partial log)

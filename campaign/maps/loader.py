@@ -11,6 +11,7 @@ from campaign.maps.build import build_graph
 from campaign.maps.contract import ContractionStats, contract_roads
 from campaign.maps.foreign import GRAPH_SUFFIXES, read_graph_map
 from campaign.maps.model import SIDES, CampaignMap, MapOptions, Reinforcement, SideSetup
+from campaign.maps.naming import MapNaming, overlay_path, read_overlay
 from campaign.maps.raw import RawMap
 from campaign.maps.road_kinds import load_road_kind_table
 from campaign.maps.schema import SizeCheck, read_yaml_map
@@ -200,6 +201,24 @@ def check_map_size(counts: dict[str, int], source: str, contract: bool) -> None:
         raise MapError(f"{_counted(count, key)}, {what}", source=source, key=key, fix=fix)
 
 
+def _naming(raw: RawMap, file: Path) -> MapNaming:
+    """The map's names: the file's own, each side filled in from the overlay
+    ``maps/names/<stem>.yaml`` where there is one (:mod:`campaign.maps.naming`).
+
+    Raises
+    ------
+    MapError
+        If the overlay is malformed (its key path and the fix).
+    """
+    overlay = overlay_path(file)
+    if not overlay.is_file():
+        return raw.naming
+    extra = read_overlay(overlay)
+    sides = {s: raw.naming.side(s).over(extra.side(s)) for s in ("red", "blue")}
+    origin = ", ".join(o for o in (raw.naming.origin, extra.origin) if o)
+    return MapNaming(sides, dict(raw.naming.reinforcements), origin)
+
+
 def load_map(path: str | Path | None = None, options: MapOptions | None = None) -> CampaignMap:
     """Load, validate and prepare a campaign map (RULES.md §8.1).
 
@@ -250,6 +269,7 @@ def load_map(path: str | Path | None = None, options: MapOptions | None = None) 
         )
     notes = raw.notes + notes
     _check_playable(graph, raw.source)
+    raw.naming = _naming(raw, file)  # names a side the file leaves unnamed (its overlay)
     sides, origin, side_notes = resolve_sides(graph, raw, options)
     notes += side_notes
     _check_sides(graph, sides, options, raw.source)
@@ -268,6 +288,7 @@ def load_map(path: str | Path | None = None, options: MapOptions | None = None) 
         )
     cmap = CampaignMap(raw.name, raw.source, graph, sides, notes, origin, contraction)
     cmap.time_limit_days = raw.time_limit_days
+    cmap.naming = raw.naming
     cmap.reinforcements = tuple(
         Reinforcement(r.side, r.junction, r.day, r.hour, tuple(r.divisions), r.key)
         for r in raw.reinforcements

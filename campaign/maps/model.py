@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import networkx as nx
 
 from campaign.events import SIDES
+from campaign.maps.naming import MapNaming
 
 if TYPE_CHECKING:
     from campaign.maps.contract import ContractionStats
@@ -160,6 +161,9 @@ class CampaignMap:
     min_time_limit_days : int or None
         With automatic sides: the time limit the distance between the bases needs; the
         campaign runs at least this long (RULES.md §8.7, house).
+    naming : MapNaming
+        The sides' names, adjectives, colours, commanders and division names, from the map
+        file or its overlay ``maps/names/<stem>.yaml`` (:mod:`campaign.maps.naming`).
     """
 
     name: str
@@ -172,6 +176,7 @@ class CampaignMap:
     reinforcements: tuple[Reinforcement, ...] = ()
     time_limit_days: int | None = None
     min_time_limit_days: int | None = None
+    naming: MapNaming = field(default_factory=MapNaming)
 
     def time_limit(self, rules_days: int) -> int:
         """The campaign's time limit in days (RULES.md §8.7): the map's own, else the

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from campaign.maps.naming import MapNaming
+
 __all__ = ["RawJunction", "RawMap", "RawReinforcement", "RawRoad", "RawSide"]
 
 
@@ -72,3 +74,5 @@ class RawMap:
     notes: list[str] = field(default_factory=list)
     reinforcements: list[RawReinforcement] = field(default_factory=list)
     time_limit_days: int | None = None
+    #: the names the file gives its sides (:mod:`campaign.maps.naming`; empty if none)
+    naming: MapNaming = field(default_factory=MapNaming)

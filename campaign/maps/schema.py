@@ -23,6 +23,7 @@ from pydantic import (
 
 from battle.errors import plain_message
 from campaign.errors import MapError
+from campaign.maps.naming import MapNaming, SideNamesModel, SideNaming
 from campaign.maps.raw import RawJunction, RawMap, RawReinforcement, RawRoad, RawSide
 from campaign.maps.yaml_io import COUNT_CAP, read_map_yaml
 
@@ -124,7 +125,9 @@ class _NeutralRoad(_Road):
     attrs: _NeutralRoadAttrs
 
 
-class _Side(BaseModel):
+class _Side(SideNamesModel):
+    """A side: base, starts, primary road, and its names (:mod:`campaign.maps.naming`)."""
+
     model_config = ConfigDict(extra="forbid")
     name: Ident | None = None
     base: Ident
@@ -141,6 +144,17 @@ class _Reinforcement(BaseModel):
     day: int = Field(ge=1, le=365)
     hour: float = Field(ge=0, lt=24)
     divisions: list[str] = Field(min_length=1, max_length=50)
+    #: their commanders' surnames, one a division in the same order (the diary's names)
+    commanders: list[Ident] | None = None
+
+    @model_validator(mode="after")
+    def _one_commander_a_division(self) -> _Reinforcement:
+        if self.commanders is not None and len(self.commanders) != len(self.divisions):
+            raise ValueError(
+                f"commanders: {len(self.commanders)} name(s) for {len(self.divisions)} "
+                "division(s); give one commander a division, in the same order"
+            )
+        return self
 
 
 class _Sides(BaseModel):
@@ -369,6 +383,19 @@ def _to_raw(doc: _MapFile | _NeutralMapFile, source: str, strict: bool) -> RawMa
     name = doc.name or Path(source).stem
     raw = RawMap(name, source, junctions, roads, sides, strict, [])
     if isinstance(doc, _MapFile):
+        reinforcements: dict[tuple[str, str], str] = {
+            (str(r.side), division): commander
+            for r in doc.reinforcements
+            for division, commander in zip(r.divisions, r.commanders or (), strict=False)
+        }
+        raw.naming = MapNaming(
+            {
+                "red": SideNaming.from_model(doc.sides.red),
+                "blue": SideNaming.from_model(doc.sides.blue),
+            },
+            reinforcements,
+            source,
+        )
         raw.time_limit_days = doc.time_limit_days
         raw.reinforcements = [
             RawReinforcement(

@@ -295,12 +295,14 @@ def resolve_sides(
         assert own is not None and enemy is not None  # chosen above when not given
         starts = getattr(options, f"{s}_start")
         in_file = file_sides.get(s)
+        # the file's name, else its names overlay's (campaign.maps.naming), else the colour
+        name = (in_file.name if in_file else None) or raw.naming.side(s).name or s.capitalize()
         if not starts and in_file is not None and in_file.base == bases[s]:
             starts = in_file.starts
         if not starts:
             starts = list(_auto_starts(graph, own, enemy))
             notes.append(
-                f"{s.capitalize()} starts at {', '.join(starts)}: its base and the nearest "
+                f"{name} starts at {', '.join(starts)}: its base and the nearest "
                 "junctions on its side of the map."
             )
         if enemy in starts:
@@ -311,6 +313,5 @@ def resolve_sides(
                 key=flag,
                 fix=f"Start {s.capitalize()} on its own side of the map (its base is {own!r}).",
             )
-        name = in_file.name if in_file and in_file.name else s.capitalize()
         sides[s] = SideSetup(name, own, tuple(starts), primary[s])
     return sides, origin, notes

@@ -1,9 +1,15 @@
-"""Named division commanders, drawn reproducibly from ``config/commanders.yaml`` (issue 13).
+"""Named division commanders: the map's own, else drawn from ``config/commanders.yaml``.
 
-A side's list is chosen by its name on the map (``French`` → ``french``), else by its colour.
-The names of one side are a permutation of its list drawn from a generator seeded with the
-campaign's seed and the side (``SeedSequence([seed, side number])``), so the same campaign
-always has the same generals; division ``R3`` gets the third name of Red's permutation.
+A side's list is the one its map gives (``sides.<side>.commanders`` in the map file or its
+names overlay ``maps/names/<stem>.yaml``, :mod:`campaign.maps.naming`); a map that gives
+none gets the list of the side's name in ``config/commanders.yaml`` (``French`` →
+``french``), else the period-neutral list of its colour, never another map's list. A division
+the map names with its commander (``divisions: [{name: III Corps, commander: Vandamme}]``, a
+reinforcement's ``commanders``) keeps that commander; the others' names are a permutation of
+the list less those, drawn from a generator seeded with the campaign's seed and the side
+(``SeedSequence([seed, side number])``), so the same campaign always has the same generals;
+division ``R3`` gets the third name of Red's permutation. (house: flavour only, no rule of
+RULES.md uses these names.)
 """
 
 from __future__ import annotations
@@ -18,7 +24,8 @@ import yaml
 
 from battle.yamlfile import safe_load_text
 from campaign.errors import SimulatorError
-from campaign.events import SIDES
+from campaign.events import SIDES, Reinforced
+from campaign.maps.naming import DivisionName, MapNaming
 from campaign.paths import CONFIG_DIR
 
 __all__ = ["COMMANDERS_FILE", "Commanders"]
@@ -53,7 +60,10 @@ class Commanders:
     seed : int
         The campaign's seed (``CampaignStarted.seed``).
     side_names : dict
-        ``{"red": "French", "blue": "Allies"}``: picks each side's list.
+        ``{"red": "French", "blue": "Allies"}``: picks each side's list when the map gives
+        none.
+    naming : MapNaming or None
+        The map's names (``CampaignMap.naming``); None or empty: the config's lists.
 
     Raises
     ------
@@ -61,30 +71,68 @@ class Commanders:
         If ``config/commanders.yaml`` is missing or malformed.
     """
 
-    def __init__(self, seed: int, side_names: dict[str, str], path: Path = COMMANDERS_FILE):
+    def __init__(
+        self,
+        seed: int,
+        side_names: dict[str, str],
+        naming: MapNaming | None = None,
+        path: Path = COMMANDERS_FILE,
+    ) -> None:
         data = _load(path)
+        self.naming = naming or MapNaming()
         self._rank: dict[str, str] = {}
         self._names: dict[str, list[str]] = {}
+        self._fixed: dict[str, dict[int, DivisionName]] = {}
         for number, side in enumerate(_SIDES):
-            key = data["nations"].get(side_names.get(side, side).strip().lower(), side)
-            entry = data["lists"].get(key) or data["lists"][side]
-            names = list(entry["names"])
+            own = self.naming.side(side)
+            self._fixed[side] = {
+                i: d for i, d in enumerate(own.divisions, start=1) if d.commander or d.name
+            }
+            taken = {d.commander for d in own.divisions if d.commander}
+            names = [n for n in own.commanders if n not in taken]
+            rank = own.rank
+            if not names:  # the config's list: the side's nation, else its colour's
+                key = data["nations"].get(side_names.get(side, side).strip().lower(), side)
+                entry = data["lists"].get(key) or data["lists"][side]
+                names = [n for n in entry["names"] if n not in taken] or list(entry["names"])
+                rank = rank if own.names_commanders else str(entry.get("rank", "General"))
             rng = np.random.default_rng(np.random.SeedSequence([seed, number]))
             self._names[side] = [names[i] for i in rng.permutation(len(names))]
-            self._rank[side] = str(entry.get("rank", "General"))
+            self._rank[side] = "General" if rank is None else rank
+
+    def joined(self, e: Reinforced) -> None:
+        """Name reinforcements (RULES.md §8.9) by the commanders the map gives them."""
+        for name, division in zip(e.names, e.divisions, strict=False):
+            side, number = _parse(division)
+            commander = self.naming.reinforcement_commander(e.side, name)
+            if side is not None and commander:
+                self._fixed[side][number] = DivisionName(name, commander)
+
+    def division_name(self, division: str) -> str:
+        """``III Corps``: the name the map gives a division ('' if none)."""
+        side, number = _parse(division)
+        named = self._fixed[side].get(number) if side else None
+        return named.name if named else ""
 
     def surname(self, division: str) -> str:
         """``Foy`` for ``R2``: the commander of a division id ``<letter><number>``."""
         side, number = _parse(division)
         if side is None:
             return ""
+        named = self._fixed[side].get(number)
+        if named is not None and named.commander:
+            return named.commander
         names = self._names[side]
         return names[(number - 1) % len(names)]
 
     def full(self, division: str) -> str:
         """``Général Foy``: rank and name ('' for an id that is not a division's)."""
-        side, _ = _parse(division)
-        return f"{self._rank[side]} {self.surname(division)}" if side else ""
+        side, number = _parse(division)
+        if side is None:
+            return ""
+        named = self._fixed[side].get(number)
+        rank = named.rank if named is not None and named.rank is not None else self._rank[side]
+        return f"{rank} {self.surname(division)}".strip()
 
 
 def _parse(division: str) -> tuple[str | None, int]:

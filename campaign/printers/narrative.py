@@ -36,6 +36,7 @@ from campaign.events import (
     Surrendered,
     WithdrawalCheck,
 )
+from campaign.maps.naming import MapNaming
 from campaign.printers.battle_story import battle_details, faced_overnight, unit_table
 from campaign.printers.commanders import Commanders
 from campaign.printers.odds import Odds
@@ -44,6 +45,7 @@ from campaign.printers.phrases import (
     attributive,
     division_order,
     figures,
+    objective_held,
     place_phrase,
     possessive,
     side_noun,
@@ -102,6 +104,12 @@ class Narrator:
     odds : OddsSource or None
         Gives each battle's odds; None leaves them out. Only the umpire's view shows them:
         they are worked out from both sides' forces.
+    naming : MapNaming or None
+        The map's names (``CampaignMap.naming``): its commanders and division names; None
+        draws every commander from ``config/commanders.yaml``.
+    terrain : dict or None
+        Junction id → the terrain the map gives it (``town``, ``bridge``, ``wood``), told in
+        battle headers.
     """
 
     HANDLERS: ClassVar[dict[type[CampaignEvent], str]] = {
@@ -130,8 +138,12 @@ class Narrator:
         clock: Clock | None = None,
         view: str = "umpire",
         odds: OddsSource | None = None,
+        naming: MapNaming | None = None,
+        terrain: dict[str, str] | None = None,
     ) -> None:
         self.names = dict(junction_names or {})
+        self.terrain = dict(terrain or {})  # junction id -> the map's terrain (town, bridge)
+        self.naming = naming  # the map's commanders and division names (campaign.maps.naming)
         self.clock = clock or default_clock()
         self.sides = {"red": "Red", "blue": "Blue"}
         self.view = view
@@ -159,6 +171,12 @@ class Narrator:
     def noun(self, side: str | None, start: bool = False) -> str:
         """A side in a sentence: ``Red``, ``the French`` (:func:`phrases.side_noun`)."""
         return side_noun(self.side(side), start)
+
+    def battle_place(self, e: BattleFought) -> str:
+        """``Sombreffe (village)``: where a battle was fought, with the junction's terrain
+        as the map gives it (a road meeting has none)."""
+        ground = "" if e.road else self.terrain.get(e.place, "")
+        return f"{e.place_name} ({ground})" if ground else e.place_name
 
     def general(self, division: str) -> str:
         """The surname of a division's commander when known ('' if not: a side's view names
@@ -201,10 +219,12 @@ class Narrator:
         self.sides = dict(e.side_names)
         self.bases = dict(e.bases)
         self.clock = Clock(e.day_start, e.day_end)
-        self.commanders = Commanders(e.seed, e.side_names)
+        self.commanders = Commanders(e.seed, e.side_names, self.naming)
 
     def one(self, e: CampaignEvent, day: int) -> Entry | None:
         """The entry of one event (None for an event a diary does not narrate)."""
+        if isinstance(e, Reinforced) and self.commanders is not None:
+            self.commanders.joined(e)  # the map may name their commanders (§8.9)
         name = self.HANDLERS.get(type(e))
         if name is None:
             self.unhandled.append(type(e).__name__)
@@ -257,6 +277,8 @@ class Narrator:
         ]
         who = self.commanders.full(e.division) if self.commanders else ""
         under = f" under {who}" if who else ""
+        named = self.commanders.division_name(e.division) if self.commanders else ""
+        under = f", {named}," + under if named else under  # the map's name (III Corps)
         return Entry(
             "event",
             day,
@@ -269,8 +291,10 @@ class Narrator:
 
     def adjective(self, side: str) -> str:
         """A side's name before a noun, opening a sentence: ``Red scouts``, ``French
-        scouts``, ``The Allies' scouts``."""
-        return attributive(self.side(side), start=True)
+        scouts``, ``The Allies' scouts`` (``Allied scouts`` where the map gives the side
+        an adjective, :mod:`campaign.maps.naming`)."""
+        own = self.naming.side(side).adjective if self.naming else None
+        return own[:1].upper() + own[1:] if own else attributive(self.side(side), start=True)
 
     def _march(self, e: MarchBegun, day: int, tm: str) -> Entry:
         road = "a rough road" if e.kind == "rough" else "the road"
@@ -404,12 +428,13 @@ class Narrator:
         details = battle_details(self, e)
         table = unit_table(self, e)
         text = (
-            f"Battle at {e.place_name}: {force[e.attacker]}"
+            f"Battle at {self.battle_place(e)}: {force[e.attacker]}"
             f"{self._attacks(e, begun[e.attacker])} {force[defender]}{roll}"
         )
         if faced_overnight(e):  # a draw by the rules (§8.3); said as a wargamer says it
             text = (
-                f"At {e.place_name} at dusk: {force['red']} and {force['blue']} face each other "
+                f"At {self.battle_place(e)} at dusk: {force['red']} and {force['blue']} face "
+                "each other "
                 "overnight"
             )
         return Entry(
@@ -485,7 +510,7 @@ class Narrator:
             tm,
             f"Nightfall on day {e.day}. Strength: {self._strength('red', e.strength.get('red'))}, "
             f"{self._strength('blue', e.strength.get('blue'))}. Objective value held: "
-            f"{self.side('red')} {o.get('red', 0)}, {self.side('blue')} {o.get('blue', 0)}",
+            + ", ".join(f"{self.side(s)} {objective_held(o, s)}" for s in ("red", "blue")),
             style="dim",
             event=e,
         )
@@ -568,6 +593,9 @@ def narrate(
     battle_logs: bool = False,
     view: str = "umpire",
     odds: OddsSource | None = None,
+    naming: MapNaming | None = None,
+    terrain: dict[str, str] | None = None,
 ) -> list[Entry]:
     """The diary entries of an event stream (already filtered for ``view``), in order."""
-    return list(Narrator(junction_names, clock, view, odds).entries(events, battle_logs))
+    narrator = Narrator(junction_names, clock, view, odds, naming, terrain)
+    return list(narrator.entries(events, battle_logs))

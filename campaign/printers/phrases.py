@@ -19,6 +19,7 @@ __all__ = [
     "division_order",
     "figures",
     "hits",
+    "objective_held",
     "one_check",
     "place_phrase",
     "plural_name",
@@ -225,3 +226,14 @@ def checks_phrase(side_name: Callable[[str], str], checks: Iterable[Check[str]])
     if not parts:
         return ""
     return f"Withdrawal checks{needed}: " + "; ".join(parts) + "."
+
+
+def objective_held(objectives: dict[str, int | None], side: str) -> str:
+    """A side's objective value held at nightfall, or ``not known`` (the enemy's, in a
+    side's view: RULES.md §8.6).
+
+    >>> objective_held({"red": 3, "blue": None}, "red"), objective_held({"blue": None}, "blue")
+    ('3', 'not known')
+    """
+    value = objectives.get(side, 0)
+    return "not known" if value is None else str(value)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from campaign.events import CampaignEvent, event_types
 from campaign.printers.jsonl import write_jsonl
@@ -24,6 +24,9 @@ from campaign.printers.narrative import Entry, Narrator, OddsSource, narrate
 from campaign.printers.text import markdown_lines, text_lines
 from campaign.report.formats import DIARIES, DiaryFormat, diary_format
 from campaign.report.view import side_view
+
+if TYPE_CHECKING:
+    from campaign.maps.naming import MapNaming
 
 __all__ = [
     "DIARIES",
@@ -43,19 +46,29 @@ class PrintOptions:
 
     ``view`` is umpire, red or blue; ``junction_names`` maps junction ids to names;
     ``battle_logs`` adds each battle's bound-by-bound engine log; ``odds`` gives each
-    battle's odds before it was fought (None leaves them out).
+    battle's odds before it was fought (None leaves them out); ``naming`` is the map's
+    names (``CampaignMap.naming``: its commanders; None draws them from the config);
+    ``terrain`` each junction's terrain (battle headers).
     """
 
     view: str = "umpire"
     junction_names: dict[str, str] | None = None
     battle_logs: bool = False
     odds: OddsSource | None = None
+    naming: MapNaming | None = None
+    terrain: dict[str, str] | None = None
 
 
 def _narrated(events: Sequence[CampaignEvent], opts: PrintOptions) -> list[Entry]:
     shown = side_view(events, opts.view)
     return narrate(
-        shown, opts.junction_names, battle_logs=opts.battle_logs, view=opts.view, odds=opts.odds
+        shown,
+        opts.junction_names,
+        battle_logs=opts.battle_logs,
+        view=opts.view,
+        odds=opts.odds,
+        naming=opts.naming,
+        terrain=opts.terrain,
     )
 
 

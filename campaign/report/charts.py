@@ -17,7 +17,7 @@ from campaign.maps.model import SIDES
 from campaign.printers.phrases import division_order
 from campaign.report.days import Diary
 from campaign.report.glyphs import drawing, safe_label
-from campaign.report.maps import MPL_RC, SIDE_STYLE
+from campaign.report.maps import MPL_RC, SIDE_STYLE, Styles
 
 __all__ = ["battle_timeline", "division_timeline", "objective_chart", "strength_chart"]
 
@@ -38,11 +38,14 @@ def _x(t: float) -> float:
     return 1.0 + t / 1440.0
 
 
-def strength_chart(diary: Diary) -> Figure:
+def strength_chart(diary: Diary, styles: Styles | None = None) -> Figure:
     """Boxes of each side over time as the view knows them (step lines).
 
     For a side's view the enemy line counts only enemy divisions whose strength it learned.
+    ``styles`` gives each side's colour (:func:`campaign.report.maps.side_styles`; default
+    red and blue).
     """
+    styles = styles or SIDE_STYLE
     with drawing(MPL_RC):
         fig = Figure(figsize=(7.2, 3.0))
         ax = fig.add_axes((0.09, 0.17, 0.88, 0.75))
@@ -51,7 +54,7 @@ def strength_chart(diary: Diary) -> Figure:
             pts = [(t, v) for t, s in diary.series if (v := s[side]) is not None]
             if not pts:
                 continue
-            style = SIDE_STYLE[side]
+            style = styles[side]
             known = "" if diary.view in ("umpire", side) else " (known divisions only)"
             ax.step(
                 [_x(t) for t, _ in pts],
@@ -74,11 +77,13 @@ def strength_chart(diary: Diary) -> Figure:
     return fig
 
 
-def battle_timeline(diary: Diary) -> Figure:
+def battle_timeline(diary: Diary, styles: Styles | None = None) -> Figure:
     """One bar per battle the view knows of: when, how long, where, and who won.
 
-    The bar's hatching marks the winner (``//`` for red, ``..`` for blue, none for a draw).
+    The bar's hatching marks the winner (``//`` for red, ``..`` for blue, none for a draw),
+    its colour the winner's (``styles``, :func:`campaign.report.maps.side_styles`).
     """
+    styles = styles or SIDE_STYLE
     battles = diary.battles
     with drawing(MPL_RC):
         height = 1.2 + 0.32 * max(len(battles), 1)
@@ -87,7 +92,7 @@ def battle_timeline(diary: Diary) -> Figure:
         fig = Figure(figsize=(7.2, height), layout="constrained")
         ax = fig.add_subplot()
         hatch = {"red": "//", "blue": "..", None: ""}
-        face = {"red": SIDE_STYLE["red"]["color"], "blue": SIDE_STYLE["blue"]["color"], None: "0.7"}
+        face = {"red": styles["red"]["color"], "blue": styles["blue"]["color"], None: "0.7"}
         labels = []
         for i, b in enumerate(battles):
             ax.barh(
@@ -129,8 +134,9 @@ def objective_chart(diary: Diary) -> Figure:
     for e in diary.events:
         if isinstance(e, DayEnded):
             for s in SIDES:
-                if s in e.objectives:
-                    points[s].append((_x(e.t), float(e.objectives[s])))
+                value = e.objectives.get(s)
+                if value is not None:  # None: the enemy's, which a side's view does not know
+                    points[s].append((_x(e.t), float(value)))
     if diary.end is not None:
         for s in SIDES:
             if s in diary.end.objective_value:

@@ -24,7 +24,14 @@ from campaign.events import (
 )
 from campaign.maps.model import SIDES, CampaignMap
 from campaign.printers.narrative import Narrator, OddsSource
-from campaign.printers.phrases import count, division_order, possessive, side_noun, verb
+from campaign.printers.phrases import (
+    count,
+    division_order,
+    objective_held,
+    possessive,
+    side_noun,
+    verb,
+)
 from campaign.report.aar import commander_fates, infantry_box, losses_by_arm, luck
 from campaign.report.days import Day, Diary, Mark
 from campaign.report.dispatch import dispatch
@@ -102,7 +109,7 @@ def _battle(
         "number": number,
         "anchor": f"battle-{number}",
         "time": diary.clock.label(b.t),
-        "place": b.place_name,
+        "place": narrator.battle_place(b),
         "text": entry.text,
         "details": entry.details,
         # the summary's lines: the odds before it and how it ended (battle_story.py's first)
@@ -332,7 +339,9 @@ def _summary(diary: Diary, narrator: Narrator, day: Day, numbers: dict[int, int]
     if day.tally is not None:
         parts.append(
             "Objective value held: "
-            + ", ".join(f"{diary.side_name(s)} {day.tally.objectives.get(s, 0)}" for s in SIDES)
+            + ", ".join(
+                f"{diary.side_name(s)} {objective_held(day.tally.objectives, s)}" for s in SIDES
+            )
             + "."
         )
     return " ".join(parts)
@@ -403,7 +412,8 @@ def diary_context(
         and ``contents`` (the table of contents: anchor, label, sub-entries).
     """
     names = {n: d.get("name", n) for n, d in cmap.graph.nodes(data=True)}
-    narrator = Narrator(names, diary.clock, diary.view, odds)
+    terrain = {n: str(d["terrain"]) for n, d in cmap.graph.nodes(data=True) if d.get("terrain")}
+    narrator = Narrator(names, diary.clock, diary.view, odds, cmap.naming, terrain)
     h = diary.header
     if h is not None:
         narrator.start(h)

@@ -102,7 +102,10 @@ def _night(diary: Diary, day: Day) -> str:
         text = "At nightfall: " + listing(parts)
     if day.tally is not None:
         held = listing(
-            [f"{side_noun(diary.side_name(s))} {day.tally.objectives.get(s, 0)}" for s in SIDES]
+            [
+                f"{side_noun(diary.side_name(s))} {_value(day.tally.objectives.get(s))}"
+                for s in SIDES
+            ]
         )
         text += ("; objective value held: " if text else "Objective value held: ") + held
     return text + "." if text else ""
@@ -167,3 +170,8 @@ def dispatch(diary: Diary, narrator: Narrator, day: Day, numbers: dict[int, int]
     if night:
         sentences.append(night)
     return " ".join(s[:1].upper() + s[1:] for s in sentences)
+
+
+def _value(value: int | None) -> str:
+    """An objective value as a side's view knows it (None: the enemy's, not known)."""
+    return "not known" if value is None else str(value)

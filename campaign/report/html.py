@@ -38,7 +38,7 @@ from campaign.report.charts import (
 )
 from campaign.report.context import diary_context
 from campaign.report.days import Diary, build_diary
-from campaign.report.maps import campaign_map, day_map, figure_png, figure_svg
+from campaign.report.maps import campaign_map, day_map, figure_png, figure_svg, side_styles
 from campaign.report.view import check_view
 
 __all__ = [
@@ -209,8 +209,9 @@ def render_html(
     for day, row in zip(diary.days, ctx["days"], strict=True):
         row["svg"] = Markup(figure_svg(day_map(cmap, diary, day), f"{view}-day{day.number}"))
     ctx["final_svg"] = Markup(figure_svg(campaign_map(cmap, diary), f"{view}-final"))
-    ctx["strength_svg"] = Markup(figure_svg(strength_chart(diary), f"{view}-strength"))
-    ctx["timeline_svg"] = Markup(figure_svg(battle_timeline(diary), f"{view}-timeline"))
+    styles = side_styles(cmap)  # the map's colours (campaign.maps.naming)
+    ctx["strength_svg"] = Markup(figure_svg(strength_chart(diary, styles), f"{view}-strength"))
+    ctx["timeline_svg"] = Markup(figure_svg(battle_timeline(diary, styles), f"{view}-timeline"))
     ctx["battle_maps"] = [
         {
             "number": n,
@@ -247,8 +248,9 @@ def render_markdown(
         row["image"] = f"{folder.name}/{name}"
     figure_png(campaign_map(cmap, diary), folder / "campaign.png")
     ctx["final_image"] = f"{folder.name}/campaign.png"
-    figure_png(strength_chart(diary), folder / "strength.png")
-    figure_png(battle_timeline(diary), folder / "battles.png")
+    styles = side_styles(cmap)
+    figure_png(strength_chart(diary, styles), folder / "strength.png")
+    figure_png(battle_timeline(diary, styles), folder / "battles.png")
     figure_png(objective_chart(diary), folder / "objectives.png")
     figure_png(division_timeline(diary), folder / "divisions.png")
     ctx["battle_maps"] = []

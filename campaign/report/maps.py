@@ -50,6 +50,7 @@ __all__ = [
     "day_map",
     "figure_png",
     "figure_svg",
+    "side_styles",
 ]
 
 #: Colour, marker and glyphs of each side (glyphs differ for black and white).
@@ -57,6 +58,21 @@ SIDE_STYLE: dict[str, dict[str, str]] = {
     "red": {"color": "#b22222", "marker": "s", "ls": "-", "glyph": "■", "stale": "□"},
     "blue": {"color": "#1f4e9c", "marker": "^", "ls": "-", "glyph": "▲", "stale": "△"},
 }
+
+Styles = dict[str, dict[str, str]]
+
+
+def side_styles(cmap: CampaignMap | None) -> Styles:
+    """:data:`SIDE_STYLE` with each side's colour as its map gives it (``colour`` in the
+    map's sides or its names overlay, :mod:`campaign.maps.naming`), else red and blue."""
+    styles = {side: dict(style) for side, style in SIDE_STYLE.items()}
+    if cmap is not None:
+        for side, style in styles.items():
+            colour = cmap.naming.side(side).colour
+            if colour:
+                style["color"] = colour
+    return styles
+
 
 MPL_RC: dict[Any, Any] = {
     "font.family": FONT_FAMILIES,  # DejaVu Sans, then wide-coverage fonts when installed
@@ -201,7 +217,9 @@ def _square(p: tuple[float, float], r: float) -> Box:
     return (p[0] - r, p[1] - r, p[0] + r, p[1] + r)
 
 
-def _marches(ax: Axes, marches: Iterable[March], pos: Positions, frame: Frame) -> None:
+def _marches(
+    ax: Axes, marches: Iterable[March], pos: Positions, frame: Frame, styles: Styles
+) -> None:
     drawn: set[tuple[str, str, str]] = set()
     for m in marches:
         key = (m.side, m.origin, m.destination)
@@ -217,7 +235,7 @@ def _marches(ax: Axes, marches: Iterable[March], pos: Positions, frame: Frame) -
         nx, ny = -uy * side, ux * side
         start = frame.data(ax_ + ux * 7 + nx, ay + uy * 7 + ny)
         end = frame.data(bx - ux * 8 + nx, by - uy * 8 + ny)
-        style = SIDE_STYLE[m.side]
+        style = styles[m.side]
         ax.annotate(
             "",
             xy=end,
@@ -263,6 +281,7 @@ def _draw(
 ) -> Figure:
     pos = _positions(cmap)
     frame = _frame(cmap, diary, pos)
+    styles = side_styles(cmap)
     large = cmap.graph.number_of_nodes() > LARGE_MAP
     numbers = {id(b): i for i, b in enumerate(diary.battles, start=1)}
     height = frame.height + _TOP + _LEGEND
@@ -316,7 +335,7 @@ def _draw(
                 ms=14,
                 clip_on=False,  # whole at the edge of a cropped map
                 mfc="none",
-                mec=SIDE_STYLE[side]["color"],
+                mec=styles[side]["color"],
                 mew=1.8,
                 ls="none",
                 zorder=2,
@@ -396,7 +415,7 @@ def _draw(
             7.0,
             True,
         )
-    _marches(ax, marches, pos, frame)
+    _marches(ax, marches, pos, frame, styles)
     blocks: dict[tuple[str, str], list[Mark]] = defaultdict(list)
     where: dict[tuple[str, str], tuple[float, float]] = {}
     for m in marks:
@@ -410,7 +429,7 @@ def _draw(
                 pos[ra][1] + (pos[rb][1] - pos[ra][1]) * f,
             )
             spot = f"{ra}~{rb}~{f:.2f}"
-            style = SIDE_STYLE[m.side]
+            style = styles[m.side]
             ax.plot(
                 [xy[0]],
                 [xy[1]],
@@ -426,7 +445,7 @@ def _draw(
         blocks[(spot, m.side)].append(m)
         where[(spot, m.side)] = xy
     for (spot, side), rows in sorted(blocks.items()):
-        style = SIDE_STYLE[side]
+        style = styles[side]
         lines = []
         for m in sorted(rows, key=lambda r: r.division):
             glyph = style["stale"] if m.stale else style["glyph"]
@@ -477,11 +496,11 @@ def _draw(
                 "shrinkB": 2,
             },
         )
-    _legend(fig, diary, height)
+    _legend(fig, diary, height, styles)
     return fig
 
 
-def _legend(fig: Figure, diary: Diary, height: float) -> None:
+def _legend(fig: Figure, diary: Diary, height: float, styles: Styles) -> None:
     handles = [
         Line2D([], [], color=ROAD_GREY, lw=1.2, label="road"),
         Line2D([], [], color=ROAD_GREY, lw=1.2, ls=(0, (4, 2.5)), label="rough road"),
@@ -508,7 +527,7 @@ def _legend(fig: Figure, diary: Diary, height: float) -> None:
             label="battle (number)",
         ),
     ]
-    for side, style in SIDE_STYLE.items():
+    for side, style in styles.items():
         name = diary.side_name(side)
         handles.append(
             Line2D(

@@ -9,6 +9,7 @@ what the viewer knows at each moment.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -139,6 +140,8 @@ class Knowledge:
         self.clock = default_clock()  # the campaign's, once its CampaignStarted is applied
         self.divisions: dict[str, DivisionState] = {}
         self.now = 0
+        #: the battle just before in the stream being filtered (the side filter's)
+        self.last_battle: BattleFought | None = None
 
     # ------------------------------------------------------------------ queries
     def knows_all(self, side: str) -> bool:
@@ -254,11 +257,25 @@ def _as_seen(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | None:
 
 
 def _evening_check(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | None:
-    """An enemy's evening check shows only its outcome: no loss %, factors or dice (§7.6)."""
+    """The enemy's evening check is never seen (§7.6, §8.6): that it is rolled at all tells
+    that the enemy has lost 25% of its strength. Only its outcome is learned, when it is
+    seen: an army that withdraws ends the campaign (:class:`CampaignEnded` says so)."""
     assert isinstance(e, WithdrawalCheck)
-    if e.side == view:
-        return e
-    return replace(e, casualty_percent=None, factors=(), total=0, rolls=(), seen_by=(view,))
+    return e if e.side == view else None
+
+
+def _learned(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | None:
+    """A strength is learned by fighting (§8.6) when the battle ends, not when it begins:
+    the engine stamps it at the battle's start; the view moves it to the battle's end
+    (:func:`side_view` holds it back until the stream reaches that time)."""
+    assert isinstance(e, StrengthLearned)
+    if view not in e.seen_by:
+        return None
+    b = k.last_battle  # the engine writes a battle's strengths right after it
+    if b is None or b.t != e.t or all(e.enemy not in ids for ids in b.divisions.values()):
+        return e  # already placed (a side's own stream filtered again)
+    end = b.t + b.minutes
+    return e if end <= e.t else replace(e, t=end)
 
 
 def _fell_back(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | None:
@@ -277,7 +294,10 @@ def _nightfall(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | Non
     enemy = enemy_of(view)
     strength = {view: e.strength.get(view), enemy: k.strength(enemy)}
     own = {d: p for d, p in e.positions.items() if d in k.divisions and k.divisions[d].own}
-    return replace(e, strength=strength, positions=own, seen_by=(view,))
+    # the objective value the enemy holds is its own count of places it holds, most never
+    # seen by this side: not known (None), the side's own value exact (§8.6)
+    objectives = {view: e.objectives.get(view, 0), enemy: None}
+    return replace(e, strength=strength, positions=own, objectives=objectives, seen_by=(view,))
 
 
 def _the_end(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | None:
@@ -315,7 +335,7 @@ REDACTORS: dict[type[CampaignEvent], Redactor] = {
     Ordered: _as_seen,  # a side's own decisions (RULES.md §8.8)
     Reinforced: _as_seen,  # the enemy's only where sighted (§8.6, §8.9)
     Sighted: _as_seen,
-    StrengthLearned: _as_seen,
+    StrengthLearned: _learned,
     MeetingOnRoad: _as_seen,
     BattleFought: _as_seen,
     FellBack: _fell_back,
@@ -331,9 +351,12 @@ def side_view(events: Iterable[CampaignEvent], view: str) -> list[CampaignEvent]
 
     The umpire gets every event unchanged. A side gets the events whose ``seen_by`` names it
     (its own divisions, enemies where sighted, strengths once fought; RULES.md §8.6), and the
-    tallies the engine keeps for the umpire redacted by :data:`REDACTORS`: the enemy's evening
-    withdrawal check without its loss % and dice, nightfall strengths of the enemy only as
-    fought, the end table with enemy divisions as last seen. An event type with no entry is
+    tallies the engine keeps for the umpire redacted by :data:`REDACTORS`: no evening
+    withdrawal check of the enemy (only its outcome, the end, is seen), nightfall strengths of
+    the enemy only as fought and its objective value not at all, the end table with enemy
+    divisions as last seen. Each fact is placed at the time the side learned it: an enemy
+    strength at the end of the battle it was fought in (the engine stamps it at the start),
+    after every event of the stream before that minute. An event type with no entry is
     shown to a side only if its ``seen_by`` names it. Idempotent: filtering a side's own
     stream again changes nothing.
 
@@ -347,9 +370,26 @@ def side_view(events: Iterable[CampaignEvent], view: str) -> list[CampaignEvent]
         return list(events)
     k = Knowledge(view, destroyed_at=None)  # the redactors read no own strength
     out: list[CampaignEvent] = []
-    for e in events:
+    later: list[tuple[int, int, CampaignEvent]] = []  # learned later than stamped: (t, n, e)
+    for n, e in enumerate(events):
+        while later and later[0][0] <= e.t:  # facts whose time has come, in time order
+            due = heapq.heappop(later)[2]
+            k.apply(due)
+            out.append(due)
+        if isinstance(e, BattleFought):
+            k.last_battle = e
+        elif not isinstance(e, StrengthLearned):
+            k.last_battle = None
         shown = REDACTORS.get(type(e), _as_seen)(e, view, k)
-        if shown is not None:
-            k.apply(shown)
-            out.append(shown)
+        if shown is None:
+            continue
+        if shown.t > e.t:
+            heapq.heappush(later, (shown.t, n, shown))
+            continue
+        k.apply(shown)
+        out.append(shown)
+    while later:
+        shown = heapq.heappop(later)[2]
+        k.apply(shown)
+        out.append(shown)
     return out

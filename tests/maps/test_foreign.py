@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from campaign.cli import _register, app
 from campaign.errors import MapError
 from campaign.maps import MapOptions, load_map
+from campaign.maps.naming import NAMES_DIR, read_overlay
 
 CAMPAIGN = Path(sys.executable).parent / "campaign"
 TINY_GRAPHML = "osmnx_tests_short.graphml"
@@ -32,7 +33,13 @@ def test_every_shared_map_loads_with_automatic_sides(shared_maps: Path) -> None:
         assert cmap.sides_origin == "automatic", path
         assert any(note.startswith("Bases chosen automatically") for note in cmap.notes)
         red, blue = cmap.sides["red"], cmap.sides["blue"]
-        assert (red.name, blue.name) == ("Red", "Blue")
+        # names from the map's overlay maps/names/<stem>.yaml where the project has one
+        overlay = NAMES_DIR / f"{path.stem}.yaml"
+        if overlay.is_file():
+            naming = read_overlay(overlay)
+            assert (red.name, blue.name) == (naming.side("red").name, naming.side("blue").name)
+        else:
+            assert (red.name, blue.name) == ("Red", "Blue")
         hours = nx.shortest_path_length(cmap.graph, red.base, blue.base, weight="hours")
         assert 0 < hours <= MapOptions().max_march_hours / 3
         assert len(red.starts) == 3 and red.starts[0] == red.base

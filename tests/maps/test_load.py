@@ -104,9 +104,15 @@ def test_waterloo_map_is_the_1815_theatre() -> None:
     # primary roads lead off the map to each side's rear, away from the enemy (§8.1)
     assert cmap.sides["red"].primary_road == ("charleroi", "beaumont")
     assert cmap.sides["blue"].primary_road == ("brussels", "hal")
-    # the Prussian IV Corps comes in on the evening of 16 June (day 2) at Gembloux (§8.9)
-    (bulow,) = cmap.reinforcements
+    # the Imperial Guard comes up to Charleroi at dawn of day 2, the Prussian IV Corps in on
+    # the evening of 16 June (day 2) at Gembloux (§8.9)
+    guard, bulow = cmap.reinforcements
+    assert (guard.side, guard.junction, guard.day, guard.hour) == ("red", "charleroi", 2, 6)
     assert (bulow.side, bulow.junction, bulow.day, bulow.hour) == ("blue", "gembloux", 2, 18)
+    assert cmap.naming.reinforcement_commander("blue", "IV Corps") == "Bülow"
+    # the armies start where they stood on the evening of 14 June (issue 29's set-up)
+    assert cmap.sides["red"].starts == ("beaumont", "thuin", "marchienne")
+    assert cmap.sides["blue"].starts == ("brussels", "enghien", "namur")
     # The chaussée Charleroi–Brussels is the shortest route between the bases.
     assert cmap.routes.path("charleroi", "brussels") == [
         "charleroi", "gosselies", "frasnes", "quatre_bras", "genappe",

@@ -73,7 +73,8 @@ def test_the_waterloo_prussians_come_in_when_the_campaign_lasts(tmp_path) -> Non
         came = [e for e in result.events if isinstance(e, Reinforced)]
         if result.end_minutes > 1440 + 12 * 60:  # past 18:00 of day 2
             assert [(e.t, e.junction, e.divisions) for e in came] == [
-                (1440 + 12 * 60, "gembloux", ("B4",))
+                (1440, "charleroi", ("R4",)),  # the Imperial Guard at dawn of day 2
+                (1440 + 12 * 60, "gembloux", ("B4",)),  # Bülow's IV Corps at 18:00
             ]
             return
     pytest.fail("no Waterloo campaign lasted past 18:00 of day 2 in 40 seeds")

@@ -62,8 +62,8 @@ def test_map_info_counts_in_plain_words(capsys: pytest.CaptureFixture[str]) -> N
     assert "road kind normal: 34" in waterloo and "road kind rough: 10" in waterloo
     assert "→ normal" not in waterloo and " 0 " not in waterloo
     assert (
-        "27 junctions, 44 roads → 24 junctions, 40 roads: prunes no dead-end spur, then "
-        "merges 3 pass-through junctions (two roads) into longer roads" in waterloo
+        "27 junctions, 44 roads → 25 junctions, 42 roads: prunes no dead-end spur, then "
+        "merges 2 pass-through junctions (two roads) into longer roads" in waterloo
     )
     default = _info("default", capsys)
     assert "prunes no dead-end spur, then merges no pass-through junction;" in default

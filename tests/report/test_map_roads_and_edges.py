@@ -60,13 +60,15 @@ def _names_over_roads(cmap, fig) -> list[str]:
 def test_fewer_place_names_over_roads() -> None:
     """Names printed over a road in every map of two diaries (measured on the drawn page):
     seed 42 on the default map and seed 1815 at Waterloo had 38 and 32 (70) when a name
-    looked only at its eight nearest places; now 32 and 18. Dense junctions, with roads on
-    every side, keep a few."""
+    looked only at its eight nearest places; then 32 and 18. Dense junctions, with roads on
+    every side, keep a few. Since issue 29's Waterloo set-up seed 1815 lasts two days, so its
+    diary has three maps instead of two: 32 and 31 (11, 9 and 11 a map, about the 9 a map of
+    before)."""
     over = []
     for path, seed in ((None, 42), (MAPS_DIR / "waterloo-1815.yaml", 1815)):
         cmap, figures = _figures(path, seed)
         over += [name for fig in figures for name in _names_over_roads(cmap, fig)]
-    assert len(over) <= 55, over
+    assert len(over) <= 65, over
     assert "La Croisée (2)" not in over and "Pont-de-l'Isle (1)" not in over
 
 

@@ -83,7 +83,7 @@ def _log(map_name: str | None, seed: int) -> tuple[str, ...]:
     events = run_campaign(cmap, load_rules(), seed).events
     names = {j: d["name"] for j, d in cmap.graph.nodes(data=True)}
     lines = []
-    for entry in narrate(events, names):
+    for entry in narrate(events, names, naming=cmap.naming):
         lines.append(entry.text)
         lines.extend(entry.details)
     return tuple(lines)
@@ -122,14 +122,20 @@ def test_colour_names_keep_their_plain_grammar_on_the_default_map() -> None:
 
 
 @pytest.mark.skipif(not FOREIGN.is_dir(), reason="../shared/maps is absent")
-def test_a_foreign_map_without_side_names_reads_as_red_and_blue() -> None:
+def test_a_foreign_map_without_side_names_reads_as_red_and_blue(tmp_path) -> None:
     path = FOREIGN / "julius_caesar.yaml"
     if not path.exists():
         pytest.skip(f"{path} is absent")
-    log = "\n".join(_log(str(path), 1))
+    # under another file name the project's names overlay (maps/names/julius_caesar.yaml)
+    # does not apply: the map names no sides (a copy in the test's own temporary folder)
+    unnamed = tmp_path / "a_map_nobody_named.yaml"
+    unnamed.write_bytes(path.read_bytes())
+    log = "\n".join(_log(str(unnamed), 1))
     assert re.search(r"(Red|Blue) raises division", log)
     assert re.search(r"End: (Victory for (Red|Blue)|A draw)\. ", log)
     assert not re.search(r"\bthe (Red|Blue) (?!base|force|army)", log)
+    named = "\n".join(_log(str(path), 1))  # its own file name: the overlay's names
+    assert re.search(r"The (Caesarians|Pompeians) raise division", named)
 
 
 def test_too_late_to_set_off_names_the_leg() -> None:
@@ -138,8 +144,11 @@ def test_too_late_to_set_off_names_the_leg() -> None:
     for line in late:
         leg = r"holds at .+: too late in the day to set off for .+ \(\d+(\.\d+)? hours' march\)$"
         assert re.search(leg, line), line
-    one = "R1 (Jérôme) holds at Ligny: too late in the day to set off for Fleurus (1 hour's march)"
-    assert one in _log("waterloo-1815", 5)
+    one = (
+        "B1 (Picton) holds at Quatre-Bras: too late in the day to set off for Frasnes "
+        "(1 hour's march)"
+    )
+    assert one in _log("waterloo-1815", 9)
     assert (
         "R3 (Quiot) holds at Pont-de-l'Isle: too late in the day to set off for Kressheim "
         "(5 hours' march)" in late
