@@ -98,6 +98,7 @@ def fingerprint(
         for event in run_campaign(cmap, rules, seed, doctrines).events:
             row = event_to_dict(event)
             row.pop("versions", None)  # the code's own hash changes with every edit
+            row.pop("map_source", None)  # where the map file lies (a shared map's full path)
             events.update(json.dumps(row, sort_keys=True, default=str).encode())
         lean = run_campaign(cmap, rules, seed, doctrines, record_events=False)
         summary = dataclasses.asdict(lean)

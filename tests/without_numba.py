@@ -1,8 +1,8 @@
 """Run the test suite with numba hidden from the import system (issue 27): ``python
 tests/without_numba.py [pytest arguments]``. Every ``import numba`` (and llvmlite) raises
 ImportError in this process and in the processes it starts (PYTHONPATH carries a
-sitecustomize that hides them), so battles run on the reference engine; tests/conftest.py
-leaves out the compiled kernel's own tests."""
+sitecustomize that hides them), so battles run on the reference engine; the conftest.py
+files of tests/battle, tests/batch and tests/referee leave out the compiled kernel's own tests."""
 
 from __future__ import annotations
 

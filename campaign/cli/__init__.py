@@ -42,7 +42,7 @@ COMMANDS: dict[str, Command] = {
     "run": Command("run_cmd", "Play one whole campaign on a map and print its log.", True),
     "report": Command("report_cmd", "Write a printable diary of a saved campaign.", False),
     "replay": Command(
-        "replay_cmd", "Write an interactive replay (HTML) of a saved campaign.", True
+        "replay_cmd", "Write an interactive replay of a saved campaign (HTML).", True
     ),
     "odds": Command("odds_cmd", "Exact odds of every dice mechanic of the rules.", False),
     "tournament": Command("tournament_cmd", "Rate strategy doctrines against each other.", True),

@@ -9,13 +9,13 @@ so none is printed over another; junction names that do not fit are left out.
 
 from __future__ import annotations
 
-import matplotlib as mpl
 import networkx as nx
 from matplotlib.figure import Figure
 
 from campaign.events import BattleFought, FellBack
 from campaign.maps.model import SIDES, CampaignMap
 from campaign.report.days import Diary
+from campaign.report.glyphs import drawing, safe_label
 from campaign.report.labels import Box, Label, place_labels
 from campaign.report.maps import MPL_RC, ROAD_GREY, SIDE_STYLE, Frame, _measure
 
@@ -69,7 +69,7 @@ def battle_map(cmap: CampaignMap, diary: Diary, battle: BattleFought) -> Figure:
         sum(pos[j][1] for j in ends) / len(ends),
     )
     frame = _frame([pos[n] for n in near] + [site])
-    with mpl.rc_context(MPL_RC):
+    with drawing(MPL_RC):
         fig = Figure(figsize=(WIDTH_IN, HEIGHT_IN))
         ax = fig.add_axes((0, 0, 1, 1))
         ax.set_xlim(frame.x0, frame.x1)
@@ -93,6 +93,7 @@ def battle_map(cmap: CampaignMap, diary: Diary, battle: BattleFought) -> Figure:
             priority: int,
             required: bool,
         ) -> None:
+            text = safe_label(text)  # drawable glyphs only, no mathtext (issue 32)
             w, h = _measure(fig, text, 8.0, weight)
             labels.append((Label(key, p, (w, h), priority, 4.0, required), text, color, weight))
 

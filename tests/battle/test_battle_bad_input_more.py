@@ -100,7 +100,9 @@ def test_force_larger_than_the_cap_is_refused_quickly(capsys):
 
 
 def test_unit_cap_is_a_rule():
-    rules = load_rules([], {"battle.max_units_per_force": 5}).rules.battle
+    # the battle's own cap (campaign rules refuse a cap below their divisions' size, so the
+    # battle rules are changed here alone)
+    rules = load_rules().rules.battle.model_copy(update={"max_units_per_force": 5})
     big, small = parse_force_flag("6i", "Red", "R"), parse_force_flag("5i", "Blue", "B")
     with pytest.raises(ForceError, match="'Red' has 6 units, more than the 5"):
         fight(big, small, rules, np.random.default_rng(1))

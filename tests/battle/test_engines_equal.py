@@ -132,7 +132,8 @@ def test_engine_option_and_variable_give_the_same_battle() -> None:
 @pytest.mark.slow
 def test_the_tests_run_without_numba() -> None:
     """tests/without_numba.py hides numba from pytest and every process it starts: the
-    kernel's own tests are not collected (tests/conftest.py), the rest run on the reference
+    kernel's own tests are not collected (the conftest.py files of tests/battle, batch and
+    referee), the rest run on the reference
     engine (here a test that checks it is so, and the battle CLI's tests)."""
     done = subprocess.run(
         [sys.executable, "tests/without_numba.py", "-q", "-p", "no:cacheprovider",

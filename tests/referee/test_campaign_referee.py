@@ -49,10 +49,7 @@ def departures() -> dict[str, list[str]]:
 
 #: departures the engine still makes (issue 31), expected to fail until fixed: strict, so a fix
 #: that lands makes the test pass and the mark must go
-KNOWN: dict[str, str] = {
-    "§8.5": "a late arrival beaten while it was still on a road falls back by the road the "
-    "enemy came by (Waterloo seed 69 cautious:cautious, 1 case in the 300)",
-}
+KNOWN: dict[str, str] = {}  # (Waterloo seed 69's §8.5 case went with issue 29's set-up)
 
 
 @pytest.mark.slow
