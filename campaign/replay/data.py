@@ -30,6 +30,7 @@ from typing import Any
 from campaign.clock import clock_of
 from campaign.events import BattleFought, CampaignEnded, CampaignEvent, CampaignStarted
 from campaign.maps.model import CampaignMap
+from campaign.maps.naming import MapNaming
 from campaign.printers.narrative import Entry, OddsSource, narrate
 from campaign.report.view import Knowledge, check_view, side_view
 
@@ -124,6 +125,8 @@ def view_data(
     destroyed_at: int,
     junction_names: dict[str, str] | None = None,
     odds: OddsSource | None = None,
+    naming: MapNaming | None = None,
+    terrain: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """One view's part of the replay: tracks, log rows and battles (RULES.md §8.6).
 
@@ -140,6 +143,8 @@ def view_data(
         Junction id → name for the sentences.
     odds : OddsSource or None
         Each battle's odds before it was fought (shown in the umpire's view only).
+    naming, terrain : the map's own names (``CampaignMap.naming``) and junction terrain, so
+        the log speaks as the text log and the diary do.
 
     Raises
     ------
@@ -148,7 +153,15 @@ def view_data(
     """
     check_view(view)
     shown = side_view(events, view)
-    entries = narrate(shown, junction_names, battle_logs=True, view=view, odds=odds)
+    entries = narrate(
+        shown,
+        junction_names,
+        battle_logs=True,
+        view=view,
+        odds=odds,
+        naming=naming,
+        terrain=terrain,
+    )
     log: list[list[Any]] = []
     battles: list[dict[str, Any]] = []
     t = 0
@@ -212,6 +225,7 @@ def replay_data(
     t_end = int(end.t) if end is not None else last
     days = clock.day(t_end)
     names = {j: str(d.get("name", j)) for j, d in cmap.graph.nodes(data=True)}
+    terrain = {j: str(d["terrain"]) for j, d in cmap.graph.nodes(data=True) if d.get("terrain")}
     bases = dict(header.bases) if header is not None else {}
     side_names = dict(header.side_names) if header is not None else {}
     return {
@@ -231,6 +245,8 @@ def replay_data(
                 destroyed_at=destroyed_at,
                 junction_names=names,
                 odds=odds if v == "umpire" else None,
+                naming=cmap.naming,
+                terrain=terrain,
             )
             for v in views
         },

@@ -169,3 +169,27 @@ def test_log_rows_run_forward_and_a_day_heading_opens_its_day(default_campaign):
         n = int(row[3].split()[1])
         assert row[0] == log[i + 1][0]  # shown with the day's first row
         assert (row[0] + data["clock"]["day_start"]) // 1440 + 1 == n
+
+
+def test_the_replays_log_speaks_with_the_maps_own_names():
+    """The log panel names generals and places as the text log does: the map's own
+    commanders (issue 29's names: Vandamme leads the French III Corps on the Waterloo map),
+    never the config's generic lists, and the junction's terrain in a battle's header."""
+    import subprocess
+    import sys
+
+    from campaign.config import load_rules
+    from campaign.engine import run_campaign
+    from campaign.maps import load_map
+
+    cmap = load_map("waterloo-1815")
+    events = run_campaign(cmap, load_rules(), 1815, battle_logs=True).events
+    data = replay_data(events, cmap, ["umpire"], destroyed_at=10)
+    rows = " ".join(str(row[3]) for row in data["views"]["umpire"]["log"])
+    text = subprocess.run(
+        [sys.executable, "-m", "campaign", "run", "waterloo-1815", "--seed", "1815"],
+        capture_output=True, text=True, check=True, timeout=300,
+    ).stdout  # fmt: skip
+    generals = set(re.findall(r"\b([RB]\d) \(([^)]+)\)", text))
+    assert ("R1", "Vandamme") in generals
+    assert generals == set(re.findall(r"\b([RB]\d) \(([^)]+)\)", rows))
