@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -13,6 +12,7 @@ import pytest
 from campaign.batch.plan import plan_batch
 from campaign.batch.spec import BatchSpec
 from campaign.cli import main
+from tests.numba_check import numba_available
 
 PROJECT = Path(__file__).resolve().parents[2]
 CAMPAIGN = [sys.executable, "-m", "campaign"]
@@ -61,18 +61,9 @@ def subprocess_env() -> dict[str, str]:
     return env
 
 
-def _numba_available() -> bool:
-    """Whether numba can be imported (missing, or hidden by ``tests/without_numba.py``, the
-    tests of the compiled kernel itself are not collected: issue 27)."""
-    try:
-        return importlib.util.find_spec("numba") is not None
-    except (ImportError, ValueError):  # hidden by an import hook, or half-installed
-        return False
-
-
 #: test files of this folder that exercise the compiled kernel's own code
 KERNEL_TESTS = [
     "test_kernel_load.py",
     "test_worker_start.py",
 ]
-collect_ignore = [] if _numba_available() else KERNEL_TESTS
+collect_ignore = [] if numba_available() else KERNEL_TESTS

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 
 from battle.rules import BattleRules
 from battle.tables import Tables, compile_rules
 from campaign.config import load_rules
+from tests.numba_check import numba_available
 
 
 @pytest.fixture(scope="session")
@@ -21,15 +20,6 @@ def rules() -> BattleRules:
 def tables(rules: BattleRules) -> Tables:
     """The default rules compiled for the engine."""
     return compile_rules(rules)
-
-
-def _numba_available() -> bool:
-    """Whether numba can be imported (missing, or hidden by ``tests/without_numba.py``, the
-    tests of the compiled kernel itself are not collected: issue 27)."""
-    try:
-        return importlib.util.find_spec("numba") is not None
-    except (ImportError, ValueError):  # hidden by an import hook, or half-installed
-        return False
 
 
 #: test files of this folder that exercise the compiled kernel's own code
@@ -47,4 +37,4 @@ KERNEL_TESTS = [
     "test_kernel.py",
     "test_kernel_start.py",
 ]
-collect_ignore = [] if _numba_available() else KERNEL_TESTS
+collect_ignore = [] if numba_available() else KERNEL_TESTS
