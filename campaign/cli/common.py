@@ -191,3 +191,40 @@ EngineOption = Annotated[
         "the same battles, slower); default: $BATTLE_ENGINE, else kernel.",
     ),
 ]
+
+
+def map_of_stream(stream: list[Any], events: Path, map_path: str | None) -> Any:
+    """The map a saved event stream was run on (``campaign report`` and ``campaign replay``):
+    ``map_path`` when given, else the map its CampaignStarted header names, looked for as
+    written and then beside the stream's file (a relative path). Returns a
+    :class:`campaign.maps.CampaignMap`.
+
+    Raises
+    ------
+    SimulatorError
+        If the stream names no map and none is given, or the map it names is not there
+        (the fix: ``--map PATH``), or the map file is invalid.
+    """
+    from battle.errors import SimulatorError
+    from campaign.events import CampaignStarted
+    from campaign.maps import load_map
+    from campaign.maps.loader import resolve_map_path
+
+    header = next((e for e in stream if isinstance(e, CampaignStarted)), None)
+    source = map_path or (header.map_source if header is not None else None)
+    if source is None:
+        raise SimulatorError(
+            "the event stream has no CampaignStarted header naming its map",
+            source=str(events),
+            fix="Give the map file with --map PATH.",
+        )
+    beside = Path(events).parent / source  # a relative map path, from the stream's folder
+    if map_path is None and not resolve_map_path(source).exists() and beside.is_file():
+        source = str(beside)
+    if map_path is None and not resolve_map_path(source).exists():
+        raise SimulatorError(
+            f"the campaign's map file {source} is not there",
+            source=str(events),
+            fix=f"Give the map the campaign was run on with --map PATH (it was {source}).",
+        )
+    return load_map(source)

@@ -51,9 +51,8 @@ def report(
     ] = "full",
 ) -> None:
     """Write a printable campaign diary (maps per day, battles, charts) from saved events."""
+    from campaign.cli.common import map_of_stream
     from campaign.events import BattleFought, CampaignStarted
-    from campaign.maps import load_map
-    from campaign.maps.loader import resolve_map_path
     from campaign.outfile import check_distinct_files
     from campaign.printers.jsonl import read_jsonl
     from campaign.printers.odds import odds_for
@@ -79,23 +78,7 @@ def report(
             "without --view).",
         )
     header = next((e for e in stream if isinstance(e, CampaignStarted)), None)
-    source = map_path or (header.map_source if header is not None else None)
-    if source is None:
-        raise SimulatorError(
-            "the event stream has no CampaignStarted header naming its map",
-            source=str(events),
-            fix="Give the map file with --map PATH.",
-        )
-    beside = Path(events).parent / source  # a relative map path, from the stream's folder
-    if map_path is None and not resolve_map_path(source).exists() and beside.is_file():
-        source = str(beside)
-    if map_path is None and not resolve_map_path(source).exists():
-        raise SimulatorError(
-            f"the campaign's map file {source} is not there",
-            source=str(events),
-            fix=f"Give the map the campaign was run on with --map PATH (it was {source}).",
-        )
-    cmap = load_map(source)
+    cmap = map_of_stream(stream, events, map_path)
     rules = rules_of_stream(stream, source=str(events))
     written = write_report(
         stream,
