@@ -221,6 +221,26 @@ class DoctrineRules(_Strict):
     cavalry_charges_infantry_in_square: bool = False
     cavalry_wait_inches: _Inches
     rally_shaken: bool = True
+    #: §1.7, §5.2: foot in skirmish order forms ``fire_formation`` once an enemy is this
+    #: close (None: it keeps skirmish order; the shipped doctrines never leave it)
+    leave_skirmish_within_inches: _Inches | None = None
+    #: §1.7 (a drill, for the referee): a skirmisher that enemy cavalry threatens is ordered
+    #: into square, which §1.7 refuses (skirmish -> column or line first)
+    square_from_skirmish: bool = False
+    #: §5.2, §6.7: an advancing battery deployed to fire limbers up again once no enemy is
+    #: within this gap (None: never); at least ``unlimber_within_inches``
+    limber_beyond_inches: _Inches | None = None
+
+    @model_validator(mode="after")
+    def _limber_past_unlimber(self) -> DoctrineRules:
+        """A battery that limbered would unlimber again at once (RULES.md §6.7)."""
+        beyond = self.limber_beyond_inches
+        if beyond is not None and beyond < self.unlimber_within_inches:
+            raise ValueError(
+                f"limber_beyond_inches ({beyond:g}) must be at least unlimber_within_inches "
+                f"({self.unlimber_within_inches:g}), or a battery limbers and unlimbers by turns"
+            )
+        return self
 
 
 class BattleRules(_Strict):

@@ -385,6 +385,8 @@ def _reason(why: int, arg: int, bound: int, names: tuple[str, ...]) -> str:
         return "dropped back past its baseline"
     if why == L.SR_FORMED:
         return f"formed {names[arg]}"
+    if why == L.SR_MAY_NOT_FORM:
+        return f"may not form {names[arg]} directly"
     if why == L.SR_JOINED:
         return f"arrived for bound {bound}; deck rebuilt to {arg} cards"
     return ""

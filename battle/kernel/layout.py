@@ -195,8 +195,9 @@ NRF = RF_WD_THRESHOLD + 1
     F_MAYCHARGE,
     F_SQUARE,
     F_TYPE,
-) = range(6)
-NFI = F_TYPE + 1
+    F_SKIRM,  # skirmish order (RULES.md §1.7)
+) = range(7)
+NFI = F_SKIRM + 1
 (
     FF_RANGE,
     FF_MOVE,
@@ -214,8 +215,9 @@ NFF = FF_REACH + 1
     T_CVF,
     T_DEPLOYS,  # formation index, -1 none
     T_SQUARE,  # formation index, -1 none
-) = range(8)
-NTI = T_SQUARE + 1
+    T_DEFAULT,  # formation index of its default formation (a battery's limbered)
+) = range(9)
+NTI = T_DEFAULT + 1
 
 # ---------------------------------------------------------------- doctrines, per side
 (
@@ -228,16 +230,19 @@ NTI = T_SQUARE + 1
     D_ADV_DEF,
     D_RALLY,
     D_SHAKEN_RANK,
-) = range(9)
-NDI = D_SHAKEN_RANK + 1
+    D_SQ_SKIRM,  # square_from_skirmish (a drill: the order §1.7 refuses)
+) = range(10)
+NDI = D_SQ_SKIRM + 1
 (
     DF_RATIO,
     DF_FORM_LINE,
     DF_UNLIMBER,
     DF_CAV_STOP,
     DF_STOP_SHORT,
-) = range(5)
-NDF = DF_STOP_SHORT + 1
+    DF_LEAVE_SKIRM,  # leave_skirmish_within_inches, -1 never
+    DF_LIMBER,  # limber_beyond_inches, -1 never
+) = range(7)
+NDF = DF_LIMBER + 1
 
 # ---------------------------------------------------------------- orders
 (
@@ -345,8 +350,18 @@ CC_MELEE = 1  # "<unit> lost a melee"
     ST_RALLIED,
     ST_STEADY,
     ST_JOINED,
-) = range(7)
-STATES = ("shaken", "routed", "destroyed", "off-table", "rallied", "steady", "in the battle")
+    ST_REFUSED,
+) = range(8)
+STATES = (
+    "shaken",
+    "routed",
+    "destroyed",
+    "off-table",
+    "rallied",
+    "steady",
+    "in the battle",
+    "refused",
+)
 
 # state reasons
 (
@@ -358,7 +373,8 @@ STATES = ("shaken", "routed", "destroyed", "off-table", "rallied", "steady", "in
     SR_DROPPED_BACK,
     SR_FORMED,  # "formed <formation>" (arg)
     SR_JOINED,  # "arrived for bound <bound>; deck rebuilt to <arg> cards"
-) = range(8)
+    SR_MAY_NOT_FORM,  # "may not form <formation> directly" (arg, RULES.md §1.7)
+) = range(9)
 
 # move actions
 (

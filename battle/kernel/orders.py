@@ -40,13 +40,17 @@ from battle.kernel.layout import (
     D_HOLD,
     D_RALLY,
     D_SHAKEN_RANK,
+    D_SQ_SKIRM,
     D_SQ_VS_CAV,
     DF_CAV_STOP,
     DF_FORM_LINE,
+    DF_LEAVE_SKIRM,
+    DF_LIMBER,
     DF_RATIO,
     DF_STOP_SHORT,
     DF_UNLIMBER,
     F_MAYCHARGE,
+    F_SKIRM,
     F_SQUARE,
     FF_MOVE,
     FF_RANGE,
@@ -57,6 +61,7 @@ from battle.kernel.layout import (
     O_UNIT,
     R_DESTROYED,
     RF_DEPTH,
+    T_DEFAULT,
     T_DEPLOYS,
     T_FOOT,
     T_MOUNTED,
@@ -145,6 +150,35 @@ def charge_target(
     return best
 
 
+@rule(ORDER, BT, I8, I8, F8, B1)
+def battery_order(b: Battle, side: int, u: int, nearest: float, advancing: bool) -> Order:
+    """The order of a unit that deploys to fire, e.g. a battery (RULES.md §6.7): it deploys
+    (unlimbers) once an enemy is within ``unlimber_within_inches``, else advances if its side
+    advances; deployed, it limbers up again (§5.2: back to its type's default formation)
+    when its side advances and no enemy is within ``limber_beyond_inches`` (-1: never)."""
+    U, TI, DF = b.U, b.TI, b.DF
+    kind, fid = U[u, U_KIND], U[u, U_FID]
+    deploys = TI[kind, T_DEPLOYS]
+    if fid == deploys:
+        beyond = DF[side, DF_LIMBER]
+        if beyond >= 0.0 and advancing and nearest > beyond:
+            return A_FORM, -1, TI[kind, T_DEFAULT], 0.0
+        return -1, -1, -1, 0.0
+    if nearest <= DF[side, DF_UNLIMBER]:
+        return A_FORM, -1, deploys, 0.0
+    if advancing:
+        return A_ADVANCE, -1, -1, DF[side, DF_UNLIMBER]
+    return -1, -1, -1, 0.0
+
+
+@rule(B1, BT, I8, I8, I8, inline=True)
+def tries_square(b: Battle, side: int, fid: int, square: int) -> bool:
+    """Whether a unit in formation ``fid`` is ordered into ``square`` against cavalry: only
+    from a formation that may form it directly (RULES.md §1.7: not from skirmish order),
+    unless the doctrine is the ``square_from_skirmish`` drill (§1.7 then refuses it)."""
+    return bool(b.DI[side, D_SQ_SKIRM] == 1 or not b.MNF[fid, square])
+
+
 @rule(ORDER, BT, I8, I8, F8, B1, A1I, I8, A1B, B1, B1)
 def order_for(
     b: Battle,
@@ -164,20 +198,14 @@ def order_for(
     ``may``: it may charge this bound (one of ``targets`` not ``taken``); ``threatened``: an
     enemy cavalry unit would charge it next (it forms square, house).
     """
-    U, FI, FF, TI, DI, DF, MNF = b.U, b.FI, b.FF, b.TI, b.DI, b.DF, b.MNF
+    U, FI, FF, TI, DI, DF = b.U, b.FI, b.FF, b.TI, b.DI, b.DF
     kind, fid = U[u, U_KIND], U[u, U_FID]
-    deploys = TI[kind, T_DEPLOYS]
-    if deploys >= 0:  # e.g. artillery: unlimber within reach of the enemy
-        if fid != deploys:
-            if nearest <= DF[side, DF_UNLIMBER]:
-                return A_FORM, -1, deploys, 0.0
-            if advancing:
-                return A_ADVANCE, -1, -1, DF[side, DF_UNLIMBER]
-        return -1, -1, -1, 0.0
+    if TI[kind, T_DEPLOYS] >= 0:  # e.g. artillery: unlimber within reach of the enemy
+        return battery_order(b, side, u, nearest, advancing)
     square = TI[kind, T_SQUARE]
     if square >= 0:
         if threatened:
-            if fid != square and not MNF[fid, square]:
+            if fid != square and tries_square(b, side, fid, square):
                 return A_FORM, -1, square, 0.0
         elif FI[fid, F_SQUARE]:
             return A_FORM, -1, b.DAF[side, kind], 0.0
@@ -185,11 +213,14 @@ def order_for(
         target = charge_target(b, side, u, targets, ntargets, taken)
         if target >= 0:
             return A_CHARGE, target, -1, 0.0
+    advance_in, fire_in = b.DAF[side, kind], b.DFF[side, kind]
+    within = DF[side, DF_LEAVE_SKIRM]  # skirmishers form the fire formation (§1.7, §5.2)
+    if within >= 0.0 and nearest <= within and FI[fid, F_SKIRM] and fire_in >= 0:
+        return A_FORM, -1, fire_in, 0.0
     fire_range = FF[fid, FF_RANGE]
     hold = DI[side, D_HOLD]
     if fire_range > 0.0 and nearest <= fire_range and hold:
         return -1, -1, -1, 0.0  # stays to fire
-    advance_in, fire_in = b.DAF[side, kind], b.DFF[side, kind]
     forms_fire = TI[kind, T_FOOT] and advance_in >= 0 and fid == advance_in and fire_in >= 0
     if forms_fire and nearest <= DF[side, DF_FORM_LINE]:  # foot near the enemy forms line
         return A_FORM, -1, fire_in, 0.0
@@ -213,7 +244,7 @@ def square_candidates(
     """Mark the own infantry an enemy cavalry unit would charge next (one per cavalry unit):
     only that battalion forms square (RULES.md §6.7, house), chosen as a charger would choose
     (§6.9): disordered or shaken first, most hits, nearest, lowest id."""
-    U, P, FF, TI, MNF = b.U, b.P, b.FF, b.TI, b.MNF
+    U, P, FF, TI = b.U, b.P, b.FF, b.TI
     depth = b.RF[RF_DEPTH]
     for k in range(ncav):
         e = cav[k]
@@ -224,7 +255,9 @@ def square_candidates(
             if not on_field(U, u, side):
                 continue
             square = TI[U[u, U_KIND], T_SQUARE]
-            if square < 0 or MNF[U[u, U_FID], square] or U[u, U_MELEE] >= 0:
+            if square < 0 or not tries_square(b, side, U[u, U_FID], square):
+                continue
+            if U[u, U_MELEE] >= 0:
                 continue
             gap = depth - P[u, 0] - P[e, 0]
             if gap > reach:

@@ -317,7 +317,8 @@ def rule_arrays(t: Tables) -> Packed:
     ct = np.full((nf, nf), NO_CHANGE, np.int64)
     for i, (k, f) in enumerate(pairs):
         n = t.formations[(k, f)]
-        fi[i] = (n.fire_cd, n.melee_cd, n.fired_at_x, n.may_charge, n.square, kinds.index(k))
+        skirm = (k, f) in t.skirmish
+        fi[i] = (n.fire_cd, n.melee_cd, n.fired_at_x, n.may_charge, n.square, kinds.index(k), skirm)
         ff[i] = (n.fire_range, n.move, n.reach)
         for g in n.may_not_form:
             if (k, g) in fid:
@@ -336,6 +337,7 @@ def rule_arrays(t: Tables) -> Packed:
             tn.charge_vs_foot_x,
             fid[(k, tn.deploys_to)] if tn.deploys_to else -1,
             fid[(k, tn.square_formation)] if tn.square_formation else -1,
+            fid[(k, tn.default_formation)],
         )
     hd = np.array(t.hit_dice._dice, np.int64).reshape(-1, 2)
     ls = np.array(t.withdrawal.losses, np.float64).reshape(-1, 2)
@@ -380,6 +382,7 @@ def doctrine_arrays(t: Tables, names: tuple[str, str]) -> RuleArrays:
             doc.advance_when_defending,
             doc.rally_shaken,
             given.get("shaken", len(given)),
+            doc.square_from_skirmish,
         )
         df[side] = (
             doc.charge_min_strength_ratio,
@@ -387,6 +390,8 @@ def doctrine_arrays(t: Tables, names: tuple[str, str]) -> RuleArrays:
             doc.unlimber_within_inches,
             max(t.stop_short, doc.cavalry_wait_inches),
             t.stop_short,
+            _or_never(doc.leave_skirmish_within_inches),
+            _or_never(doc.limber_beyond_inches),
         )
         for i, k in enumerate(p.kinds):
             dr[side, i] = given.get(k, len(given))
@@ -397,6 +402,11 @@ def doctrine_arrays(t: Tables, names: tuple[str, str]) -> RuleArrays:
         _DOCTRINES.clear()
     _DOCTRINES[key] = (t, rl)
     return rl
+
+
+def _or_never(inches: float | None) -> float:
+    """A doctrine's optional distance for the kernel: -1.0 for None (never, RULES.md §6.7)."""
+    return -1.0 if inches is None else inches
 
 
 _RULES: dict[tuple[int, str, str], tuple[Tables, Packed, Rules, int]] = {}

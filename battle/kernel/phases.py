@@ -76,7 +76,9 @@ from battle.kernel.layout import (
     RF_STOP_SHORT,
     S_RECORD,
     SR_FORMED,
+    SR_MAY_NOT_FORM,
     ST_RALLIED,
+    ST_REFUSED,
     ST_STEADY,
     T_CVF,
     T_FOOT,
@@ -449,11 +451,16 @@ def change_formation(b: Battle, u: int, new: int) -> None:
 
     Its completion total starts from the change's own cost (§5.2, with the reforming row
     when it leaves skirmish order, §1.7). A change the type cannot make (no cost for the
-    pair, or ``may_not_form``) is not made.
+    pair, or ``may_not_form``) is not made; one ``may_not_form`` forbids (§1.7: no square
+    straight from skirmish order) is logged as refused.
     """
     U, CT = b.U, b.CT
     old = U[u, U_FID]
-    if new < 0 or CT[old, new] == -(10**9):
+    if new < 0:
+        return
+    if CT[old, new] == -(10**9):
+        if b.MNF[old, new]:
+            state_event(b, u, ST_REFUSED, SR_MAY_NOT_FORM, new)
         return
     if b.S[S_RECORD]:
         emit(b, EV_FORMED, u, old, new, 0, 0, 0, 0, 0)

@@ -76,6 +76,8 @@ class TacticalDoctrine:
         Hits that destroy a unit (10, §1.2): a unit's strength is this minus its actual hits.
     unit_types
         The compiled unit types (RULES.md §1): the doctrine reads their flags, never names.
+    skirmish
+        The (type, formation) pairs in skirmish order (RULES.md §1.7).
     """
 
     __slots__ = (
@@ -92,10 +94,14 @@ class TacticalDoctrine:
         "forms_fire",
         "full_strength",
         "hold_in_range",
+        "leave_skirmish_within",
+        "limber_beyond",
         "rally_shaken",
         "rank",
         "ratio",
         "rules",
+        "skirmish",
+        "square_from_skirmish",
         "square_vs_cavalry",
         "stop_short",
         "types",
@@ -110,6 +116,7 @@ class TacticalDoctrine:
         stop_short: float,
         full_strength: int,
         unit_types: Mapping[str, TypeNumbers],
+        skirmish: Collection[tuple[str, str]] = frozenset(),
     ) -> None:
         self.rules = rules
         self.depth = depth
@@ -139,6 +146,13 @@ class TacticalDoctrine:
         self.unlimber_within = rules.unlimber_within_inches
         #: cavalry waits this far off for a chance to charge, never closer than stop_short
         self.cavalry_stop = max(stop_short, rules.cavalry_wait_inches)
+        self.skirmish = frozenset(skirmish)
+        #: RULES.md §1.7, §5.2: skirmishers form the fire formation this close (None: never)
+        self.leave_skirmish_within = rules.leave_skirmish_within_inches
+        #: RULES.md §1.7: order a square §1.7 refuses (a drill for the referee)
+        self.square_from_skirmish = rules.square_from_skirmish
+        #: RULES.md §5.2, §6.7: a deployed battery limbers up past this gap (None: never)
+        self.limber_beyond = rules.limber_beyond_inches
 
     # ------------------------------------------------------------------ orders
     def choose_orders(
@@ -291,18 +305,12 @@ class TacticalDoctrine:
         it may not charge this bound); ``picked``: charge targets already worked out this
         bound, by (type, position, reach, actual hits), which is all the choice depends on.
         """
-        deploys_to = u.deploys_to
-        if deploys_to:  # e.g. artillery: unlimber within reach of the enemy (RULES.md §6.7)
-            if u.formation != deploys_to:
-                if nearest <= self.unlimber_within:
-                    return Order(u, FORM, None, deploys_to)
-                if advancing:
-                    return Order(u, ADVANCE, None, "", self.unlimber_within)
-            return None
+        if u.deploys_to:
+            return self._battery_order(u, nearest, advancing)
         square = u.square_formation
         if square:
             if threatened:
-                if u.formation != square and square not in u.may_not_form:
+                if u.formation != square and self._tries_square(u, square):
                     return Order(u, FORM, None, square)
             elif u.square:
                 return Order(u, FORM, None, self.advance_formation)
@@ -314,6 +322,8 @@ class TacticalDoctrine:
                 target = picked[key] = self.charge_target(u, targets)
             if target is not None:
                 return Order(u, CHARGE, target)
+        if self._leaves_skirmish(u, nearest):
+            return Order(u, FORM, None, self.fire_formation)
         in_range = u.fire_range > 0.0 and nearest <= u.fire_range
         if in_range and self.hold_in_range:
             return None  # stays to fire
@@ -335,6 +345,42 @@ class TacticalDoctrine:
         if nearest <= stop:
             return None
         return Order(u, ADVANCE, None, "", stop)
+
+    def _battery_order(self, u: Unit, nearest: float, advancing: bool) -> Order | None:
+        """The order of a unit that deploys to fire, e.g. a battery (RULES.md §6.7): it
+        deploys (unlimbers) once an enemy is within ``unlimber_within_inches``, else
+        advances if its side advances; deployed, it limbers up again (§5.2 unlimber ->
+        limber: back to its type's default formation) when its side advances and no enemy
+        is within ``limber_beyond_inches``, if the doctrine sets it."""
+        deploys_to = u.deploys_to
+        if u.formation == deploys_to:
+            beyond = self.limber_beyond
+            if beyond is not None and advancing and nearest > beyond:
+                return Order(u, FORM, None, self.types[u.kind].default_formation)
+            return None
+        if nearest <= self.unlimber_within:
+            return Order(u, FORM, None, deploys_to)
+        if advancing:
+            return Order(u, ADVANCE, None, "", self.unlimber_within)
+        return None
+
+    def _tries_square(self, u: Unit, square: str) -> bool:
+        """Whether ``u``, threatened by cavalry, is ordered into ``square``: only from a
+        formation that may form it directly (RULES.md §1.7: not from skirmish order), unless
+        the doctrine is the ``square_from_skirmish`` drill, whose order §1.7 then refuses."""
+        return self.square_from_skirmish or square not in u.may_not_form
+
+    def _leaves_skirmish(self, u: Unit, nearest: float) -> bool:
+        """Whether ``u``, in skirmish order, forms the doctrine's fire formation: an enemy is
+        within ``leave_skirmish_within_inches`` and its type has that formation (RULES.md
+        §1.7; the change costs §5.2's reforming row: light infantry +1, other +2)."""
+        within = self.leave_skirmish_within
+        return (
+            within is not None
+            and nearest <= within
+            and (u.kind, u.formation) in self.skirmish
+            and self.forms_fire[u.kind]
+        )
 
     def charge_target(self, u: Unit, targets: list[Unit]) -> Unit | None:
         """The enemy ``u`` would charge now, or None (RULES.md §6.4, §6.9).
@@ -400,7 +446,7 @@ class TacticalDoctrine:
             best = best_key = None
             for u in own:
                 square = u.square_formation
-                if not square or square in u.may_not_form or u.melee is not None:
+                if not square or not self._tries_square(u, square) or u.melee is not None:
                     continue
                 gap = depth - u.pos - e.pos
                 if gap > reach:

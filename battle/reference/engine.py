@@ -202,6 +202,7 @@ def _doctrine(t: Tables, name: str) -> TacticalDoctrine:
             stop_short=t.stop_short,
             full_strength=t.destroyed_at,
             unit_types=t.unit_types,
+            skirmish=t.skirmish,
         )
         if len(_DOCTRINES) > 256:
             _DOCTRINES.clear()

@@ -363,11 +363,15 @@ def _change_formation(st: BattleState, u: Unit, formation: str) -> None:
 
     Its completion total starts from the pair's cost (§5.2), plus the reforming row when it
     leaves skirmish order (light infantry +1, other infantry +2; §1.7). A change the type
-    cannot make (no cost for the pair, or ``may_not_form``) is not made.
+    cannot make (no cost for the pair, or ``may_not_form``) is not made; one ``may_not_form``
+    forbids (§1.7: no square straight from skirmish order) is logged as refused.
     """
     t = st.t
     cost = t.change_totals.get((u.kind, u.formation, formation))
     if cost is None:
+        if formation in u.may_not_form and st.record:
+            reason = f"may not form {formation} directly"
+            st.emit(StateChanged(st.turn, st.bounds, u.id, "refused", reason))
         return
     numbers = t.formations[(u.kind, formation)]
     if st.record:

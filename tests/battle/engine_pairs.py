@@ -27,6 +27,7 @@ from battle.events import (
     FormationChanged,
     HitResolved,
     Moved,
+    StateChanged,
 )
 from battle.result import BattleResult
 from battle.rules import BattleRules
@@ -57,6 +58,16 @@ DRILLS: dict[str, dict[str, Any]] = {
         "charge_min_strength_ratio": 1.0,
         "cavalry_wait_inches": 1,
     },
+    # leaves skirmish order near the enemy (RULES.md §1.7, §5.2's reforming rows), orders a
+    # skirmisher that cavalry threatens into square, which §1.7 refuses, and limbers its
+    # deployed batteries up again to advance when no enemy is near (§5.2 unlimber -> limber)
+    "drill-skirmish": {
+        "leave_skirmish_within_inches": 8,
+        "square_from_skirmish": True,
+        "unlimber_within_inches": 10,
+        "limber_beyond_inches": 12,
+        "advance_when_defending": True,
+    },
     # never charges, never advances when defending: cavalry against cavalry waits out the
     # 15 turns (a draw, RULES.md §6.8 d)
     "drill-passive": {
@@ -86,20 +97,26 @@ def _rules(variants: tuple[str, ...]) -> BattleRules | None:
 
 def occurrences(events: Sequence[BattleEvent]) -> Counter[str]:
     """How often the rules the shipped doctrines never exercise occur in a battle's events
-    (issue 27 item 6): formation changes by pair, cavalry in melee against a square (CD x3,
-    RULES.md §1.6), irregular units, 15-turn draws (§6.8), move-and-fire shots and pursuits
-    (§6.10)."""
+    (issue 27 item 6): formation changes by pair, units leaving skirmish order by type
+    (RULES.md §5.2's reforming rows), formation changes refused (§1.7), cavalry in melee
+    against a square (CD x3, §1.6), irregular units, 15-turn draws (§6.8), move-and-fire
+    shots and pursuits (§6.10)."""
     seen: Counter[str] = Counter()
     kinds: dict[str, str] = {}
     forms: dict[str, str] = {}
     for e in events:
         if isinstance(e, BattleStarted):
             for u in e.units:
-                kinds[u.id], forms[u.id] = u.kind, u.formation
                 seen["irregular unit"] += u.irregular
+            for u in (*e.units, *e.arrivals):
+                kinds[u.id], forms[u.id] = u.kind, u.formation
         elif isinstance(e, FormationChanged):
             seen[f"{e.from_formation}->{e.to_formation}"] += 1
+            if e.from_formation == "skirmish":  # §5.2's reforming rows, light +1, other +2
+                seen[f"{kinds[e.unit]} leaves skirmish"] += 1
             forms[e.unit] = e.to_formation
+        elif isinstance(e, StateChanged) and e.state == "refused":
+            seen[f"{forms[e.unit]} refused {e.reason.split()[3]}"] += 1
         elif isinstance(e, HitResolved):
             seen[e.how] += 1
             mounted_vs_square = (

@@ -579,8 +579,19 @@ class Referee(Ending):
             u.out = "off-table"
         elif state == "rallied":
             u.shaken = False
+        elif state == "refused":
+            self.refused(e, u)
         elif state == "steady":
             u.disordered = False
+
+    def refused(self, e: dict, u: U) -> None:
+        """A formation change refused (RULES.md §1.7): an activated unit, in the manoeuvre
+        phase, ordered into a formation its own formation may not form directly."""
+        if u.id not in self.activated or self.phase != "manoeuvre":
+            self.bad(e, f"{u.id} refused a formation change though not activated (§5.1)")
+        wanted = re.fullmatch(r"may not form (\S+) directly", e.get("reason", ""))
+        if wanted is None or wanted.group(1) not in self.ftable(u).get("may_not_form", []):
+            self.bad(e, f"{u.id} in {u.formation} refused {e.get('reason')!r}: §1.7 allows it")
 
     def on_FormationChanged(self, e: dict) -> None:
         u = self.units[e["unit"]]

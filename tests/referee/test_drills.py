@@ -33,6 +33,10 @@ MUST_OCCUR = {
     "free-attack": 5,
     "nightfall": 5,
     "late arrival": 100,
+    "light_infantry leaves skirmish": 100,  # §5.2 light infantry reforming from skirmish +1
+    "infantry leaves skirmish": 10,  # §5.2 other infantry reforming from skirmish +2
+    "skirmish refused square": 10,  # §1.7 no square straight from skirmish order
+    "unlimbered->limbered": 20,  # §5.2 limber <-> unlimber, unlimbered to limbered
 }
 
 
