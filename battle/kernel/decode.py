@@ -29,7 +29,70 @@ from battle.events import (
 )
 from battle.kernel import layout as L
 from battle.kernel.layout import (
+    E_BOUND,
+    E_KIND,
+    E_TURN,
+    EA_UNIT,
+    EB_CARD,
+    EB_DECK,
+    EB_NACT,
+    EB_SIDE,
+    EC_CARD,
+    EC_CAUSE,
+    EC_LEFT,
+    EC_SIDE,
+    EC_TEST,
+    EC_UNIT,
+    EE_REASON,
+    EE_WINNER,
+    EF_FROM,
+    EF_TO,
+    EF_UNIT,
+    EH_ATTACKER,
+    EH_BONUS,
+    EH_D,
+    EH_DIVISOR,
+    EH_HITS,
+    EH_HOW,
+    EH_MELEE,
+    EH_MORALE_HITS,
+    EH_TARGET,
+    EH_TOTAL,
+    EM_A,
+    EM_B,
+    EM_BY_A,
+    EM_BY_B,
+    EM_LOSER,
+    EM_OUTCOME,
+    EMV_ACTION,
+    EMV_FROM,
+    EMV_TARGET,
+    EMV_TO,
+    EMV_UNIT,
     END_REASONS,
+    EP_PHASE,
+    EP_SIDE,
+    ER_ROLL,
+    ES_ARG,
+    ES_STATE,
+    ES_UNIT,
+    ES_WHY,
+    ET_ARG,
+    ET_DIE,
+    ET_KIND,
+    ET_PASSED,
+    ET_ROLL,
+    ET_TARGET,
+    ET_UNIT,
+    ET_WHY,
+    EW,
+    EWD_ENEMY,
+    EWD_NROLLS,
+    EWD_OWN,
+    EWD_PERCENT,
+    EWD_SIDE,
+    EWD_TOTAL,
+    EWD_WITHDRAWS,
     NS,
     S_ATTACKER,
     S_BOUNDS,
@@ -154,25 +217,25 @@ _CHECKS: dict[tuple[float, ...], WithdrawalChecked] = {}
 def _withdrawals(t: Tables, E: FloatArray, n: int) -> tuple[WithdrawalChecked, ...]:
     """Every withdrawal check of the battle (RULES.md §7.2–§7.4), from its event rows."""
     out = []
-    for i in np.flatnonzero(E[:n, 0] == L.EV_WD).tolist():
+    for i in np.flatnonzero(E[:n, E_KIND] == L.EV_WD).tolist():
         r = E[i].tolist()
-        nrolls = int(r[7])
-        rolls = E[i + 1 : i + 1 + nrolls, 3].tolist()
-        key = (id(t), *r[1:16], *rolls)
+        nrolls = int(r[EWD_NROLLS])
+        rolls = E[i + 1 : i + 1 + nrolls, ER_ROLL].tolist()
+        key = (id(t), *r[E_TURN:EW], *rolls)
         check = _CHECKS.get(key)
         if check is None:
-            pct = r[4]
-            own = SideTally(int(r[8]), int(r[9]), int(r[10]), int(r[11]))
-            enemy = SideTally(int(r[12]), int(r[13]), int(r[14]), int(r[15]))
+            pct = r[EWD_PERCENT]
+            own = SideTally(*[int(x) for x in r[EWD_OWN : EWD_OWN + 4]])
+            enemy = SideTally(*[int(x) for x in r[EWD_ENEMY : EWD_ENEMY + 4]])
             check = WithdrawalChecked(
-                int(r[1]),
-                int(r[2]),
-                int(r[3]),
+                int(r[E_TURN]),
+                int(r[E_BOUND]),
+                int(r[EWD_SIDE]),
                 round(pct, 3),
                 tuple(t.withdrawal.factors(own, enemy, pct)),
-                int(r[5]),
+                int(r[EWD_TOTAL]),
                 tuple([int(x) for x in rolls]),
-                bool(r[6]),
+                bool(r[EWD_WITHDRAWS]),
                 t.withdrawal_die,
                 t.withdrawal_success_total,
             )
@@ -246,7 +309,7 @@ def events(
     :mod:`battle.kernel.layout`) and the start, from its layout."""
     ids = [s.id for s in lay.specs]
     names = p.formations
-    ints = E[:, :13].astype(np.int64).tolist()
+    ints = E[:, : EH_TOTAL + 1].astype(np.int64).tolist()  # the widest integer row: a hit's
     out: list[BattleEvent] = [_started(p, lay, attacker)]
     append = out.append
     kinds, phases, moves, states = L.TEST_KINDS, PHASES, L.MOVES, L.STATES
@@ -256,15 +319,15 @@ def events(
     while i < count:
         r = ints[i]
         i += 1
-        kind = r[0]
+        kind, turn, bound = r[E_KIND], r[E_TURN], r[E_BOUND]
         if kind == L.EV_PHASE:
-            key = (r[1], r[2], r[3], r[4])
+            key = (turn, bound, r[EP_SIDE], r[EP_PHASE])
             ev = _PHASE_EVENTS.get(key)
             if ev is None:
-                ev = _PHASE_EVENTS[key] = PhaseStarted(r[1], r[2], r[3], phases[r[4]])
+                ev = _PHASE_EVENTS[key] = PhaseStarted(turn, bound, r[EP_SIDE], phases[r[EP_PHASE]])
             append(ev)
         elif kind == L.EV_TEST:
-            tk, unit, die, why, arg = r[3], r[4], r[5], r[9], r[10]
+            tk, unit, why, arg = r[ET_KIND], r[ET_UNIT], r[ET_WHY], r[ET_ARG]
             if why == L.TR_NONE:
                 reason = ""
             elif why == L.TR_TARGET:
@@ -275,86 +338,89 @@ def events(
                 reason = f"side {arg} has the first bound"
             append(
                 TestRolled(
-                    r[1],
-                    r[2],
+                    turn,
+                    bound,
                     kinds[tk],
                     ids[unit] if unit >= 0 else "",
-                    _dice_name(die, tk == L.TK_INITIATIVE),
-                    r[6],
-                    r[7],
-                    r[8] != 0,
+                    _dice_name(r[ET_DIE], tk == L.TK_INITIATIVE),
+                    r[ET_ROLL],
+                    r[ET_TARGET],
+                    r[ET_PASSED] != 0,
                     reason,
                 )
             )
         elif kind == L.EV_HIT:
-            v = r[11:13]
             append(
                 HitResolved(
-                    r[1],
-                    r[2],
-                    L.HOWS[r[3]],
-                    ids[r[4]],
-                    ids[r[5]],
-                    r[6] != 0,
-                    r[7],
-                    r[8],
-                    r[9],
-                    r[10],
-                    v[0],
-                    v[1],
+                    turn,
+                    bound,
+                    L.HOWS[r[EH_HOW]],
+                    ids[r[EH_ATTACKER]],
+                    ids[r[EH_TARGET]],
+                    r[EH_MELEE] != 0,
+                    r[EH_D],
+                    r[EH_BONUS],
+                    r[EH_DIVISOR],
+                    r[EH_MORALE_HITS],
+                    r[EH_HITS],
+                    r[EH_TOTAL],
                 )
             )
         elif kind == L.EV_MOVED:
-            f = E[i - 1, 5:7].tolist()
-            target = r[7]
+            inches = E[i - 1, EMV_FROM : EMV_TO + 1].tolist()  # floats: not from ``ints``
+            target = r[EMV_TARGET]
             append(
                 Moved(
-                    r[1],
-                    r[2],
-                    ids[r[3]],
-                    moves[r[4]],
-                    f[0],
-                    f[1],
+                    turn,
+                    bound,
+                    ids[r[EMV_UNIT]],
+                    moves[r[EMV_ACTION]],
+                    inches[0],
+                    inches[1],
                     ids[target] if target >= 0 else "",
                 )
             )
         elif kind == L.EV_CARD:
-            who = ids[r[7]]
+            who = ids[r[EC_UNIT]]
             why_text = (
-                f"{who} failed a {kinds[r[8]]} test"
-                if r[6] == L.CC_FAILED
+                f"{who} failed a {kinds[r[EC_TEST]]} test"
+                if r[EC_CAUSE] == L.CC_FAILED
                 else f"{who} lost a melee"
             )
-            append(CardLost(r[1], r[2], r[3], r[4], r[5], why_text))
+            append(CardLost(turn, bound, r[EC_SIDE], r[EC_CARD], r[EC_LEFT], why_text))
         elif kind == L.EV_STATE:
-            append(
-                StateChanged(r[1], r[2], ids[r[3]], states[r[4]], _reason(r[5], r[6], r[2], names))
-            )
+            reason = _reason(r[ES_WHY], r[ES_ARG], bound, names)
+            append(StateChanged(turn, bound, ids[r[ES_UNIT]], states[r[ES_STATE]], reason))
         elif kind == L.EV_BOUND:
-            n = r[6]
-            acts = tuple([ids[ints[i + k][3]] for k in range(n)])
+            n = r[EB_NACT]
+            acts = tuple([ids[ints[i + k][EA_UNIT]] for k in range(n)])
             i += n
-            append(BoundStarted(r[1], r[2], r[3], r[4], r[5], acts))
+            append(BoundStarted(turn, bound, r[EB_SIDE], r[EB_CARD], r[EB_DECK], acts))
         elif kind == L.EV_MELEE:
+            loser = r[EM_LOSER]
             append(
                 MeleeResolved(
-                    r[1],
-                    r[2],
-                    ids[r[3]],
-                    ids[r[4]],
-                    r[5],
-                    r[6],
-                    ids[r[7]] if r[7] >= 0 else "",
-                    L.OUTCOMES[r[8]],
+                    turn,
+                    bound,
+                    ids[r[EM_A]],
+                    ids[r[EM_B]],
+                    r[EM_BY_A],
+                    r[EM_BY_B],
+                    ids[loser] if loser >= 0 else "",
+                    L.OUTCOMES[r[EM_OUTCOME]],
                 )
             )
         elif kind == L.EV_FORMED:
-            append(FormationChanged(r[1], r[2], ids[r[3]], names[r[4]], names[r[5]]))
+            append(
+                FormationChanged(turn, bound, ids[r[EF_UNIT]], names[r[EF_FROM]], names[r[EF_TO]])
+            )
         elif kind == L.EV_WD:
             append(next(wd))
-            i += r[7]
+            i += r[EWD_NROLLS]
         elif kind == L.EV_END:
-            append(BattleEnded(r[1], r[2], None if r[3] < 0 else r[3], L.END_REASONS[r[4]]))
+            winner = r[EE_WINNER]
+            ended = END_REASONS[r[EE_REASON]]
+            append(BattleEnded(turn, bound, None if winner < 0 else winner, ended))
     return out
 
 

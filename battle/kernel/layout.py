@@ -2,10 +2,11 @@
 
 Each family of columns or codes is declared once, as a list of names in order: its numbers
 are made from that order (``(U_SIDE, U_KIND, ...) = range(37)``, which fails at import unless
-the count is right), and its width from its last name (``NU = U_HALFP + 1``). Only the
-battle's scalars ``S_*`` are numbered by hand, as some are several wide (a value per side,
-the tallies); tests/battle/test_kernel_layout.py checks that they do not overlap, and that
-the names a decoder prints (``TEST_KINDS``, ``HOWS``, ...) match their codes.
+the count is right), and its width from its last name (``NU = U_HALFP + 1``). The battle's
+scalars ``S_*``, some several wide (a value per side, the tallies), are numbered from
+:data:`SCALARS`, their names with their widths; tests/battle/test_kernel_layout.py checks
+that they do not overlap, and that the names a decoder prints (``TEST_KINDS``, ``HOWS``, ...)
+match their codes.
 
 The kernel (:mod:`battle.kernel.rules_core`, :mod:`battle.kernel.orders`,
 :mod:`battle.kernel.bound`) keeps one battle as a handful of numpy arrays so that numba can
@@ -92,34 +93,81 @@ P_CFROM = 1
 NP = 2
 
 # ---------------------------------------------------------------- S: battle scalars
-S_TURN = 0
-S_BOUNDS = 1
-S_OVER = 2
-S_WINNER = 3  # -1: a draw / not decided
-S_REASON = 4
-S_CHANGED = 5
-S_ATTACKER = 6
-S_RECORD = 7
-S_CL = 8  # cards lost, + side
-S_LOST = 10  # §7.1 casualties in boxes, + side
-S_BOX = 12  # §7.1 boxes, + side
-S_ONF = 14  # units on the field, + side
-S_DN = 16  # deck size, + side
-S_DEALT = 18  # cards dealt since the last reshuffle, + side
-S_DI = 20  # next uniform to read
-S_DNUM = 21  # uniforms in DB (drawn so far)
-S_DUSED = 22  # uniforms asked for (may pass S_DNUM: the battle is then fought again)
-S_EN = 23  # event rows written
-S_EOVER = 24  # 1 when the event buffer overflowed (the battle is then fought again)
-S_FCT = 25  # turn of the first withdrawal check, -1 none
-S_TAL = 26  # §7.2 tallies: + 4 * side + T_*
-S_NEXTARR = 34  # next arrival to join
-S_NARR = 35  # arrivals
-S_MAXB = 36  # nightfall after this many bounds, -1 none
-S_NWD = 37  # withdrawal checks recorded
-S_BITGEN = 38  # address of the battle generator's bitgen_t, 0 none (battle.kernel.draw)
-S_DUP = 39  # 1 when two units have the same id (the battle is then refused, not fought)
-NS = 40
+#: the battle's scalars, in order, with how many slots each takes (a value per side: 2):
+#: their numbers ``S_*`` below are made from this list (checked at import), never by hand
+SCALARS: tuple[tuple[str, int], ...] = (
+    ("S_TURN", 1),
+    ("S_BOUNDS", 1),
+    ("S_OVER", 1),
+    ("S_WINNER", 1),  # -1: a draw / not decided
+    ("S_REASON", 1),
+    ("S_CHANGED", 1),
+    ("S_ATTACKER", 1),
+    ("S_RECORD", 1),
+    ("S_CL", 2),  # cards lost, + side
+    ("S_LOST", 2),  # §7.1 casualties in boxes, + side
+    ("S_BOX", 2),  # §7.1 boxes, + side
+    ("S_ONF", 2),  # units on the field, + side
+    ("S_DN", 2),  # deck size, + side
+    ("S_DEALT", 2),  # cards dealt since the last reshuffle, + side
+    ("S_DI", 1),  # next uniform to read
+    ("S_DNUM", 1),  # uniforms in DB (drawn so far)
+    ("S_DUSED", 1),  # uniforms asked for (may pass S_DNUM: the battle is then fought again)
+    ("S_EN", 1),  # event rows written
+    ("S_EOVER", 1),  # 1 when the event buffer overflowed (the battle is then fought again)
+    ("S_FCT", 1),  # turn of the first withdrawal check, -1 none
+    ("S_TAL", 8),  # §7.2 tallies: + 4 * side + T_*
+    ("S_NEXTARR", 1),  # next arrival to join
+    ("S_NARR", 1),  # arrivals
+    ("S_MAXB", 1),  # nightfall after this many bounds, -1 none
+    ("S_NWD", 1),  # withdrawal checks recorded
+    ("S_BITGEN", 1),  # address of the battle generator's bitgen_t, 0 none (battle.kernel.draw)
+    ("S_DUP", 1),  # 1 when two units have the same id (the battle is then refused, not fought)
+)
+
+
+def _starts(widths: tuple[tuple[str, int], ...]) -> list[int]:
+    """The first slot of each scalar of ``widths`` laid end to end, then the total."""
+    out = [0]
+    for _, width in widths:
+        out.append(out[-1] + width)
+    return out
+
+
+(
+    S_TURN,
+    S_BOUNDS,
+    S_OVER,
+    S_WINNER,
+    S_REASON,
+    S_CHANGED,
+    S_ATTACKER,
+    S_RECORD,
+    S_CL,
+    S_LOST,
+    S_BOX,
+    S_ONF,
+    S_DN,
+    S_DEALT,
+    S_DI,
+    S_DNUM,
+    S_DUSED,
+    S_EN,
+    S_EOVER,
+    S_FCT,
+    S_TAL,
+    S_NEXTARR,
+    S_NARR,
+    S_MAXB,
+    S_NWD,
+    S_BITGEN,
+    S_DUP,
+    NS,
+) = _starts(SCALARS)
+for _name, _slot in zip(SCALARS, _starts(SCALARS), strict=False):
+    if globals()[_name[0]] != _slot:  # the names above in SCALARS' order
+        raise ImportError(f"battle.kernel.layout: {_name[0]} is not in SCALARS' place")
+del _name, _slot
 
 # a unit's code in a layout's RX (battle.kernel.pack.UnitRows): the rank of its id (string
 # order) above ROW_BITS, its row of TB below
@@ -276,6 +324,35 @@ EW = 16  # columns: kind, turn, bound, then up to 13 values
     EV_ROLL,  # one withdrawal die
     EV_END,  # winner (-1), reason
 ) = range(1, 14)
+
+# the columns of an event row by name: every row's kind, turn and bound, then each kind's
+# values in the order the kernel writes them (``emit``'s v1, v2, ...), from column 3
+E_KIND, E_TURN, E_BOUND = range(3)
+EP_SIDE, EP_PHASE = range(3, 5)  # EV_PHASE
+EB_SIDE, EB_CARD, EB_DECK, EB_NACT = range(3, 7)  # EV_BOUND
+EA_UNIT = 3  # EV_ACT
+ET_KIND, ET_UNIT, ET_DIE, ET_ROLL, ET_TARGET, ET_PASSED, ET_WHY, ET_ARG = range(3, 11)  # EV_TEST
+(
+    EH_HOW,
+    EH_ATTACKER,
+    EH_TARGET,
+    EH_MELEE,
+    EH_D,
+    EH_BONUS,
+    EH_DIVISOR,
+    EH_MORALE_HITS,
+    EH_HITS,
+    EH_TOTAL,
+) = range(3, 13)  # EV_HIT
+EM_A, EM_B, EM_BY_A, EM_BY_B, EM_LOSER, EM_OUTCOME = range(3, 9)  # EV_MELEE
+EC_SIDE, EC_CARD, EC_LEFT, EC_CAUSE, EC_UNIT, EC_TEST = range(3, 9)  # EV_CARD
+ES_UNIT, ES_STATE, ES_WHY, ES_ARG = range(3, 7)  # EV_STATE
+EMV_UNIT, EMV_ACTION, EMV_FROM, EMV_TO, EMV_TARGET = range(3, 8)  # EV_MOVED
+EF_UNIT, EF_FROM, EF_TO = range(3, 6)  # EV_FORMED
+EWD_SIDE, EWD_PERCENT, EWD_TOTAL, EWD_WITHDRAWS, EWD_NROLLS = range(3, 8)  # EV_WD, then ...
+EWD_OWN, EWD_ENEMY = 8, 12  # ... each side's four §7.2 tallies (T_* order)
+ER_ROLL = 3  # EV_ROLL
+EE_WINNER, EE_REASON = range(3, 5)  # EV_END
 
 # phases (battle.events.PHASES order)
 (

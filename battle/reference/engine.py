@@ -19,6 +19,7 @@ from battle.dice import Dice
 from battle.errors import ConfigError, ForceError
 from battle.reference.arrivals import join_due
 from battle.reference.doctrine import ADVANCE, Order, TacticalDoctrine
+from battle.reference.ending import check_end, finish, first_side, withdrawal_phase
 from battle.reference.phases import (
     completion_tests,
     declare_charges,
@@ -142,7 +143,7 @@ def _fight(
     """The battle itself: turns of two bounds and a withdrawal phase (RULES.md §6.2, §7)."""
     st = BattleState(tables, (force_a, force_b), dice, attacker, record_events, due)
     st.changed = True
-    if st.check_end():  # a side may start at its losing card count (arw-1998, one unit)
+    if check_end(st):  # a side may start at its losing card count (arw-1998, one unit)
         return st.result()
     limit, cap, from_check = tables.max_turns, tables.max_turns_cap, tables.turns_from_first_check
     while not st.over:
@@ -152,14 +153,14 @@ def _fight(
         else:
             ended = st.turn >= limit or st.turn >= cap
         if ended:
-            st.finish(None, "turn-limit")
+            finish(st, None, "turn-limit")
             break
         st.turn += 1
-        first = st.first_side()
+        first = first_side(st)
         for side in (first, 1 - first):
             # (late arrivals that join a side do so here, at the start of its bound, §8.4)
             if max_bounds is not None and st.bounds >= max_bounds:
-                st.finish(None, "nightfall")
+                finish(st, None, "nightfall")
                 break
             if due:
                 join_due(st, due)
@@ -167,7 +168,7 @@ def _fight(
             if st.over:
                 break
         if not st.over:
-            st.withdrawal_phase()
+            withdrawal_phase(st)
     return st.result()
 
 
@@ -280,25 +281,25 @@ def _bound(st: BattleState, side: int, doc: TacticalDoctrine) -> None:
     stand_tests(st, side)
     completion_tests(st, side)
     charges = declare_charges(st, side, orders)
-    if st.changed and st.check_end():
+    if st.changed and check_end(st):
         return
     # 3. fire
     if record:
         st.phase(side, "fire")
     fire_phase(st, side, charges)
-    if st.changed and st.check_end():
+    if st.changed and check_end(st):
         return
     # 4. melee
     if record:
         st.phase(side, "melee")
     melee_phase(st)
-    if st.changed and st.check_end():
+    if st.changed and check_end(st):
         return
     # 5. manoeuvre
     if record:
         st.phase(side, "manoeuvre")
     manoeuvre_phase(st, side, orders, charges)
-    if st.changed and st.check_end():
+    if st.changed and check_end(st):
         return
     # 6. checks
     if record:
@@ -306,4 +307,4 @@ def _bound(st: BattleState, side: int, doc: TacticalDoctrine) -> None:
     half_strength_checks(st)
     end_bound(st, side, orders)
     if st.changed:
-        st.check_end()
+        check_end(st)

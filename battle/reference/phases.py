@@ -1,8 +1,9 @@
 """The phases of one bound (RULES.md §6.3 steps 2–6), as functions of the battle state.
 
-:class:`battle.reference.state.BattleState` keeps the units and decks and applies one rule at a time
-(hit filter, morale tests, falling back); these functions run a bound's phases with it, in
-the order :func:`battle.reference.engine._bound` calls them. Each takes the state as its first
+:class:`battle.reference.state.BattleState` keeps the units and decks; the rules it is
+changed by are functions (:mod:`battle.reference.hits`, :mod:`battle.reference.losses`,
+:mod:`battle.reference.ending`); these functions run a bound's phases with them, in the
+order :func:`battle.reference.engine._bound` calls them. Each takes the state as its first
 argument (typed, so that mypy checks every attribute it reads).
 """
 
@@ -13,6 +14,8 @@ from typing import TYPE_CHECKING
 from battle.events import FormationChanged, MeleeResolved, Moved, StateChanged, TestRolled
 from battle.formation import completion_total
 from battle.reference.doctrine import Order
+from battle.reference.hits import hit_filter, morale_test
+from battle.reference.losses import bad_thing, drop_back, fall_back
 from battle.reference.unit import Unit
 from battle.units import ID as _ID
 
@@ -54,7 +57,7 @@ def stand_tests(st: BattleState, side: int) -> None:
         if c.out:
             u.charged_by = None
             continue
-        if st.morale_test(u, 0, "stand") and not u.out:
+        if morale_test(st, u, 0, "stand") and not u.out:
             u.melee, c.melee = c, u
             u.stood_vs, c.stood_by = c, u
             u.charged_by = None
@@ -66,7 +69,7 @@ def stand_tests(st: BattleState, side: int) -> None:
             continue
         if t.no_charge_after_fail:
             u.no_charge = True
-        st.fall_back(u, t.fall_back, "fall-back")
+        fall_back(st, u, t.fall_back, "fall-back")
         if t.pursuit and not u.out and not c.out:
             _pursue(st, c, u, bonus)
     charged.clear()
@@ -162,14 +165,14 @@ def declare_charges(st: BattleState, side: int, orders: list[Order]) -> list[Ord
         if target.id in declared:
             continue
         bonus = t.charge_weak_target_bonus if (target.disordered or target.shaken) else 0
-        if st.morale_test(u, 0, "charge", bonus, reason=target.id if st.record else ""):
+        if morale_test(st, u, 0, "charge", bonus, reason=target.id if st.record else ""):
             u.charge_declared = True
             declared.add(target.id)
             charges.append(o)
         elif not u.out:
             if t.no_charge_after_fail:
                 u.no_charge = True
-            st.drop_back(u)
+            drop_back(st, u)
     return charges
 
 
@@ -191,7 +194,7 @@ def fire_phase(st: BattleState, side: int, charges: list[Order]) -> None:
             stood = u.stood_vs
             u.stood_vs = None  # defensive fire happens in this bound or not at all (§6.9)
             if not (u.disordered or u.cd_fire == 0 or stood.out):
-                st.hit_filter(u, stood, "defensive-fire")
+                hit_filter(st, u, stood, "defensive-fire")
                 stood.hit_by_fire = True
                 st.flagged[stood.side].append(stood)
             continue
@@ -209,10 +212,10 @@ def fire_phase(st: BattleState, side: int, charges: list[Order]) -> None:
                 continue
         if target.pos >= depth - u.pos - u.fire_range:  # in range
             if moving:
-                st.hit_filter(u, target, "move-and-fire", 0, t.move_and_fire_x)
+                hit_filter(st, u, target, "move-and-fire", 0, t.move_and_fire_x)
                 u.half_move = True
             else:
-                st.hit_filter(u, target, "fire")
+                hit_filter(st, u, target, "fire")
             target.hit_by_fire = True
             st.flagged[target.side].append(target)
 
@@ -250,8 +253,8 @@ def resolve_melee(
     whatever the hits: one bad thing for its side, and its opponent holds. If both went,
     nobody lost. A tie leaves them in melee.
     """
-    hits_by_a = st.hit_filter(a, b, how, bonus_a, x_a)
-    hits_by_b = st.hit_filter(b, a, how, bonus_b, x_b)
+    hits_by_a = hit_filter(st, a, b, how, bonus_a, x_a)
+    hits_by_b = hit_filter(st, b, a, how, bonus_b, x_b)
     loser = None
     if a.out and b.out:
         outcome = "ended"
@@ -278,16 +281,16 @@ def resolve_melee(
         )
     if loser is None:
         return
-    st.bad_thing(loser.side, f"{loser.id} lost a melee" if st.record else "")
+    bad_thing(st, loser.side, f"{loser.id} lost a melee" if st.record else "")
     if loser.out:
         return
     winner = b if loser is a else a
     t = st.t
     if t.free_attack and not winner.out:
-        st.hit_filter(winner, loser, "free-attack", 0, t.free_attack_x)
+        hit_filter(st, winner, loser, "free-attack", 0, t.free_attack_x)
         if loser.out:
             return
-    st.fall_back(loser, t.fall_back, "fall-back")
+    fall_back(st, loser, t.fall_back, "fall-back")
 
 
 def _charge_bonus(u: Unit, other: Unit, bonus: int) -> int:
@@ -309,7 +312,7 @@ def manoeuvre_phase(st: BattleState, side: int, orders: list[Order], charges: li
             if u.charge_declared:
                 _charge_move(st, u, o.target)
         elif action == "rally":
-            if u.shaken and st.morale_test(u, 0, "rally"):
+            if u.shaken and morale_test(st, u, 0, "rally"):
                 u.shaken = False
                 if st.record:
                     st.emit(StateChanged(st.turn, st.bounds, u.id, "rallied"))
@@ -407,7 +410,7 @@ def half_strength_checks(st: BattleState) -> None:
     st.half_pending.clear()
     for u in pending:
         if not u.out:
-            st.morale_test(u, 0, "half-strength")
+            morale_test(st, u, 0, "half-strength")
 
 
 def end_bound(st: BattleState, side: int, orders: list[Order]) -> None:

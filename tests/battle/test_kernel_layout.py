@@ -1,7 +1,7 @@
 """The battle kernel's data layout (battle/kernel/layout.py, issue 27 item 4): each family of
-columns and codes is numbered by the order of its names; these tests check what is still
-numbered by hand (the battle's scalars, some a value per side) and that every list of names
-the decoder prints from matches its codes."""
+columns and codes is numbered by the order of its names; these tests check that the battle's
+scalars (some a value per side) are numbered from their names and widths, and that every
+list of names the decoder prints from matches its codes."""
 
 from __future__ import annotations
 
@@ -9,6 +9,13 @@ from battle.kernel import layout as L
 
 #: the scalars of S that hold more than one value: one per side, or §7.2's tallies (4 per side)
 WIDE = {"S_CL": 2, "S_LOST": 2, "S_BOX": 2, "S_ONF": 2, "S_DN": 2, "S_DEALT": 2, "S_TAL": 8}
+
+
+def test_the_scalars_are_numbered_from_their_names() -> None:
+    """Every S_* name is in SCALARS, with the width WIDE gives it (1 otherwise)."""
+    names = [n for n in _family("S_") if n != "S_"]
+    assert sorted(names) == sorted(n for n, _ in L.SCALARS)
+    assert all(width == WIDE.get(name, 1) for name, width in L.SCALARS)
 
 
 def _family(prefix: str) -> dict[str, int]:
@@ -47,7 +54,7 @@ def test_the_names_printed_match_their_codes() -> None:
     assert len(L.TEST_KINDS) == L.TK_INITIATIVE + 1
     assert len(L.HOWS) == L.HOW_PURSUIT + 1
     assert len(L.OUTCOMES) == L.MO_ENDED + 1
-    assert len(L.STATES) == L.ST_JOINED + 1
+    assert len(L.STATES) == L.ST_REFUSED + 1
     assert len(L.MOVES) == L.MV_PURSUE + 1
     assert len(L.END_REASONS) == L.END_NIGHTFALL + 1
     assert len(L.END_STATES) == len(L.END_FLAGS) + 1  # then "steady"
