@@ -40,9 +40,12 @@ test: native
 # kernel itself (its own are left out by tests/battle/conftest.py), the battle and campaign
 # CLIs, and the stored campaign fingerprint (the same campaigns, hash for hash, as with the
 # kernel).
+# (Two runs: tests/battle and tests/campaign each have a conftest.py, which one pytest run of
+# a few files of both could import under one name.)
 test-without-numba: native
+	$(BIN)/python tests/without_numba.py -n 2 -q -p no:cacheprovider $(PYTEST_ARGS) tests/battle
 	$(BIN)/python tests/without_numba.py -n 2 -q -p no:cacheprovider $(PYTEST_ARGS) \
-	  tests/battle tests/campaign/test_cli_run.py tests/campaign/test_fingerprint.py
+	  tests/campaign/test_cli_run.py tests/campaign/test_fingerprint.py
 
 # The independent campaign referee over 3,000 campaigns (750 seeds on each of its four maps,
 # every pairing of tempers): 0 departures from RULES.md (tests/referee/test_campaign_referee.py).

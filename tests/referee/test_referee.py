@@ -132,6 +132,16 @@ def _audit(events: list[dict]) -> list[str]:
     return Referee(load_battle_rules()).audit(events)
 
 
+def _refuse_after_a_change(events: list[dict]) -> None:
+    """A square refused (RULES.md §1.7) to a unit that has just formed line or column,
+    from which square may be formed directly."""
+    i = _first(events, type="FormationChanged")
+    e = events[i]
+    refused = {"type": "StateChanged", "turn": e["turn"], "bound": e["bound"], "unit": e["unit"],
+               "state": "refused", "reason": "may not form square directly"}  # fmt: skip
+    events.insert(i + 1, refused)
+
+
 def test_the_clean_battle_passes(clean: list[dict]) -> None:
     assert _audit(clean) == []
 
@@ -150,6 +160,7 @@ def test_the_clean_battle_passes(clean: list[dict]) -> None:
         ("an end too late", lambda ev: ev.insert(len(ev) - 1, dict(
             ev[_first(ev, type="PhaseStarted", phase="response")], bound=ev[-1]["bound"])),
             "phase"),
+        ("a refusal §1.7 allows", _refuse_after_a_change, "allows it"),
         ("a wrong withdrawal total", lambda ev: ev[_first(ev, type="WithdrawalChecked")]
             .update(total=9), "rolls 9 dice"),
         ("a wrong end", lambda ev: ev[-1].update(reason="turn-limit", winner=None), "turn-limit"),
