@@ -322,7 +322,7 @@ class TacticalDoctrine:
                 target = picked[key] = self.charge_target(u, targets)
             if target is not None:
                 return Order(u, CHARGE, target)
-        if self._leaves_skirmish(u, nearest):
+        if self.leave_skirmish_within is not None and self._leaves_skirmish(u, nearest):
             return Order(u, FORM, None, self.fire_formation)
         in_range = u.fire_range > 0.0 and nearest <= u.fire_range
         if in_range and self.hold_in_range:
