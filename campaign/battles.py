@@ -36,7 +36,7 @@ from campaign.clock import arrival_bound
 from campaign.events import SIDES, CampaignEvent, MeetingOnRoad, StrengthLearned
 from campaign.fallback import Aftermath, Road
 from campaign.result import BattleRow
-from campaign.schedule import later
+from campaign.schedule import later, now_of
 from campaign.streams import BATTLE
 
 if TYPE_CHECKING:
@@ -199,7 +199,7 @@ class BattleDesk:
             if o_origin != dest or o_dest != origin or s1 <= t0:  # (no tuples built)
                 continue
             meet = (t0 + s0 + (t1 - t0)) / 2.0  # both march the road in the same time
-            self._meet_later(div, other, max(meet - camp.env.now, 0.0))
+            self._meet_later(div, other, max(meet - now_of(camp.env), 0.0))
 
     def _meet_later(self, a: Division, b: Division, delay: float) -> None:
         """Schedule the meeting of ``a`` and ``b`` on their road in ``delay`` minutes, where a
@@ -234,7 +234,7 @@ class BattleDesk:
                 together.append(d)
         if camp.record:
             ids = tuple([d.id for d in together])
-            camp.emit(MeetingOnRoad(int(camp.env.now), (road_a[0], road_a[1]), ids))
+            camp.emit(MeetingOnRoad(int(now_of(camp.env)), (road_a[0], road_a[1]), ids))
         else:  # events off: only the log reads it (counted, not built: Campaign.tally)
             camp.tally()
         self.fight(Meeting(road=(road_a[0], road_a[1])), together, arriving=None)
@@ -249,7 +249,7 @@ class BattleDesk:
         camp = self.camp
         if camp.over:
             return
-        now: float = camp.env.now  # (a native float for the comparisons below)
+        now: float = now_of(camp.env)  # (a native float for the comparisons below)
         battle = self.fighting.get(junction)
         if battle is not None:
             self._join(battle, junction)
@@ -338,7 +338,7 @@ class BattleDesk:
                 r, b = camp.dice.d(6), camp.dice.d(6)
             roll_off = (r, b)
             attacker = "red" if r > b else "blue"
-        start = self._start_time(camp.env.now)  # a road meeting at night is fought at dawn
+        start = self._start_time(now_of(camp.env))  # a road meeting at night is fought at dawn
         red: list[UnitSpec] = []
         blue: list[UnitSpec] = []
         for d in sorted(divisions, key=_by_id):  # each side's units, its divisions by id
@@ -399,12 +399,12 @@ class BattleDesk:
         )
         battle.version += 1
         end = battle.end
-        over = end <= camp.env.now  # over before its first bound (a side began beaten)
+        over = end <= now_of(camp.env)  # over before its first bound (a side began beaten)
         if not over:
             # its end is scheduled before the divisions it holds go back to sleep, so that
             # at that minute the result is applied before any of them thinks again
             version = battle.version
-            later(camp.env, end - camp.env.now, lambda: self._battle_over(battle, version))
+            later(camp.env, end - now_of(camp.env), lambda: self._battle_over(battle, version))
         for d in battle.members():
             d.busy_until = end  # held until it ends
             d.in_battle = True
@@ -426,7 +426,7 @@ class BattleDesk:
         assert battle.result is not None
         inside = {d.id for d in battle.members()}
         # it joins from now: one that stood there on other orders joins as it arrives
-        k = arrival_bound(camp.env.now, battle.start, self.bound_minutes)
+        k = arrival_bound(now_of(camp.env), battle.start, self.bound_minutes)
         new = []
         for d in camp.divisions:
             if not d.alive or d.location != junction or not _may_fight(d) or d.id in inside:

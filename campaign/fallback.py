@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from campaign.army import Division
 from campaign.events import SIDES, FellBack, Surrendered
+from campaign.schedule import now_of
 
 if TYPE_CHECKING:
     from campaign.engine import Campaign
@@ -97,7 +98,7 @@ class Aftermath:
 
     def hold_on_road(self, by_side: dict[str, list[Division]]) -> None:
         """After a battle on a road both sides stay where they met until it ends."""
-        now = self.camp.env.now
+        now = now_of(self.camp.env)
         for s in SIDES:
             for d in by_side[s]:
                 if d.road is None:
@@ -236,6 +237,6 @@ class Aftermath:
         camp.forget(d)
         camp.endgame.occupy(where)
         if camp.record:
-            camp.emit(Surrendered(int(camp.env.now), d.side, d.id, where))
+            camp.emit(Surrendered(int(now_of(camp.env)), d.side, d.id, where))
         else:  # events off: only the log reads it (counted, not built: Campaign.tally)
             camp.tally()

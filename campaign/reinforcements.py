@@ -12,6 +12,7 @@ import simpy
 from campaign.army import raise_division
 from campaign.errors import MapError
 from campaign.events import SIDES, DivisionRaised, RaisedUnit, Reinforced
+from campaign.schedule import now_of
 from campaign.sightings import enemies_seeing, update_sightings
 
 if TYPE_CHECKING:
@@ -108,7 +109,7 @@ def reinforce(camp: Campaign, r: Reinforcement) -> None:
         number += 1
         div, roll = raise_division(r.side, number, r.junction, camp.rules, camp.forces_dice)
         raised.append((div, roll))
-    now = int(env.now)
+    now = int(now_of(env))
     record = camp.record
     if record:
         seen = (r.side, *enemies_seeing(camp, r.side, r.junction))  # fog of war (§8.6)
@@ -124,7 +125,7 @@ def reinforce(camp: Campaign, r: Reinforcement) -> None:
             camp.emit(DivisionRaised(now, r.side, div.id, roll, units, r.junction, seen_by=seen))
         else:
             camp.tally()
-        div.arrived_at = env.now
+        div.arrived_at = now_of(env)
         div.process = env.process(camp.division_process(div))
     update_sightings(camp)
     camp.endgame.occupy(r.junction)
