@@ -232,11 +232,9 @@ class BattleDesk:
                 d.side == b.side and _same_start(road, road_b)
             ):
                 together.append(d)
-        if camp.record:
+        if camp.event_wanted():
             ids = tuple([d.id for d in together])
             camp.emit(MeetingOnRoad(int(now_of(camp.env)), (road_a[0], road_a[1]), ids))
-        else:  # events off: only the log reads it (counted, not built: Campaign.tally)
-            camp.tally()
         self.fight(Meeting(road=(road_a[0], road_a[1])), together, arriving=None)
 
     def check_contact(self, junction: str, arriving: Division | None) -> None:
@@ -527,21 +525,17 @@ class BattleDesk:
         start = int(battle.start)
         events: list[CampaignEvent] = []
         camp.battle_seen(start + result.minutes, {"red": _ids(red), "blue": _ids(blue)}, winner)
-        if record:
+        if camp.event_wanted():  # (emitted with the rest by _write)
             events.append(fought_event(camp, battle, by_side, joined))
-        else:
-            camp.tally()
         known = camp.known_boxes
         for s in SIDES:  # each side learns the strength of what it fought (§2.4, §8.6)
             learned = known[s]
             for d in blue if s == "red" else red:
                 learned[d.id] = d.boxes
-                if record:
+                if camp.event_wanted():
                     events.append(
                         StrengthLearned(start, s, d.id, len(d.units), d.boxes, seen_by=(s,))
                     )
-                else:
-                    camp.tally()
         if record:
             self._write(battle, events)
         row = battle_row(camp, battle, by_side)

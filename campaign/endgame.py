@@ -166,9 +166,7 @@ class Endgame:
                 yield env.timeout(0)
             if camp.over:
                 return
-            if not camp.record:  # events off: counted, not built (Campaign.tally)
-                camp.tally()
-            else:
+            if camp.event_wanted():
                 self._day_ended(day)
             self.check_bases()
             if camp.over:
@@ -218,9 +216,7 @@ class Endgame:
         dice = camp.dice
         withdrew = []
         for c in roll_withdrawals(checks, lambda: dice.d(die), self.success_total, die):
-            if not camp.record:  # events off: counted, not built (Campaign.tally)
-                camp.tally()
-            else:
+            if camp.event_wanted():
                 camp.emit(
                     WithdrawalCheck(
                         int(now_of(camp.env)),

@@ -184,14 +184,19 @@ class Campaign:
             for strategist in self.strategists.values():
                 strategist.observe_fall_back(side, division, path)
 
-    def tally(self) -> None:
-        """Count an event not built because events are off (batch runs), as :meth:`emit`
-        would: the event cap (``campaign.max_events``) ends a campaign at the same event."""
-        if self.over:
-            return
-        self.n_events += 1
-        if self.n_events >= self.max_events:
-            self.end(None, "event cap reached: a draw")
+    def event_wanted(self) -> bool:
+        """Whether to build the event that happens now and :meth:`emit` it: yes with events
+        on; with events off (batch runs) no, and it is counted here as :meth:`emit` would
+        count it, so that the event cap (``campaign.max_events``) ends a campaign at the
+        same event either way. Every event of the stream takes this one path:
+        ``if camp.event_wanted(): camp.emit(Event(...))``."""
+        if self.record:
+            return True
+        if not self.over:
+            self.n_events += 1
+            if self.n_events >= self.max_events:
+                self.end(None, "event cap reached: a draw")
+        return False
 
     def end(self, winner: str | None, reason: str) -> None:
         if self.over:
@@ -203,10 +208,8 @@ class Campaign:
 
     def _started(self) -> None:
         """Log the campaign's header: map, rules, doctrines, bases, seed, versions."""
-        if not self.record:
-            self.tally()
-            return
-        self.emit(header(self))
+        if self.event_wanted():
+            self.emit(header(self))
 
     def run(self) -> CampaignResult:
         """Run the campaign to its end (RULES.md §8.7) and return the result."""
@@ -403,8 +406,7 @@ class Campaign:
         if order.code == "flank" and self._last_order.get(div.id) != key:
             self.counts["flank"] += 1
         self._last_order[div.id] = key
-        if not self.record:
-            self.tally()
+        if not self.event_wanted():
             return
         self.emit(
             Ordered(
@@ -429,8 +431,7 @@ class Campaign:
         follows ``why`` in the logged reason (the leg it would not start)."""
         if div.halted_reason != why:
             div.halted_reason = why
-            if not self.record:
-                self.tally()
+            if not self.event_wanted():
                 return
             reason = why + detail
             self.emit(
@@ -440,12 +441,11 @@ class Campaign:
     def _march(self, div: Division, origin: str, dest: str, test_rough: bool) -> Step:
         env = self.env
         hours, kind = self.roads[origin, dest]
-        record = self.record
         if test_rough and kind == "rough":
             passed, roll = percentage_test(self.dice, self.cr.rough_road_pass)
             self.counts["rough_road_tests"] += 1
             self.counts["rough_road_failures"] += not passed
-            if record:
+            if self.event_wanted():
                 self.emit(
                     RoughRoadTest(
                         int(now_of(env)),
@@ -459,8 +459,6 @@ class Campaign:
                         seen_by=(div.side,),
                     )
                 )
-            else:
-                self.tally()
             if not passed:
                 div.halted_reason = ""
                 return (yield env.timeout(self.cr.rough_road_retry_minutes)) is WOKEN
@@ -472,13 +470,11 @@ class Campaign:
         now = now_of(env)
         div.road = (origin, dest, now, now + minutes)
         self.endgame.occupy(origin)  # a contested junction left to one side (RULES.md §7.2)
-        if record:
+        if self.event_wanted():
             seen = (div.side, *enemies_seeing(self, div.side, origin))
             self.emit(
                 MarchBegun(int(now), div.side, div.id, origin, dest, kind, hours, seen_by=seen)
             )
-        else:
-            self.tally()
         self.desk.watch_road(div)
         if (yield env.timeout(minutes)) is WOKEN:
             return True
@@ -492,8 +488,7 @@ class Campaign:
 
     def _arrival(self, div: Division, junction: str) -> None:
         """Log a division reaching a junction (seen by the enemy within sight, §8.6)."""
-        if not self.record:
-            self.tally()
+        if not self.event_wanted():
             return
         seen = (div.side, *enemies_seeing(self, div.side, junction))
         self.emit(MarchArrived(int(now_of(self.env)), div.side, div.id, junction, seen_by=seen))

@@ -178,10 +178,8 @@ class Aftermath:
         # learn it at once, whichever side's divisions think first (issue 10, item 4)
         path_taken = (start, *route)
         camp.fall_back_seen(d.side, d.id, path_taken)
-        if camp.record:
+        if camp.event_wanted():
             camp.emit(FellBack(int(end), d.side, d.id, path_taken, onto_base, bool(from_road)))
-        else:
-            camp.tally()
         d.orders = orders
 
     def away_from_base(
@@ -236,7 +234,5 @@ class Aftermath:
         camp.ledger.surrendered(d, camp.rules.battle.withdrawal.surrendered_casualty_fraction)
         camp.forget(d)
         camp.endgame.occupy(where)
-        if camp.record:
+        if camp.event_wanted():
             camp.emit(Surrendered(int(now_of(camp.env)), d.side, d.id, where))
-        else:  # events off: only the log reads it (counted, not built: Campaign.tally)
-            camp.tally()

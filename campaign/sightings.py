@@ -87,10 +87,8 @@ def _sight(camp: Campaign, side: str, standing: list[str]) -> None:
             continue
         if seen.get(d.id) != location and _in_sight(neighbourhood[location], standing):
             seen[d.id] = location
-            if camp.record:
+            if camp.event_wanted():
                 camp.emit(Sighted(int(now_of(camp.env)), side, d.id, location, seen_by=(side,)))
-            else:
-                camp.tally()
 
 
 def _in_sight(around: frozenset[str], standing: list[str]) -> bool:
