@@ -236,19 +236,7 @@ def _place(graph: nx.Graph, seed: int, notes: list[str]) -> None:
     ordered.add_nodes_from(sorted(graph))
     ordered.add_edges_from(sorted(tuple(sorted(e)) for e in graph.edges))
     if len(ordered) >= LARGE_LAYOUT:
-        layout = _layered_layout(ordered)
-        xs = [p[0] for p in known.values()] or [0.0, 100.0]
-        ys = [p[1] for p in known.values()] or [0.0, 100.0]
-        lx = [p[0] for p in layout.values()]
-        ly = [p[1] for p in layout.values()]
-        sx = (max(xs) - min(xs) or 100.0) / (max(lx) - min(lx) or 1.0)
-        sy = (max(ys) - min(ys) or 100.0) / (max(ly) - min(ly) or 1.0)
-        for n in missing:
-            x, y = layout[n]
-            graph.nodes[n]["pos"] = (
-                round(min(xs) + (x - min(lx)) * sx, 3),
-                round(min(ys) + (y - min(ly)) * sy, 3),
-            )
+        _place_in_layers(graph, ordered, known, missing)
         notes.append(
             f"{len(missing)} junctions have no position: placed in layers of road steps by "
             "networkx.bfs_layout (a large map)."
@@ -263,3 +251,26 @@ def _place(graph: nx.Graph, seed: int, notes: list[str]) -> None:
         f"{len(missing)} junctions have no position: placed by networkx.spring_layout "
         f"(seed {seed})."
     )
+
+
+def _place_in_layers(
+    graph: nx.Graph,
+    ordered: nx.Graph,
+    known: dict[str, tuple[float, float]],
+    missing: list[str],
+) -> None:
+    """Place the ``missing`` junctions of a large map by :func:`_layered_layout`, scaled
+    into the box of the ``known`` positions (0-100 when there are none)."""
+    layout = _layered_layout(ordered)
+    xs = [p[0] for p in known.values()] or [0.0, 100.0]
+    ys = [p[1] for p in known.values()] or [0.0, 100.0]
+    lx = [p[0] for p in layout.values()]
+    ly = [p[1] for p in layout.values()]
+    sx = (max(xs) - min(xs) or 100.0) / (max(lx) - min(lx) or 1.0)
+    sy = (max(ys) - min(ys) or 100.0) / (max(ly) - min(ly) or 1.0)
+    for n in missing:
+        x, y = layout[n]
+        graph.nodes[n]["pos"] = (
+            round(min(xs) + (x - min(lx)) * sx, 3),
+            round(min(ys) + (y - min(ly)) * sy, 3),
+        )
