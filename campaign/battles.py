@@ -36,7 +36,7 @@ from campaign.clock import arrival_bound
 from campaign.events import SIDES, CampaignEvent, MeetingOnRoad, StrengthLearned
 from campaign.fallback import Aftermath, Road
 from campaign.result import BattleRow
-from campaign.schedule import later
+from campaign.schedule import later, now_of
 from campaign.streams import BATTLE
 
 if TYPE_CHECKING:
@@ -199,7 +199,7 @@ class BattleDesk:
             if o_origin != dest or o_dest != origin or s1 <= t0:  # (no tuples built)
                 continue
             meet = (t0 + s0 + (t1 - t0)) / 2.0  # both march the road in the same time
-            self._meet_later(div, other, max(meet - camp.env.now, 0.0))
+            self._meet_later(div, other, max(meet - now_of(camp.env), 0.0))
 
     def _meet_later(self, a: Division, b: Division, delay: float) -> None:
         """Schedule the meeting of ``a`` and ``b`` on their road in ``delay`` minutes, where a
@@ -232,11 +232,9 @@ class BattleDesk:
                 d.side == b.side and _same_start(road, road_b)
             ):
                 together.append(d)
-        if camp.record:
+        if camp.event_wanted():
             ids = tuple([d.id for d in together])
-            camp.emit(MeetingOnRoad(int(camp.env.now), (road_a[0], road_a[1]), ids))
-        else:  # events off: only the log reads it (counted, not built: Campaign.tally)
-            camp.tally()
+            camp.emit(MeetingOnRoad(int(now_of(camp.env)), (road_a[0], road_a[1]), ids))
         self.fight(Meeting(road=(road_a[0], road_a[1])), together, arriving=None)
 
     def check_contact(self, junction: str, arriving: Division | None) -> None:
@@ -249,40 +247,42 @@ class BattleDesk:
         camp = self.camp
         if camp.over:
             return
-        now: float = camp.env.now  # (a native float for the comparisons below)
+        now: float = now_of(camp.env)  # (a native float for the comparisons below)
         battle = self.fighting.get(junction)
         if battle is not None:
             self._join(battle, junction)
             return
         dawn = self.dawn.get(junction)
         if dawn is not None and dawn > now:
-            for d in camp.divisions:
-                if d.alive and d.location == junction and _may_fight(d) and d.busy_until < dawn:
-                    d.busy_until = dawn  # arrivals in the night wait for it (§8.4)
+            self._wait_for_dawn(junction, dawn)
             return
-        here: list[Division] = []
-        red = blue = False
         # at night, divisions only resting until dawn count too: the meeting is fought then
         # (§8.3, §8.4; left out, nobody looked at the junction again at dawn)
         start = self._start_time(now)
-        for d in camp.divisions:
-            if d.alive and d.location == junction and d.busy_until <= start and _may_fight(d):
-                here.append(d)
-                if d.side == "red":
-                    red = True
-                else:
-                    blue = True
-        if red and blue:
-            if arriving is not None:
-                side = arriving.side
-                for d in here:  # (a loop: a compiled generator is an object a call)
-                    if d.side != side and d.arrived_at == now:
-                        arriving = None  # arrived together: a roll-off decides the attacker (§6.9)
-                        break
-            if start > now:  # no battle starts at night: fought at dawn with all there then (§8.3)
-                self._hold_for_dawn(junction, here, now, start, arriving)
-                return
-            self.fight(Meeting(junction=junction), here, arriving)
+        here = self._ready_at(junction, start)
+        if not _both_sides(here):
+            return
+        if arriving is not None and _arrived_together(here, arriving, now):
+            arriving = None  # arrived together: a roll-off decides the attacker (§6.9)
+        if start > now:  # no battle starts at night: fought at dawn with all there then (§8.3)
+            self._hold_for_dawn(junction, here, now, start, arriving)
+            return
+        self.fight(Meeting(junction=junction), here, arriving)
+
+    def _wait_for_dawn(self, junction: str, dawn: float) -> None:
+        """Divisions that reach ``junction`` in the night of a battle held for ``dawn`` wait
+        for it there (RULES.md §8.4)."""
+        for d in self.camp.divisions:
+            if d.alive and d.location == junction and _may_fight(d) and d.busy_until < dawn:
+                d.busy_until = dawn
+
+    def _ready_at(self, junction: str, start: float) -> list[Division]:
+        """The divisions at ``junction`` that may fight in a battle starting at ``start``."""
+        return [
+            d
+            for d in self.camp.divisions
+            if d.alive and d.location == junction and d.busy_until <= start and _may_fight(d)
+        ]
 
     def _hold_for_dawn(
         self,
@@ -338,7 +338,7 @@ class BattleDesk:
                 r, b = camp.dice.d(6), camp.dice.d(6)
             roll_off = (r, b)
             attacker = "red" if r > b else "blue"
-        start = self._start_time(camp.env.now)  # a road meeting at night is fought at dawn
+        start = self._start_time(now_of(camp.env))  # a road meeting at night is fought at dawn
         red: list[UnitSpec] = []
         blue: list[UnitSpec] = []
         for d in sorted(divisions, key=_by_id):  # each side's units, its divisions by id
@@ -399,12 +399,12 @@ class BattleDesk:
         )
         battle.version += 1
         end = battle.end
-        over = end <= camp.env.now  # over before its first bound (a side began beaten)
+        over = end <= now_of(camp.env)  # over before its first bound (a side began beaten)
         if not over:
             # its end is scheduled before the divisions it holds go back to sleep, so that
             # at that minute the result is applied before any of them thinks again
             version = battle.version
-            later(camp.env, end - camp.env.now, lambda: self._battle_over(battle, version))
+            later(camp.env, end - now_of(camp.env), lambda: self._battle_over(battle, version))
         for d in battle.members():
             d.busy_until = end  # held until it ends
             d.in_battle = True
@@ -426,7 +426,7 @@ class BattleDesk:
         assert battle.result is not None
         inside = {d.id for d in battle.members()}
         # it joins from now: one that stood there on other orders joins as it arrives
-        k = arrival_bound(camp.env.now, battle.start, self.bound_minutes)
+        k = arrival_bound(now_of(camp.env), battle.start, self.bound_minutes)
         new = []
         for d in camp.divisions:
             if not d.alive or d.location != junction or not _may_fight(d) or d.id in inside:
@@ -499,63 +499,73 @@ class BattleDesk:
             (red if d.side == "red" else blue).append(d)
         by_side = {"red": red, "blue": blue}
         winner = None if result.winner is None else SIDES[result.winner]
-        totals = unit_totals(result)
         record = camp.record
         # each late arrival's units as it brought them, before its losses take the
         # destroyed ones off it (RULES.md §8.4: the log and the odds name them all)
         joined = [(d, k, tuple([u.id for u in d.units])) for d, k in battle.joins] if record else []
-        ledger = camp.ledger
-        ledger.fought(everyone)
-        destroyed_at = camp.destroyed_at
-        lost_as = camp.lost_as  # flag or battery, by unit type
-        for d in everyone:
-            ledger.apply_losses(d, totals, destroyed_at, lost_as)  # §1.2, §7.6
-        if winner is not None:  # a battle lost (RULES.md §7.6)
-            loser = _enemy(winner)
-            ledger.battle_lost(loser, by_side[loser])
+        self._losses(result, everyone, by_side, winner)
         self.count += 1
-        where = battle.where
-        place: str | tuple[str, str] | None = where.junction
-        road = where.road
-        if road is not None:  # either way marched: its two ends in order
-            x, y = road
-            place = (x, y) if x <= y else (y, x)
-        assert place is not None
-        places = self.places
-        if place not in places:
-            places[place] = None
+        place = _place(battle.where)
+        if place not in self.places:
+            self.places[place] = None
         start = int(battle.start)
         events: list[CampaignEvent] = []
         camp.battle_seen(start + result.minutes, {"red": _ids(red), "blue": _ids(blue)}, winner)
-        if record:
+        if camp.event_wanted():  # (emitted with the rest by _write)
             events.append(fought_event(camp, battle, by_side, joined))
-        else:
-            camp.tally()
-        known = camp.known_boxes
-        for s in SIDES:  # each side learns the strength of what it fought (§2.4, §8.6)
-            learned = known[s]
-            for d in blue if s == "red" else red:
-                learned[d.id] = d.boxes
-                if record:
-                    events.append(
-                        StrengthLearned(start, s, d.id, len(d.units), d.boxes, seen_by=(s,))
-                    )
-                else:
-                    camp.tally()
+        self._learn_strengths(start, by_side, events)
         if record:
             self._write(battle, events)
-        row = battle_row(camp, battle, by_side)
-        rows = self.rows
-        if not rows or rows[-1].index < row.index:  # ended in the order begun: at the end
-            rows.append(row)
-        else:
-            bisect.insort(rows, row, key=_row_index)
+        self._add_row(battle_row(camp, battle, by_side))
         for d in everyone:
             if not d.alive:
                 camp.forget(d)
                 if d.location:  # the last enemy division there gone: control (RULES.md §7.2)
                     camp.endgame.occupy(d.location)
         return by_side, winner
+
+    def _losses(
+        self,
+        result: BattleResult,
+        everyone: list[Division],
+        by_side: dict[str, list[Division]],
+        winner: str | None,
+    ) -> None:
+        """Each division's losses and the battle lost, in the ledger (RULES.md §1.2, §7.6)."""
+        camp = self.camp
+        totals = unit_totals(result)
+        ledger = camp.ledger
+        ledger.fought(everyone)
+        destroyed_at = camp.destroyed_at
+        lost_as = camp.lost_as  # flag or battery, by unit type
+        for d in everyone:
+            ledger.apply_losses(d, totals, destroyed_at, lost_as)
+        if winner is not None:
+            loser = _enemy(winner)
+            ledger.battle_lost(loser, by_side[loser])
+
+    def _learn_strengths(
+        self, start: int, by_side: dict[str, list[Division]], events: list[CampaignEvent]
+    ) -> None:
+        """Each side learns the strength of what it fought (RULES.md §2.4, §8.6)."""
+        camp = self.camp
+        known = camp.known_boxes
+        for s in SIDES:
+            learned = known[s]
+            for d in by_side[_enemy(s)]:
+                learned[d.id] = d.boxes
+                if camp.event_wanted():
+                    events.append(
+                        StrengthLearned(start, s, d.id, len(d.units), d.boxes, seen_by=(s,))
+                    )
+
+    def _add_row(self, row: BattleRow) -> None:
+        """The battle's table row, in the order the battles began."""
+        rows = self.rows
+        if not rows or rows[-1].index < row.index:  # ended in the order begun: at the end
+            rows.append(row)
+        else:
+            bisect.insort(rows, row, key=_row_index)
 
     def _write(self, battle: Battle, record: list[CampaignEvent]) -> None:
         """Emit a battle's record and move it to where the battle began in the stream: after
@@ -574,6 +584,27 @@ class BattleDesk:
         for other in self.pending.values():  # later slots move down by what was put in
             if other.slot > slot or (other.slot == slot and other.number > battle.number):
                 other.slot += len(added)
+
+
+def _place(where: Meeting) -> str | tuple[str, str]:
+    """Where a battle was fought: its junction, or its road's two ends in order (either way
+    marched)."""
+    road = where.road
+    if road is not None:
+        x, y = road
+        return (x, y) if x <= y else (y, x)
+    assert where.junction is not None
+    return where.junction
+
+
+def _both_sides(divisions: list[Division]) -> bool:
+    """Whether both sides have a division among ``divisions``."""
+    return len({d.side for d in divisions}) == 2
+
+
+def _arrived_together(here: list[Division], arriving: Division, now: float) -> bool:
+    """Whether an enemy of ``arriving`` among ``here`` arrived at the same minute ``now``."""
+    return any(d.side != arriving.side and d.arrived_at == now for d in here)
 
 
 def _same_start(road: tuple[str, str, float, float], other: tuple[str, str, float, float]) -> bool:

@@ -9,7 +9,7 @@ from battle.withdrawal import WithdrawalTable, roll_withdrawals, withdrawal_tabl
 from campaign.events import SIDES, CampaignEnded, DayEnded, DivisionAtEnd, WithdrawalCheck
 from campaign.ledger import Ledger
 from campaign.result import CampaignResult
-from campaign.schedule import due_now
+from campaign.schedule import due_now, now_of
 
 if TYPE_CHECKING:
     from collections.abc import Generator
@@ -140,7 +140,7 @@ class Endgame:
             camp.end(None, "each side holds the other's base at nightfall: a draw")
         elif holders:
             side, base = holders[0]
-            self.base_fell_day[_enemy(side)] = camp.clock.day(max(camp.env.now - 1, 0))
+            self.base_fell_day[_enemy(side)] = camp.clock.day(max(now_of(camp.env) - 1, 0))
             holder = camp.map.sides[side]
             camp.end(
                 side,
@@ -158,17 +158,15 @@ class Endgame:
         env = camp.env
         for day in range(1, camp.time_limit_days + 1):
             nightfall = (day - 1) * 1440 + camp.clock.daylight_minutes
-            if nightfall > env.now:
-                yield env.timeout(nightfall - env.now)
+            if nightfall > now_of(env):
+                yield env.timeout(nightfall - now_of(env))
             # let every battle that ends at nightfall settle its fall backs first (§8.5); with
             # nothing else due this minute, the wait would end at once
             if due_now(env):
                 yield env.timeout(0)
             if camp.over:
                 return
-            if not camp.record:  # events off: counted, not built (Campaign.tally)
-                camp.tally()
-            else:
+            if camp.event_wanted():
                 self._day_ended(day)
             self.check_bases()
             if camp.over:
@@ -183,7 +181,7 @@ class Endgame:
         camp = self.camp
         camp.emit(
             DayEnded(
-                int(camp.env.now),
+                int(now_of(camp.env)),
                 day,
                 {s: sum(d.boxes for d in camp.divisions if d.alive and d.side == s) for s in SIDES},
                 {s: self.objective_value(s) for s in SIDES},
@@ -218,12 +216,10 @@ class Endgame:
         dice = camp.dice
         withdrew = []
         for c in roll_withdrawals(checks, lambda: dice.d(die), self.success_total, die):
-            if not camp.record:  # events off: counted, not built (Campaign.tally)
-                camp.tally()
-            else:
+            if camp.event_wanted():
                 camp.emit(
                     WithdrawalCheck(
-                        int(camp.env.now),
+                        int(now_of(camp.env)),
                         c.side,
                         c.casualty_percent,
                         c.factors,
@@ -283,7 +279,7 @@ class Endgame:
 def final_result(camp: Campaign) -> CampaignResult:
     """Emit ``camp``'s last event (CampaignEnded, kept with events off too) and return its
     result (RULES.md §8.7). Compiled with the campaign: every campaign ends through it."""
-    t = int(camp.env.now)
+    t = int(now_of(camp.env))
     endgame = camp.endgame
     summary = endgame.summary()
     fell = min(endgame.base_fell_day.items(), default=None)

@@ -40,10 +40,13 @@ from campaign.schedule import (
     after_urgent,
     due_now,
     first_of,
+    may_wake,
+    now_of,
     nudge,
     queued,
     ring,
     set_active,
+    waits_on,
 )
 from campaign.setting import setting_of
 from campaign.sightings import decision_view, enemies_seeing, update_sightings
@@ -181,14 +184,19 @@ class Campaign:
             for strategist in self.strategists.values():
                 strategist.observe_fall_back(side, division, path)
 
-    def tally(self) -> None:
-        """Count an event not built because events are off (batch runs), as :meth:`emit`
-        would: the event cap (``campaign.max_events``) ends a campaign at the same event."""
-        if self.over:
-            return
-        self.n_events += 1
-        if self.n_events >= self.max_events:
-            self.end(None, "event cap reached: a draw")
+    def event_wanted(self) -> bool:
+        """Whether to build the event that happens now and :meth:`emit` it: yes with events
+        on; with events off (batch runs) no, and it is counted here as :meth:`emit` would
+        count it, so that the event cap (``campaign.max_events``) ends a campaign at the
+        same event either way. Every event of the stream takes this one path:
+        ``if camp.event_wanted(): camp.emit(Event(...))``."""
+        if self.record:
+            return True
+        if not self.over:
+            self.n_events += 1
+            if self.n_events >= self.max_events:
+                self.end(None, "event cap reached: a draw")
+        return False
 
     def end(self, winner: str | None, reason: str) -> None:
         if self.over:
@@ -200,10 +208,8 @@ class Campaign:
 
     def _started(self) -> None:
         """Log the campaign's header: map, rules, doctrines, bases, seed, versions."""
-        if not self.record:
-            self.tally()
-            return
-        self.emit(header(self))
+        if self.event_wanted():
+            self.emit(header(self))
 
     def run(self) -> CampaignResult:
         """Run the campaign to its end (RULES.md §8.7) and return the result."""
@@ -250,7 +256,7 @@ class Campaign:
 
     def state(self) -> CampaignState:
         """The campaign's state now, as plain data (:mod:`campaign.state`)."""
-        return capture(self, self.env.now)
+        return capture(self, now_of(self.env))
 
     def finish(self) -> CampaignResult:
         """Run the campaign on to its end (RULES.md §8.7) and return the result."""
@@ -268,9 +274,10 @@ class Campaign:
         order, without the exception)."""
         env = self.env
         while not self.over and div.alive:
+            now = now_of(env)
             if div.orders:
                 woken = yield from self._follow_orders(div)
-            elif env.now < div.busy_until:
+            elif now < div.busy_until:
                 if div.in_battle:  # asleep until the battle's end rings its alarm (wake)
                     div.alarm = alarm = env.event()
                     div.asleep = True
@@ -278,9 +285,9 @@ class Campaign:
                     if not woken:
                         div.woken = div.asleep = False
                 else:
-                    woken = (yield env.timeout(div.busy_until - env.now)) is WOKEN
-            elif not self.clock.is_daylight(env.now):
-                woken = (yield env.timeout(self.clock.next_dawn(env.now) - env.now)) is WOKEN
+                    woken = (yield env.timeout(div.busy_until - now)) is WOKEN
+            elif not self.clock.is_daylight(now):
+                woken = (yield env.timeout(self.clock.next_dawn(now) - now)) is WOKEN
             else:  # its doctrine decides: march on, or wait (or hold) where it is
                 dest, delay, hold = self._decide(div)
                 if dest is not None:
@@ -302,8 +309,9 @@ class Campaign:
         env = self.env
         if kind == "wait_until":
             until = float(arg)  # type: ignore[arg-type]
-            if until > env.now:
-                return (yield env.timeout(until - env.now)) is WOKEN
+            now = now_of(env)
+            if until > now:
+                return (yield env.timeout(until - now)) is WOKEN
         elif kind in ("march", "return"):  # a fall back (no rough-road test) or a return
             dest = str(arg)
             origin = div.location
@@ -311,17 +319,17 @@ class Campaign:
                 return False
             if kind == "return":  # only fall backs march at night (RULES.md §8.3)
                 march_minutes = self.roads[origin, dest][0] * 60.0
-                nightfall = self.clock.nightfall(env.now)
-                if not self.clock.is_daylight(env.now) or (
-                    env.now + march_minutes > nightfall
-                    and march_minutes <= self.clock.daylight_minutes
+                now = now_of(env)
+                nightfall = self.clock.nightfall(now)
+                if not self.clock.is_daylight(now) or (
+                    now + march_minutes > nightfall and march_minutes <= self.clock.daylight_minutes
                 ):
                     div.orders.insert(0, (kind, arg))
                     # at night the coming dawn (after midnight nightfall() is the coming
                     # evening's); by day the dawn after this evening
-                    night = not self.clock.is_daylight(env.now)
-                    dawn = self.clock.next_dawn(env.now if night else nightfall)
-                    return (yield env.timeout(dawn - env.now)) is WOKEN
+                    night = not self.clock.is_daylight(now)
+                    dawn = self.clock.next_dawn(now if night else nightfall)
+                    return (yield env.timeout(dawn - now)) is WOKEN
             # §8.2: a return after a draw is no fall back: it tests its rough road, and on a
             # fail holds and tries again after the wait
             if (yield from self._march(div, origin, dest, test_rough=kind == "return")):
@@ -371,7 +379,7 @@ class Campaign:
             return None, self.hold_minutes, True
         hours, kind = self.roads_from[at][dest]
         minutes = hours * 60.0
-        now = env.now  # (read once: SimPy's clock is an attribute of a Python object)
+        now = now_of(env)
         nightfall = self.clock.nightfall(now)
         if now + minutes > nightfall and minutes <= self.clock.daylight_minutes:
             # the log names the leg it would not start (the reason the halt is kept by stays
@@ -398,12 +406,11 @@ class Campaign:
         if order.code == "flank" and self._last_order.get(div.id) != key:
             self.counts["flank"] += 1
         self._last_order[div.id] = key
-        if not self.record:
-            self.tally()
+        if not self.event_wanted():
             return
         self.emit(
             Ordered(
-                int(self.env.now),
+                int(now_of(self.env)),
                 div.side,
                 div.id,
                 at,
@@ -424,24 +431,24 @@ class Campaign:
         follows ``why`` in the logged reason (the leg it would not start)."""
         if div.halted_reason != why:
             div.halted_reason = why
-            if not self.record:
-                self.tally()
+            if not self.event_wanted():
                 return
             reason = why + detail
-            self.emit(Halted(int(self.env.now), div.side, div.id, at, reason, seen_by=(div.side,)))
+            self.emit(
+                Halted(int(now_of(self.env)), div.side, div.id, at, reason, seen_by=(div.side,))
+            )
 
     def _march(self, div: Division, origin: str, dest: str, test_rough: bool) -> Step:
         env = self.env
         hours, kind = self.roads[origin, dest]
-        record = self.record
         if test_rough and kind == "rough":
             passed, roll = percentage_test(self.dice, self.cr.rough_road_pass)
             self.counts["rough_road_tests"] += 1
             self.counts["rough_road_failures"] += not passed
-            if record:
+            if self.event_wanted():
                 self.emit(
                     RoughRoadTest(
-                        int(env.now),
+                        int(now_of(env)),
                         div.side,
                         div.id,
                         origin,
@@ -452,8 +459,6 @@ class Campaign:
                         seen_by=(div.side,),
                     )
                 )
-            else:
-                self.tally()
             if not passed:
                 div.halted_reason = ""
                 return (yield env.timeout(self.cr.rough_road_retry_minutes)) is WOKEN
@@ -462,15 +467,14 @@ class Campaign:
         self.counts["marches"] += 1
         div.location = None
         div.came_from = origin
-        div.road = (origin, dest, env.now, env.now + minutes)
+        now = now_of(env)
+        div.road = (origin, dest, now, now + minutes)
         self.endgame.occupy(origin)  # a contested junction left to one side (RULES.md §7.2)
-        if record:
+        if self.event_wanted():
             seen = (div.side, *enemies_seeing(self, div.side, origin))
             self.emit(
-                MarchBegun(int(env.now), div.side, div.id, origin, dest, kind, hours, seen_by=seen)
+                MarchBegun(int(now), div.side, div.id, origin, dest, kind, hours, seen_by=seen)
             )
-        else:
-            self.tally()
         self.desk.watch_road(div)
         if (yield env.timeout(minutes)) is WOKEN:
             return True
@@ -484,16 +488,15 @@ class Campaign:
 
     def _arrival(self, div: Division, junction: str) -> None:
         """Log a division reaching a junction (seen by the enemy within sight, §8.6)."""
-        if not self.record:
-            self.tally()
+        if not self.event_wanted():
             return
         seen = (div.side, *enemies_seeing(self, div.side, junction))
-        self.emit(MarchArrived(int(self.env.now), div.side, div.id, junction, seen_by=seen))
+        self.emit(MarchArrived(int(now_of(self.env)), div.side, div.id, junction, seen_by=seen))
 
     def arrived(self, div: Division, junction: str) -> None:
         """A division reached a junction: sightings, objectives (§8.6); its contact check
         (§8.4) follows in :meth:`_land`."""
-        div.arrived_at = self.env.now
+        div.arrived_at = now_of(self.env)
         update_sightings(self)
         self.endgame.occupy(junction)
 
@@ -540,7 +543,7 @@ class Campaign:
             self.desk.check_contact(junction, arriving=div)
             p = div.process
             div.defer = (
-                queued(self.env) != n and p is not None and (check is None or p.target is check)
+                queued(self.env) != n and p is not None and (check is None or waits_on(p) is check)
             )
 
     def _after_this_minute(self, action: Callable[[], object]) -> None:
@@ -558,7 +561,7 @@ class Campaign:
     def wake(self, div: Division) -> None:
         """Wake a division's process (as an interrupt would) so that it reads its new orders."""
         p = div.process
-        if p is not None and p.is_alive and p is not self.env.active_process:
+        if p is not None and may_wake(self.env, p):
             if div.asleep and not div.woken and div.alarm is not None:
                 ring(self.env, div.alarm)  # where an interrupt would be, and cheaper
             else:

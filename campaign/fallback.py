@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from campaign.army import Division
 from campaign.events import SIDES, FellBack, Surrendered
+from campaign.schedule import now_of
 
 if TYPE_CHECKING:
     from campaign.engine import Campaign
@@ -97,7 +98,7 @@ class Aftermath:
 
     def hold_on_road(self, by_side: dict[str, list[Division]]) -> None:
         """After a battle on a road both sides stay where they met until it ends."""
-        now = self.camp.env.now
+        now = now_of(self.camp.env)
         for s in SIDES:
             for d in by_side[s]:
                 if d.road is None:
@@ -177,10 +178,8 @@ class Aftermath:
         # learn it at once, whichever side's divisions think first (issue 10, item 4)
         path_taken = (start, *route)
         camp.fall_back_seen(d.side, d.id, path_taken)
-        if camp.record:
+        if camp.event_wanted():
             camp.emit(FellBack(int(end), d.side, d.id, path_taken, onto_base, bool(from_road)))
-        else:
-            camp.tally()
         d.orders = orders
 
     def away_from_base(
@@ -235,7 +234,5 @@ class Aftermath:
         camp.ledger.surrendered(d, camp.rules.battle.withdrawal.surrendered_casualty_fraction)
         camp.forget(d)
         camp.endgame.occupy(where)
-        if camp.record:
-            camp.emit(Surrendered(int(camp.env.now), d.side, d.id, where))
-        else:  # events off: only the log reads it (counted, not built: Campaign.tally)
-            camp.tally()
+        if camp.event_wanted():
+            camp.emit(Surrendered(int(now_of(camp.env)), d.side, d.id, where))

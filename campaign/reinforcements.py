@@ -12,6 +12,7 @@ import simpy
 from campaign.army import raise_division
 from campaign.errors import MapError
 from campaign.events import SIDES, DivisionRaised, RaisedUnit, Reinforced
+from campaign.schedule import now_of
 from campaign.sightings import enemies_seeing, update_sightings
 
 if TYPE_CHECKING:
@@ -41,8 +42,7 @@ def raise_armies(camp: Campaign) -> None:
             junction = setup.starts[i % len(setup.starts)]
             div, roll = raise_division(side, i + 1, junction, camp.rules, camp.forces_dice)
             camp.divisions.append(div)
-            if not camp.record:
-                camp.tally()
+            if not camp.event_wanted():
                 continue
             camp.emit(
                 DivisionRaised(
@@ -108,23 +108,18 @@ def reinforce(camp: Campaign, r: Reinforcement) -> None:
         number += 1
         div, roll = raise_division(r.side, number, r.junction, camp.rules, camp.forces_dice)
         raised.append((div, roll))
-    now = int(env.now)
-    record = camp.record
-    if record:
-        seen = (r.side, *enemies_seeing(camp, r.side, r.junction))  # fog of war (§8.6)
+    now = int(now_of(env))
+    seen = (r.side, *enemies_seeing(camp, r.side, r.junction)) if camp.record else ()  # §8.6
+    if camp.event_wanted():
         ids = tuple(d.id for d, _ in raised)
         camp.emit(Reinforced(now, r.side, r.junction, r.divisions, ids, seen_by=seen))
-    else:  # events off: counted, not built (what emit does for these, Campaign.tally)
-        camp.tally()
     for div, roll in raised:
         camp.divisions.append(div)
         camp.ledger.begin_army(r.side, div.boxes)  # their boxes join the casualty base
-        if record:
+        if camp.event_wanted():
             units = tuple(RaisedUnit(u.id, u.kind) for u in div.units)
             camp.emit(DivisionRaised(now, r.side, div.id, roll, units, r.junction, seen_by=seen))
-        else:
-            camp.tally()
-        div.arrived_at = env.now
+        div.arrived_at = now_of(env)
         div.process = env.process(camp.division_process(div))
     update_sightings(camp)
     camp.endgame.occupy(r.junction)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from campaign.events import Sighted
+from campaign.schedule import now_of
 from campaign.strategy.knowledge import OwnDivision, SideView
 
 if TYPE_CHECKING:
@@ -86,10 +87,8 @@ def _sight(camp: Campaign, side: str, standing: list[str]) -> None:
             continue
         if seen.get(d.id) != location and _in_sight(neighbourhood[location], standing):
             seen[d.id] = location
-            if camp.record:
-                camp.emit(Sighted(int(camp.env.now), side, d.id, location, seen_by=(side,)))
-            else:
-                camp.tally()
+            if camp.event_wanted():
+                camp.emit(Sighted(int(now_of(camp.env)), side, d.id, location, seen_by=(side,)))
 
 
 def _in_sight(around: frozenset[str], standing: list[str]) -> bool:
@@ -121,7 +120,7 @@ def decision_view(camp: Campaign, side: str, at: str) -> SideView | None:
 def _view(camp: Campaign, side: str, at: str, contested: bool) -> SideView | None:
     """:func:`side_view`; when ``contested``, None as soon as a living enemy division
     without orders is found at ``at`` (:func:`decision_view`)."""
-    now: float = camp.env.now
+    now: float = now_of(camp.env)
     own: list[OwnDivision] = []
     for d in camp.divisions:
         if not d.alive:

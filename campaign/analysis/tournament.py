@@ -211,8 +211,31 @@ def analyse_tournament(
             source=batch_id,
             fix="Run the tournament (it resumes) until every pairing has runs.",
         )
+    scores, results = _scores(con, batch_id, len(cells), runs)
+    players = sorted({c[2] for c in cells} | {c[3] for c in cells})
+    maps = sorted({c[1] for c in cells})
+    red = np.array([players.index(c[2]) for c in cells])
+    blue = np.array([players.index(c[3]) for c in cells])
+    side = np.array([maps.index(c[1]) for c in cells])
+    rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(0xB7,)))
+    ratings = rate(players, maps, red, blue, side, scores, rng, bootstrap)
+    h2h = _head_to_head(cells, results)
+    totals = {}
+    for p in players:
+        rows = [h for h in h2h if h.doctrine == p and h.map == "*"]
+        games = sum(h.games for h in rows)
+        points = sum(h.wins + 0.5 * h.draws for h in rows)
+        totals[p] = (points / games if games else 0.0, games)
+    return TournamentResult(batch_id, len(runs), ratings, h2h, totals)
+
+
+def _scores(
+    con: duckdb.DuckDBPyConnection, batch_id: str, n_cells: int, runs: list[int]
+) -> tuple[np.ndarray, dict[int, list[int]]]:
+    """Red's score (1 a win, 0.5 a draw, 0 a loss) by cell and common run, and each cell's
+    (red wins, draws, blue wins) over those runs."""
     index = {r: k for k, r in enumerate(runs)}
-    scores = np.zeros((len(cells), len(runs)))
+    scores = np.zeros((n_cells, len(runs)))
     results: dict[int, list[int]] = {}
     cur = con.execute(
         "SELECT cell, run, winner FROM runs WHERE batch_id = ? ORDER BY cell, run", [batch_id]
@@ -224,14 +247,14 @@ def analyse_tournament(
         scores[cell, index[run]] = s
         w = results.setdefault(cell, [0, 0, 0])
         w[0 if winner == "red" else 2 if winner == "blue" else 1] += 1
-    players = sorted({c[2] for c in cells} | {c[3] for c in cells})
-    maps = sorted({c[1] for c in cells})
-    red = np.array([players.index(c[2]) for c in cells])
-    blue = np.array([players.index(c[3]) for c in cells])
-    side = np.array([maps.index(c[1]) for c in cells])
-    rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(0xB7,)))
-    ratings = rate(players, maps, red, blue, side, scores, rng, bootstrap)
-    # head to head: the doctrine's record against each opponent, from both sides
+    return scores, results
+
+
+def _head_to_head(
+    cells: list[tuple[int, str, str, str]], results: dict[int, list[int]]
+) -> list[HeadToHead]:
+    """Each doctrine's record against each opponent, from both sides, by map and over all
+    maps (``*``)."""
     table: dict[tuple[str, str, str], list[int]] = {}
     for cell, map_name, rd, bd in cells:
         rw, dr, bw = results.get(cell, [0, 0, 0])
@@ -244,14 +267,7 @@ def analyse_tournament(
             b[0] += bw
             b[1] += dr
             b[2] += rw
-    h2h = [HeadToHead(d, o, m, sum(v), v[0], v[1], v[2]) for (d, o, m), v in sorted(table.items())]
-    totals = {}
-    for p in players:
-        rows = [h for h in h2h if h.doctrine == p and h.map == "*"]
-        games = sum(h.games for h in rows)
-        points = sum(h.wins + 0.5 * h.draws for h in rows)
-        totals[p] = (points / games if games else 0.0, games)
-    return TournamentResult(batch_id, len(runs), ratings, h2h, totals)
+    return [HeadToHead(d, o, m, sum(v), v[0], v[1], v[2]) for (d, o, m), v in sorted(table.items())]
 
 
 def write_tables(path: Path, result: TournamentResult) -> None:

@@ -44,6 +44,54 @@ def _columns(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
     return [r[0] for r in con.execute(f"SELECT * FROM {table} LIMIT 0").description]
 
 
+def _check_ours(
+    con: duckdb.DuckDBPyConnection, path: str | Path, names: set[str], writing: bool
+) -> None:
+    """Refuse a file whose tables are not a results file's: a results file has a runs
+    table keyed by batch, cell and run; the other tables of an older file may be missing
+    (a batch creates them when it opens the file)."""
+    runs_key = {"batch_id", "cell", "run"}
+    if "runs" not in names or not runs_key <= set(_columns(con, "runs")):
+        found = ", ".join(sorted(names)) or "no tables"
+        raise BatchSpecError(
+            f"not a results file of campaign batch: it holds {found}; a results file "
+            f"has the tables {', '.join(TABLES)}",
+            source=str(path),
+            fix="Give the .duckdb file a batch wrote"
+            + (
+                ", or a new file name for this batch; nothing was written to it."
+                if writing
+                else "."
+            ),
+        )
+
+
+def _check_columns(
+    con: duckdb.DuckDBPyConnection, path: str | Path, names: set[str], skip: set[str]
+) -> None:
+    """Refuse a results file of another schema version: a known table with a column
+    missing (but those in ``skip``) or unknown."""
+    for table, columns in TABLES.items():
+        if table not in names:
+            continue
+        have = _columns(con, table)
+        known = {c[0] for c in columns}
+        missing = [c for c in known if c not in have and c not in skip]
+        unknown = [c for c in have if c not in known]
+        if missing or unknown:
+            parts = (
+                f"{table} lacks {', '.join(sorted(missing))}" if missing else "",
+                f"{table} has unknown columns {', '.join(unknown)}" if unknown else "",
+            )
+            what = "; ".join(part for part in parts if part)
+            raise BatchSpecError(
+                f"the results file is of another schema version ({what})",
+                source=str(path),
+                fix="Read it with the version of campaign that wrote it, or write this "
+                "batch to a new --output file; the file is left as it is.",
+            )
+
+
 def check_results_file(
     con: duckdb.DuckDBPyConnection,
     path: str | Path,
@@ -73,45 +121,8 @@ def check_results_file(
         }
         if not names and writing:
             return
-        # a results file has a runs table keyed by batch, cell and run; the other tables
-        # of an older file may be missing (a batch creates them when it opens the file)
-        runs_key = {"batch_id", "cell", "run"}
-        if "runs" not in names or not runs_key <= set(_columns(con, "runs")):
-            found = ", ".join(sorted(names)) or "no tables"
-            raise BatchSpecError(
-                f"not a results file of campaign batch: it holds {found}; a results file "
-                f"has the tables {', '.join(TABLES)}",
-                source=str(path),
-                fix="Give the .duckdb file a batch wrote"
-                + (
-                    ", or a new file name for this batch; nothing was written to it."
-                    if writing
-                    else "."
-                ),
-            )
-        skip = _ADDED_LATER | set(optional)
-        for table, columns in TABLES.items():
-            if table not in names:
-                continue
-            have = _columns(con, table)
-            known = {c[0] for c in columns}
-            missing = [c for c in known if c not in have and c not in skip]
-            unknown = [c for c in have if c not in known]
-            if missing or unknown:
-                what = "; ".join(
-                    part
-                    for part in (
-                        f"{table} lacks {', '.join(sorted(missing))}" if missing else "",
-                        f"{table} has unknown columns {', '.join(unknown)}" if unknown else "",
-                    )
-                    if part
-                )
-                raise BatchSpecError(
-                    f"the results file is of another schema version ({what})",
-                    source=str(path),
-                    fix="Read it with the version of campaign that wrote it, or write this "
-                    "batch to a new --output file; the file is left as it is.",
-                )
+        _check_ours(con, path, names, writing)
+        _check_columns(con, path, names, _ADDED_LATER | set(optional))
         # every row read once: a damaged block fails its checksum here
         for table in [t for t in TABLES if t in names]:
             con.execute(f"SELECT count(*), bit_xor(hash(t)) FROM {table} AS t").fetchone()

@@ -86,20 +86,7 @@ def _wrap(
     what, key, origin = exc.what, exc.key, exc.source
     by_flag = part in flags
     if part == "rules" and origin and "--set" in origin:
-        keys = [k for k, _ in cell.overrides if k in exc.message]
-        by_flag = any(f"set.{k}" in flags for k in keys) or (not keys and source == "flags")
-        if not by_flag:
-            for k in sorted(keys, key=len, reverse=True):
-                what = what.replace(f"{k}:", f"set.{k}:")
-                unknown = f"unknown config key {k!r}"
-                what = what.replace(unknown, f"set.{k}: {unknown}")
-            key = f"set.{key}" if key in keys else key
-            origin = ", ".join(p for p in origin.split(", ") if p != "--set") or None
-        elif key in keys:
-            key, origin = (
-                f"--set {key}",
-                ", ".join(p for p in origin.split(", ") if p != "--set") or None,
-            )
+        what, key, origin, by_flag = _blame_override(exc, cell, source, flags, origin)
     where = ": ".join(p for p in (origin, key) if p)
     text = f"{where}: {what}" if where else what
     fix = (exc.fix or "").rstrip(".")
@@ -114,6 +101,26 @@ def _wrap(
         source=source,
         fix=f"{fix}Fix the spec before the batch starts; no campaign has run.",
     )
+
+
+def _blame_override(
+    exc: SimulatorError, cell: Cell, source: str, flags: Mapping[str, str], origin: str
+) -> tuple[str, str | None, str | None, bool]:
+    """An override's error (labelled ``--set`` by the rules loader) blamed on the spec's
+    ``set.KEY`` or on the ``--set`` flag that gave it: ``(what, key, origin, by_flag)``."""
+    what, key = exc.what, exc.key
+    keys = [k for k, _ in cell.overrides if k in exc.message]
+    by_flag = any(f"set.{k}" in flags for k in keys) or (not keys and source == "flags")
+    others = ", ".join(p for p in origin.split(", ") if p != "--set") or None
+    if not by_flag:
+        for k in sorted(keys, key=len, reverse=True):
+            what = what.replace(f"{k}:", f"set.{k}:")
+            unknown = f"unknown config key {k!r}"
+            what = what.replace(unknown, f"set.{k}: {unknown}")
+        return what, f"set.{key}" if key in keys else key, others, by_flag
+    if key in keys:
+        return what, f"--set {key}", others, by_flag
+    return what, key, origin, by_flag
 
 
 def check_local_workers(

@@ -74,8 +74,25 @@ def build_graph(raw: RawMap, table: RoadKindTable, seed: int) -> tuple[nx.Graph,
     MapError
         If a road's march hours are not a positive number (key path named).
     """
-    notes: list[str] = []
     graph = nx.Graph()
+    _add_junctions(graph, raw)
+    counts = _add_roads(graph, raw, table)
+    notes = _road_notes(counts, table, raw)
+    if not raw.strict and not any(graph.nodes[n]["objective"] for n in graph):
+        hubs = sorted(n for n in graph if graph.degree(n) >= 3)
+        for n in hubs:
+            graph.nodes[n].update(objective=True, value=1)
+        notes.append(
+            f"The map names no objectives: the {len(hubs)} junctions where 3 or more roads "
+            "meet are objectives of value 1."
+        )
+    _place(graph, seed, notes)
+    return graph, notes
+
+
+def _add_junctions(graph: nx.Graph, raw: RawMap) -> None:
+    """Every junction of ``raw`` as a node of ``graph``, with its name, position, objective
+    value and terrain."""
     for j in raw.junctions:
         objective, value = _objective(j, raw.strict)
         terrain = j.facts.get("terrain")
@@ -87,9 +104,20 @@ def build_graph(raw: RawMap, table: RoadKindTable, seed: int) -> tuple[nx.Graph,
             value=value,
             terrain=None if terrain is None else str(terrain),
         )
+
+
+def _add_roads(graph: nx.Graph, raw: RawMap, table: RoadKindTable) -> Counter[str]:
+    """Every passable road of ``raw`` as an edge of ``graph`` (parallel roads merged, the
+    best kept); returns what was left out or changed: ``merged``, ``loops``, ``short`` and
+    ``impassable:KIND`` counts.
+
+    Raises
+    ------
+    MapError
+        If a road's march hours are not a positive number (key path named).
+    """
     problems: list[str] = []
-    dropped: Counter[str] = Counter()
-    merged = loops = short = 0
+    counts: Counter[str] = Counter()
     for road in raw.roads:
         source_kind = str(road.attrs.get("kind", "normal"))
         kind = table.classify(source_kind)
@@ -101,13 +129,13 @@ def build_graph(raw: RawMap, table: RoadKindTable, seed: int) -> tuple[nx.Graph,
             )
             continue
         if hours < MIN_MARCH_HOURS:
-            short += 1
+            counts["short"] += 1
             hours = MIN_MARCH_HOURS
         if kind == "impassable":
-            dropped[source_kind] += 1
+            counts[f"impassable:{source_kind}"] += 1
             continue
         if road.a == road.b:
-            loops += 1
+            counts["loops"] += 1
             continue
         attrs: dict[str, Any] = {
             "kind": kind,
@@ -116,7 +144,7 @@ def build_graph(raw: RawMap, table: RoadKindTable, seed: int) -> tuple[nx.Graph,
             "source_kind": source_kind,
         }
         if graph.has_edge(road.a, road.b):
-            merged += 1
+            counts["merged"] += 1
             old = graph.edges[road.a, road.b]
             old_attrs: dict[str, Any] = dict(old)
             chosen = min(old_attrs, attrs, key=_road_rank)
@@ -131,20 +159,27 @@ def build_graph(raw: RawMap, table: RoadKindTable, seed: int) -> tuple[nx.Graph,
             source=raw.source,
             fix="Give each road positive hours, or a positive length (--hours-per-length F).",
         )
+    return counts
+
+
+def _road_notes(counts: Counter[str], table: RoadKindTable, raw: RawMap) -> list[str]:
+    """The notes on the roads: what was left out, merged or assumed (:func:`_add_roads`)."""
+    notes: list[str] = []
+    dropped = {k.split(":", 1)[1]: n for k, n in counts.items() if k.startswith("impassable:")}
     if dropped:
         kinds = ", ".join(f"{k}: {n}" for k, n in sorted(dropped.items()))
         notes.append(f"Left out {sum(dropped.values())} impassable roads ({kinds}).")
-    if loops:
-        notes.append(f"Left out {loops} roads from a junction to itself.")
-    if short:
+    if counts["loops"]:
+        notes.append(f"Left out {counts['loops']} roads from a junction to itself.")
+    if counts["short"]:
         notes.append(
-            f"{short} roads are shorter than a minute's march: each takes one minute "
+            f"{counts['short']} roads are shorter than a minute's march: each takes one minute "
             "(the clock's resolution)."
         )
-    if merged:
+    if counts["merged"]:
         notes.append(
-            f"Merged {merged} parallel road(s) into the road they run beside, keeping the best "
-            "(normal over rough, then fewer march hours)."
+            f"Merged {counts['merged']} parallel road(s) into the road they run beside, keeping "
+            "the best (normal over rough, then fewer march hours)."
         )
     if table.unknown:
         names = ", ".join(sorted(table.unknown))
@@ -159,16 +194,7 @@ def build_graph(raw: RawMap, table: RoadKindTable, seed: int) -> tuple[nx.Graph,
         elif how != "hours":
             factor = table.length_factor or table.hours_per_length[how]
             notes.append(f"March hours of {count} roads = {how} × {factor:g} h.")
-    if not raw.strict and not any(graph.nodes[n]["objective"] for n in graph):
-        hubs = sorted(n for n in graph if graph.degree(n) >= 3)
-        for n in hubs:
-            graph.nodes[n].update(objective=True, value=1)
-        notes.append(
-            f"The map names no objectives: the {len(hubs)} junctions where 3 or more roads "
-            "meet are objectives of value 1."
-        )
-    _place(graph, seed, notes)
-    return graph, notes
+    return notes
 
 
 #: Junctions from which a map without positions is laid out by road steps, not by springs:
@@ -210,19 +236,7 @@ def _place(graph: nx.Graph, seed: int, notes: list[str]) -> None:
     ordered.add_nodes_from(sorted(graph))
     ordered.add_edges_from(sorted(tuple(sorted(e)) for e in graph.edges))
     if len(ordered) >= LARGE_LAYOUT:
-        layout = _layered_layout(ordered)
-        xs = [p[0] for p in known.values()] or [0.0, 100.0]
-        ys = [p[1] for p in known.values()] or [0.0, 100.0]
-        lx = [p[0] for p in layout.values()]
-        ly = [p[1] for p in layout.values()]
-        sx = (max(xs) - min(xs) or 100.0) / (max(lx) - min(lx) or 1.0)
-        sy = (max(ys) - min(ys) or 100.0) / (max(ly) - min(ly) or 1.0)
-        for n in missing:
-            x, y = layout[n]
-            graph.nodes[n]["pos"] = (
-                round(min(xs) + (x - min(lx)) * sx, 3),
-                round(min(ys) + (y - min(ly)) * sy, 3),
-            )
+        _place_in_layers(graph, ordered, known, missing)
         notes.append(
             f"{len(missing)} junctions have no position: placed in layers of road steps by "
             "networkx.bfs_layout (a large map)."
@@ -237,3 +251,26 @@ def _place(graph: nx.Graph, seed: int, notes: list[str]) -> None:
         f"{len(missing)} junctions have no position: placed by networkx.spring_layout "
         f"(seed {seed})."
     )
+
+
+def _place_in_layers(
+    graph: nx.Graph,
+    ordered: nx.Graph,
+    known: dict[str, tuple[float, float]],
+    missing: list[str],
+) -> None:
+    """Place the ``missing`` junctions of a large map by :func:`_layered_layout`, scaled
+    into the box of the ``known`` positions (0-100 when there are none)."""
+    layout = _layered_layout(ordered)
+    xs = [p[0] for p in known.values()] or [0.0, 100.0]
+    ys = [p[1] for p in known.values()] or [0.0, 100.0]
+    lx = [p[0] for p in layout.values()]
+    ly = [p[1] for p in layout.values()]
+    sx = (max(xs) - min(xs) or 100.0) / (max(lx) - min(lx) or 1.0)
+    sy = (max(ys) - min(ys) or 100.0) / (max(ly) - min(ly) or 1.0)
+    for n in missing:
+        x, y = layout[n]
+        graph.nodes[n]["pos"] = (
+            round(min(xs) + (x - min(lx)) * sx, 3),
+            round(min(ys) + (y - min(ly)) * sy, 3),
+        )

@@ -236,6 +236,19 @@ def _pydantic_problems(exc: ValidationError) -> list[str]:
 
 
 def _check_references(doc: _MapFile | _NeutralMapFile) -> list[str]:
+    """Every reference problem of a map document: duplicate junctions, roads, sides and
+    reinforcements naming unknown junctions (each with its key path)."""
+    first, problems = _junction_problems(doc)
+    strict = isinstance(doc, _MapFile)
+    problems += _road_problems(doc, first, strict)
+    if isinstance(doc, _MapFile):
+        problems += _side_problems(doc, first)
+        problems += _reinforcement_problems(doc, first)
+    return problems
+
+
+def _junction_problems(doc: _MapFile | _NeutralMapFile) -> tuple[dict[str, int], list[str]]:
+    """Each junction id's first index, and the junctions' problems."""
     problems: list[str] = []
     first: dict[str, int] = {}
     for i, j in enumerate(doc.junctions):
@@ -248,7 +261,14 @@ def _check_references(doc: _MapFile | _NeutralMapFile) -> list[str]:
             first[j.id] = i
         if j.objective is False and j.value:
             problems.append(f"junctions[{i}].value: a value is given but objective is false")
-    strict = isinstance(doc, _MapFile)
+    return first, problems
+
+
+def _road_problems(
+    doc: _MapFile | _NeutralMapFile, first: dict[str, int], strict: bool
+) -> list[str]:
+    """Roads to unknown junctions or to themselves, and (``strict``) second roads."""
+    problems: list[str] = []
     seen: dict[frozenset[str], int] = {}
     for i, road in enumerate(doc.roads):
         for end in (road.a, road.b):
@@ -263,27 +283,36 @@ def _check_references(doc: _MapFile | _NeutralMapFile) -> list[str]:
                 f"(first at roads[{seen[pair]}])"
             )
         seen.setdefault(pair, i)
-    if strict:
-        for side in ("red", "blue"):
-            setup: _Side = getattr(getattr(doc, "sides"), side)  # noqa: B009 - a union
-            named = [("base", setup.base)]
-            named += [(f"start[{k}]", s) for k, s in enumerate(setup.start)]
-            named += [(f"primary_road[{k}]", s) for k, s in enumerate(setup.primary_road or ())]
-            problems += [
-                f"sides.{side}.{key}: unknown junction {ident!r}"
-                for key, ident in named
-                if ident not in first
-            ]
-    if isinstance(doc, _MapFile):
-        for i, r in enumerate(doc.reinforcements):  # RULES.md §8.9
-            if r.junction not in first:
-                problems.append(f"reinforcements[{i}].junction: unknown junction {r.junction!r}")
-            limit = doc.time_limit_days
-            if limit is not None and r.day > limit:
-                problems.append(
-                    f"reinforcements[{i}].day: day {r.day} is after the map's time limit "
-                    f"({limit} days)"
-                )
+    return problems
+
+
+def _side_problems(doc: _MapFile, first: dict[str, int]) -> list[str]:
+    """Bases, starts and primary roads naming unknown junctions."""
+    problems: list[str] = []
+    for side in ("red", "blue"):
+        setup: _Side = getattr(doc.sides, side)
+        named = [("base", setup.base)]
+        named += [(f"start[{k}]", s) for k, s in enumerate(setup.start)]
+        named += [(f"primary_road[{k}]", s) for k, s in enumerate(setup.primary_road or ())]
+        problems += [
+            f"sides.{side}.{key}: unknown junction {ident!r}"
+            for key, ident in named
+            if ident not in first
+        ]
+    return problems
+
+
+def _reinforcement_problems(doc: _MapFile, first: dict[str, int]) -> list[str]:
+    """Reinforcements at unknown junctions or after the time limit (RULES.md §8.9)."""
+    problems: list[str] = []
+    for i, r in enumerate(doc.reinforcements):
+        if r.junction not in first:
+            problems.append(f"reinforcements[{i}].junction: unknown junction {r.junction!r}")
+        limit = doc.time_limit_days
+        if limit is not None and r.day > limit:
+            problems.append(
+                f"reinforcements[{i}].day: day {r.day} is after the map's time limit ({limit} days)"
+            )
     return problems
 
 
