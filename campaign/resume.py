@@ -27,7 +27,7 @@ from campaign.result import CampaignResult
 from campaign.snapshot import inputs_of
 from campaign.state import CampaignState, StateFormatError
 
-__all__ = ["StateMismatch", "resume", "run_to_end", "stop_at"]
+__all__ = ["StateMismatch", "first_difference", "resume", "run_to_end", "stop_at"]
 
 
 class StateMismatch(StateFormatError):
@@ -102,14 +102,14 @@ def resume(
     if reached != state:
         raise StateMismatch(
             f"the campaign rebuilt from its inputs is not in the saved state at minute "
-            f"{state.time:g}: {_first_difference(reached, state)} differs",
-            key=_first_difference(reached, state),
+            f"{state.time:g}: {first_difference(reached, state)} differs",
+            key=first_difference(reached, state),
             fix="Resume it with the version of the program that saved it, or start it again.",
         )
     return camp
 
 
-def _first_difference(a: CampaignState, b: CampaignState) -> str:
+def first_difference(a: CampaignState, b: CampaignState) -> str:
     """The first top-level field (a division's id for a division) where ``a`` and ``b``
     differ."""
     for name in CampaignState.__dataclass_fields__:

@@ -1,0 +1,192 @@
+"""``campaign resume`` and ``campaign fork`` (issue 28, item 3).
+
+- ``campaign resume FILE [--until WHEN] [--save NEXT]``: build the saved campaign again,
+  check it against the save and go on, to ``--until`` or to its end; the log printed is the
+  whole campaign's, the same as that of the campaign never stopped.
+- ``campaign fork FILE [--at WHEN] --save NEW [--set k=v] [--variant V] [--red-doctrine D]
+  [--blue-doctrine D] [--reseed | --future-seed N]``: a new save whose campaign, from ``--at``
+  on, plays under other rules, doctrines or dice (:mod:`campaign.save.fork`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from battle.errors import ConfigError
+from campaign.cli import COMMANDS, app
+from campaign.cli.common import SetOption, VariantOption, fresh_seed, parse_overrides
+from campaign.cli.save_common import print_log, write_save
+from campaign.cli.save_run import clock_of_rules, next_step
+from campaign.outfile import check_distinct_files, check_output_file
+from campaign.save.format import Fork, Save, SaveInputs, read_save
+from campaign.save.replay import (
+    build,
+    load_inputs,
+    load_rules_of,
+    replay,
+    rules_input,
+    run_on,
+    run_to,
+    save_of,
+)
+from campaign.save.when import Stop, parse_when, stop_label
+
+__all__ = ["fork", "resume"]
+
+SaveArgument = Annotated[
+    Path, typer.Argument(metavar="FILE", help="A save (campaign run ... --save FILE).")
+]
+UntilOption = Annotated[
+    str | None,
+    typer.Option(
+        metavar="WHEN",
+        help='Stop again at a campaign time ("day 3 12:00") or before a battle (battle:5).',
+    ),
+]
+
+
+def _check_save_target(target: Path | None, source: Path, flag: str) -> None:
+    if target is not None:
+        check_output_file(target, flag)
+        check_distinct_files({flag: target, "--output": None})
+
+
+@app.command("resume", short_help=COMMANDS["resume"].short_help)
+def resume(
+    save_file: SaveArgument,
+    until: UntilOption = None,
+    save: Annotated[
+        Path | None, typer.Option(metavar="NEXT", help="Write a save where it stops again.")
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", help="Log format (as campaign run).")] = "text",
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write the log here.")
+    ] = None,
+    full: Annotated[
+        bool, typer.Option("--full", help="Print each battle's units and bound-by-bound log.")
+    ] = False,
+) -> None:
+    """Go on with a saved campaign: its whole log, to --until or its end."""
+    saved = read_save(save_file)
+    _check_save_target(save, save_file, "--save")
+    if output is not None:
+        check_output_file(output, "--output")
+    cmap, loaded = load_inputs(saved.inputs)
+    clock = clock_of_rules(loaded)
+    stop = None if until is None else parse_when(until, clock, "--until")
+    camp = replay(saved, str(save_file), battle_logs=full)
+    stopped = False
+    if stop is not None:
+        if stop.minute is not None and stop.minute <= camp.env.now:
+            raise ConfigError(
+                f"{until!r} is not after the save's stop point ({saved.at})",
+                key="--until",
+                fix="Give a later time, or fork the campaign from an earlier one "
+                "('campaign fork FILE --at WHEN').",
+            )
+        stopped = run_on(camp, stop)
+    if not stopped:
+        camp.finish()
+    print_log(camp.events, cmap, loaded, saved.inputs.seed, fmt=fmt, output=output, verbose=full)
+    at = "the end" if stop is None or not stopped else stop_label(stop, clock)
+    if save is not None:
+        final = stop if stopped and stop is not None else Stop(minute=camp.env.now)
+        write_save(save_of(camp, saved.inputs, final, at), save)
+    if stop is not None or save is not None:
+        typer.echo(next_step(save, stopped, at), err=True)
+
+
+def _kept(saved: Save, minute: float) -> tuple[Fork, ...]:
+    """The save's forks before ``minute`` (those after it are in the new fork's future)."""
+    return tuple(f for f in saved.inputs.forks if f.minute < minute)
+
+
+@app.command("fork", short_help=COMMANDS["fork"].short_help)
+def fork(
+    save_file: SaveArgument,
+    save: Annotated[Path, typer.Option(metavar="NEW", help="The new save (required).")],
+    at: Annotated[
+        str | None,
+        typer.Option(
+            metavar="WHEN",
+            help='Fork at this campaign time ("day 2 06:00"); default: the save\'s stop.',
+        ),
+    ] = None,
+    set_: SetOption = None,
+    variant: VariantOption = None,
+    red_doctrine: Annotated[
+        str | None, typer.Option(metavar="DOCTRINE", help="Red's doctrine from the fork on.")
+    ] = None,
+    blue_doctrine: Annotated[
+        str | None, typer.Option(metavar="DOCTRINE", help="Blue's doctrine from the fork on.")
+    ] = None,
+    reseed: Annotated[
+        bool, typer.Option("--reseed", help="Other dice after the fork (a fresh seed, printed).")
+    ] = False,
+    future_seed: Annotated[
+        int | None, typer.Option(metavar="N", help="The dice after the fork: those of seed N.")
+    ] = None,
+) -> None:
+    """A new save whose campaign plays on from --at under other rules, doctrines or dice
+    (with no change, it plays the original future exactly)."""
+    saved = read_save(save_file)
+    _check_save_target(save, save_file, "--save")
+    if reseed and future_seed is not None:
+        raise ConfigError(
+            "--reseed draws a fresh seed for the dice after the fork; --future-seed gives one",
+            key="--future-seed",
+            fix="Give one of them.",
+        )
+    if future_seed is not None and future_seed < 0:
+        raise ConfigError(
+            f"a seed cannot be negative (got {future_seed})",
+            key="--future-seed",
+            fix="Give a whole number of 0 or more.",
+        )
+    cmap, loaded = load_inputs(saved.inputs)
+    clock = clock_of_rules(loaded)
+    stop = Stop(minute=saved.state.time) if at is None else parse_when(at, clock, "--at")
+    if stop.minute is None:
+        raise ConfigError(
+            "a fork is at a campaign time", key="--at", fix='Give e.g. --at "day 2 06:00".'
+        )
+    replay(saved, str(save_file), record_events=False)  # the save is checked first
+    kept = _kept(saved, stop.minute)
+    base = kept[-1].rules if kept else saved.inputs.rules
+    doctrines = dict(kept[-1].doctrines if kept else saved.inputs.doctrines)
+    new_rules = load_rules_of(base, "inputs.rules")
+    if set_ or variant:
+        from campaign.config import load_rules
+
+        overrides = {**dict(new_rules.overrides), **parse_overrides(set_)}
+        new_rules = load_rules([*new_rules.variants, *(variant or [])], overrides)
+    doctrines["red"] = red_doctrine or doctrines["red"]
+    doctrines["blue"] = blue_doctrine or doctrines["blue"]
+    seed = fresh_seed() if reseed else future_seed
+    label = stop_label(stop, clock)
+    new_fork = Fork(stop.minute, label, rules_input(new_rules), doctrines, seed)
+    inputs = SaveInputs(
+        saved.inputs.seed,
+        saved.inputs.map,
+        saved.inputs.rules,
+        saved.inputs.doctrines,
+        saved.inputs.table_results,
+        (*kept, new_fork),
+    )
+    camp = build(inputs, cmap, loaded, record_events=False)
+    if not run_to(camp, stop, inputs.forks):
+        raise ConfigError(
+            f"the campaign has ended before {label}",
+            key="--at",
+            fix=f"Fork it at an earlier time (it ended at {clock.label(camp.env.now)}).",
+        )
+    write_save(save_of(camp, inputs, stop, label), save)
+    dice = "the same dice" if seed is None else f"the dice of seed {seed}"
+    typer.echo(
+        f"forked at {label}: rules {new_rules.label}, doctrines Red {doctrines['red']}, "
+        f"Blue {doctrines['blue']}, {dice}; saved to {save}. Go on with: campaign resume {save}",
+        err=True,
+    )
