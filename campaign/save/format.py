@@ -239,16 +239,14 @@ def _doctrines(data: Any, path: str) -> dict[str, str]:
 
 
 def _fork(data: Any, path: str) -> Fork:
+    minute = float(_get(data, "minute", path, (int, float)))
+    at = _get(data, "at", path, str)
+    rules = _rules(_get(data, "rules", path, dict), f"{path}.rules")
+    doctrines = _doctrines(_get(data, "doctrines", path, dict), f"{path}.doctrines")
     seed = _get(data, "future_seed", path, int, none=True)
     if seed is not None and seed < 0:
         raise _Bad(f"{path}.future_seed", f"a seed is 0 or more, found {seed}")
-    return Fork(
-        minute=float(_get(data, "minute", path, (int, float))),
-        at=_get(data, "at", path, str),
-        rules=_rules(_get(data, "rules", path, dict), f"{path}.rules"),
-        doctrines=_doctrines(_get(data, "doctrines", path, dict), f"{path}.doctrines"),
-        future_seed=seed,
-    )
+    return Fork(minute, at, rules, doctrines, seed)
 
 
 def _inputs(data: Any) -> SaveInputs:

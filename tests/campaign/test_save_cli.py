@@ -1,0 +1,144 @@
+"""``campaign run --until --save``, ``campaign resume`` and ``campaign fork`` end to end, in
+this process (issue 28, item 3): round trips give the straight run's log; bad saves exit 2
+and nothing is written."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from campaign.cli import main
+
+
+def _run(capsys, *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exc:
+        main(list(args))
+    done = capsys.readouterr()
+    return (0 if exc.value.code is None else int(exc.value.code)), done.out, done.err
+
+
+@pytest.fixture(scope="module")
+def straight():
+    """The log of ``campaign run --seed 5`` (format jsonl and text)."""
+    import io
+    from contextlib import redirect_stdout
+
+    logs = {}
+    for fmt in ("text", "jsonl"):
+        out = io.StringIO()
+        with redirect_stdout(out), pytest.raises(SystemExit):
+            main(["run", "--seed", "5", "--format", fmt])
+        logs[fmt] = out.getvalue()
+    return logs
+
+
+def test_run_until_save_then_resume_gives_the_straight_log(capsys, tmp_path, straight):
+    save = tmp_path / "s.yaml"
+    code, out, err = _run(
+        capsys, "run", "--seed", "5", "--until", "day 2 06:00", "--save", str(save)
+    )
+    assert code == 0, err
+    assert "campaign resume" in err and save.is_file()
+    assert out and straight["text"].startswith(out.split("\n== Day 2")[0][:200])
+    code, out, err = _run(capsys, "resume", str(save))
+    assert code == 0, err
+    assert out == straight["text"]
+
+
+def test_resume_until_save_next_and_on(capsys, tmp_path, straight):
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    assert (
+        _run(capsys, "run", "--seed", "5", "--until", "day 1 12:00", "--save", str(first))[0] == 0
+    )
+    code, _, err = _run(
+        capsys, "resume", str(first), "--until", "day 2 09:30", "--save", str(second)
+    )
+    assert code == 0, err
+    assert json.loads(second.read_text())["stop"]["at"] == "Day 2 09:30"
+    code, out, err = _run(capsys, "resume", str(second), "--format", "jsonl")
+    assert code == 0, err
+    assert out == straight["jsonl"]
+
+
+def test_fork_with_no_change_and_with_a_rule(capsys, tmp_path, straight):
+    save, same, other = tmp_path / "s.json", tmp_path / "same.json", tmp_path / "other.json"
+    assert _run(capsys, "run", "--seed", "5", "--until", "day 2 18:00", "--save", str(save))[0] == 0
+    code, _, err = _run(capsys, "fork", str(save), "--at", "day 1 12:00", "--save", str(same))
+    assert code == 0, err
+    assert _run(capsys, "resume", str(same))[1] == straight["text"]
+    code, _, err = _run(
+        capsys,
+        "fork",
+        str(save),
+        "--at",
+        "day 1 12:00",
+        "--save",
+        str(other),
+        "--set",
+        "campaign.rough_road_pass=30",
+        "--red-doctrine",
+        "aggressive",
+    )
+    assert code == 0, err
+    data = json.loads(other.read_text())
+    fork = data["inputs"]["forks"][0]
+    assert fork["rules"]["overrides"] == {"campaign.rough_road_pass": 30}
+    assert fork["doctrines"]["red"] == "aggressive" and fork["future_seed"] is None
+    out = _run(capsys, "resume", str(other))[1]
+    assert out != straight["text"]
+    # the past before the fork minute is the same
+    assert out.split("\n12:00")[0] == straight["text"].split("\n12:00")[0]
+
+
+BAD = [
+    ("not json or yaml", "{: [", "neither JSON nor YAML"),
+    ("a state, not a save", '{"format": "campaign-state", "version": 1}', "format"),
+    ("a later version", '{"format": "campaign-save", "version": 9}', "version"),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "word"), BAD, ids=[b[0] for b in BAD])
+def test_bad_saves_exit_2_and_write_nothing(capsys, tmp_path, name, text, word):
+    bad, nxt = tmp_path / "bad.json", tmp_path / "next.json"
+    bad.write_text(text)
+    for args in (["resume", str(bad), "--save", str(nxt)], ["fork", str(bad), "--save", str(nxt)]):
+        code, out, err = _run(capsys, *args)
+        assert code == 2, err
+        assert word in err and "Traceback" not in err
+        assert bad.read_text() == text and not nxt.exists()
+
+
+def test_an_edited_save_is_refused_and_left_as_it_was(capsys, tmp_path):
+    save, nxt = tmp_path / "s.json", tmp_path / "n.json"
+    assert _run(capsys, "run", "--seed", "3", "--until", "day 1 18:00", "--save", str(save))[0] == 0
+    data = json.loads(save.read_text())
+    data["state"]["divisions"][1]["units"][0]["hits"] += 2
+    text = json.dumps(data)
+    save.write_text(text)
+    code, out, err = _run(capsys, "resume", str(save), "--save", str(nxt))
+    assert code == 2 and "state.divisions[" in err and "edited" in err
+    assert not out and save.read_text() == text and not nxt.exists()
+
+
+@pytest.mark.parametrize(
+    ("until", "word"),
+    [
+        ("day 0 10:00", "day 1.."),
+        ("battle:0", "out of range"),
+        ("tuesday", "cannot read"),
+        ("day 1 06:00", "first minute"),
+    ],
+)
+def test_bad_until_is_refused(capsys, tmp_path, until, word):
+    save = tmp_path / "s.json"
+    code, out, err = _run(capsys, "run", "--seed", "3", "--until", until, "--save", str(save))
+    assert code == 2 and word in err and "--until" in err
+    assert not save.exists()
+
+
+def test_resume_until_before_the_stop_is_refused(capsys, tmp_path):
+    save = tmp_path / "s.json"
+    assert _run(capsys, "run", "--seed", "3", "--until", "day 1 18:00", "--save", str(save))[0] == 0
+    code, _, err = _run(capsys, "resume", str(save), "--until", "day 1 10:00")
+    assert code == 2 and "campaign fork" in err
