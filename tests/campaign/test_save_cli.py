@@ -103,7 +103,7 @@ def test_bad_saves_exit_2_and_write_nothing(capsys, tmp_path, name, text, word):
     bad, nxt = tmp_path / "bad.json", tmp_path / "next.json"
     bad.write_text(text)
     for args in (["resume", str(bad), "--save", str(nxt)], ["fork", str(bad), "--save", str(nxt)]):
-        code, out, err = _run(capsys, *args)
+        code, _, err = _run(capsys, *args)
         assert code == 2, err
         assert word in err and "Traceback" not in err
         assert bad.read_text() == text and not nxt.exists()
@@ -132,7 +132,7 @@ def test_an_edited_save_is_refused_and_left_as_it_was(capsys, tmp_path):
 )
 def test_bad_until_is_refused(capsys, tmp_path, until, word):
     save = tmp_path / "s.json"
-    code, out, err = _run(capsys, "run", "--seed", "3", "--until", until, "--save", str(save))
+    code, _, err = _run(capsys, "run", "--seed", "3", "--until", until, "--save", str(save))
     assert code == 2 and word in err and "--until" in err
     assert not save.exists()
 
