@@ -40,10 +40,11 @@ if TYPE_CHECKING:
 __all__ = ["apply_fork", "change_doctrine", "change_rules", "reseed"]
 
 
-def apply_fork(camp: Campaign, fork: Fork) -> None:
+def apply_fork(camp: Campaign, fork: Fork, loaded: LoadedRules | None = None) -> None:
     """Apply ``fork`` to ``camp`` now (at the start of ``fork.minute``): its rules when they
     differ from the campaign's, each side's doctrine that differs, its dice when it has a
-    ``future_seed``. A fork that changes nothing leaves ``camp`` untouched.
+    ``future_seed``. A fork that changes nothing leaves ``camp`` untouched. ``loaded``: the
+    fork's rules already loaded (a batch's cell), used when their hash is the fork's.
 
     Raises
     ------
@@ -53,7 +54,9 @@ def apply_fork(camp: Campaign, fork: Fork) -> None:
     from campaign.save.replay import load_rules_of
 
     if fork.rules.hash != camp.loaded.hash:
-        change_rules(camp, load_rules_of(fork.rules, "inputs.forks.rules"))
+        if loaded is None or loaded.hash != fork.rules.hash:
+            loaded = load_rules_of(fork.rules, "inputs.forks.rules")
+        change_rules(camp, loaded)
     for side in SIDES:
         if fork.doctrines[side] != camp.doctrines[side]:
             change_doctrine(camp, side, fork.doctrines[side])

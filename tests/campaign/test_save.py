@@ -216,3 +216,21 @@ def test_a_save_reads_as_yaml_too(rules, default_map):
     text, _ = _saved(default_map, rules, 2, 800.0)
     as_yaml = yaml.safe_dump(json.loads(text), sort_keys=False)
     assert fmt.loads(as_yaml) == fmt.loads(text)
+
+
+# ---------------------------------------------------------------------------- batch --from
+def test_a_batch_future_is_the_reseeded_fork_of_the_save(rules, default_map):
+    from campaign.save.batch import play_future
+
+    minute = 1440.0
+    text, _ = _saved(default_map, rules, 42, minute)
+    harder = load_rules([], {"campaign.rough_road_pass": 40})
+    for seed in (3, 99):
+        future = play_future(text, harder, BALANCED, seed)
+        _, camp = _saved(default_map, rules, 42, minute, (_fork(harder, minute, None, seed),))
+        result = camp.finish()
+        assert (future.winner, future.end_minutes, future.battles) == (
+            result.winner,
+            result.end_minutes,
+            result.battles,
+        )

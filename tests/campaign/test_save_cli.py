@@ -142,3 +142,28 @@ def test_resume_until_before_the_stop_is_refused(capsys, tmp_path):
     assert _run(capsys, "run", "--seed", "3", "--until", "day 1 18:00", "--save", str(save))[0] == 0
     code, _, err = _run(capsys, "resume", str(save), "--until", "day 1 10:00")
     assert code == 2 and "campaign fork" in err
+
+
+def test_batch_from_a_save_plays_every_cell_from_the_same_past(capsys, tmp_path):
+    import duckdb
+
+    save, spec, out = tmp_path / "s.json", tmp_path / "spec.yaml", tmp_path / "r.duckdb"
+    assert (
+        _run(capsys, "run", "--seed", "42", "--until", "day 2 06:00", "--save", str(save))[0] == 0
+    )
+    spec.write_text("set:\n  campaign.rough_road_pass: [70, 40]\nruns: 4\nseed: 1\n")
+    code, _, err = _run(
+        capsys, "batch", "run", str(spec), "--from", str(save), "-o", str(out), "--workers", "0"
+    )
+    assert code == 0, err
+    with duckdb.connect(str(out), read_only=True) as db:
+        rows = db.execute(
+            "select cell, run, seed, end_minutes from runs order by cell, run"
+        ).fetchall()
+    assert len(rows) == 8
+    assert [r[2] for r in rows[:4]] == [r[2] for r in rows[4:]]  # run i: the same dice
+    assert all(r[3] >= 1440 for r in rows)  # every future begins at the save's stop point
+    # a spec naming another map is refused before anything runs
+    spec.write_text("maps: [waterloo-1815]\nruns: 2\n")
+    code, _, err = _run(capsys, "batch", "run", str(spec), "--from", str(save), "-o", str(out))
+    assert code == 2 and "the save's map" in err
