@@ -86,7 +86,7 @@ def spec_from_save(spec: BatchSpec, start: SaveStart, source: str) -> BatchSpec:
                 key="maps",
                 fix="Leave maps out of the spec (and --map off) for a batch --from a save.",
             )
-    update: dict[str, Any] = {"maps": [str(mine)]}
+    update: dict[str, Any] = {"maps": [start.save.inputs.map.source]}
     if "doctrines" not in spec.model_fields_set:
         _, _, doctrines = _current(start.save)
         update["doctrines"] = [f"{doctrines['red']}:{doctrines['blue']}"]
