@@ -83,6 +83,7 @@ def resume(
         dict(inputs.doctrines),
         record_events=record_events,
         battle_logs=battle_logs,
+        table_results=inputs.table_results,
     )
     mine = inputs_of(camp)
     for name in ("map", "rules", "rules_hash"):

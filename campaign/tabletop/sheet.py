@@ -24,7 +24,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +32,7 @@ from battle.units import UnitSpec
 from battle.yamlfile import read_yaml_file
 from campaign.analysis.refight import BattleSetup
 from campaign.events import SIDES
+from campaign.table_result import STATUSES, TableResult, TableUnit
 
 __all__ = [
     "STATUSES",
@@ -46,8 +46,6 @@ __all__ = [
     "spread_losses",
 ]
 
-#: a unit's state at the end of a battle fought on the table
-STATUSES = ("in", "routed", "withdrawn", "destroyed")
 _WINNERS = ("red", "blue", "draw")
 _FIX = "Fill in the sheet 'campaign result-sheet' wrote (its comments say what each field takes)."
 _QUICK_FIX = "Write e.g. --result 'winner=red,red_losses=20%,blue_losses=45%' (bounds=N optional)."
@@ -55,36 +53,6 @@ _QUICK_FIX = "Write e.g. --result 'winner=red,red_losses=20%,blue_losses=45%' (b
 
 class ResultSheetError(SimulatorError):
     """A battle result entered by hand is not one the battle could have had."""
-
-
-@dataclass(frozen=True)
-class TableUnit:
-    """One unit after a battle fought on the table: its actual hits (carried in included)
-    and its status (:data:`STATUSES`)."""
-
-    id: str
-    side: str
-    hits: int
-    status: str
-
-
-@dataclass(frozen=True)
-class TableResult:
-    """A battle's result as entered by hand: ``winner`` is ``"red"``, ``"blue"`` or None (a
-    draw); ``units`` every unit of the battle, in the battle's order."""
-
-    battle: int
-    winner: str | None
-    bounds: int
-    units: tuple[TableUnit, ...]
-
-    def hits_taken(self, setup: BattleSetup) -> dict[str, int]:
-        """Hits each side took in the battle (after less carried in)."""
-        carried = {u.id: u.hits for u in _all_units(setup)}
-        taken = dict.fromkeys(SIDES, 0)
-        for u in self.units:
-            taken[u.side] += u.hits - carried[u.id]
-        return taken
 
 
 def _all_units(setup: BattleSetup) -> list[UnitSpec]:
