@@ -18,17 +18,18 @@ import typer
 from battle.errors import ConfigError
 from campaign.cli import COMMANDS, app
 from campaign.cli.common import SetOption, VariantOption, fresh_seed, parse_overrides
-from campaign.cli.save_common import print_log, write_save
-from campaign.cli.save_run import clock_of_rules, next_step
+from campaign.cli.save_common import write_save
+from campaign.cli.save_run import LogOptions, clock_of_rules, play_on, stop_here
+from campaign.cli.save_table import entered_result, policy_rule
 from campaign.outfile import check_distinct_files, check_output_file
 from campaign.save.format import Fork, Save, SaveInputs, read_save
 from campaign.save.replay import (
     build,
+    continue_from,
     load_inputs,
     load_rules_of,
     replay,
     rules_input,
-    run_on,
     run_to,
     save_of,
 )
@@ -59,7 +60,27 @@ def resume(
     save_file: SaveArgument,
     until: UntilOption = None,
     save: Annotated[
-        Path | None, typer.Option(metavar="NEXT", help="Write a save where it stops again.")
+        Path | None,
+        typer.Option(
+            metavar="NEXT",
+            help="Write a save where it stops again (at a battle to fight on the table: "
+            "FILE itself unless NEXT is given).",
+        ),
+    ] = None,
+    result: Annotated[
+        str | None,
+        typer.Option(
+            metavar="RESULT.yaml|QUICK",
+            help="The result of the battle the save stopped before, fought on the table: "
+            "the filled-in sheet, or 'winner=red,red_losses=20%,blue_losses=45%'.",
+        ),
+    ] = None,
+    tabletop: Annotated[
+        str | None,
+        typer.Option(
+            metavar="POLICY",
+            help="Battles to stop for (all, 'units>=N', at=J[,J], ask, off); default: the save's.",
+        ),
     ] = None,
     fmt: Annotated[str, typer.Option("--format", help="Log format (as campaign run).")] = "text",
     output: Annotated[
@@ -69,34 +90,41 @@ def resume(
         bool, typer.Option("--full", help="Print each battle's units and bound-by-bound log.")
     ] = False,
 ) -> None:
-    """Go on with a saved campaign: its whole log, to --until or its end."""
+    """Go on with a saved campaign: its whole log, to --until, the next battle to fight on
+    the table, or its end."""
     saved = read_save(save_file)
     _check_save_target(save, save_file, "--save")
     if output is not None:
         check_output_file(output, "--output")
-    cmap, loaded = load_inputs(saved.inputs)
-    clock = clock_of_rules(loaded)
-    stop = None if until is None else parse_when(until, clock, "--until")
+    if result is not None and saved.stop.battle is None:
+        raise ConfigError(
+            f"the save stopped at {saved.at}, not before a battle, so there is no battle to "
+            "enter a result for",
+            key="--result",
+            fix="Give --result to a save written at a tabletop stop (campaign run --tabletop).",
+        )
+    loaded = load_rules_of(saved.inputs.rules, "inputs.rules")
+    stop = None if until is None else parse_when(until, clock_of_rules(loaded), "--until")
     camp = replay(saved, str(save_file), battle_logs=full)
-    stopped = False
-    if stop is not None:
-        if stop.minute is not None and stop.minute <= camp.env.now:
-            raise ConfigError(
-                f"{until!r} is not after the save's stop point ({saved.at})",
-                key="--until",
-                fix="Give a later time, or fork the campaign from an earlier one "
-                "('campaign fork FILE --at WHEN').",
-            )
-        stopped = run_on(camp, stop)
-    if not stopped:
-        camp.finish()
-    print_log(camp.events, cmap, loaded, saved.inputs.seed, fmt=fmt, output=output, verbose=full)
-    at = "the end" if stop is None or not stopped else stop_label(stop, clock)
-    if save is not None:
-        final = stop if stopped and stop is not None else Stop(minute=camp.env.now)
-        write_save(save_of(camp, saved.inputs, final, at), save)
-    if stop is not None or save is not None:
-        typer.echo(next_step(save, stopped, at), err=True)
+    if stop is not None and stop.minute is not None and stop.minute <= saved.state.time:
+        raise ConfigError(
+            f"{until!r} is not after the save's stop point ({saved.at})",
+            key="--until",
+            fix="Give a later time, or fork the campaign from an earlier one "
+            "('campaign fork FILE --at WHEN').",
+        )
+    inputs = saved.inputs
+    if saved.stop.battle is not None:  # a stop before a battle is final: build it again
+        entered = () if result is None else (entered_result(result, camp),)
+        if result is None:
+            typer.echo(f"no --result: the engine fights battle {saved.stop.battle}", err=True)
+        camp, inputs = continue_from(saved, entered, battle_logs=full)
+    policy = saved.policy if tabletop is None else (None if tabletop == "off" else tabletop)
+    rule = None if stop is not None else policy_rule(policy, camp)
+    reached = play_on(camp, stop, rule)
+    if reached is not None and reached.battle is not None and save is None:
+        save = save_file  # the save moves on to the next battle (its result is kept in it)
+    stop_here(camp, inputs, reached, save, policy, LogOptions(fmt, output, full))
 
 
 def _kept(saved: Save, minute: float) -> tuple[Fork, ...]:

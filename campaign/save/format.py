@@ -19,7 +19,7 @@ keys in this order::
       doctrines: {red: balanced, blue: balanced}
       table_results: []            # every battle result entered by hand (campaign.tabletop)
       forks: []                    # the rules or dice changed from a minute on (campaign fork)
-    stop: {at: Day 2 18:00, minute: 2160.0, battle: null}
+    stop: {at: Day 2 18:00, minute: 2160.0, battle: null, tabletop: null}
     state: {format: campaign-state, version: 1, ...}   # campaign.state at the stop point
 
 ``map.options`` are the :class:`campaign.maps.MapOptions` the map was read with;
@@ -28,7 +28,10 @@ keys in this order::
 future_seed}``: from the start of ``minute`` on, the campaign plays under ``rules`` and
 ``doctrines``, and with the dice of ``future_seed`` when it is not null (else the same dice
 go on). A stop is at the start of ``minute``, or, with ``battle`` set, just before that
-battle begins.
+battle begins; ``tabletop`` is the policy of the battles fought on the table (``--tabletop``,
+:mod:`campaign.tabletop.policy`), kept for ``campaign resume``. ``table_results`` are
+:class:`campaign.table_result.TableResult` s: ``{battle, winner, bounds, units: [{id, side,
+hits, status}]}``, ``winner`` null for a draw.
 
 Reading refuses (:class:`SaveError`, exit code 2) a file of another format or version or a
 field of the wrong shape, naming the key path and the fix.
@@ -37,7 +40,7 @@ field of the wrong shape, naming the key path and the fix.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +49,7 @@ from campaign.save.when import Stop
 from campaign.state import CampaignState, StateFormatError
 from campaign.state import from_dict as state_from_dict
 from campaign.state import to_dict as state_to_dict
+from campaign.table_result import TableResult, table_result_from_dict
 
 __all__ = [
     "SAVE_FORMAT",
@@ -112,7 +116,7 @@ class SaveInputs:
     map: MapInput
     rules: RulesInput
     doctrines: dict[str, str]
-    table_results: tuple[dict[str, Any], ...] = ()
+    table_results: tuple[TableResult, ...] = ()
     forks: tuple[Fork, ...] = ()
 
 
@@ -134,6 +138,8 @@ class Save:
     stop: Stop
     at: str
     state: CampaignState
+    #: the tabletop policy the campaign was run with (``--tabletop``), None without one
+    policy: str | None = None
 
 
 # ------------------------------------------------------------------------------- writing
@@ -162,7 +168,7 @@ def to_dict(save: Save) -> dict[str, Any]:
             },
             "rules": _rules_dict(i.rules),
             "doctrines": dict(i.doctrines),
-            "table_results": [dict(t) for t in i.table_results],
+            "table_results": [asdict(t) for t in i.table_results],
             "forks": [
                 {
                     "minute": f.minute,
@@ -174,7 +180,12 @@ def to_dict(save: Save) -> dict[str, Any]:
                 for f in i.forks
             ],
         },
-        "stop": {"at": save.at, "minute": save.stop.minute, "battle": save.stop.battle},
+        "stop": {
+            "at": save.at,
+            "minute": save.stop.minute,
+            "battle": save.stop.battle,
+            "tabletop": save.policy,
+        },
         "state": state_to_dict(save.state),
     }
 
@@ -255,10 +266,15 @@ def _inputs(data: Any) -> SaveInputs:
     seed = _get(data, "seed", p, int)
     if seed < 0:
         raise _Bad("inputs.seed", f"a seed is 0 or more, found {seed}")
-    results = _get(data, "table_results", p, list)
-    for n, r in enumerate(results):
-        if not isinstance(r, dict):
-            raise _Bad(f"inputs.table_results[{n}]", "a battle's result (a mapping) was expected")
+    results = []
+    for n, r in enumerate(_get(data, "table_results", p, list)):
+        try:
+            results.append(table_result_from_dict(r))
+        except (KeyError, TypeError, ValueError):
+            raise _Bad(
+                f"inputs.table_results[{n}]",
+                "a battle's result (battle, winner, bounds, units) was expected",
+            ) from None
     forks = _get(data, "forks", p, list)
     return SaveInputs(
         seed=seed,
@@ -275,7 +291,7 @@ def _inputs(data: Any) -> SaveInputs:
     )
 
 
-def _stop(data: Any) -> tuple[Stop, str]:
+def _stop(data: Any) -> tuple[Stop, str, str | None]:
     minute = _get(data, "minute", "stop", (int, float), none=True)
     battle = _get(data, "battle", "stop", int, none=True)
     if (minute is None) == (battle is None):
@@ -283,7 +299,10 @@ def _stop(data: Any) -> tuple[Stop, str]:
     if battle is not None and battle < 1:
         raise _Bad("stop.battle", f"battles are numbered from 1, found {battle}")
     stop = Stop(minute=None if minute is None else float(minute), battle=battle)
-    return stop, _get(data, "at", "stop", str)
+    policy = data.get("tabletop") if isinstance(data, dict) else None
+    if policy is not None and not isinstance(policy, str):
+        raise _Bad("stop.tabletop", f"a tabletop policy (text) was expected, found {policy!r}")
+    return stop, _get(data, "at", "stop", str), policy
 
 
 def from_data(data: Any, source: str) -> Save:
@@ -316,7 +335,7 @@ def from_data(data: Any, source: str) -> Save:
             _str_map(_get(w, "versions", "written_by", dict), "written_by.versions"),
         )
         inputs = _inputs(_get(data, "inputs", "", dict))
-        stop, at = _stop(_get(data, "stop", "", dict))
+        stop, at, policy = _stop(_get(data, "stop", "", dict))
         state_data = _get(data, "state", "", dict)
     except _Bad as exc:
         raise SaveError(exc.what, source=source, key=exc.key, fix=_FIX) from None
@@ -329,7 +348,7 @@ def from_data(data: Any, source: str) -> Save:
             key=f"state.{exc.key}" if exc.key else "state",
             fix=_FIX,
         ) from None
-    return Save(written, inputs, stop, at, state)
+    return Save(written, inputs, stop, at, state, policy)
 
 
 def loads(text: str, source: str = "<save>") -> Save:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,10 +37,15 @@ from campaign.save.format import (
     WrittenBy,
 )
 from campaign.save.when import Stop
+from campaign.state import CampaignState
+from campaign.table_battle import BattleStart
+from campaign.table_result import TableResult
 from campaign.versions import code_hash, versions
 
 __all__ = [
     "build",
+    "continue_from",
+    "run_forks",
     "git_commit",
     "load_inputs",
     "map_input",
@@ -47,7 +53,9 @@ __all__ = [
     "rules_input",
     "run_on",
     "run_to",
+    "run_until_policy",
     "save_of",
+    "state_at_stop",
     "written_by",
 ]
 
@@ -160,6 +168,7 @@ def build(
         dict(save_inputs.doctrines),
         record_events=record_events,
         battle_logs=battle_logs,
+        table_results=save_inputs.table_results,
     )
     camp.start()
     return camp
@@ -169,24 +178,60 @@ def run_to(camp: Campaign, stop: Stop, forks: tuple[Fork, ...] = ()) -> bool:
     """Run ``camp`` (started, at minute 0) to ``stop``, applying each of ``forks`` at its
     minute (a fork at the stop's minute is applied before the stop); True if it stopped
     there (False: the campaign ended first). Run on from a stop with :func:`run_on`."""
+    return run_forks(camp, forks) and run_on(camp, stop)
+
+
+def run_forks(camp: Campaign, forks: tuple[Fork, ...]) -> bool:
+    """Run ``camp`` (started, at minute 0) to each of ``forks`` in turn and apply it; False
+    if the campaign ended before the last."""
     for fork in forks:
         if fork.minute > camp.env.now and not camp.run_until(fork.minute):
             return False
         apply_fork(camp, fork)
-    return run_on(camp, stop)
+    return True
+
+
+def continue_from(
+    save: Save,
+    results: tuple[TableResult, ...] = (),
+    *,
+    record_events: bool = True,
+    battle_logs: bool = False,
+) -> tuple[Campaign, SaveInputs]:
+    """The campaign of ``save`` built again with ``results`` added to its table results and
+    its forks applied, to go on from a stop before a battle (which is final); and its
+    inputs."""
+    inputs = dataclasses.replace(save.inputs, table_results=(*save.inputs.table_results, *results))
+    cmap, loaded = load_inputs(inputs)
+    camp = build(inputs, cmap, loaded, record_events=record_events, battle_logs=battle_logs)
+    run_forks(camp, inputs.forks)
+    return camp, inputs
 
 
 def run_on(camp: Campaign, stop: Stop) -> bool:
-    """Run ``camp`` on to ``stop`` (not before where it is); True if it stopped there."""
+    """Run ``camp`` on to ``stop`` (not before where it is); True if it stopped there. A stop
+    before a battle is final: the campaign is built again to go on (:func:`build`)."""
     if stop.minute is not None:
         if stop.minute > camp.env.now:
             return camp.run_until(stop.minute)
         return not camp.stopped
-    raise SaveError(
-        f"a stop before battle {stop.battle} needs the tabletop engine",
-        key="stop.battle",
-        fix='Give --until as a campaign time, e.g. "day 2 18:00".',
-    )
+    number = stop.battle
+    return camp.run_until_battle(lambda b: b.number == number) is not None
+
+
+def run_until_policy(camp: Campaign, rule: Callable[[BattleStart], bool]) -> Stop | None:
+    """Run ``camp`` until just before the first battle ``rule`` accepts that has no result
+    entered (:meth:`Campaign.run_until_battle`); that battle's stop, or None if the campaign
+    ended first."""
+    reached = camp.run_until_battle(rule)
+    return None if reached is None else Stop(battle=reached.number)
+
+
+def state_at_stop(camp: Campaign) -> CampaignState:
+    """The state of ``camp`` where it stopped: just before the battle it stopped for, else
+    its clock's minute."""
+    reached = camp.table.reached
+    return camp.state() if reached is None else reached.state
 
 
 def replay(
@@ -210,7 +255,7 @@ def replay(
     except SaveError as exc:
         exc.source = exc.source or source
         raise SaveError(exc.what, source=exc.source, key=exc.key, fix=exc.fix) from None
-    reached = camp.state()
+    reached = state_at_stop(camp)
     if reached != save.state:
         raise _mismatch(save, reached, source)
     return camp
@@ -240,6 +285,9 @@ def _mismatch(save: Save, reached: Any, source: str) -> SaveError:
     )
 
 
-def save_of(camp: Campaign, inputs: SaveInputs, stop: Stop, at: str) -> Save:
-    """The save of ``camp`` stopped at ``stop`` (shown as ``at``), with ``inputs``."""
-    return Save(written_by(), inputs, stop, at, camp.state())
+def save_of(
+    camp: Campaign, inputs: SaveInputs, stop: Stop, at: str, policy: str | None = None
+) -> Save:
+    """The save of ``camp`` stopped at ``stop`` (shown as ``at``), with ``inputs`` (and the
+    tabletop ``policy`` it plays by)."""
+    return Save(written_by(), inputs, stop, at, state_at_stop(camp), policy)

@@ -234,3 +234,42 @@ def test_a_batch_future_is_the_reseeded_fork_of_the_save(rules, default_map):
             result.end_minutes,
             result.battles,
         )
+
+
+# ---------------------------------------------------------------------------- the table
+@pytest.mark.parametrize("map_name", [None, "waterloo-1815"])
+def test_a_table_stop_saved_and_resumed_with_the_engines_result(rules, map_name):
+    """Stop before battle 1, save, read back, enter the engine's own result for it, go on:
+    the log is the straight run's but for battle 1's record (fought on the table)."""
+    from campaign.cli.save_table import battle_setup
+    from campaign.events import BattleFought
+    from campaign.save.replay import continue_from, run_until_policy
+    from campaign.tabletop.stop import engine_result
+
+    cmap = load_map(map_name)
+    for seed in range(8):
+        whole = Campaign(cmap, rules, seed)
+        whole.run()
+        inputs = _inputs(cmap, rules, seed)
+        camp = build(inputs, cmap, rules)
+        stop = run_until_policy(camp, lambda b: True)
+        assert stop == Stop(battle=1)
+        saved = fmt.loads(fmt.dumps(save_of(camp, inputs, stop, "x", "all")))
+        assert saved.policy == "all"
+        first = next(e for e in whole.events if isinstance(e, BattleFought))
+        result = engine_result(first, battle_setup(replay(saved, "test")))
+        resumed, _ = continue_from(saved, (result,))
+        resumed.finish()
+        a, b = _log(resumed), _log(whole)
+        assert len(a) == len(b)
+        differ = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        # only battle 1's record differs (fought on the table: no cards, no bound log)
+        assert len(differ) == 1
+        on_table = resumed.events[differ[0]]
+        assert isinstance(on_table, BattleFought) and on_table.t == first.t
+        assert on_table.place == first.place
+        assert (on_table.winner, on_table.bounds, on_table.hits) == (
+            first.winner,
+            first.bounds,
+            first.hits,
+        )

@@ -167,3 +167,95 @@ def test_batch_from_a_save_plays_every_cell_from_the_same_past(capsys, tmp_path)
     spec.write_text("maps: [waterloo-1815]\nruns: 2\n")
     code, _, err = _run(capsys, "batch", "run", str(spec), "--from", str(save), "-o", str(out))
     assert code == 2 and "the save's map" in err
+
+
+# ---------------------------------------------------------------------------- the table
+def _table_stop(capsys, tmp_path, seed="5"):
+    save = tmp_path / "t.yaml"
+    code, out, err = _run(capsys, "run", "--seed", seed, "--tabletop", "all", "--save", str(save))
+    assert code == 0, err
+    return save, out, err
+
+
+def test_tabletop_all_stops_before_battle_1_with_its_papers(capsys, tmp_path):
+    save, out, err = _table_stop(capsys, tmp_path)
+    data = json.loads(save.read_text())
+    assert data["stop"]["battle"] == 1 and data["stop"]["tabletop"] == "all"
+    html, sheet = tmp_path / "t-battle1.html", tmp_path / "t-battle1.yaml"
+    assert "<html" in html.read_text().lower() and "winner:" in sheet.read_text()
+    assert f"campaign resume {save} --result {sheet}" in err
+    assert "Battle" not in out.split("\n")[-2]  # the log stops before the battle's record
+
+
+def test_resume_with_a_result_goes_on_to_the_next_table_battle(capsys, tmp_path):
+    save, _, _ = _table_stop(capsys, tmp_path)
+    quick = "winner=blue,red_losses=30%,blue_losses=10%"
+    code, out, err = _run(capsys, "resume", str(save), "--result", quick)
+    assert code == 0, err
+    data = json.loads(save.read_text())  # the save moved on, keeping battle 1's result
+    assert data["stop"]["battle"] == 2
+    assert [r["battle"] for r in data["inputs"]["table_results"]] == [1]
+    assert data["inputs"]["table_results"][0]["winner"] == "blue"
+    assert (tmp_path / "t-battle2.html").is_file()
+    # to the end without the table: the result of battle 1 stays in the campaign
+    code, out, err = _run(capsys, "resume", str(save), "--tabletop", "off")
+    assert code == 0 and "the campaign is over" in err and "End:" in out
+
+
+BAD_RESULTS = [
+    ("winner=green,red_losses=20%,blue_losses=45%", "winner"),
+    ("winner=red,red_losses=120%,blue_losses=45%", "red_losses"),
+    ("winner=red,red_losses=20%", "blue_losses"),
+    ("nonsense", "result"),
+]
+
+
+@pytest.mark.parametrize(("quick", "word"), BAD_RESULTS)
+def test_a_bad_result_is_refused_and_the_save_kept(capsys, tmp_path, quick, word):
+    save, _, _ = _table_stop(capsys, tmp_path)
+    before = save.read_text()
+    code, out, err = _run(capsys, "resume", str(save), "--result", quick)
+    assert code == 2 and word in err and "Traceback" not in err
+    assert not out and save.read_text() == before
+    assert not (tmp_path / "t-battle2.html").exists()
+
+
+def test_a_bad_result_sheet_is_refused_and_the_save_kept(capsys, tmp_path):
+    import yaml
+
+    save, _, _ = _table_stop(capsys, tmp_path)
+    before = save.read_text()
+    sheet = tmp_path / "t-battle1.yaml"
+    data = yaml.safe_load(sheet.read_text())
+    unit = next(iter(data["units"]))
+    data["units"][unit]["hits"] = 11
+    sheet.write_text(yaml.safe_dump(data))
+    code, _, err = _run(capsys, "resume", str(save), "--result", str(sheet))
+    assert code == 2 and f"units.{unit}" in err
+    assert save.read_text() == before
+
+
+def test_tabletop_refusals(capsys, tmp_path):
+    save = tmp_path / "s.yaml"
+    code, _, err = _run(capsys, "run", "--seed", "5", "--tabletop", "ask", "--save", str(save))
+    assert code == 2 and "terminal" in err and not save.exists()
+    code, _, err = _run(capsys, "run", "--seed", "5", "--tabletop", "all")
+    assert code == 2 and "--save" in err
+    code, _, err = _run(
+        capsys,
+        "run",
+        "--seed",
+        "5",
+        "--tabletop",
+        "all",
+        "--until",
+        "day 2 06:00",
+        "--save",
+        str(save),
+    )
+    assert code == 2 and "--until" in err and not save.exists()
+    code, _, err = _run(capsys, "run", "--seed", "5", "--tabletop", "some", "--save", str(save))
+    assert code == 2 and "--tabletop" in err and not save.exists()
+    assert _run(capsys, "run", "--seed", "5", "--until", "day 1 09:00", "--save", str(save))[0] == 0
+    code, _, err = _run(capsys, "resume", str(save), "--result", "winner=red")
+    assert code == 2 and "not before a battle" in err
