@@ -45,12 +45,12 @@ from campaign.versions import code_hash, versions
 __all__ = [
     "build",
     "continue_from",
-    "run_forks",
     "git_commit",
     "load_inputs",
     "map_input",
     "replay",
     "rules_input",
+    "run_forks",
     "run_on",
     "run_to",
     "run_until_policy",
