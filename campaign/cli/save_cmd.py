@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -211,6 +212,13 @@ def fork(
             key="--at",
             fix=f"Fork it at an earlier time (it ended at {clock.label(camp.env.now)}).",
         )
+    begun = camp.desk.started  # results of battles after the fork are not the future's
+    if any(r.battle > begun for r in inputs.table_results):
+        inputs = replace(
+            inputs, table_results=tuple(r for r in inputs.table_results if r.battle <= begun)
+        )
+        camp = build(inputs, cmap, loaded, record_events=False)
+        run_to(camp, stop, inputs.forks)
     write_save(save_of(camp, inputs, stop, label), save)
     dice = "the same dice" if seed is None else f"the dice of seed {seed}"
     typer.echo(

@@ -259,3 +259,42 @@ def test_tabletop_refusals(capsys, tmp_path):
     assert _run(capsys, "run", "--seed", "5", "--until", "day 1 09:00", "--save", str(save))[0] == 0
     code, _, err = _run(capsys, "resume", str(save), "--result", "winner=red")
     assert code == 2 and "not before a battle" in err
+
+
+def test_until_a_battle_then_resume_gives_the_straight_log(capsys, tmp_path, straight):
+    save = tmp_path / "b.json"
+    code, out, err = _run(capsys, "run", "--seed", "5", "--until", "battle:3", "--save", str(save))
+    assert code == 0, err
+    assert json.loads(save.read_text())["stop"] == {
+        "at": "before battle 3",
+        "minute": None,
+        "battle": 3,
+        "tabletop": None,
+    }
+    code, out, err = _run(capsys, "resume", str(save))
+    assert code == 0 and "the engine fights battle 3" in err
+    assert out == straight["text"]
+
+
+def test_a_fork_drops_the_results_of_battles_after_it(capsys, tmp_path):
+    save, _, _ = _table_stop(capsys, tmp_path, seed="42")
+    for _ in range(2):  # results for battles 1 and 2; the save stops before battle 3
+        quick = "winner=red,red_losses=10%,blue_losses=30%"
+        assert _run(capsys, "resume", str(save), "--result", quick)[0] == 0
+    data = json.loads(save.read_text())
+    assert data["stop"]["battle"] == 3
+    assert [r["battle"] for r in data["inputs"]["table_results"]] == [1, 2]
+    # a minute after dawn of day 1 no battle has begun: both results are the future's
+    forked = tmp_path / "f.json"
+    code, _, err = _run(capsys, "fork", str(save), "--at", "day 1 06:01", "--save", str(forked))
+    assert code == 0, err
+    assert json.loads(forked.read_text())["inputs"]["table_results"] == []
+    # at the battle-3 stop's minute both results are the past's and are kept
+    minute = data["state"]["time"]
+    from campaign.clock import default_clock
+
+    at = default_clock().label(minute).replace("Day", "day")
+    code, _, err = _run(capsys, "fork", str(save), "--at", at, "--save", str(forked))
+    assert code == 0, err
+    kept = json.loads(forked.read_text())["inputs"]["table_results"]
+    assert [r["battle"] for r in kept] == [1, 2]
