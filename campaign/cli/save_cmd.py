@@ -104,9 +104,9 @@ def resume(
             key="--result",
             fix="Give --result to a save written at a tabletop stop (campaign run --tabletop).",
         )
-    loaded = load_rules_of(saved.inputs.rules, "inputs.rules")
+    cmap, loaded = load_inputs(saved.inputs)
     stop = None if until is None else parse_when(until, clock_of_rules(loaded), "--until")
-    camp = replay(saved, str(save_file), battle_logs=full)
+    camp = replay(saved, str(save_file), battle_logs=full, loaded_inputs=(cmap, loaded))
     if stop is not None and stop.minute is not None and stop.minute <= saved.state.time:
         raise ConfigError(
             f"{until!r} is not after the save's stop point ({saved.at})",
@@ -119,7 +119,7 @@ def resume(
         entered = () if result is None else (entered_result(result, camp),)
         if result is None:
             typer.echo(f"no --result: the engine fights battle {saved.stop.battle}", err=True)
-        camp, inputs = continue_from(saved, entered, battle_logs=full)
+        camp, inputs = continue_from(saved, entered, battle_logs=full, loaded_inputs=(cmap, loaded))
     policy = saved.policy if tabletop is None else (None if tabletop == "off" else tabletop)
     rule = None if stop is not None else policy_rule(policy, camp)
     reached = play_on(camp, stop, rule)
@@ -182,7 +182,8 @@ def fork(
         raise ConfigError(
             "a fork is at a campaign time", key="--at", fix='Give e.g. --at "day 2 06:00".'
         )
-    replay(saved, str(save_file), record_events=False)  # the save is checked first
+    # the save is checked first
+    replay(saved, str(save_file), record_events=False, loaded_inputs=(cmap, loaded))
     kept = _kept(saved, stop.minute)
     base = kept[-1].rules if kept else saved.inputs.rules
     doctrines = dict(kept[-1].doctrines if kept else saved.inputs.doctrines)

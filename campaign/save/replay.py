@@ -197,12 +197,13 @@ def continue_from(
     *,
     record_events: bool = True,
     battle_logs: bool = False,
+    loaded_inputs: tuple[CampaignMap, LoadedRules] | None = None,
 ) -> tuple[Campaign, SaveInputs]:
     """The campaign of ``save`` built again with ``results`` added to its table results and
     its forks applied, to go on from a stop before a battle (which is final); and its
     inputs."""
     inputs = dataclasses.replace(save.inputs, table_results=(*save.inputs.table_results, *results))
-    cmap, loaded = load_inputs(inputs)
+    cmap, loaded = loaded_inputs or load_inputs(inputs)
     camp = build(inputs, cmap, loaded, record_events=record_events, battle_logs=battle_logs)
     run_forks(camp, inputs.forks)
     return camp, inputs
@@ -235,7 +236,12 @@ def state_at_stop(camp: Campaign) -> CampaignState:
 
 
 def replay(
-    save: Save, source: str, *, record_events: bool = True, battle_logs: bool = False
+    save: Save,
+    source: str,
+    *,
+    record_events: bool = True,
+    battle_logs: bool = False,
+    loaded_inputs: tuple[CampaignMap, LoadedRules] | None = None,
 ) -> Campaign:
     """The campaign of ``save`` at its stop point, checked against its state.
 
@@ -245,9 +251,11 @@ def replay(
         If the map or rules are not those it was saved with, or the campaign rebuilt does not
         reach the saved state (an edited save, or code that replays it differently: the
         message names the first field that differs and the commit that wrote the save).
+
+    ``loaded_inputs`` is :func:`load_inputs` of the save's inputs when the caller has it.
     """
     try:
-        cmap, loaded = load_inputs(save.inputs)
+        cmap, loaded = loaded_inputs or load_inputs(save.inputs)
         camp = build(
             save.inputs, cmap, loaded, record_events=record_events, battle_logs=battle_logs
         )
