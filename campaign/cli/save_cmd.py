@@ -1,11 +1,16 @@
-"""``campaign resume`` and ``campaign fork`` (issue 28, item 3).
+"""``campaign resume`` and ``campaign fork`` (issue 28, items 2 and 3).
 
-- ``campaign resume FILE [--until WHEN] [--save NEXT]``: build the saved campaign again,
-  check it against the save and go on, to ``--until`` or to its end; the log printed is the
-  whole campaign's, the same as that of the campaign never stopped.
+- ``campaign resume FILE [--until WHEN] [--save NEXT] [--result RESULT.yaml|QUICK]
+  [--tabletop POLICY]``: build the saved campaign again, check it against the save and go
+  on — with the result of the battle it stopped before, fought on the table (checked first:
+  a bad one exits 2 and nothing is written) — to ``--until``, the next battle its tabletop
+  policy chooses (the save moves on), or its end; the log printed is the whole campaign's,
+  the same as that of the campaign never stopped.
 - ``campaign fork FILE [--at WHEN] --save NEW [--set k=v] [--variant V] [--red-doctrine D]
   [--blue-doctrine D] [--reseed | --future-seed N]``: a new save whose campaign, from ``--at``
-  on, plays under other rules, doctrines or dice (:mod:`campaign.save.fork`).
+  on, plays under other rules, doctrines or dice (:mod:`campaign.save.fork`); results
+  entered for battles that begin after ``--at`` are dropped (the future's battles are
+  other battles).
 """
 
 from __future__ import annotations

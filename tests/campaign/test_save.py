@@ -273,3 +273,21 @@ def test_a_table_stop_saved_and_resumed_with_the_engines_result(rules, map_name)
             first.bounds,
             first.hits,
         )
+
+
+def test_ask_stops_at_the_battle_answered_table(rules, default_map, monkeypatch, capsys):
+    """``--tabletop ask``: the engine fights the battles answered ``e``; the campaign stops
+    before the first answered ``t`` (an unreadable answer is asked again)."""
+    import typer
+
+    from campaign.cli.save_table import policy_rule
+    from campaign.save.replay import run_until_policy
+
+    answers = iter(["e", "what?", "t"])
+    monkeypatch.setattr(typer, "prompt", lambda *a, **k: next(answers))
+    camp = build(_inputs(default_map, rules, 5), default_map, rules)
+    rule = policy_rule("ask", camp, interactive=True)
+    assert rule is not None
+    assert run_until_policy(camp, rule) == Stop(battle=2)
+    err = capsys.readouterr().err
+    assert "Battle 1 at" in err and "Battle 2 at" in err and "Answer t" in err
