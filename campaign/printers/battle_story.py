@@ -36,7 +36,6 @@ def faced_overnight(e: BattleFought) -> bool:
     each other overnight. Only the wording changes, never the rule."""
     return (
         e.winner is None
-        and not e.on_table
         and e.reason == "nightfall"
         and not any(e.hits.values())
         and not any(e.cards_lost.values())
@@ -48,6 +47,8 @@ def battle_details(n: Namer, e: BattleFought) -> list[str]:
     """The battle's detail sentences, in the order the diary prints them, with side and
     division names from the narrator ``n`` (its view's odds, when it has them)."""
     h, m = divmod(e.minutes, 60)
+    if e.on_table and faced_overnight(e):  # fought on the table, and nothing came of it
+        return _table_lines(n, e, None)
     if faced_overnight(e):  # no odds line: with no daylight to fight in, a draw is certain
         return [
             f"Nightfall came after {_count(e.bounds, 'bound')} ({h} h {m:02d} min), before "
