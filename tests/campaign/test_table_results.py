@@ -386,3 +386,36 @@ def test_bad_table_results_are_refused(maps, rules):
         Campaign(cmap, rules, 6, table_results=[TableResult(0, None, 1, ())])
     with pytest.raises(SimulatorError, match="does not list unit"):
         Campaign(cmap, rules, 6, table_results=[TableResult(1, None, 1, ())]).run()
+
+
+def test_the_log_tools_read_a_campaign_with_a_table_battle(maps, rules, tmp_path, capsys):
+    """Its JSON lines, re-fight, result check and diary: the table battle is named so."""
+    from campaign.cli import main
+    from campaign.printers.jsonl import write_jsonl
+
+    cmap, seed = maps["default"], 6
+    stop = _stop(cmap, rules, seed)
+    whole = Campaign(cmap, rules, seed)
+    whole.run()
+    flipped = _flipped(engine_result(_first_battle(whole.events), stop.setup), "blue")
+    camp = Campaign(cmap, rules, seed, table_results=[flipped])
+    camp.run()
+    log = tmp_path / "table.jsonl"
+    with log.open("w", encoding="utf-8") as out:
+        write_jsonl(camp.events, out)
+
+    def run(*args: str) -> str:
+        with pytest.raises(SystemExit) as exc:
+            main(list(args))
+        assert exc.value.code in (0, None), capsys.readouterr()
+        done = capsys.readouterr()
+        return done.out + done.err
+
+    said = run("battle", "--from", str(log), "--battle", "1", "--quiet")
+    assert "fought on the table: this is the abstract battle" in said
+    said = run("result-check", "--from", str(log), "--battle", "1", "--odds", "50",
+               "--result", "winner=red,red_losses=20%,blue_losses=45%")  # fmt: skip
+    assert "Red won a fight it wins" in said
+    diary = tmp_path / "diary.md"
+    run("report", str(log), "-o", str(diary))
+    assert "Fought on the table: after " in diary.read_text(encoding="utf-8")
