@@ -419,3 +419,42 @@ def test_the_log_tools_read_a_campaign_with_a_table_battle(maps, rules, tmp_path
     diary = tmp_path / "diary.md"
     run("report", str(log), "-o", str(diary))
     assert "Fought on the table: after " in diary.read_text(encoding="utf-8")
+
+
+def test_a_table_result_as_the_campaign_applies_it():
+    """campaign.table_battle.table_battle_result: the bounds' minutes, the reason (a draw
+    lasting every bound of daylight left is nightfall's, RULES.md §8.3), RULES.md §7.1's
+    casualty percent (routed units' boxes left count as lost), and units sorted by side, id."""
+    from battle.units import UnitSpec
+    from campaign.table_battle import table_battle_result
+
+    units = [
+        (0, UnitSpec("R1-I2", "infantry", hits=2)),
+        (0, UnitSpec("R1-I1", "infantry")),
+        (1, UnitSpec("B1-C1", "cavalry", hits=4)),
+    ]
+    entered = TableResult(
+        3,
+        "red",
+        6,
+        (
+            TableUnit("R1-I2", "red", 5, "in"),
+            TableUnit("R1-I1", "red", 10, "destroyed"),
+            TableUnit("B1-C1", "blue", 7, "routed"),
+            TableUnit("B2-I1", "blue", 0, "in"),  # announced, never came: left out
+        ),
+    )
+    r = table_battle_result(entered, ("Red", "Blue"), 1, units, 8, 15, LIMIT)
+    assert (r.winner, r.reason, r.bounds, r.minutes, r.attacker) == (0, "table", 6, 90, 1)
+    assert [(u.id, u.state, u.hits_before, u.hits_taken, u.total_hits) for u in r.units] == [
+        ("R1-I1", "destroyed", 0, 10, 10),
+        ("R1-I2", "in", 2, 3, 5),
+        ("B1-C1", "routed", 4, 3, 7),
+    ]
+    # Red: 13 hits of 18 boxes; Blue: 3 hits and the 3 boxes left of its routed cavalry, of 6
+    assert r.casualty_percent == pytest.approx((100 * 13 / 18, 100.0))
+    assert (r.cards_lost, r.cards_left, r.withdrawal_checks) == ((0, 0), (0, 0), ())
+    draw = TableResult(3, None, 8, entered.units)
+    assert table_battle_result(draw, ("Red", "Blue"), 1, units, 8, 15, LIMIT).reason == "nightfall"
+    early = TableResult(3, None, 7, entered.units)
+    assert table_battle_result(early, ("Red", "Blue"), 1, units, 8, 15, LIMIT).reason == "table"
