@@ -256,10 +256,13 @@ class Campaign:
         again with the battle's result (``table_results``)."""
         if self.finished is self.never:  # not started yet
             self.start()
-        self.table.rule = rule
+        table = self.table
+        table.rule = rule
         self.run_to_end()
-        self.table.rule = None
-        return self.table.reached
+        table.rule = None
+        if table.reached is None and table.ahead is not None:  # ended while it was fought
+            table.ends_look_ahead(self.desk.pending[table.ahead])
+        return table.reached
 
     @property
     def table_results(self) -> dict[int, TableResult]:

@@ -148,6 +148,8 @@ def table_battle_result(
                 fix="Enter the result from the battle's own sheet (every unit it lists).",
             )
         total = min(max(entry.hits, spec.hits), limit)  # never down, at most destroyed (§1.2)
+        if entry.status == "destroyed":
+            total = limit  # destroyed is at the limit (the sheet's check asks for both)
         boxes[side] += limit - spec.hits
         lost[side] += total - spec.hits
         if entry.status == "routed":  # §7.1: a routed unit's boxes left count as lost

@@ -41,9 +41,10 @@ class TableResult:
     """A battle's result as entered by hand.
 
     ``battle`` is the battle's number in the campaign, 1-based, in the order the battles began
-    (as the log numbers them); ``winner`` is ``"red"``, ``"blue"`` or None (a draw); ``bounds``
-    the bounds fought; ``units`` every unit of the battle (late arrivals announced by the
-    briefing included), in the battle's order.
+    (as the log numbers them; two battles begun in the same minute may be listed the other
+    way round, a fault of the log's order); ``winner`` is ``"red"``, ``"blue"`` or None (a
+    draw); ``bounds`` the bounds fought; ``units`` every unit of the battle (late arrivals
+    announced by the briefing included), in the battle's order.
     """
 
     battle: int
