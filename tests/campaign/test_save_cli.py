@@ -298,3 +298,54 @@ def test_a_fork_drops_the_results_of_battles_after_it(capsys, tmp_path):
     assert code == 0, err
     kept = json.loads(forked.read_text())["inputs"]["table_results"]
     assert [r["battle"] for r in kept] == [1, 2]
+
+
+def _block(lines: list[str], header: str) -> tuple[int, int]:
+    """Where the battle whose first line starts with ``header`` is in ``lines``: its first
+    line and the line after its indented block."""
+    start = next(i for i, line in enumerate(lines) if line.startswith(header))
+    end = start + 1
+    while end < len(lines) and lines[end].startswith("         "):
+        end += 1
+    return start, end
+
+
+def test_the_engines_own_result_entered_gives_the_straight_log(capsys, tmp_path, straight):
+    """The issue's key check, on the command line: run --tabletop all stops before battle 1;
+    its engine result entered as a sheet gives the straight run's log apart from that
+    battle's lines saying it was fought on the table."""
+    import yaml
+
+    from campaign.events import BattleFought
+    from campaign.printers.jsonl import read_jsonl
+    from campaign.tabletop.stop import engine_result
+
+    log = tmp_path / "log.jsonl"
+    log.write_text(straight["jsonl"])
+    first = next(e for e in read_jsonl(log) if isinstance(e, BattleFought))
+    save, _, _ = _table_stop(capsys, tmp_path)
+    from campaign.cli.save_table import battle_setup
+    from campaign.save.format import read_save
+    from campaign.save.replay import replay
+
+    result = engine_result(first, battle_setup(replay(read_save(save), "t")))
+    sheet = tmp_path / "sheet.yaml"
+    sheet.write_text(
+        yaml.safe_dump(
+            {
+                "battle": 1,
+                "winner": result.winner or "draw",
+                "bounds": result.bounds,
+                "units": {u.id: {"hits": u.hits, "status": u.status} for u in result.units},
+            }
+        )
+    )
+    code, out, err = _run(capsys, "resume", str(save), "--result", str(sheet), "--tabletop", "off")
+    assert code == 0, err
+    mine, theirs = out.splitlines(), straight["text"].splitlines()
+    header = next(line for line in theirs if " Battle at " in line)
+    a, b = _block(mine, header)
+    c, d = _block(theirs, header)
+    assert mine[:a] == theirs[:c] and mine[b:] == theirs[d:]
+    assert any("Fought on the table" in line for line in mine[a:b])
+    assert mine[a : a + 2] == theirs[c : c + 2]  # the battle's header and its odds line
