@@ -74,14 +74,15 @@ def play_on(
     camp: Campaign, until: Stop | None, rule: Callable[[BattleStart], bool] | None
 ) -> Stop | None:
     """Run ``camp`` on to ``until``, else to the first battle ``rule`` stops for, else to
-    its end; the stop reached (None: the campaign ended, finished)."""
+    its end; the stop reached (None: the campaign ended, its final record not yet made:
+    :func:`stop_here` makes it)."""
     if until is not None and run_on(camp, until):
         return until
     if until is None and rule is not None:
         reached = run_until_policy(camp, rule)
         if reached is not None:
             return reached
-    camp.finish()
+    camp.run_to_end()
     return None
 
 
@@ -96,8 +97,11 @@ def stop_here(
     """Print the log so far, write the save (and a battle's briefing and result sheet), and
     say where the campaign stopped and what to do next."""
     clock = camp.clock
+    state = None
     if reached is None:
         stop, at = Stop(minute=camp.env.now), "the end"
+        state = camp.state()  # as a replay run to the end has it, before the final record
+        camp.finish()
         events = camp.events
     else:
         stop, at = reached, stop_label(reached, clock)
@@ -113,7 +117,7 @@ def stop_here(
         view=log.view,
     )
     if save is not None:
-        write_save(save_of(camp, inputs, stop, at, policy), save)
+        write_save(save_of(camp, inputs, stop, at, policy, state), save)
     if reached is None:
         tail = f"; saved to {save}" if save is not None else ""
         typer.echo(f"the campaign is over{tail}", err=True)

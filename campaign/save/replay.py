@@ -259,7 +259,11 @@ def replay(
         camp = build(
             save.inputs, cmap, loaded, record_events=record_events, battle_logs=battle_logs
         )
-        run_to(camp, save.stop, save.inputs.forks)
+        if save.state.over:  # a save of the ended campaign: run it to its end again
+            run_forks(camp, save.inputs.forks)
+            camp.run_to_end()
+        else:
+            run_to(camp, save.stop, save.inputs.forks)
     except SaveError as exc:
         exc.source = exc.source or source
         raise SaveError(exc.what, source=exc.source, key=exc.key, fix=exc.fix) from None
@@ -294,8 +298,14 @@ def _mismatch(save: Save, reached: Any, source: str) -> SaveError:
 
 
 def save_of(
-    camp: Campaign, inputs: SaveInputs, stop: Stop, at: str, policy: str | None = None
+    camp: Campaign,
+    inputs: SaveInputs,
+    stop: Stop,
+    at: str,
+    policy: str | None = None,
+    state: CampaignState | None = None,
 ) -> Save:
     """The save of ``camp`` stopped at ``stop`` (shown as ``at``), with ``inputs`` (and the
-    tabletop ``policy`` it plays by)."""
-    return Save(written_by(), inputs, stop, at, state_at_stop(camp), policy)
+    tabletop ``policy`` it plays by); ``state`` when taken before (an ended campaign's, before
+    its final record: :func:`replay` runs it to its end, not further)."""
+    return Save(written_by(), inputs, stop, at, state or state_at_stop(camp), policy)

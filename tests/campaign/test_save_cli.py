@@ -349,3 +349,14 @@ def test_the_engines_own_result_entered_gives_the_straight_log(capsys, tmp_path,
     assert mine[:a] == theirs[:c] and mine[b:] == theirs[d:]
     assert any("Fought on the table" in line for line in mine[a:b])
     assert mine[a : a + 2] == theirs[c : c + 2]  # the battle's header and its odds line
+
+
+def test_a_save_of_the_ended_campaign_resumes_to_the_same_log(capsys, tmp_path, straight):
+    save, again = tmp_path / "end.json", tmp_path / "again.json"
+    code, out, err = _run(capsys, "run", "--seed", "5", "--save", str(save))
+    assert code == 0 and "the campaign is over" in err and out == straight["text"]
+    assert json.loads(save.read_text())["state"]["over"] is True
+    code, out, err = _run(capsys, "resume", str(save), "--save", str(again))
+    assert code == 0, err
+    assert out == straight["text"]
+    assert json.loads(again.read_text())["state"] == json.loads(save.read_text())["state"]
