@@ -27,8 +27,11 @@ from campaign.cli.common import SetOption, VariantOption, fresh_seed, parse_over
 from campaign.cli.save_common import write_save
 from campaign.cli.save_run import LogOptions, clock_of_rules, play_on, stop_here
 from campaign.cli.save_table import entered_result, policy_rule
+from campaign.config import LoadedRules, load_rules
+from campaign.engine import Campaign
+from campaign.maps import CampaignMap
 from campaign.outfile import check_distinct_files, check_output_file
-from campaign.save.format import Fork, Save, SaveInputs, read_save
+from campaign.save.format import Fork, RulesInput, Save, SaveInputs, read_save
 from campaign.save.replay import (
     build,
     continue_from,
@@ -168,6 +171,36 @@ def fork(
     (with no change, it plays the original future exactly)."""
     saved = read_save(save_file)
     _check_save_target(save, save_file, "--save")
+    _check_seeds(reseed, future_seed)
+    cmap, loaded = load_inputs(saved.inputs)
+    clock = clock_of_rules(loaded)
+    stop = Stop(minute=saved.state.time) if at is None else parse_when(at, clock, "--at")
+    if stop.minute is None:
+        raise ConfigError(
+            "a fork is at a campaign time", key="--at", fix='Give e.g. --at "day 2 06:00".'
+        )
+    # the save is checked first
+    replay(saved, str(save_file), record_events=False, loaded_inputs=(cmap, loaded))
+    kept = _kept(saved, stop.minute)
+    new_rules = _fork_rules(kept[-1].rules if kept else saved.inputs.rules, set_, variant)
+    doctrines = dict(kept[-1].doctrines if kept else saved.inputs.doctrines)
+    doctrines["red"] = red_doctrine or doctrines["red"]
+    doctrines["blue"] = blue_doctrine or doctrines["blue"]
+    seed = fresh_seed() if reseed else future_seed
+    label = stop_label(stop, clock)
+    new_fork = Fork(stop.minute, label, rules_input(new_rules), doctrines, seed)
+    inputs = replace(saved.inputs, forks=(*kept, new_fork))
+    camp, inputs = _play_to_fork(inputs, stop, label, (cmap, loaded))
+    write_save(save_of(camp, inputs, stop, label), save)
+    dice = "the same dice" if seed is None else f"the dice of seed {seed}"
+    typer.echo(
+        f"forked at {label}: rules {new_rules.label}, doctrines Red {doctrines['red']}, "
+        f"Blue {doctrines['blue']}, {dice}; saved to {save}. Go on with: campaign resume {save}",
+        err=True,
+    )
+
+
+def _check_seeds(reseed: bool, future_seed: int | None) -> None:
     if reseed and future_seed is not None:
         raise ConfigError(
             "--reseed draws a fresh seed for the dice after the fork; --future-seed gives one",
@@ -180,55 +213,42 @@ def fork(
             key="--future-seed",
             fix="Give a whole number of 0 or more.",
         )
-    cmap, loaded = load_inputs(saved.inputs)
-    clock = clock_of_rules(loaded)
-    stop = Stop(minute=saved.state.time) if at is None else parse_when(at, clock, "--at")
-    if stop.minute is None:
-        raise ConfigError(
-            "a fork is at a campaign time", key="--at", fix='Give e.g. --at "day 2 06:00".'
-        )
-    # the save is checked first
-    replay(saved, str(save_file), record_events=False, loaded_inputs=(cmap, loaded))
-    kept = _kept(saved, stop.minute)
-    base = kept[-1].rules if kept else saved.inputs.rules
-    doctrines = dict(kept[-1].doctrines if kept else saved.inputs.doctrines)
-    new_rules = load_rules_of(base, "inputs.rules")
-    if set_ or variant:
-        from campaign.config import load_rules
 
-        overrides = {**dict(new_rules.overrides), **parse_overrides(set_)}
-        new_rules = load_rules([*new_rules.variants, *(variant or [])], overrides)
-    doctrines["red"] = red_doctrine or doctrines["red"]
-    doctrines["blue"] = blue_doctrine or doctrines["blue"]
-    seed = fresh_seed() if reseed else future_seed
-    label = stop_label(stop, clock)
-    new_fork = Fork(stop.minute, label, rules_input(new_rules), doctrines, seed)
-    inputs = SaveInputs(
-        saved.inputs.seed,
-        saved.inputs.map,
-        saved.inputs.rules,
-        saved.inputs.doctrines,
-        saved.inputs.table_results,
-        (*kept, new_fork),
-    )
+
+def _fork_rules(base: RulesInput, set_: list[str] | None, variant: list[str] | None) -> LoadedRules:
+    """The rules after the fork: ``base`` with ``--variant`` added and ``--set`` over it."""
+    rules = load_rules_of(base, "inputs.rules")
+    if not set_ and not variant:
+        return rules
+    overrides = {**dict(rules.overrides), **parse_overrides(set_)}
+    return load_rules([*rules.variants, *(variant or [])], overrides)
+
+
+def _play_to_fork(
+    inputs: SaveInputs, stop: Stop, label: str, loaded_inputs: tuple[CampaignMap, LoadedRules]
+) -> tuple[Campaign, SaveInputs]:
+    """The campaign of ``inputs`` at the fork's ``stop``, and its inputs less the results
+    entered for battles that begin after it (the future's battles are other battles).
+
+    Raises
+    ------
+    ConfigError
+        If the campaign ends before the fork.
+    """
+    cmap, loaded = loaded_inputs
     camp = build(inputs, cmap, loaded, record_events=False)
     if not run_to(camp, stop, inputs.forks):
         raise ConfigError(
             f"the campaign has ended before {label}",
             key="--at",
-            fix=f"Fork it at an earlier time (it ended at {clock.label(camp.env.now)}).",
+            fix=f"Fork it at an earlier time (it ended at {camp.clock.label(camp.env.now)}).",
         )
-    begun = camp.desk.started  # results of battles after the fork are not the future's
-    if any(r.battle > begun for r in inputs.table_results):
-        inputs = replace(
-            inputs, table_results=tuple(r for r in inputs.table_results if r.battle <= begun)
-        )
-        camp = build(inputs, cmap, loaded, record_events=False)
-        run_to(camp, stop, inputs.forks)
-    write_save(save_of(camp, inputs, stop, label), save)
-    dice = "the same dice" if seed is None else f"the dice of seed {seed}"
-    typer.echo(
-        f"forked at {label}: rules {new_rules.label}, doctrines Red {doctrines['red']}, "
-        f"Blue {doctrines['blue']}, {dice}; saved to {save}. Go on with: campaign resume {save}",
-        err=True,
+    begun = camp.desk.started
+    if all(r.battle <= begun for r in inputs.table_results):
+        return camp, inputs
+    inputs = replace(
+        inputs, table_results=tuple(r for r in inputs.table_results if r.battle <= begun)
     )
+    camp = build(inputs, cmap, loaded, record_events=False)
+    run_to(camp, stop, inputs.forks)
+    return camp, inputs
