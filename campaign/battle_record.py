@@ -74,6 +74,7 @@ def fought_event(
         log,
         road=where.road,
         joined=tuple(LateArrival(d.id, k, ids) for d, k, ids in joined),
+        on_table=battle.number in camp.table.results,  # its result entered by hand (issue 28)
     )
 
 

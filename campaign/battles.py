@@ -19,6 +19,8 @@ pass each other on a road — and fights them with :func:`battle.engine.fight`:
   :class:`~campaign.events.BattleFought` record is written into the event stream at the
   moment the battle began (so the stream stays in time order), with its late arrivals.
 * No battle starts between nightfall and dawn (§8.3): a meeting at night is fought at dawn.
+* A battle fought on the table (issue 28) takes its result from :mod:`campaign.table_battle`
+  instead of the engine, and goes on from there by the same path.
 """
 
 from __future__ import annotations
@@ -339,6 +341,7 @@ class BattleDesk:
             roll_off = (r, b)
             attacker = "red" if r > b else "blue"
         start = self._start_time(now_of(camp.env))  # a road meeting at night is fought at dawn
+        camp.table.check_stop(self.started + 1, where, divisions, start)  # issue 28's stop
         red: list[UnitSpec] = []
         blue: list[UnitSpec] = []
         for d in sorted(divisions, key=_by_id):  # each side's units, its divisions by id
@@ -385,18 +388,21 @@ class BattleDesk:
         rank = camp.side_order.index  # not by id: 'B' < 'R' would put Blue first (issue 10)
         battle.joins.sort(key=lambda j: (j[1], rank(j[0].side), j[0].id))
         arrivals = [Arrival(k, SIDES.index(d.side), tuple(d.units)) for d, k in battle.joins]
-        battle.result = fight(
-            battle.forces[0],
-            battle.forces[1],
-            camp.rules.battle,
-            camp.streams.restart(battle.stream),  # from the stream's start, every time
-            attacker=SIDES.index(battle.attacker),
-            doctrines=(camp.cr.battle_doctrine, camp.cr.battle_doctrine),
-            max_bounds=battle.max_bounds,
-            record_events=camp.battle_logs,
-            arrivals=arrivals,
-            rewind=False,  # the shared generator is restarted before its next use
-        )
+        result = camp.table.outcome(battle)  # fought on the table (campaign.table_battle)
+        if result is None:
+            result = fight(
+                battle.forces[0],
+                battle.forces[1],
+                camp.rules.battle,
+                camp.streams.restart(battle.stream),  # from the stream's start, every time
+                attacker=SIDES.index(battle.attacker),
+                doctrines=(camp.cr.battle_doctrine, camp.cr.battle_doctrine),
+                max_bounds=battle.max_bounds,
+                record_events=camp.battle_logs,
+                arrivals=arrivals,
+                rewind=False,  # the shared generator is restarted before its next use
+            )
+        battle.result = result
         battle.version += 1
         end = battle.end
         over = end <= now_of(camp.env)  # over before its first bound (a side began beaten)
@@ -432,7 +438,7 @@ class BattleDesk:
             if not d.alive or d.location != junction or not _may_fight(d) or d.id in inside:
                 continue
             d.orders = []  # a fall back caught by the battle stops here (§8.4)
-            if k <= battle.result.bounds and d.units:
+            if k <= battle.result.bounds and d.units and camp.table.may_join(battle, d):
                 new.append((d, k))
             elif d.busy_until < battle.end:
                 d.busy_until = battle.end  # the battle is all but over: it waits for the end
@@ -452,6 +458,8 @@ class BattleDesk:
     def _settle(self, battle: Battle) -> None:
         """Apply and record ``battle``'s result and work out its consequences (§8.5)."""
         camp = self.camp
+        if camp.table.ends_look_ahead(battle):  # the stop before a table battle (issue 28)
+            return
         del self.pending[battle.number]
         everyone = battle.members()
         for d in everyone:

@@ -9,7 +9,7 @@ campaign by §8.7, with a hard cap on the number of events.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 import networkx as nx
@@ -54,6 +54,8 @@ from campaign.snapshot import capture
 from campaign.state import CampaignState
 from campaign.strategy import Order, Strategist, check_doctrines
 from campaign.streams import FORCES, MARCH, SIDE_ORDER, STRATEGY, Streams
+from campaign.table_battle import BattleReached, BattleStart, TableDesk
+from campaign.table_result import TableResult
 
 #: a division's ``halted_reason`` while it holds on its doctrine's order (``held_for``)
 HOLDING = "holds on its doctrine's order"
@@ -82,6 +84,7 @@ class Campaign:
         *,
         record_events: bool = True,
         battle_logs: bool = False,
+        table_results: Sequence[TableResult] = (),
     ) -> None:
         self.seed = seed
         self.doctrines = doctrines or {"red": "balanced", "blue": "balanced"}
@@ -145,6 +148,8 @@ class Campaign:
         self.bases: dict[str, tuple[str, str]] = setting.bases
         self.ledger = Ledger(self.objectives, setting.primary_roads)
         self.desk = BattleDesk(self)
+        #: battles fought on the table: their results, the stop before one (issue 28)
+        self.table = TableDesk(self, table_results)
         self._last_order: dict[str, tuple[str, str | None]] = {}
         self.holding: set[str] = set()  # divisions holding on a doctrine's order (may be woken)
         self.endgame = Endgame(self)
@@ -249,6 +254,27 @@ class Campaign:
         self.env.run(until=minute)
         return not self.stopped
 
+    def run_until_battle(self, rule: Callable[[BattleStart], bool]) -> BattleReached | None:
+        """Run (starting the campaign if need be) until just before the first battle that
+        ``rule`` accepts and that has no table result, and return where it stopped (its state
+        then and the battle's set-up with its late arrivals, :mod:`campaign.table_battle`);
+        None if the campaign ended first. A campaign stopped so cannot run on: build it
+        again with the battle's result (``table_results``)."""
+        if self.finished is self.never:  # not started yet
+            self.start()
+        table = self.table
+        table.rule = rule
+        self.run_to_end()
+        table.rule = None
+        if table.reached is None and table.ahead is not None:  # ended while it was fought
+            table.ends_look_ahead(self.desk.pending[table.ahead])
+        return table.reached
+
+    @property
+    def table_results(self) -> dict[int, TableResult]:
+        """Battle number -> the result entered for it by hand (issue 28)."""
+        return self.table.results
+
     def run_to_end(self) -> None:
         """Run the campaign on to its end (nothing if it has ended)."""
         if not self.stopped:
@@ -260,6 +286,8 @@ class Campaign:
 
     def finish(self) -> CampaignResult:
         """Run the campaign on to its end (RULES.md §8.7) and return the result."""
+        if self.table.reached is not None:
+            raise RuntimeError("a campaign stopped before a battle cannot run on: build it again")
         self.run_to_end()
         result = final_result(self)  # its last event (RULES.md §8.7)
         self.streams.release()  # its generators go to the next campaign of this process

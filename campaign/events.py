@@ -8,6 +8,7 @@ enemy only where sighted (RULES.md §8.6). Printers format these; the engine nev
 from __future__ import annotations
 
 import sys
+import weakref
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, NamedTuple
@@ -251,6 +252,14 @@ class BattleFought(CampaignEvent):
     (:mod:`campaign.streams`, RULES.md §0.6), so the battle can be fought again alone with
     ``Streams(seed).generator(stream)``; files written before issue 15's streams hold a
     ``SeedSequence`` spawn key there instead.
+
+    ``on_table`` marks a battle fought on the table, its result entered by hand (issue 28,
+    :mod:`campaign.table_battle`): its ``reason`` is ``"table"`` (``"nightfall"`` for a draw
+    that lasted every bound of daylight left), each unit's ``state`` its status at the end
+    (``in``, ``routed``, ``withdrawn``, ``destroyed``), and no movement card or withdrawal
+    check was recorded (``cards_lost``/``cards_left`` are 0, ``withdrawal_checks`` empty).
+    Written to a file only when true (:func:`event_to_dict`), so logs of campaigns without
+    one are as they were.
     """
 
     place: str
@@ -272,6 +281,7 @@ class BattleFought(CampaignEvent):
     log: tuple[str, ...] = ()
     road: tuple[str, str] | None = None
     joined: tuple[LateArrival, ...] = ()
+    on_table: bool = field(default=False, metadata={"omit_default": True})
 
 
 @dataclass(frozen=True, slots=True)
@@ -359,10 +369,27 @@ def event_types() -> list[type[CampaignEvent]]:
 
 
 def event_to_dict(event: CampaignEvent) -> dict[str, Any]:
-    """A JSON-ready dict, type name first."""
-    data: dict[str, Any] = {"type": type(event).__name__}
+    """A JSON-ready dict, type name first. A field added later with ``omit_default`` in its
+    metadata is left out while it holds its default (files stay as they were without it)."""
+    cls = type(event)
+    data: dict[str, Any] = {"type": cls.__name__}
     data.update(asdict(event))
+    omit = _OMIT.get(cls)
+    if omit is None:
+        omit = _OMIT[cls] = tuple(
+            (f.name, f.default) for f in fields(cls) if f.metadata.get("omit_default")
+        )
+    for name, default in omit:
+        if data[name] == default:
+            del data[name]
     return data
+
+
+#: per event class, its fields left out of a file while they hold their default (weak: a
+#: class defined and dropped, as a test does, is not kept alive by this cache)
+_OMIT: weakref.WeakKeyDictionary[type[CampaignEvent], tuple[tuple[str, Any], ...]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def event_from_dict(data: dict[str, Any]) -> CampaignEvent:

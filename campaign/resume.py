@@ -27,7 +27,7 @@ from campaign.result import CampaignResult
 from campaign.snapshot import inputs_of
 from campaign.state import CampaignState, StateFormatError
 
-__all__ = ["StateMismatch", "resume", "run_to_end", "stop_at"]
+__all__ = ["StateMismatch", "first_difference", "resume", "run_to_end", "stop_at"]
 
 
 class StateMismatch(StateFormatError):
@@ -83,6 +83,7 @@ def resume(
         dict(inputs.doctrines),
         record_events=record_events,
         battle_logs=battle_logs,
+        table_results=inputs.table_results,
     )
     mine = inputs_of(camp)
     for name in ("map", "rules", "rules_hash"):
@@ -102,14 +103,14 @@ def resume(
     if reached != state:
         raise StateMismatch(
             f"the campaign rebuilt from its inputs is not in the saved state at minute "
-            f"{state.time:g}: {_first_difference(reached, state)} differs",
-            key=_first_difference(reached, state),
+            f"{state.time:g}: {first_difference(reached, state)} differs",
+            key=first_difference(reached, state),
             fix="Resume it with the version of the program that saved it, or start it again.",
         )
     return camp
 
 
-def _first_difference(a: CampaignState, b: CampaignState) -> str:
+def first_difference(a: CampaignState, b: CampaignState) -> str:
     """The first top-level field (a division's id for a division) where ``a`` and ``b``
     differ."""
     for name in CampaignState.__dataclass_fields__:

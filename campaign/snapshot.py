@@ -48,7 +48,8 @@ RECORD_FIELDS = (
 
 
 def inputs_of(camp: Campaign) -> Inputs:
-    """What ``camp`` was started from (map, rules and their hash, seed, doctrines)."""
+    """What ``camp`` was started from (map, rules and their hash, seed, doctrines, the results
+    of battles fought on the table)."""
     cmap = camp.map
     return Inputs(
         map=cmap.name,
@@ -57,6 +58,7 @@ def inputs_of(camp: Campaign) -> Inputs:
         rules_hash=camp.loaded.hash,
         seed=camp.seed,
         doctrines=dict(camp.doctrines),
+        table_results=tuple(camp.table_results[n] for n in sorted(camp.table_results)),
     )
 
 

@@ -18,8 +18,8 @@ and the fix.
 Version 1 (this module's :data:`STATE_VERSION`) fields, top level:
 
 ``inputs``
-    map name, map source, rules label and hash, seed, doctrines per side: what rebuilds the
-    campaign (:class:`Inputs`).
+    map name, map source, rules label and hash, seed, doctrines per side, the results of
+    battles fought on the table: what rebuilds the campaign (:class:`Inputs`).
 ``time``
     the clock, in campaign minutes from 00:00 of day 1 (a float: marches end between whole
     minutes).
@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from battle.errors import ConfigError
+from campaign.table_result import TableResult, table_result_from_dict
 
 __all__ = [
     "STATE_FORMAT",
@@ -87,7 +88,9 @@ class Inputs:
     """What a campaign was started from: enough to build it again (with the same code).
 
     ``rules_hash`` is :attr:`campaign.config.LoadedRules.hash` (the rules with their variants
-    applied); ``doctrines`` maps ``red``/``blue`` to a strategy doctrine's name (RULES.md §8.8).
+    applied); ``doctrines`` maps ``red``/``blue`` to a strategy doctrine's name (RULES.md §8.8);
+    ``table_results`` are the results of battles fought on the table (issue 28), by battle
+    number, in number order (a file written before them reads as none).
     """
 
     map: str
@@ -96,6 +99,7 @@ class Inputs:
     rules_hash: str
     seed: int
     doctrines: dict[str, str]
+    table_results: tuple[TableResult, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -435,6 +439,24 @@ def _battle(raw: Any, path: str) -> BattleState:
     )
 
 
+def _table_results(raw: Any, path: str) -> tuple[TableResult, ...]:
+    if not isinstance(raw, list):
+        raise _Bad(path, "a list was expected")
+    out = []
+    for i, item in enumerate(raw):
+        try:
+            out.append(table_result_from_dict(item))
+        except (KeyError, TypeError, ValueError):
+            raise _Bad(f"{path}[{i}]", "a battle's table result was expected") from None
+    return tuple(out)
+
+
+def _inputs(raw: Any, path: str) -> Inputs:
+    if isinstance(raw, dict) and "table_results" not in raw:  # written before issue 28
+        raw = {**raw, "table_results": []}
+    return _record(Inputs, raw, path, {"table_results": _table_results})
+
+
 def _campaign(data: dict[str, Any]) -> CampaignState:
     def sides(r: Any, p: str) -> dict[str, SideState]:
         if not isinstance(r, dict):
@@ -446,7 +468,7 @@ def _campaign(data: dict[str, Any]) -> CampaignState:
         data,
         "",
         {
-            "inputs": lambda r, p: _record(Inputs, r, p),
+            "inputs": _inputs,
             "divisions": lambda r, p: tuple(_division(d, f"{p}[{i}]") for i, d in enumerate(r)),
             "sides": sides,
             "battles": lambda r, p: tuple(_battle(b, f"{p}[{i}]") for i, b in enumerate(r)),

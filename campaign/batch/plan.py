@@ -21,6 +21,7 @@ from campaign.batch.spec import BatchSpec, Cell, count_cells, expand_cells
 from campaign.batch.todo import MissingRuns
 from campaign.batch.worker import ChunkTask, file_sha
 from campaign.errors import BatchSpecError
+from campaign.save.batch import SaveStart, cell_from_save, design_of
 from campaign.versions import versions
 
 __all__ = [
@@ -67,6 +68,8 @@ class BatchPlan:
     cells: tuple[CellPlan, ...]
     design_hash: str
     versions: dict[str, str] = field(default_factory=dict)
+    #: the save every cell starts from (``batch run --from``), or None
+    start: SaveStart | None = None
 
     @property
     def total_runs(self) -> int:
@@ -150,7 +153,10 @@ def check_local_workers(
 
 
 def plan_batch(
-    spec: BatchSpec, source: str = "batch spec", flags: Mapping[str, str] | None = None
+    spec: BatchSpec,
+    source: str = "batch spec",
+    flags: Mapping[str, str] | None = None,
+    start: SaveStart | None = None,
 ) -> BatchPlan:
     """Validate every cell of ``spec`` up front.
 
@@ -163,6 +169,9 @@ def plan_batch(
     flags : mapping of str to str, optional
         Spec fields set by a command-line flag (``{"maps": "--map"}``): an error in such a
         field names the flag instead of ``source``.
+    start : SaveStart, optional
+        A save every cell starts from (``batch run --from``, :mod:`campaign.save.batch`):
+        each cell's rules go over the save's.
 
     Returns
     -------
@@ -194,7 +203,10 @@ def plan_batch(
     rules: dict[tuple[Any, ...], tuple[str, str, set[str]]] = {}
     planned = []
     flags = flags or {}
-    for cell in expand_cells(spec):
+    cells = expand_cells(spec)
+    if start is not None:  # each cell's rules over the save's (campaign.save.batch)
+        cells = [cell_from_save(c, start) for c in cells]
+    for cell in cells:
         part = "maps"
         try:
             if cell.map not in maps:
@@ -240,9 +252,12 @@ def plan_batch(
             for c in planned
         ],
         "versions": vers,
+        **design_of(start),
     }
     digest = hashlib.sha256(json.dumps(design, sort_keys=True).encode()).hexdigest()[:16]
-    return BatchPlan(spec=spec, cells=tuple(planned), design_hash=digest, versions=vers)
+    return BatchPlan(
+        spec=spec, cells=tuple(planned), design_hash=digest, versions=vers, start=start
+    )
 
 
 #: Guided chunk sizes (:func:`guided_chunks`): the largest and smallest chunk, in runs.
@@ -303,4 +318,5 @@ def chunk_tasks(
                 doctrines=cp.cell.doctrines,
                 entropy=entropy,
                 runs=tuple(runs),
+                start=None if plan.start is None else plan.start.text,
             )

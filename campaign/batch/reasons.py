@@ -34,6 +34,7 @@ BATTLE_REASONS: dict[str, str] = {
     "no-units": "the loser had no unit left on the field",
     "turn-limit": "the turn limit was reached: a draw",
     "nightfall": "nightfall ended it: a draw",
+    "table": "fought on the table, its result entered by hand (issue 28)",
 }
 
 _COMPILED = tuple((code, re.compile(pattern)) for code, pattern, _ in RUN_REASONS)

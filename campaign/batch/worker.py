@@ -145,6 +145,9 @@ class ChunkTask:
         The batch's root seed entropy.
     runs : tuple of int
         Run indices of this chunk.
+    start : str or None
+        A save's text: each run plays a future of that save under the cell's rules and the
+        run's dice (:mod:`campaign.save.batch`); None: whole campaigns from the run's seed.
     """
 
     cell: int
@@ -155,6 +158,7 @@ class ChunkTask:
     doctrines: tuple[str, str]
     entropy: int
     runs: tuple[int, ...]
+    start: str | None = None
 
 
 @lru_cache(maxsize=16)
@@ -250,6 +254,7 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
         If the map or rules cannot be loaded on this worker.
     """
     from campaign.engine import run_campaign
+    from campaign.save.batch import play_future
 
     warm_up()  # a Dask worker has no initializer: the first chunk warms it
     start, cpu_start = time.perf_counter(), time.process_time()
@@ -265,7 +270,10 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     seeds = [run_seed(task.entropy, run) for run in task.runs]
     for run, seed in zip(task.runs, seeds, strict=True):
         began = clock()
-        res = run_campaign(cmap, loaded, seed, doctrines, record_events=False)
+        if task.start is None:
+            res = run_campaign(cmap, loaded, seed, doctrines, record_events=False)
+        else:
+            res = play_future(task.start, loaded, doctrines, seed)
         inside += clock() - began
         runs.append(
             (

@@ -56,6 +56,10 @@ COMMANDS: dict[str, Command] = {
     "result-check": Command(
         "tabletop_cmd", "Check a tabletop result against the abstract odds.", True
     ),
+    "resume": Command("save_cmd", "Go on with a saved campaign (campaign run --save).", True),
+    "fork": Command(
+        "save_cmd", "Fork a saved campaign: its future under other rules or dice.", True
+    ),
     "map": Command("map_cmd", "Inspect and convert campaign maps.", False),
     "batch": Command("batch_cmd", "Run many campaigns over a grid; report, export.", True),
 }

@@ -121,6 +121,15 @@ def run(
         int | None,
         typer.Option(help="With --precision: runs before the first look [default: 100]."),
     ] = None,
+    from_save: Annotated[
+        Path | None,
+        typer.Option(
+            "--from",
+            metavar="SAVE",
+            help="Start every cell from this save's state: the same past, then the cell's "
+            "rules over the save's, with run i's dice the same in every cell.",
+        ),
+    ] = None,
 ) -> None:
     """Run (or resume) a batch; print the summary at the end."""
     from battle.engine import use_engine
@@ -167,6 +176,14 @@ def run(
         "output": str(output) if output else None,
     }
     batch = spec_from_flags(base, flags, source)
+    start = None
+    if from_save is not None:
+        from campaign.save.batch import spec_from_save, start_of
+        from campaign.save.format import read_save
+
+        read_save(from_save, "--from")  # a missing, huge or non-text file is refused first
+        start = start_of(from_save.read_text(encoding="utf-8"), str(from_save))
+        batch = spec_from_save(batch, start, source)
     if batch.backend == "local" and not batch.scheduler and batch.workers != 0:
         start_server()  # the workers' fork server warms the engine while the batch is planned
     from campaign.batch.plan import plan_batch
@@ -174,7 +191,7 @@ def run(
 
     given = {k: FLAG_OF_FIELD[k] for k, v in flags.items() if v not in (None, []) and k != "set"}
     given |= {f"set.{parse_set_flag(t)[0]}": "--set" for t in set_ or []}  # keys from flags
-    plan = plan_batch(batch, source, given)  # every cell validated before any work starts
+    plan = plan_batch(batch, source, given, start)  # every cell validated before any work
     out = Path(batch.output or "results.duckdb")
     console = _console()
     if not quiet:

@@ -146,13 +146,16 @@ def refight_from_log(
                 out.print(line, highlight=False, markup=False)
             out.print()
         print_result(out, result)
-        out.print(
-            "The same battle as the log's."
-            if same
-            else "[bold]Not the battle the log holds"
-            "[/bold]: the log was written by other code or is a side's view.",
-            highlight=False,
-        )
+        if b.on_table:  # issue 28: the log's result was entered by hand
+            verdict = "The log's battle was fought on the table: this is the abstract battle."
+        elif same:
+            verdict = "The same battle as the log's."
+        else:
+            verdict = (
+                "[bold]Not the battle the log holds[/bold]: the log was written by other "
+                "code or is a side's view."
+            )
+        out.print(verdict, highlight=False)
         return
     tally = refight_odds(setup, rules, header.seed, odds)
     if as_json:

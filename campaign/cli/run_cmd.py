@@ -149,6 +149,31 @@ def run(
         list[str] | None,
         typer.Option(metavar="JUNCTION", help="A Blue start junction id (repeatable)."),
     ] = None,
+    until: Annotated[
+        str | None,
+        typer.Option(
+            metavar="WHEN",
+            help='Stop at a campaign time ("day 2 18:00") or before a battle (battle:3); '
+            "with --save, go on later with 'campaign resume'.",
+        ),
+    ] = None,
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="Write a save where the campaign stops (or ends): its inputs, results "
+            "entered by hand and its state (JSON, readable as YAML).",
+        ),
+    ] = None,
+    tabletop: Annotated[
+        str | None,
+        typer.Option(
+            metavar="POLICY",
+            help="Stop before the first battle to fight on the table: all, 'units>=N', "
+            "at=JUNCTION[,JUNCTION] or ask (asks at each battle, on a terminal); writes the "
+            "save, the battle's briefing and its result sheet.",
+        ),
+    ] = None,
 ) -> None:
     """Run one whole campaign on MAP and print its log (the seed goes first, on stderr)."""
     from battle.engine import use_engine
@@ -190,6 +215,18 @@ def run(
     )
     cmap = load_map(map_path, options)
     verbose = battles is not BattleDetail.summary
+    if until is not None or save is not None or tabletop is not None:
+        from campaign.cli.save_run import LogOptions, SavedRun, run_and_save
+
+        run_and_save(
+            SavedRun(cmap, options, loaded, seed, {"red": red_doctrine, "blue": blue_doctrine}),
+            until,
+            save,
+            tabletop,
+            LogOptions(fmt, output, verbose, view.value),
+            {"--report": report, "--replay": replay},
+        )
+        return
     full_diary = report is not None and detail is DiaryDetail.full
     result = run_campaign(
         cmap,

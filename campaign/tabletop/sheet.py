@@ -24,7 +24,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +32,7 @@ from battle.units import UnitSpec
 from battle.yamlfile import read_yaml_file
 from campaign.analysis.refight import BattleSetup
 from campaign.events import SIDES
+from campaign.table_result import STATUSES, TableResult, TableUnit
 
 __all__ = [
     "STATUSES",
@@ -46,8 +46,6 @@ __all__ = [
     "spread_losses",
 ]
 
-#: a unit's state at the end of a battle fought on the table
-STATUSES = ("in", "routed", "withdrawn", "destroyed")
 _WINNERS = ("red", "blue", "draw")
 _FIX = "Fill in the sheet 'campaign result-sheet' wrote (its comments say what each field takes)."
 _QUICK_FIX = "Write e.g. --result 'winner=red,red_losses=20%,blue_losses=45%' (bounds=N optional)."
@@ -55,36 +53,6 @@ _QUICK_FIX = "Write e.g. --result 'winner=red,red_losses=20%,blue_losses=45%' (b
 
 class ResultSheetError(SimulatorError):
     """A battle result entered by hand is not one the battle could have had."""
-
-
-@dataclass(frozen=True)
-class TableUnit:
-    """One unit after a battle fought on the table: its actual hits (carried in included)
-    and its status (:data:`STATUSES`)."""
-
-    id: str
-    side: str
-    hits: int
-    status: str
-
-
-@dataclass(frozen=True)
-class TableResult:
-    """A battle's result as entered by hand: ``winner`` is ``"red"``, ``"blue"`` or None (a
-    draw); ``units`` every unit of the battle, in the battle's order."""
-
-    battle: int
-    winner: str | None
-    bounds: int
-    units: tuple[TableUnit, ...]
-
-    def hits_taken(self, setup: BattleSetup) -> dict[str, int]:
-        """Hits each side took in the battle (after less carried in)."""
-        carried = {u.id: u.hits for u in _all_units(setup)}
-        taken = dict.fromkeys(SIDES, 0)
-        for u in self.units:
-            taken[u.side] += u.hits - carried[u.id]
-        return taken
 
 
 def _all_units(setup: BattleSetup) -> list[UnitSpec]:
@@ -225,7 +193,23 @@ def check_result(data: object, setup: BattleSetup, limit: int) -> TableResult:
             key="winner",
             fix="Name the side that held the field, or mark its units that stayed as 'in'.",
         )
+    _check_absent(units, setup, bounds)
     return TableResult(number, None if winner == "draw" else winner, bounds, tuple(units))
+
+
+def _check_absent(units: Sequence[TableUnit], setup: BattleSetup, bounds: int) -> None:
+    """A late arrival announced for a bound the battle did not reach took no part
+    (:mod:`campaign.table_battle`, *(house)*): its units keep the hits they carried in."""
+    late = {u.id: (a.bound, u.hits) for a in setup.arrivals for u in a.units}
+    for u in units:
+        if u.id in late and late[u.id][0] > bounds and u.hits != late[u.id][1]:
+            bound, before = late[u.id]
+            raise ResultSheetError(
+                f"it arrives at bound {bound} and the battle lasted {bounds}: it took no part, "
+                f"so it keeps the {before} hits it carried in (found {u.hits})",
+                key=f"units.{u.id}.hits",
+                fix=f"Give it {before} hits, or give the bounds the battle really lasted.",
+            )
 
 
 def read_result(path: Path, setup: BattleSetup, limit: int) -> TableResult:
@@ -270,11 +254,31 @@ def spread_losses(units: Sequence[UnitSpec], percent: float, limit: int) -> dict
     return hits
 
 
+def _quick_side(
+    setup: BattleSetup, side: int, percent: float, limit: int, bounds: int, stays: bool
+) -> dict[str, dict[str, object]]:
+    """The sheet entries of one side (0 or 1) in the quick form: ``percent`` of its boxes
+    lost, spread by :func:`spread_losses` over its units in the battle (late arrivals
+    announced for a bound after ``bounds`` took no part and keep their hits); units left
+    below ``limit`` are ``in`` when the side ``stays`` on the field, else ``withdrawn``."""
+    fought = list(setup.forces[side].units)
+    absent: list[UnitSpec] = []
+    for a in setup.arrivals:
+        if a.side == side:
+            (fought if a.bound <= bounds else absent).extend(a.units)
+    hits = spread_losses(fought, percent, limit) | {u.id: u.hits for u in absent}
+    return {
+        uid: {"hits": h, "status": "destroyed" if h >= limit else ("in" if stays else "withdrawn")}
+        for uid, h in hits.items()
+    }
+
+
 def parse_quick_result(text: str, setup: BattleSetup, limit: int, bounds: int) -> TableResult:
     """The :class:`TableResult` of the quick form ``winner=red,red_losses=20%,
     blue_losses=45%`` (``bounds=N`` optional: ``bounds`` is used otherwise). Losses are spread
-    by :func:`spread_losses`; units left below ``limit`` hits are ``in`` for the winner (and
-    both sides in a draw) and ``withdrawn`` for the loser.
+    by :func:`spread_losses` over each side's units in the battle (a late arrival announced
+    for a bound the battle did not reach took no part); units left below ``limit`` hits are
+    ``in`` for the winner (and both sides in a draw) and ``withdrawn`` for the loser.
 
     Raises
     ------
@@ -328,12 +332,8 @@ def parse_quick_result(text: str, setup: BattleSetup, limit: int, bounds: int) -
                 key=f"--result {side}_losses",
                 fix="Write the share of the side's boxes lost, e.g. 20%.",
             )
-        arrived = [u for a in setup.arrivals if a.side == i for u in a.units]
-        spread = spread_losses([*setup.forces[i].units, *arrived], percent, limit)
-        stays = winner in (side, "draw")
-        for uid, hits in spread.items():
-            status = "destroyed" if hits >= limit else ("in" if stays else "withdrawn")
-            units[uid] = {"hits": hits, "status": status}
+        reached = data["bounds"] if isinstance(data["bounds"], int) else 0
+        units.update(_quick_side(setup, i, percent, limit, reached, winner in (side, "draw")))
     data["winner"] = winner
     data["units"] = units
     try:

@@ -1,5 +1,5 @@
 """Tabletop battles (issue 28): the briefing prints to one or two A4 pages with no word over
-another; the result sheet lists every unit and is read back; 24 kinds of bad result are refused
+another; the result sheet lists every unit and is read back; 29 kinds of bad result are refused
 with exit 2 and the key path; the quick form spreads losses by its documented rule."""
 
 from __future__ import annotations
@@ -77,6 +77,7 @@ def _bad_cases(logged) -> list[tuple[str, object, str]]:
     red = next(iter(good["units"]))  # a Red unit
     blue = setup.forces[1].units[0].id
     carried_unit = next(u for u in setup.forces[0].units if u.hits)
+    late_bound, late = next((a.bound, u) for a in setup.arrivals for u in a.units if a.bound > 1)
 
     def edit(fn) -> dict:
         data = yaml.safe_load(yaml.safe_dump(good))
@@ -141,6 +142,11 @@ def _bad_cases(logged) -> list[tuple[str, object, str]]:
             "destroyed exactly at 10",
         ),
         ("winner with none left", edit(all_gone(reds)), "has no unit left on the field"),
+        (
+            "hits on a late arrival that never came",
+            edit(lambda d: d["units"][late.id].update(hits=late.hits + 1)),
+            f"arrives at bound {late_bound} and the battle lasted 1: it took no part",
+        ),
     ]
 
 
