@@ -202,7 +202,8 @@ def run(
     odds = OddsBook(loaded.rules, seed)
     printer = output_format(fmt)
     terrain = {j: str(d["terrain"]) for j, d in cmap.graph.nodes(data=True) if d.get("terrain")}
-    opts = PrintOptions(view.value, names, verbose, odds, cmap.naming, terrain)
+    landmarks = frozenset(j for j, d in cmap.graph.nodes(data=True) if d.get("objective"))
+    opts = PrintOptions(view.value, names, verbose, odds, cmap.naming, terrain, landmarks)
     if output is None:
         printer.write(result.events, sys.stdout, opts)
     else:  # the log file appears whole or not at all (a full disk leaves no partial log)

@@ -23,9 +23,9 @@ from campaign.events import (
     Sighted,
 )
 from campaign.maps.model import SIDES, CampaignMap
+from campaign.printers.folding import fold, fold_stops, rough_line
 from campaign.printers.narrative import Narrator, OddsSource
 from campaign.printers.phrases import (
-    count,
     division_order,
     objective_held,
     possessive,
@@ -145,53 +145,6 @@ def _battle(
 _SUMMED_UP = (DivisionRaised, MarchBegun, MarchArrived, Sighted)
 
 
-def _times(n: int) -> str:
-    return {1: "once", 2: "twice"}.get(n, f"{count(n, 'time')}")
-
-
-def _rough_runs(day: Day) -> dict[int, tuple[RoughRoadTest, int]]:
-    """Each division's run of rough-road tests on one road (RULES.md §8.2) in the day,
-    folded: ``id(last test) -> (last test, tries)``; a run ends when it gets through or the
-    division tries another road."""
-    runs: dict[int, tuple[RoughRoadTest, int]] = {}
-    open_runs: dict[str, tuple[RoughRoadTest, int]] = {}
-    for e in day.events:
-        if not isinstance(e, RoughRoadTest):
-            continue
-        last = open_runs.get(e.division)
-        same = last is not None and (last[0].origin, last[0].destination) == (
-            e.origin,
-            e.destination,
-        )
-        tries = last[1] + 1 if same and last is not None else 1
-        if last is not None and not same:
-            runs[id(last[0])] = last
-        open_runs[e.division] = (e, tries)
-        if e.passed:
-            runs[id(e)] = open_runs.pop(e.division)
-    for last in open_runs.values():
-        runs[id(last[0])] = last
-    return runs
-
-
-def _rough_line(narrator: Narrator, e: RoughRoadTest, tries: int) -> str:
-    """``R2 tries the rough road from A to B three times and gets through at 11:00``."""
-    road = f"the rough road from {narrator.j(e.origin)} to {narrator.j(e.destination)}"
-    at = narrator.clock.label(e.t)[-5:]
-    if tries == 1:
-        then = "gets through" if e.passed else f"cannot pass and stays at {narrator.j(e.origin)}"
-        return (
-            f"{narrator.div(e.division)} tries {road}: rolls {e.roll}, needing {e.target:g} or "
-            f"less, and {then}"
-        )
-    if e.passed:
-        return f"{narrator.div(e.division)} tries {road} {_times(tries)} and gets through at {at}"
-    return (
-        f"{narrator.div(e.division)} tries {road} {_times(tries)} and cannot pass "
-        f"(last roll {e.roll}, needing {e.target:g} or less); it stays at {narrator.j(e.origin)}"
-    )
-
-
 def _narrative(narrator: Narrator, day: Day, numbers: dict[int, int]) -> list[dict[str, str]]:
     """The day's notable events in order: battles, rough roads (each division's tries on one
     road folded into one line), holds (each reason once per division), falls back,
@@ -199,8 +152,7 @@ def _narrative(narrator: Narrator, day: Day, numbers: dict[int, int]) -> list[di
     each rough-road try is told once."""
     rows = []
     holds: set[tuple[str, str]] = set()
-    plans: dict[str, tuple[object, ...]] = {}
-    runs = _rough_runs(day)
+    folds = fold(day.events, narrator.clock.day, marches=False)
     for e in day.events:
         if isinstance(e, _SUMMED_UP):
             continue
@@ -208,27 +160,15 @@ def _narrative(narrator: Narrator, day: Day, numbers: dict[int, int]) -> list[di
             if (e.division, e.reason) in holds:
                 continue
             holds.add((e.division, e.reason))
-        if isinstance(e, Ordered):
-            plan = (e.code, e.goal, e.step, e.enemy_at, e.friends, e.aim)
-            again = plans.get(e.division) == plan
-            plans[e.division] = plan
-            if again and e.road_kind == "rough":
-                narrator.one(e, day.number)  # the narrator keeps its record of orders
-                continue
+        if isinstance(e, Ordered) and id(e) in folds.hidden:
+            narrator.one(e, day.number)  # the narrator keeps its record of orders
+            continue
         if isinstance(e, RoughRoadTest):
-            if id(e) not in runs:
-                continue
-            last, tries = runs[id(e)]
-            time = narrator.clock.label(e.t)[-5:]
-            kind = "event"
-            rows.append(
-                {
-                    "time": time,
-                    "text": _rough_line(narrator, last, tries),
-                    "kind": kind,
-                    "anchor": "",
-                }
-            )
+            if id(e) in folds.rough:
+                last, tries = folds.rough[id(e)]
+                time = narrator.clock.label(e.t)[-5:]
+                text = rough_line(narrator, last, tries)
+                rows.append({"time": time, "text": text, "kind": "event", "anchor": ""})
             continue
         entry = narrator.one(e, day.number)
         if entry is None or entry.kind in ("day", "header", "end"):
@@ -236,21 +176,6 @@ def _narrative(narrator: Narrator, day: Day, numbers: dict[int, int]) -> list[di
         anchor = f"battle-{numbers[id(e)]}" if isinstance(e, BattleFought) else ""
         rows.append({"time": entry.time, "text": entry.text, "kind": entry.kind, "anchor": anchor})
     return rows
-
-
-def _stops(names: list[str], major: frozenset[str] = frozenset()) -> str:
-    """A march's stops: ``A, B, C`` for a short one; a long chain of minor junctions folded
-    into ``A by way of B and D to E`` (``major``: the names of objectives and bases, kept;
-    with none between, the middle stop)."""
-    if len(names) <= 4:
-        return ", ".join(names)
-    inner = names[1:-1]
-    ends = {names[0], names[-1]}
-    kept = [n for n in inner if n in major and n not in ends] or [inner[len(inner) // 2]]
-    kept = list(dict.fromkeys(kept))
-    if len(kept) > 4:
-        kept = [*kept[:2], "…", *kept[-2:]]
-    return f"{names[0]} by way of {', '.join(kept)} to {names[-1]}"
 
 
 def _sightings(places: list[str]) -> str:
@@ -274,7 +199,7 @@ def _movements(
         times.setdefault(m.division, []).append(m.t)
     lines = []
     for d in sorted(legs, key=lambda x: (times[x][0], x)):
-        route = "; then ".join(_stops(leg, major) for leg in legs[d])
+        route = "; then ".join(fold_stops(leg, major) for leg in legs[d])
         first, last = diary.clock.label(times[d][0])[-5:], diary.clock.label(times[d][-1])[-5:]
         when = f"set out at {first}" if first == last else f"legs begun {first} to {last}"
         seen = "" if diary.view in ("umpire", _side(d)) else " (as seen)"

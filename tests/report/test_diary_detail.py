@@ -165,7 +165,7 @@ def test_a_divisions_rough_road_tries_fold_into_one_line():
 
 
 def test_a_long_chain_of_minor_junctions_folds():
-    from campaign.report.context import _stops
+    from campaign.printers.folding import fold_stops as _stops
 
     assert _stops(["A", "B", "C"]) == "A, B, C"
     chain = ["Leal", "h1", "h2", "Fellin", "h3", "h4", "Dorpat"]
