@@ -23,6 +23,7 @@ from campaign.events import (
     Sighted,
 )
 from campaign.maps.model import SIDES, CampaignMap
+from campaign.printers.battle_story import faced_overnight
 from campaign.printers.folding import fold, fold_stops, rough_line
 from campaign.printers.narrative import Narrator, OddsSource
 from campaign.printers.phrases import (
@@ -114,6 +115,14 @@ def _battle(
         "details": entry.details,
         # the summary's lines: the odds before it and how it ended (battle_story.py's first)
         "brief": [d for d in entry.details if d.startswith(("Before the battle", "After "))],
+        # the summary's opening: the text less the place its heading gives already, and
+        # less how the attacker was chosen (the full diary tells it)
+        "opening": _opening(entry.text, f"Battle at {narrator.battle_place(b)}: "),
+        "short": [_short_odds(narrator, b), *(d for d in entry.details if d.startswith("After "))],
+        "hits": "Hits taken: "
+        + ", ".join(
+            f"{name(s)} {b.hits.get(s, 0)} ({b.casualty_percent.get(s, 0.0):.0f}%)" for s in SIDES
+        ),
         "sides": [
             {
                 "side": name(s),
@@ -139,6 +148,23 @@ def _battle(
         ],
         "log": list(b.log) if full else [],
     }
+
+
+def _opening(text: str, place: str) -> str:
+    """``text`` less its opening ``place`` (``Battle at Glotz: ``) and anything after its
+    first semicolon (how the attacker was chosen), capitalised."""
+    rest = text.removeprefix(place).split("; ")[0]
+    return rest[:1].upper() + rest[1:]
+
+
+def _short_odds(narrator: Narrator, b: BattleFought) -> str:
+    """``Odds before: Red 42%, Blue 57%, drawn 1%.`` ('' where the view has no odds, or
+    for forces that faced each other overnight: :func:`battle_story.battle_details`)."""
+    odds = narrator.odds(b) if narrator.odds else None
+    if odds is None or faced_overnight(b):
+        return ""
+    sides = ", ".join(f"{narrator.side(s)} {odds.chance(s):.0%}" for s in SIDES)
+    return f"Odds before: {sides}, drawn {odds.chance(None):.0%}."
 
 
 #: Events the day's timeline leaves to the movements and scouting paragraphs (or the cover).

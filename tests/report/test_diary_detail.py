@@ -43,7 +43,10 @@ def test_the_summary_leaves_out_logs_units_and_timed_events(summaries, diaries, 
     # every battle is still there, with how it ended
     for n in range(1, len(battles) + 1):
         assert f'id="battle-{n}"' in summary
-    assert summary.count("<li>After ") == len(battles)
+    briefs = re.findall(r'<p class="brief">(.*?)</p>', summary)
+    assert len(briefs) == len(battles)
+    assert all(" After " in b or b.startswith("After ") for b in briefs)
+    assert all(re.search(r"Hits taken: \w+ \d+ \(\d+%\), \w+ \d+ \(\d+%\)", b) for b in briefs)
 
 
 def test_page_numbers_running_head_and_contents(diaries, campaign_run):
