@@ -97,7 +97,10 @@ def run(
     ] = BattleDetail.summary,
     report: Annotated[
         Path | None,
-        typer.Option(help="Also write a diary: .html (self-contained) or .md (with PNG maps)."),
+        typer.Option(
+            help="Also write a diary: .html (self-contained), .md (with PNG maps) or .pdf "
+            "(printed by headless Chromium, page numbers in the contents)."
+        ),
     ] = None,
     replay: Annotated[
         Path | None,

@@ -443,15 +443,25 @@ def diary_context(
 
 
 def _contents(days: list[dict[str, Any]], histories: bool) -> list[dict[str, Any]]:
-    """The table of contents: each day with its battles, then the closing parts (anchors)."""
+    """The table of contents: each day with its battles, then the closing parts (anchors;
+    ``page`` is filled in by a printed PDF, :func:`campaign.report.pdf.render_pdf`)."""
     rows: list[dict[str, Any]] = []
     for day in days:
         battles = [
-            {"anchor": b["anchor"], "label": f"#{b['number']} {b['place']} ({b['time'][-5:]})"}
+            {
+                "anchor": b["anchor"],
+                "label": f"#{b['number']} {b['place']} ({b['time'][-5:]})",
+                "page": "",
+            }
             for b in day["battles"]
         ]
         rows.append(
-            {"anchor": f"day-{day['number']}", "label": f"Day {day['number']}", "battles": battles}
+            {
+                "anchor": f"day-{day['number']}",
+                "label": f"Day {day['number']}",
+                "battles": battles,
+                "page": "",
+            }
         )
     rows.append({"anchor": "closing", "label": "The whole campaign", "battles": []})
     rows.append({"anchor": "result", "label": "Result and losses", "battles": []})
@@ -459,4 +469,6 @@ def _contents(days: list[dict[str, Any]], histories: bool) -> list[dict[str, Any
     if histories:
         rows.append({"anchor": "histories", "label": "The divisions' histories", "battles": []})
     rows.append({"anchor": "terms", "label": "Terms", "battles": []})
+    for row in rows:
+        row.setdefault("page", "")
     return rows
