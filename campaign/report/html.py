@@ -177,7 +177,8 @@ def _diary(
 
 
 def _battle_caption(cmap: CampaignMap, diary: Diary, number: int, b: BattleFought) -> str:
-    """``#3 Mont Fère, day 1 19:30: Red won; R2 fell back to Vauclair.``"""
+    """``#3 Mont Fère (hill), day 1 19:30: Red won; R2 fell back to Vauclair.`` (the site's
+    terrain as the map gives it)."""
     won = f"{diary.side_name(b.winner)} won" if b.winner else "a draw"
     if faced_overnight(b):
         won = "they faced each other overnight"
@@ -187,7 +188,9 @@ def _battle_caption(cmap: CampaignMap, diary: Diary, number: int, b: BattleFough
         for f in falls_of(diary, b)
     ]
     tail = "; " + ", ".join(falls) if falls else ""
-    return f"#{number} {b.place_name}, {diary.clock.label(b.t)}: {won}{tail}."
+    ground = "" if b.road else cmap.graph.nodes[b.place].get("terrain")
+    place = f"{b.place_name} ({ground})" if ground else b.place_name
+    return f"#{number} {place}, {diary.clock.label(b.t)}: {won}{tail}."
 
 
 def render_html(
