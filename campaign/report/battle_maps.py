@@ -83,7 +83,8 @@ def battle_map(cmap: CampaignMap, diary: Diary, battle: BattleFought) -> Figure:
             ax.plot([xa, xb], [ya, yb], color=ROAD_GREY, lw=1.0, ls=(0, (4, 2.5)) if rough else "-")
             segments.append((frame.pt(xa, ya), frame.pt(xb, yb)))
         shown = [n for n in sorted(near) if frame.inside(*pos[n])]
-        obstacles, _ = draw_ground(ax, cmap, shown, pos, frame.pt, 0.75)  # terrain, behind
+        draw_ground(ax, cmap, shown, pos, 0.75)  # terrain, behind (labels may cover it)
+        obstacles: list[Box] = []
         labels: list[tuple[Label, str, str, str]] = []
 
         def add(

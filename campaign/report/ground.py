@@ -5,20 +5,20 @@ The terrains drawn are registered in :data:`GROUND` (a new one is one entry); te
 gives but that is not listed (``open``, ``crossroads``, Wilderness War's ``cultivated`` and
 ``wilderness``) is not drawn, so a map of a hundred spaces of one kind is not covered in
 marks. The day maps and the campaign map (:mod:`campaign.report.maps`) and each battle's
-small map (:mod:`campaign.report.battle_maps`) draw them; the label placer keeps labels off
-the marks (they are obstacles).
+small map (:mod:`campaign.report.battle_maps`) draw them. They are not obstacles to the
+label placer: a name may cover part of a pale mark (its white box keeps it legible), and the
+names stay off the roads as before (tests/report/test_map_roads_and_edges.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 
 from campaign.maps.model import CampaignMap
-from campaign.report.labels import Box
 
 __all__ = ["GROUND", "Ground", "draw_ground", "ground_handles", "ground_of"]
 
@@ -57,9 +57,8 @@ def draw_ground(
     cmap: CampaignMap,
     junctions: Iterable[str],
     pos: dict[str, tuple[float, float]],
-    to_points: Callable[[float, float], tuple[float, float]],
     scale: float = 1.0,
-) -> tuple[list[Box], list[Ground]]:
+) -> list[Ground]:
     """Draw each of ``junctions``' ground behind it and the roads.
 
     Parameters
@@ -68,19 +67,16 @@ def draw_ground(
         The map's axes and the campaign map (its junctions' ``terrain``).
     junctions
         The junctions in the frame.
-    pos, to_points
-        Junction -> map position; map position -> points on the figure (the label placer's
-        coordinates).
+    pos
+        Junction -> map position.
     scale
         Marker sizes times this (a battle's small map draws them smaller).
 
     Returns
     -------
-    (obstacles, kinds)
-        A box per mark for the label placer, and the grounds drawn (for the legend), in the
-        order of :data:`GROUND`.
+    list of Ground
+        The grounds drawn (for the legend), in the order of :data:`GROUND`.
     """
-    boxes: list[Box] = []
     drawn: set[Ground] = set()
     for n in junctions:
         g = ground_of(cmap, n)
@@ -99,11 +95,8 @@ def draw_ground(
             zorder=0.5,  # under the roads
             clip_on=False,  # whole at the edge of a cropped map
         )
-        px, py = to_points(x, y)
-        r = size / 2
-        boxes.append((px - r, py - r, px + r, py + r))
         drawn.add(g)
-    return boxes, [g for g in dict.fromkeys(GROUND.values()) if g in drawn]
+    return [g for g in dict.fromkeys(GROUND.values()) if g in drawn]
 
 
 def ground_handles(kinds: Iterable[Ground]) -> list[Line2D]:

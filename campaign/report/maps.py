@@ -298,7 +298,8 @@ def _draw(
     ax.set_ylim(frame.y0, frame.y1)
     ax.set_axis_off()
     segments = _roads(ax, cmap, pos, frame)
-    obstacles, grounds = draw_ground(ax, cmap, inside, pos, frame.pt)  # terrain, behind
+    grounds = draw_ground(ax, cmap, inside, pos)  # terrain, behind (labels may cover it)
+    obstacles: list[Box] = []
     texts: list[_Text] = []
     bases = diary.header.bases if diary.header else {}
     base_of = {j: s for s, j in bases.items()}
