@@ -8,7 +8,9 @@ in start order (``"III Corps"`` or ``{name: "III Corps", commander: Vandamme}``)
 reinforcement may name its divisions' ``commanders`` (RULES.md §8.9). A map drawn by someone
 else (``/work/shared/maps/``) is never edited: its names come from an *overlay*,
 ``maps/names/<the map's file stem>.yaml``, with the same keys under ``sides:``. None of these
-names changes a rule: they are the diary's words only (house: flavour).
+names changes a rule: they are the diary's words only (house: flavour). A side's ``home``
+(junction ids) is the one key that places anything: where an automatic set-up may put its
+base when the map gives none (:mod:`campaign.maps.sides`, RULES.md §8.7).
 """
 
 from __future__ import annotations
