@@ -102,14 +102,14 @@ def render_pdf(
     Raises
     ------
     SimulatorError
-        If Chromium or pdfinfo is missing or fails, or the numbers do not settle within
-        :data:`PASSES` prints (the message says so; the HTML diary still prints).
+        If Chromium or pdfinfo is missing or fails, the print has no named destinations,
+        or the numbers do not settle within :data:`PASSES` prints (the message says so;
+        the HTML diary still prints).
     """
     from campaign.report.browser import render_page
     from campaign.report.html import render_html
 
-    # the first print: every entry a placeholder number, as wide as most diaries need
-    pages: dict[str, int] = {}  # none yet: the first print has placeholders
+    pages: dict[str, int] = {}  # none yet: the first print has placeholders (two digits)
     printed = 0  # the page count of the print before
     with tempfile.TemporaryDirectory(prefix="diary-pdf-") as tmp:
         page, pdf = Path(tmp) / "diary.html", Path(tmp) / "diary.pdf"
@@ -118,6 +118,13 @@ def render_pdf(
             page.write_text(text, encoding="utf-8")
             render_page(page, pdf)
             found, count = destinations(pdf), _pages(pdf)
+            if not found:  # no heading was found in print: never leave placeholders
+                raise SimulatorError(
+                    "the printed diary has no named destinations to read page numbers from",
+                    key="--report",
+                    fix="Write the diary as .html and print it with the README's Chromium "
+                    "command (its contents link instead of giving pages).",
+                )
             if found == pages and count == printed:
                 return pdf.read_bytes()
             pages, printed = found, count
