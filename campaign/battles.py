@@ -40,6 +40,7 @@ from campaign.fallback import Aftermath, Road
 from campaign.result import BattleRow
 from campaign.schedule import later, now_of
 from campaign.streams import BATTLE
+from campaign.terrain import defender_steps, hold_ground
 
 if TYPE_CHECKING:
     from campaign.engine import Campaign
@@ -346,6 +347,10 @@ class BattleDesk:
         blue: list[UnitSpec] = []
         for d in sorted(divisions, key=_by_id):  # each side's units, its divisions by id
             (red if d.side == "red" else blue).extend(d.units)
+        if arriving is not None and where.junction is not None:  # house rule `terrain`
+            ground = camp.map.graph.nodes[where.junction].get("terrain")
+            steps = defender_steps(camp.cr.terrain_grade_steps, ground)
+            red, blue = hold_ground(red, blue, attacker, steps)
         sides = camp.map.sides
         forces = (Force(sides["red"].name, tuple(red)), Force(sides["blue"].name, tuple(blue)))
         self.started += 1

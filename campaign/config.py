@@ -84,6 +84,10 @@ class CampaignRules(_Strict):
     opening_waypoint_window: tuple[_Fraction, _Fraction]
     battle_doctrine: str
     doctrines: dict[Literal["aggressive", "cautious", "balanced", "raider"] | str, StrategyDoctrine]
+    # (house, optional) variant `terrain`: training grades the defender gains by a junction's
+    # map terrain (campaign/terrain.py); none by default, and config/rules.yaml leaves it out
+    # so that the default rules (and their hash) are as before
+    terrain_grade_steps: dict[str, Annotated[int, Range(0, 3)]] = {}
 
     @property
     def daylight_hours(self) -> float:

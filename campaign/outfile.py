@@ -27,6 +27,7 @@ __all__ = [
     "atomic_text_file",
     "check_distinct_files",
     "check_output_file",
+    "write_bytes_whole",
     "write_text_whole",
 ]
 
@@ -208,6 +209,38 @@ def write_text_whole(path: Path, text: str, flag: str | None = None) -> None:
         with atomic_text_file(path, flag) as handle:
             handle.write(text)
     except OSError as exc:
+        if exc.errno in DISK_ERRNOS:
+            raise EnvironmentFailure(
+                f"cannot write the file ({exc.strerror}); nothing was written",
+                source=str(path),
+                key=flag,
+                fix="Free space or choose another place, then run the same command again.",
+            ) from None
+        raise write_error(path, exc, flag) from None
+
+
+def write_bytes_whole(path: Path, data: bytes, flag: str | None = None) -> None:
+    """Write ``data`` (a PDF) to ``path`` whole or not at all: through a hidden temporary
+    file beside it that replaces ``path`` only once written (a symlink is followed).
+
+    Raises
+    ------
+    SimulatorError
+        If the place cannot be written (exit code 2).
+    EnvironmentFailure
+        If the disk is full or failing (exit code 1); ``path`` is left as it was.
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise write_error(path, IsADirectoryError(21, "Is a directory"), flag)
+    target = _real_target(path)
+    temp = _temp_beside(target)
+    try:
+        temp.write_bytes(data)
+        os.replace(temp, target)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            temp.unlink()
         if exc.errno in DISK_ERRNOS:
             raise EnvironmentFailure(
                 f"cannot write the file ({exc.strerror}); nothing was written",

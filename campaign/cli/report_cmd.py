@@ -20,7 +20,13 @@ def report(
         typer.Argument(metavar="EVENTS.jsonl", help="Event stream (JSON lines) of a campaign run."),
     ],
     output: Annotated[
-        Path, typer.Option("-o", "--output", help="Diary file: .html (self-contained) or .md.")
+        Path,
+        typer.Option(
+            "-o",
+            "--output",
+            help="Diary file: .html (self-contained), .md, or .pdf (printed by headless "
+            "Chromium, page numbers in the contents).",
+        ),
     ],
     view: Annotated[
         str | None,

@@ -97,7 +97,10 @@ def run(
     ] = BattleDetail.summary,
     report: Annotated[
         Path | None,
-        typer.Option(help="Also write a diary: .html (self-contained) or .md (with PNG maps)."),
+        typer.Option(
+            help="Also write a diary: .html (self-contained), .md (with PNG maps) or .pdf "
+            "(printed by headless Chromium, page numbers in the contents)."
+        ),
     ] = None,
     replay: Annotated[
         Path | None,
@@ -239,7 +242,8 @@ def run(
     odds = OddsBook(loaded.rules, seed)
     printer = output_format(fmt)
     terrain = {j: str(d["terrain"]) for j, d in cmap.graph.nodes(data=True) if d.get("terrain")}
-    opts = PrintOptions(view.value, names, verbose, odds, cmap.naming, terrain)
+    landmarks = frozenset(j for j, d in cmap.graph.nodes(data=True) if d.get("objective"))
+    opts = PrintOptions(view.value, names, verbose, odds, cmap.naming, terrain, landmarks)
     if output is None:
         printer.write(result.events, sys.stdout, opts)
     else:  # the log file appears whole or not at all (a full disk leaves no partial log)

@@ -8,7 +8,9 @@ in start order (``"III Corps"`` or ``{name: "III Corps", commander: Vandamme}``)
 reinforcement may name its divisions' ``commanders`` (RULES.md §8.9). A map drawn by someone
 else (``/work/shared/maps/``) is never edited: its names come from an *overlay*,
 ``maps/names/<the map's file stem>.yaml``, with the same keys under ``sides:``. None of these
-names changes a rule: they are the diary's words only (house: flavour).
+names changes a rule: they are the diary's words only (house: flavour). A side's ``home``
+(junction ids) is the one key that places anything: where an automatic set-up may put its
+base when the map gives none (:mod:`campaign.maps.sides`, RULES.md §8.7).
 """
 
 from __future__ import annotations
@@ -85,6 +87,9 @@ class SideNamesModel(BaseModel):
     rank: str | None = None
     commanders: list[Text] = Field(default_factory=list, max_length=MAX_NAMES)
     divisions: list[DivisionEntry] = Field(default_factory=list, max_length=MAX_NAMES)
+    # junction ids where an automatic set-up may put this side's base (RULES.md §8.7): its
+    # home country, so that the French of 1755 are not based at Philadelphia
+    home: list[Text] = Field(default_factory=list, max_length=MAX_NAMES)
 
 
 class _OverlaySides(BaseModel):
@@ -115,7 +120,9 @@ class SideNaming:
     """What a map says of one side's names (every field optional).
 
     ``commanders`` are surnames drawn per campaign for divisions the map does not name;
-    ``divisions`` name the starting divisions in start order (``R1``, ``R2``, ...).
+    ``divisions`` name the starting divisions in start order (``R1``, ``R2``, ...);
+    ``home`` the junction ids where an automatic set-up may put the side's base
+    (:func:`campaign.maps.sides.resolve_sides`; the only one of these that places anything).
     """
 
     name: str | None = None
@@ -124,6 +131,7 @@ class SideNaming:
     rank: str | None = None
     commanders: tuple[str, ...] = ()
     divisions: tuple[DivisionName, ...] = ()
+    home: tuple[str, ...] = ()
 
     @classmethod
     def from_model(cls, m: SideNamesModel) -> SideNaming:
@@ -135,6 +143,7 @@ class SideNaming:
             m.rank,
             tuple(m.commanders),
             tuple(DivisionName(d.name, d.commander, d.rank) for d in m.divisions),
+            tuple(m.home),
         )
 
     def over(self, other: SideNaming) -> SideNaming:
@@ -146,6 +155,7 @@ class SideNaming:
             self.rank if self.rank is not None else other.rank,
             self.commanders or other.commanders,
             self.divisions or other.divisions,
+            self.home or other.home,
         )
 
     @property

@@ -12,6 +12,9 @@ Sides come from the map file, from :class:`MapOptions` (which win), or automatic
   at a time (at most :data:`AUTO_TRIES` searches, so a 1,000-junction map is quick); the
   partner is drawn among those in the window. With none found, the double sweep's pair.
   One base given: its partner is drawn the same way.
+- **Home countries**: when a map's names (its names overlay, :mod:`campaign.maps.naming`)
+  give both sides ``home`` junctions, the bases are drawn among those pairs instead
+  (:func:`_home_bases`), so that a side's base lies in its own country.
 - **Starts**: the base and its two nearest junctions (march hours, then id) among those
   nearer to it than to the enemy base.
 - **Time limit**: the rules' limit, or twice the days' march between the bases plus three
@@ -174,6 +177,61 @@ def _auto_bases(
     return u, v
 
 
+def _outside(hours: float, low: float, high: float) -> float:
+    """How far ``hours`` lies outside ``[low, high]`` (0 inside)."""
+    return max(low - hours, hours - high, 0.0)
+
+
+def _home_bases(
+    graph: nx.Graph, raw: RawMap, options: MapOptions, notes: list[str]
+) -> tuple[str, str] | None:
+    """Both bases from the sides' ``home`` junctions (a names overlay's, so that a side's
+    base lies in its own country), or None when a side has none or no pair is connected.
+
+    Among the pairs (a Red home, a Blue home) one to three days' march apart (RULES.md §8.7,
+    as :func:`_auto_bases`) one is drawn with ``numpy.random.default_rng(seed)``; with none
+    in that window, the pair nearest to it (ties by ids).
+
+    Raises
+    ------
+    MapError
+        If a home names a junction the map does not have (naming the overlay and the key).
+    """
+    homes = {s: sorted(set(raw.naming.side(s).home)) for s in SIDES}
+    if not all(homes.values()):
+        return None
+    where = raw.naming.origin or raw.source
+    for s in SIDES:
+        unknown = [j for j in homes[s] if j not in graph]
+        if unknown:
+            raise MapError(
+                f"unknown junction {unknown[0]!r} among {s}'s home junctions",
+                source=where,
+                key=f"sides.{s}.home",
+                fix=_closest_ids(graph, unknown[0], raw.source),
+            )
+    day = options.daylight_hours
+    low, high = AUTO_DAYS[0] * day, min(AUTO_DAYS[1] * day, options.max_march_hours / 3)
+    pairs = []
+    for u in homes["red"]:
+        dist = nx.single_source_dijkstra_path_length(graph, u, weight="hours")
+        pairs += [(float(dist[v]), u, v) for v in homes["blue"] if v != u and v in dist]
+    if not pairs:
+        return None
+    inside = [p for p in pairs if low <= p[0] <= high]
+    if inside:
+        hours, u, v = inside[int(np.random.default_rng(options.seed).integers(len(inside)))]
+        how = f"drawn (seed {options.seed}) among {len(inside)} pairs one to three days apart"
+    else:
+        hours, u, v = min(pairs, key=lambda p: (_outside(p[0], low, high), p[1], p[2]))
+        how = "none is one to three days apart: the nearest to it"
+    notes.append(
+        f"Bases chosen automatically among the sides' home junctions ({where}): {u!r} and "
+        f"{v!r}, {hours:g} march hours apart ({hours / day:.1f} days of march; {how})."
+    )
+    return u, v
+
+
 def auto_time_limit(hours_apart: float, daylight_hours: float) -> int:
     """Days an automatic set-up's campaign needs (RULES.md §8.7, house): twice the days'
     march between the bases, plus three. The campaign runs at least this long.
@@ -238,6 +296,30 @@ def _primary_roads(graph: nx.Graph, raw: RawMap, source: str) -> dict[str, tuple
     return found
 
 
+def _bases(
+    graph: nx.Graph, raw: RawMap, options: MapOptions, notes: list[str]
+) -> tuple[dict[str, str | None], str]:
+    """Both bases and where they came from (``file``, ``options`` or ``automatic``)."""
+    file_sides = raw.sides or {}
+    bases = {
+        s: getattr(options, f"{s}_base") or (file_sides[s].base if s in file_sides else None)
+        for s in SIDES
+    }
+    origin = "file" if raw.sides else "options"
+    if bases["red"] is None or bases["blue"] is None:
+        origin = "automatic"
+        if bases["red"] is None and bases["blue"] is None:  # in their homes, if named
+            pair = _home_bases(graph, raw, options, notes)
+            auto = pair or _auto_bases(graph, options, None, notes, raw.source)
+            bases["red"], bases["blue"] = auto
+        else:
+            fixed, missing = ("red", "blue") if bases["red"] else ("blue", "red")
+            _, bases[missing] = _auto_bases(graph, options, bases[fixed], notes, raw.source)
+    elif raw.sides and any(getattr(options, f"{s}_base") for s in SIDES):
+        origin = "options"
+    return bases, origin
+
+
 def resolve_sides(
     graph: nx.Graph, raw: RawMap, options: MapOptions
 ) -> tuple[dict[str, SideSetup], str, list[str]]:
@@ -267,20 +349,7 @@ def resolve_sides(
     notes: list[str] = []
     _check_ids(graph, options, raw.source)
     file_sides = raw.sides or {}
-    bases = {
-        s: getattr(options, f"{s}_base") or (file_sides[s].base if s in file_sides else None)
-        for s in SIDES
-    }
-    origin = "file" if raw.sides else "options"
-    if bases["red"] is None or bases["blue"] is None:
-        origin = "automatic"
-        if bases["red"] is None and bases["blue"] is None:
-            bases["red"], bases["blue"] = _auto_bases(graph, options, None, notes, raw.source)
-        else:
-            fixed, missing = ("red", "blue") if bases["red"] else ("blue", "red")
-            _, bases[missing] = _auto_bases(graph, options, bases[fixed], notes, raw.source)
-    elif raw.sides and any(getattr(options, f"{s}_base") for s in SIDES):
-        origin = "options"
+    bases, origin = _bases(graph, raw, options, notes)
     if bases["red"] == bases["blue"]:
         raise MapError(
             f"both sides have the base {bases['red']!r}",

@@ -11,7 +11,7 @@ type has a handler. Nothing here changes or re-runs a campaign.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar
 
 from campaign.clock import Clock, default_clock
@@ -39,6 +39,8 @@ from campaign.events import (
 from campaign.maps.naming import MapNaming
 from campaign.printers.battle_story import battle_details, faced_overnight, unit_table
 from campaign.printers.commanders import Commanders
+from campaign.printers.folding import Folds, chain_line, rough_line
+from campaign.printers.folding import fold as fold_events
 from campaign.printers.odds import Odds
 from campaign.printers.orders import order_sentence
 from campaign.printers.phrases import (
@@ -154,6 +156,7 @@ class Narrator:
         self.unhandled: list[str] = []
         self.battle_logs = False
         self.bases: dict[str, str] = {}
+        self.landmarks: frozenset[str] = frozenset()  # objectives' junction ids (folding)
         self.last_order: dict[str, tuple[object, ...]] = {}
         self.marching_with: set[tuple[int, str]] = set()  # (minute, division) already said
         self.opened: set[str] = set()  # divisions whose opening plan was told
@@ -197,12 +200,20 @@ class Narrator:
 
     # ------------------------------------------------------------------ the stream
     def entries(
-        self, events: Iterable[CampaignEvent], battle_logs: bool = False
+        self, events: Iterable[CampaignEvent], battle_logs: bool = False, fold: bool = False
     ) -> Iterator[Entry]:
-        """The entries of ``events`` in order, with a ``day`` entry before each new day."""
+        """The entries of ``events`` in order, with a ``day`` entry before each new day;
+        ``fold`` tells rough-road runs, repeated plans and long march chains in one line
+        each (:mod:`campaign.printers.folding`, as the diary does)."""
         self.battle_logs = battle_logs
         day = 0
-        for e in events:
+        stream = list(events)
+        folds = None
+        if fold:
+            header = next((e for e in stream if isinstance(e, CampaignStarted)), None)
+            clock = Clock(header.day_start, header.day_end) if header else self.clock
+            folds = fold_events(stream, clock.day)
+        for e in stream:
             if isinstance(e, CampaignStarted):
                 self.start(e)
             d = self.clock.day(e.t)
@@ -211,8 +222,24 @@ class Narrator:
                 day = d
                 yield Entry("day", d, "", f"Day {d}")
             entry = self.one(e, d)
+            if folds is not None:
+                entry = self._folded(folds, e, entry)
             if entry is not None:
                 yield entry
+
+    def _folded(self, folds: Folds, e: CampaignEvent, entry: Entry | None) -> Entry | None:
+        """``entry`` as the folded log tells it: None when another line tells it, the
+        run's or the march's one line at its last event, else unchanged."""
+        if entry is None or id(e) in folds.hidden:
+            return None
+        if isinstance(e, RoughRoadTest) and id(e) in folds.rough:
+            last, tries = folds.rough[id(e)]
+            return replace(entry, text=rough_line(self, last, tries)) if tries > 1 else entry
+        chain = folds.chains.get(id(e))
+        if chain is None:
+            return entry
+        major = frozenset(self.j(j) for j in (*self.landmarks, *self.bases.values()))
+        return replace(entry, text=chain_line(self, chain, major))
 
     def start(self, e: CampaignStarted) -> None:
         """Take side names, clock and commanders from the scenario header."""
@@ -595,7 +622,12 @@ def narrate(
     odds: OddsSource | None = None,
     naming: MapNaming | None = None,
     terrain: dict[str, str] | None = None,
+    fold: bool = False,
+    landmarks: frozenset[str] = frozenset(),
 ) -> list[Entry]:
-    """The diary entries of an event stream (already filtered for ``view``), in order."""
+    """The diary entries of an event stream (already filtered for ``view``), in order;
+    ``fold`` folds repeated lines (:mod:`campaign.printers.folding`), keeping the
+    ``landmarks`` (objectives' junction ids) in a folded march."""
     narrator = Narrator(junction_names, clock, view, odds, naming, terrain)
-    return list(narrator.entries(events, battle_logs))
+    narrator.landmarks = landmarks
+    return list(narrator.entries(events, battle_logs, fold))

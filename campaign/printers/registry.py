@@ -48,7 +48,10 @@ class PrintOptions:
     ``battle_logs`` adds each battle's bound-by-bound engine log; ``odds`` gives each
     battle's odds before it was fought (None leaves them out); ``naming`` is the map's
     names (``CampaignMap.naming``: its commanders; None draws them from the config);
-    ``terrain`` each junction's terrain (battle headers).
+    ``terrain`` each junction's terrain (battle headers); ``landmarks`` the objectives'
+    junction ids, kept when a long march is folded into one line. Without ``battle_logs``
+    (``--battles summary``) the log folds repeated lines as the diary does
+    (:mod:`campaign.printers.folding`).
     """
 
     view: str = "umpire"
@@ -57,6 +60,7 @@ class PrintOptions:
     odds: OddsSource | None = None
     naming: MapNaming | None = None
     terrain: dict[str, str] | None = None
+    landmarks: frozenset[str] = frozenset()
 
 
 def _narrated(events: Sequence[CampaignEvent], opts: PrintOptions) -> list[Entry]:
@@ -69,6 +73,8 @@ def _narrated(events: Sequence[CampaignEvent], opts: PrintOptions) -> list[Entry
         odds=opts.odds,
         naming=opts.naming,
         terrain=opts.terrain,
+        fold=not opts.battle_logs,
+        landmarks=opts.landmarks,
     )
 
 

@@ -16,6 +16,7 @@ from campaign.events import BattleFought, FellBack
 from campaign.maps.model import SIDES, CampaignMap
 from campaign.report.days import Diary
 from campaign.report.glyphs import drawing, safe_label
+from campaign.report.ground import draw_ground
 from campaign.report.labels import Box, Label, place_labels
 from campaign.report.maps import MPL_RC, ROAD_GREY, SIDE_STYLE, Frame, _measure
 
@@ -81,6 +82,8 @@ def battle_map(cmap: CampaignMap, diary: Diary, battle: BattleFought) -> Figure:
             rough = cmap.graph.edges[a, b].get("kind") == "rough"
             ax.plot([xa, xb], [ya, yb], color=ROAD_GREY, lw=1.0, ls=(0, (4, 2.5)) if rough else "-")
             segments.append((frame.pt(xa, ya), frame.pt(xb, yb)))
+        shown = [n for n in sorted(near) if frame.inside(*pos[n])]
+        draw_ground(ax, cmap, shown, pos, 0.75)  # terrain, behind (labels may cover it)
         obstacles: list[Box] = []
         labels: list[tuple[Label, str, str, str]] = []
 

@@ -23,9 +23,10 @@ from campaign.events import (
     Sighted,
 )
 from campaign.maps.model import SIDES, CampaignMap
+from campaign.printers.battle_story import faced_overnight
+from campaign.printers.folding import fold, fold_stops, rough_line
 from campaign.printers.narrative import Narrator, OddsSource
 from campaign.printers.phrases import (
-    count,
     division_order,
     objective_held,
     possessive,
@@ -114,6 +115,14 @@ def _battle(
         "details": entry.details,
         # the summary's lines: the odds before it and how it ended (battle_story.py's first)
         "brief": [d for d in entry.details if d.startswith(("Before the battle", "After "))],
+        # the summary's opening: the text less the place its heading gives already, and
+        # less how the attacker was chosen (the full diary tells it)
+        "opening": _opening(entry.text, f"Battle at {narrator.battle_place(b)}: "),
+        "short": [_short_odds(narrator, b), *(d for d in entry.details if d.startswith("After "))],
+        "hits": "Hits taken: "
+        + ", ".join(
+            f"{name(s)} {b.hits.get(s, 0)} ({b.casualty_percent.get(s, 0.0):.0f}%)" for s in SIDES
+        ),
         "sides": [
             {
                 "side": name(s),
@@ -141,55 +150,25 @@ def _battle(
     }
 
 
+def _opening(text: str, place: str) -> str:
+    """``text`` less its opening ``place`` (``Battle at Glotz: ``) and anything after its
+    first semicolon (how the attacker was chosen), capitalised."""
+    rest = text.removeprefix(place).split("; ")[0]
+    return rest[:1].upper() + rest[1:]
+
+
+def _short_odds(narrator: Narrator, b: BattleFought) -> str:
+    """``Odds before: Red 42%, Blue 57%, drawn 1%.`` ('' where the view has no odds, or
+    for forces that faced each other overnight: :func:`battle_story.battle_details`)."""
+    odds = narrator.odds(b) if narrator.odds else None
+    if odds is None or faced_overnight(b):
+        return ""
+    sides = ", ".join(f"{narrator.side(s)} {odds.chance(s):.0%}" for s in SIDES)
+    return f"Odds before: {sides}, drawn {odds.chance(None):.0%}."
+
+
 #: Events the day's timeline leaves to the movements and scouting paragraphs (or the cover).
 _SUMMED_UP = (DivisionRaised, MarchBegun, MarchArrived, Sighted)
-
-
-def _times(n: int) -> str:
-    return {1: "once", 2: "twice"}.get(n, f"{count(n, 'time')}")
-
-
-def _rough_runs(day: Day) -> dict[int, tuple[RoughRoadTest, int]]:
-    """Each division's run of rough-road tests on one road (RULES.md §8.2) in the day,
-    folded: ``id(last test) -> (last test, tries)``; a run ends when it gets through or the
-    division tries another road."""
-    runs: dict[int, tuple[RoughRoadTest, int]] = {}
-    open_runs: dict[str, tuple[RoughRoadTest, int]] = {}
-    for e in day.events:
-        if not isinstance(e, RoughRoadTest):
-            continue
-        last = open_runs.get(e.division)
-        same = last is not None and (last[0].origin, last[0].destination) == (
-            e.origin,
-            e.destination,
-        )
-        tries = last[1] + 1 if same and last is not None else 1
-        if last is not None and not same:
-            runs[id(last[0])] = last
-        open_runs[e.division] = (e, tries)
-        if e.passed:
-            runs[id(e)] = open_runs.pop(e.division)
-    for last in open_runs.values():
-        runs[id(last[0])] = last
-    return runs
-
-
-def _rough_line(narrator: Narrator, e: RoughRoadTest, tries: int) -> str:
-    """``R2 tries the rough road from A to B three times and gets through at 11:00``."""
-    road = f"the rough road from {narrator.j(e.origin)} to {narrator.j(e.destination)}"
-    at = narrator.clock.label(e.t)[-5:]
-    if tries == 1:
-        then = "gets through" if e.passed else f"cannot pass and stays at {narrator.j(e.origin)}"
-        return (
-            f"{narrator.div(e.division)} tries {road}: rolls {e.roll}, needing {e.target:g} or "
-            f"less, and {then}"
-        )
-    if e.passed:
-        return f"{narrator.div(e.division)} tries {road} {_times(tries)} and gets through at {at}"
-    return (
-        f"{narrator.div(e.division)} tries {road} {_times(tries)} and cannot pass "
-        f"(last roll {e.roll}, needing {e.target:g} or less); it stays at {narrator.j(e.origin)}"
-    )
 
 
 def _narrative(narrator: Narrator, day: Day, numbers: dict[int, int]) -> list[dict[str, str]]:
@@ -199,8 +178,7 @@ def _narrative(narrator: Narrator, day: Day, numbers: dict[int, int]) -> list[di
     each rough-road try is told once."""
     rows = []
     holds: set[tuple[str, str]] = set()
-    plans: dict[str, tuple[object, ...]] = {}
-    runs = _rough_runs(day)
+    folds = fold(day.events, narrator.clock.day, marches=False)
     for e in day.events:
         if isinstance(e, _SUMMED_UP):
             continue
@@ -208,27 +186,15 @@ def _narrative(narrator: Narrator, day: Day, numbers: dict[int, int]) -> list[di
             if (e.division, e.reason) in holds:
                 continue
             holds.add((e.division, e.reason))
-        if isinstance(e, Ordered):
-            plan = (e.code, e.goal, e.step, e.enemy_at, e.friends, e.aim)
-            again = plans.get(e.division) == plan
-            plans[e.division] = plan
-            if again and e.road_kind == "rough":
-                narrator.one(e, day.number)  # the narrator keeps its record of orders
-                continue
+        if isinstance(e, Ordered) and id(e) in folds.hidden:
+            narrator.one(e, day.number)  # the narrator keeps its record of orders
+            continue
         if isinstance(e, RoughRoadTest):
-            if id(e) not in runs:
-                continue
-            last, tries = runs[id(e)]
-            time = narrator.clock.label(e.t)[-5:]
-            kind = "event"
-            rows.append(
-                {
-                    "time": time,
-                    "text": _rough_line(narrator, last, tries),
-                    "kind": kind,
-                    "anchor": "",
-                }
-            )
+            if id(e) in folds.rough:
+                last, tries = folds.rough[id(e)]
+                time = narrator.clock.label(e.t)[-5:]
+                text = rough_line(narrator, last, tries)
+                rows.append({"time": time, "text": text, "kind": "event", "anchor": ""})
             continue
         entry = narrator.one(e, day.number)
         if entry is None or entry.kind in ("day", "header", "end"):
@@ -236,21 +202,6 @@ def _narrative(narrator: Narrator, day: Day, numbers: dict[int, int]) -> list[di
         anchor = f"battle-{numbers[id(e)]}" if isinstance(e, BattleFought) else ""
         rows.append({"time": entry.time, "text": entry.text, "kind": entry.kind, "anchor": anchor})
     return rows
-
-
-def _stops(names: list[str], major: frozenset[str] = frozenset()) -> str:
-    """A march's stops: ``A, B, C`` for a short one; a long chain of minor junctions folded
-    into ``A by way of B and D to E`` (``major``: the names of objectives and bases, kept;
-    with none between, the middle stop)."""
-    if len(names) <= 4:
-        return ", ".join(names)
-    inner = names[1:-1]
-    ends = {names[0], names[-1]}
-    kept = [n for n in inner if n in major and n not in ends] or [inner[len(inner) // 2]]
-    kept = list(dict.fromkeys(kept))
-    if len(kept) > 4:
-        kept = [*kept[:2], "…", *kept[-2:]]
-    return f"{names[0]} by way of {', '.join(kept)} to {names[-1]}"
 
 
 def _sightings(places: list[str]) -> str:
@@ -274,7 +225,7 @@ def _movements(
         times.setdefault(m.division, []).append(m.t)
     lines = []
     for d in sorted(legs, key=lambda x: (times[x][0], x)):
-        route = "; then ".join(_stops(leg, major) for leg in legs[d])
+        route = "; then ".join(fold_stops(leg, major) for leg in legs[d])
         first, last = diary.clock.label(times[d][0])[-5:], diary.clock.label(times[d][-1])[-5:]
         when = f"set out at {first}" if first == last else f"legs begun {first} to {last}"
         seen = "" if diary.view in ("umpire", _side(d)) else " (as seen)"
@@ -492,15 +443,25 @@ def diary_context(
 
 
 def _contents(days: list[dict[str, Any]], histories: bool) -> list[dict[str, Any]]:
-    """The table of contents: each day with its battles, then the closing parts (anchors)."""
+    """The table of contents: each day with its battles, then the closing parts (anchors;
+    ``page`` is filled in by a printed PDF, :func:`campaign.report.pdf.render_pdf`)."""
     rows: list[dict[str, Any]] = []
     for day in days:
         battles = [
-            {"anchor": b["anchor"], "label": f"#{b['number']} {b['place']} ({b['time'][-5:]})"}
+            {
+                "anchor": b["anchor"],
+                "label": f"#{b['number']} {b['place']} ({b['time'][-5:]})",
+                "page": "",
+            }
             for b in day["battles"]
         ]
         rows.append(
-            {"anchor": f"day-{day['number']}", "label": f"Day {day['number']}", "battles": battles}
+            {
+                "anchor": f"day-{day['number']}",
+                "label": f"Day {day['number']}",
+                "battles": battles,
+                "page": "",
+            }
         )
     rows.append({"anchor": "closing", "label": "The whole campaign", "battles": []})
     rows.append({"anchor": "result", "label": "Result and losses", "battles": []})
@@ -508,4 +469,6 @@ def _contents(days: list[dict[str, Any]], histories: bool) -> list[dict[str, Any
     if histories:
         rows.append({"anchor": "histories", "label": "The divisions' histories", "battles": []})
     rows.append({"anchor": "terms", "label": "Terms", "battles": []})
+    for row in rows:
+        row.setdefault("page", "")
     return rows

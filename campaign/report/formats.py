@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from campaign.errors import SimulatorError, check_output_folder
 from campaign.events import CampaignEvent
-from campaign.outfile import write_text_whole
+from campaign.outfile import write_bytes_whole, write_text_whole
 from campaign.printers.narrative import Narrator, OddsSource
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ class DiaryFormat:
     description: str
     write: Callable[
         [Sequence[CampaignEvent], CampaignMap, Path, str, OddsSource | None, Rules | None, str],
-        str,
+        str | bytes,
     ]
     handled: Callable[[], Collection[type[CampaignEvent]]]
 
@@ -67,6 +67,20 @@ def _write_md(
     return render_markdown(events, cmap, path, view, odds=odds, rules=rules, detail=detail)
 
 
+def _write_pdf(
+    events: Sequence[CampaignEvent],
+    cmap: CampaignMap,
+    path: Path,
+    view: str,
+    odds: OddsSource | None,
+    rules: Rules | None,
+    detail: str,
+) -> bytes:
+    from campaign.report.pdf import render_pdf
+
+    return render_pdf(events, cmap, view, odds=odds, rules=rules, detail=detail)
+
+
 def _diary_types() -> Collection[type[CampaignEvent]]:
     from campaign.report.days import DIARY_HANDLED
 
@@ -88,6 +102,13 @@ DIARIES: dict[str, DiaryFormat] = {
             (".md", ".markdown"),
             "Markdown with PNG maps in a folder beside it",
             _write_md,
+            _diary_types,
+        ),
+        DiaryFormat(
+            "pdf",
+            (".pdf",),
+            "the HTML diary printed by headless Chromium, its contents with page numbers",
+            _write_pdf,
             _diary_types,
         ),
     )
@@ -113,7 +134,7 @@ def diary_format(path: Path) -> DiaryFormat:
         f"cannot tell the diary format from the suffix {Path(path).suffix or '(none)'!r}",
         source=str(path),
         fix=f"Name the report file {known} (.html: one self-contained page; .md: Markdown with "
-        "PNG pictures).",
+        "PNG pictures; .pdf: printed, with page numbers in the contents).",
     )
 
 
@@ -138,7 +159,9 @@ def write_report(
     path : Path
         The format comes from the suffix (:data:`campaign.report.formats.DIARIES`):
         ``.html`` / ``.htm`` for one self-contained HTML file, ``.md`` for Markdown with PNG
-        pictures in a ``<stem>-images`` folder beside it.
+        pictures in a ``<stem>-images`` folder beside it, ``.pdf`` for the HTML diary printed
+        by headless Chromium with page numbers in its contents
+        (:func:`campaign.report.pdf.render_pdf`).
     view : str
         ``"umpire"`` (everything), ``"red"`` or ``"blue"`` (what that side knew).
     odds : OddsSource or None
@@ -167,7 +190,10 @@ def write_report(
     check_output_folder(path, flag)
     try:
         text = fmt.write(events, cmap, path, view, odds, rules, detail)
-        write_text_whole(path, text, flag)  # whole or not at all; a full disk is exit 1
+        if isinstance(text, bytes):  # a PDF
+            write_bytes_whole(path, text, flag)
+        else:
+            write_text_whole(path, text, flag)  # whole or not at all; a full disk is exit 1
     except OSError as exc:
         raise SimulatorError(
             f"cannot write the diary ({exc.strerror})",

@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -177,7 +177,8 @@ def _diary(
 
 
 def _battle_caption(cmap: CampaignMap, diary: Diary, number: int, b: BattleFought) -> str:
-    """``#3 Mont Fère, day 1 19:30: Red won; R2 fell back to Vauclair.``"""
+    """``#3 Mont Fère (hill), day 1 19:30: Red won; R2 fell back to Vauclair.`` (the site's
+    terrain as the map gives it)."""
     won = f"{diary.side_name(b.winner)} won" if b.winner else "a draw"
     if faced_overnight(b):
         won = "they faced each other overnight"
@@ -187,7 +188,9 @@ def _battle_caption(cmap: CampaignMap, diary: Diary, number: int, b: BattleFough
         for f in falls_of(diary, b)
     ]
     tail = "; " + ", ".join(falls) if falls else ""
-    return f"#{number} {b.place_name}, {diary.clock.label(b.t)}: {won}{tail}."
+    ground = "" if b.road else cmap.graph.nodes[b.place].get("terrain")
+    place = f"{b.place_name} ({ground})" if ground else b.place_name
+    return f"#{number} {place}, {diary.clock.label(b.t)}: {won}{tail}."
 
 
 def render_html(
@@ -197,15 +200,22 @@ def render_html(
     odds: OddsSource | None = None,
     rules: Rules | None = None,
     detail: str = "full",
+    pages: Callable[[str], int | None] | None = None,
 ) -> str:
     """The diary of ``view`` as one self-contained HTML document (maps and charts inline).
 
     ``rules`` are those the campaign was fought under; None rebuilds them from the stream's
     header (:func:`rules_of_stream`, which raises SimulatorError when it cannot).
-    ``detail`` is one of :data:`DETAILS`.
+    ``detail`` is one of :data:`DETAILS`. ``pages`` (``anchor -> printed page or None``, from
+    :func:`campaign.report.pdf.render_pdf`) puts page numbers in the contents; None links
+    only.
     """
     diary = _diary(events, cmap, view, rules)
     ctx: dict[str, Any] = diary_context(diary, cmap, odds, check_detail(detail))
+    if pages is not None:
+        for row in ctx["contents"]:
+            for entry in (row, *row["battles"]):
+                entry["page"] = pages(entry["anchor"]) or ""
     for day, row in zip(diary.days, ctx["days"], strict=True):
         row["svg"] = Markup(figure_svg(day_map(cmap, diary, day), f"{view}-day{day.number}"))
     ctx["final_svg"] = Markup(figure_svg(campaign_map(cmap, diary), f"{view}-final"))

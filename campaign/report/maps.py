@@ -37,6 +37,7 @@ from campaign.events import BattleFought, DivisionRaised, MarchArrived, MarchBeg
 from campaign.maps.model import CampaignMap
 from campaign.report.days import Day, Diary, March, Mark
 from campaign.report.glyphs import FONT_FAMILIES, drawing, safe_label, shown_name
+from campaign.report.ground import Ground, draw_ground, ground_handles, ground_of
 from campaign.report.labels import Box, Label, place_labels
 
 #: junction id -> (x, y) on the map
@@ -284,15 +285,20 @@ def _draw(
     styles = side_styles(cmap)
     large = cmap.graph.number_of_nodes() > LARGE_MAP
     numbers = {id(b): i for i, b in enumerate(diary.battles, start=1)}
-    height = frame.height + _TOP + _LEGEND
+    inside = [n for n in sorted(cmap.graph.nodes) if frame.inside(*pos[n])]
+    kinds = {g for n in inside if (g := ground_of(cmap, n)) is not None}
+    entries = 6 + 3 * len(styles) + len(kinds)  # the legend's, four a row: a row over three
+    legend = _LEGEND + 0.19 * max(0, -(-entries // 4) - 3)  # makes room for itself
+    height = frame.height + _TOP + legend
     fig = Figure(figsize=(WIDTH_IN, height))
     ax = fig.add_axes(
-        (_LEFT / WIDTH_IN, _LEGEND / height, frame.width / WIDTH_IN, frame.height / height)
+        (_LEFT / WIDTH_IN, legend / height, frame.width / WIDTH_IN, frame.height / height)
     )
     ax.set_xlim(frame.x0, frame.x1)
     ax.set_ylim(frame.y0, frame.y1)
     ax.set_axis_off()
     segments = _roads(ax, cmap, pos, frame)
+    grounds = draw_ground(ax, cmap, inside, pos)  # terrain, behind (labels may cover it)
     obstacles: list[Box] = []
     texts: list[_Text] = []
     bases = diary.header.bases if diary.header else {}
@@ -496,11 +502,13 @@ def _draw(
                 "shrinkB": 2,
             },
         )
-    _legend(fig, diary, height, styles)
+    _legend(fig, diary, height, styles, grounds)
     return fig
 
 
-def _legend(fig: Figure, diary: Diary, height: float, styles: Styles) -> None:
+def _legend(
+    fig: Figure, diary: Diary, height: float, styles: Styles, grounds: list[Ground]
+) -> None:
     handles = [
         Line2D([], [], color=ROAD_GREY, lw=1.2, label="road"),
         Line2D([], [], color=ROAD_GREY, lw=1.2, ls=(0, (4, 2.5)), label="rough road"),
@@ -566,6 +574,7 @@ def _legend(fig: Figure, diary: Diary, height: float, styles: Styles) -> None:
                 label=safe_label(f"{name} division (boxes)"),
             )
         )
+    handles += ground_handles(grounds)
     fig.legend(
         handles=handles,
         loc="lower center",

@@ -43,7 +43,10 @@ def test_the_summary_leaves_out_logs_units_and_timed_events(summaries, diaries, 
     # every battle is still there, with how it ended
     for n in range(1, len(battles) + 1):
         assert f'id="battle-{n}"' in summary
-    assert summary.count("<li>After ") == len(battles)
+    briefs = re.findall(r'<p class="brief">(.*?)</p>', summary)
+    assert len(briefs) == len(battles)
+    assert all(" After " in b or b.startswith("After ") for b in briefs)
+    assert all(re.search(r"Hits taken: \w+ \d+ \(\d+%\), \w+ \d+ \(\d+%\)", b) for b in briefs)
 
 
 def test_page_numbers_running_head_and_contents(diaries, campaign_run):
@@ -165,7 +168,7 @@ def test_a_divisions_rough_road_tries_fold_into_one_line():
 
 
 def test_a_long_chain_of_minor_junctions_folds():
-    from campaign.report.context import _stops
+    from campaign.printers.folding import fold_stops as _stops
 
     assert _stops(["A", "B", "C"]) == "A, B, C"
     chain = ["Leal", "h1", "h2", "Fellin", "h3", "h4", "Dorpat"]

@@ -200,6 +200,36 @@ def test_the_summary_prints_to_at_most_two_fifths_of_the_full_diary(tmp_path):
         assert "Bound by bound" not in " ".join(w[4] for w in page[2])
 
 
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_every_day_of_the_summary_fits_on_a_page(name, tmp_path):
+    """Issue 29: summary detail keeps each day to a page or less (seed 42's day 2, five
+    battles, took two pages before), on the maps and seeds of the print tests."""
+    path, seed, paper = CASES[name]
+    if path is not None and not Path(path).exists():
+        pytest.skip(f"{path} is absent (maps by other people live in ../shared/maps)")
+    cmap = load_map(path)
+    events = run_campaign(cmap, load_rules(), seed, None, record_events=True).events
+    text = render_html(events, cmap, "umpire", OddsBook(load_rules().rules, seed), detail="summary")
+    if paper == "A4":
+        text = text.replace("</head>", "<style>@page { size: A4; }</style></head>", 1)
+    page = tmp_path / "diary.html"
+    page.write_text(text, encoding="utf-8")
+    layout = subprocess.run(
+        ["pdftotext", "-bbox", str(render_page(page, tmp_path / "diary.pdf")), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    days: dict[str, int] = {}
+    for _, _, words in _pages(layout):
+        head = " ".join(w[4] for w in sorted(words, key=lambda w: w[0]) if w[3] < MARGIN)
+        day = re.search(r"· day (\d+)", head)
+        if day:
+            days[day.group(1)] = days.get(day.group(1), 0) + 1
+    assert days, f"{name}: no page's running head names a day"
+    assert {d: n for d, n in days.items() if n > 1} == {}, f"{name}: pages per day {days}"
+
+
 def test_every_battle_log_is_in_print(printed):
     name, _, events, _, plain, _ = printed
     flat = " ".join(plain.split())

@@ -87,6 +87,10 @@ def _red_outputs(events, names, cmap) -> dict[str, str]:
         fmt.write(events, buf, PrintOptions(VIEW, names))
         out[name] = buf.getvalue()
     out["html"] = render_html(events, cmap, VIEW)
+    # --battles full: every event its own line (the default folds repeated ones, issue 29)
+    full = io.StringIO()
+    FORMATS["text"].write(events, full, PrintOptions(VIEW, names, battle_logs=True))
+    out["text-full"] = full.getvalue()
     return out
 
 
@@ -95,11 +99,11 @@ def test_no_event_red_never_saw_is_printed(run):
     hidden = _hidden_lines(events, names)
     assert len(hidden) > 5, "the fixed campaigns must have events Red did not see"
     outputs = _red_outputs(events, names, cmap)
-    umpire = io.StringIO()
-    FORMATS["text"].write(events, umpire, PrintOptions("umpire", names))
+    umpire = io.StringIO()  # every event its own line (unfolded), as the hidden lines are
+    FORMATS["text"].write(events, umpire, PrintOptions("umpire", names, battle_logs=True))
     assert hidden <= _lines("text", umpire.getvalue())  # the check can see them when shown
-    for fmt in ("text", "markdown", "html"):
-        leaked = hidden & _lines(fmt, outputs[fmt])
+    for fmt in ("text", "text-full", "markdown", "html"):
+        leaked = hidden & _lines(fmt.removesuffix("-full"), outputs[fmt])
         assert not leaked, f"{fmt}: {sorted(leaked)[:3]}"
     rows = [event_from_dict(json.loads(line)) for line in outputs["jsonl"].splitlines()]
     assert all(VIEW in e.seen_by for e in rows)
