@@ -159,6 +159,20 @@ def _positive(value: Any) -> bool:
         return str(value).strip().lower() in ("true", "yes")
 
 
+def _visible_id(node: Any, place: str, path: Path) -> str:
+    """A node's id as text, refused when blank (only white space or line breaks, which the
+    project's own format refuses too: written out, ``map convert``'s file would not read back).
+    """
+    ident = str(node)
+    if not ident.strip():
+        raise MapError(
+            f"{place}: a junction id must not be empty (found {ident!r})",
+            source=str(path),
+            fix="Give every node an id with at least one visible character.",
+        )
+    return ident
+
+
 def read_graph_map(
     path: Path, check_size: Callable[[dict[str, int]], None] | None = None
 ) -> RawMap:
@@ -186,10 +200,12 @@ def read_graph_map(
     junctions = []
     for node in sorted(graph.nodes, key=str):
         attrs = dict(graph.nodes[node])
-        name = attrs.pop("name", None) or attrs.pop("label", None) or str(node)
-        pos = _position(attrs)
         place = node_places.get(str(node), f"node {node}")
-        junctions.append(RawJunction(str(node), str(name), pos, attrs, place))
+        ident = _visible_id(node, place, path)
+        name = attrs.pop("name", None) or attrs.pop("label", None) or ident
+        pos = _position(attrs)
+        name = str(name) if str(name).strip() else ident  # a blank name reads as the id
+        junctions.append(RawJunction(ident, name, pos, attrs, place))
     roads = []
     edges = graph.edges(data=True)
     for a, b, attrs in sorted(edges, key=lambda e: (str(e[0]), str(e[1]))):

@@ -131,14 +131,17 @@ def _protected(graph: nx.Graph, sides: dict[str, SideSetup], raw: RawMap) -> set
     return keep
 
 
-#: Most junctions a campaign map may have once loaded (after ``--contract``). A campaign's
-#: route tables grow with the square of the junctions on long chains of roads: a chain of
-#: 5,000 plays in about 5 s, one of 8,000 in 35 s, one of 20,000 ran for minutes.
-MAX_JUNCTIONS = 5_000
+#: Most junctions a campaign map may have once loaded (after ``--contract``): one campaign
+#: and its diary (``run --report``, default rules) within a minute and 1 GB, with a margin for
+#: a loaded machine. Measured (issue 32, compiled, load 3-10 on 2 cores): 1,600 junctions
+#: 20 s CPU and 340 MB for a 3-day campaign and its diary; 2,000 junctions 61-81 s CPU and
+#: 500-670 MB on grid and dense nets (7-9 days); the diary's maps grow with junctions x days.
+MAX_JUNCTIONS = 1_000
 #: Most junctions a map file may hold when ``--contract`` is to merge its chains first.
 MAX_JUNCTIONS_TO_CONTRACT = 50_000
 #: Most roads, without and with ``--contract`` *(house)*: a road net drawn on paper (planar)
-#: has fewer than three roads a junction, so this refuses only what no map drawing needs.
+#: has fewer than three roads a junction, so this refuses only what no map drawing needs
+#: (3,000 for a campaign: a dense 2,000-junction net of 6,500 roads took 81 s with its diary).
 MAX_ROADS = 3 * MAX_JUNCTIONS
 MAX_ROADS_TO_CONTRACT = 3 * MAX_JUNCTIONS_TO_CONTRACT
 #: Items of a YAML map's lists counted before it is read (past it, it is refused anyway).

@@ -45,9 +45,9 @@ def test_counting_reads_only_the_top_level_lists():
     assert count_list_items(_chain_text(50), ("junctions",), 20) == {"junctions": 21}  # capped
 
 
-def test_the_real_bound_refuses_6000_junctions_before_validation(tmp_path, monkeypatch):
+def test_the_real_bound_refuses_1001_junctions_before_validation(tmp_path, monkeypatch):
     path = tmp_path / "chain.yaml"
-    path.write_text(_chain_text(6_000, broken=True), encoding="utf-8")
+    path.write_text(_chain_text(1_001, broken=True), encoding="utf-8")
 
     def never(*_args: object) -> None:
         raise AssertionError("the map was validated before its size was checked")
@@ -56,7 +56,7 @@ def test_the_real_bound_refuses_6000_junctions_before_validation(tmp_path, monke
     with pytest.raises(MapError) as info:
         load_map(path)
     assert info.value.message == (
-        f"{path}: junctions: 6,000 junctions, more than the 5,000 a campaign map may have. "
+        f"{path}: junctions: 1,001 junctions, more than the 1,000 a campaign map may have. "
         "Merge the chains of plain junctions with --contract (it reads maps of up to 50,000 "
         "junctions and 150,000 roads; every command that reads a map has it), or draw the "
         "map with fewer junctions."
@@ -125,3 +125,32 @@ def test_aliases_cannot_hide_junctions_from_the_bound(tmp_path, small_limits):
     path.write_text("base: " + body.replace("junctions: ", "", 1) + "junctions: *all\n")
     with pytest.raises(MapError, match="41 junctions, more than the 40"):
         load_map(path)
+
+
+def test_a_map_at_the_real_bound_loads(tmp_path):
+    path = tmp_path / "chain.yaml"
+    path.write_text(_chain_text(1_000), encoding="utf-8")
+    assert load_map(path).graph.number_of_nodes() == 1_000
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["run", "MAP", "--seed", "1"],
+        ["map", "info", "MAP"],
+        ["map", "convert", "MAP", "-o", "OUT"],
+    ],
+)
+def test_the_cli_refuses_a_map_past_the_bound_with_exit_2(tmp_path, capsys, argv):
+    path = tmp_path / "chain.yaml"
+    path.write_text(_chain_text(1_001), encoding="utf-8")
+    out = str(tmp_path / "out.yaml")
+    argv = [str(path) if a == "MAP" else out if a == "OUT" else a for a in argv]
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2
+    assert "Traceback" not in err
+    assert f"error: {path}: junctions: 1,001 junctions, more than the 1,000" in err
+    assert "--contract" in err
+    assert not (tmp_path / "out.yaml").exists()
