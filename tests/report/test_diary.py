@@ -164,7 +164,7 @@ def test_markdown_diary_with_png_pictures(campaign_run, tmp_path):
 def test_report_suffix_and_view_are_checked(campaign_run, tmp_path):
     _, cmap, events = campaign_run
     with pytest.raises(SimulatorError, match=r"\.html"):
-        write_report(events, cmap, tmp_path / "diary.pdf")
+        write_report(events, cmap, tmp_path / "diary.docx")
     with pytest.raises(SimulatorError, match="--view"):
         write_report(events, cmap, tmp_path / "diary.html", "green")
 

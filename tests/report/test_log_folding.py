@@ -87,12 +87,15 @@ def test_a_short_march_or_a_broken_chain_is_told_leg_by_leg():
 
 
 @cache
-def _nevsky_log(fold: bool) -> tuple[str, list]:
-    path = SHARED_MAPS_DIR / "nevsky.yaml"
+def _shared_log(fold: bool) -> tuple[str, list]:
+    """Wilderness War, seed 12: rough roads tried three times or more and a march of four
+    legs. (Nevsky seed 0, the issue's four tries in three hours, had both until the sides
+    took home bases in their own countries; no Nevsky seed of 0-29 has a long march now.)"""
+    path = SHARED_MAPS_DIR / "wilderness_war.yaml"
     if not path.exists():
         pytest.skip(f"{path} is absent (maps by other people live in ../shared/maps)")
     cmap = load_map(path)
-    events = run_campaign(cmap, load_rules(), 0, None, record_events=True).events
+    events = run_campaign(cmap, load_rules(), 12, None, record_events=True).events
     names = {j: d["name"] for j, d in cmap.graph.nodes(data=True)}
     out = io.StringIO()
     FORMATS["text"].write(events, out, PrintOptions(junction_names=names, naming=cmap.naming))
@@ -103,10 +106,10 @@ def _nevsky_log(fold: bool) -> tuple[str, list]:
 
 
 def test_the_folded_log_tells_every_try_and_every_leg():
-    """Nevsky seed 0 (the issue's four tries in three hours): every rough-road try and every
+    """A shared map's campaign (see _shared_log): every rough-road try and every
     march leg of the stream is told once, in its own line or in a folded one."""
-    folded, events = _nevsky_log(True)
-    plain, _ = _nevsky_log(False)
+    folded, events = _shared_log(True)
+    plain, _ = _shared_log(False)
     assert len(folded.splitlines()) < len(plain.splitlines())
     times = {"once": 1, "twice": 2}
     tries = 0
@@ -116,7 +119,7 @@ def test_the_folded_log_tells_every_try_and_every_leg():
     assert tries == sum(isinstance(e, RoughRoadTest) for e in events)
     assert re.search(r"tries the rough road from \w+ to \w+ (three|four|five) times", folded)
     chains = re.findall(r"marches from (.*?) \(set out at", folded)
-    assert chains and all(" by way of " in c for c in chains), "seed 0 has long marches"
+    assert chains and all(" by way of " in c for c in chains), "seed 12 has long marches"
     # every other line of the folded log is a line of the unfolded one
     rest = [
         line
