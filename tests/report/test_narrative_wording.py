@@ -28,12 +28,12 @@ def _said(e: FellBack, view: str = "umpire") -> str:
 @pytest.mark.parametrize(
     ("path", "onto_base", "from_road", "view", "text"),
     [
-        (("m", "k"), False, True, "umpire", "along the road toward Mont Fère, then toward Kressheim"),
-        (("m", "k", "g"), True, True, "blue", "Fère, then through Kressheim toward Glotz, its base"),
+        (("m", "k"), False, True, "umpire", "road toward Mont Fère, then toward Kressheim"),
+        (("m", "k", "g"), True, True, "blue", "then through Kressheim toward Glotz, its base"),
         (("m",), False, True, "umpire", "falls back along the road toward Mont Fère"),
         (("m",), False, True, "red", "falls back along the road toward Mont Fère, out of sight"),
         (("m", "k"), False, False, "umpire", "falls back from Mont Fère toward Kressheim"),
-        (("m", "k", "g"), False, False, "blue", "back from Mont Fère through Kressheim toward Glotz"),
+        (("m", "k", "g"), False, False, "blue", "from Mont Fère through Kressheim toward Glotz"),
         (("m",), False, False, "umpire", "falls back toward Mont Fère"),
         (("m",), False, False, "red", "falls back from Mont Fère, out of sight"),
         ((), False, False, "umpire", "falls back where it stands"),
