@@ -304,7 +304,11 @@ class Campaign:
         if kind == "wait_until":
             until = float(arg)  # type: ignore[arg-type]
             if until > env.now:
-                return (yield env.timeout(until - env.now)) is WOKEN
+                if (yield env.timeout(until - env.now)) is not WOKEN:
+                    return False
+                if env.now < until and div.orders:  # woken early: it still waits (a return
+                    div.orders.insert(0, (kind, arg))  # after a draw at nightfall goes at
+                return True  # dawn, RULES.md §8.3, §8.5)
         elif kind in ("march", "return", "return_retry"):  # a fall back or a return
             dest = str(arg)
             origin = div.location
