@@ -84,8 +84,9 @@ class LogTruths:
             self.bad(e, LOG, f"{d.id} reaches {j} from {d.place} without a logged march")
         held = self.on_road.pop(d.id, None)
         if held is not None and not held[1]:
-            self.bad(e, LOG, f"{d.id} reaches {j} from its road battle, never told going on "
-                     "or back")  # fmt: skip
+            drawn = "drawn " if held[0] is None else ""
+            self.bad(e, LOG, f"{d.id} reaches {j} from its {drawn}road battle, never told "
+                     "going on or back")  # fmt: skip
 
     def truth_battle(self, e: dict, fought: dict[str, list[str]], joined: set[str]) -> None:
         """A battle begins: fall backs it catches told so, the pursuer the attacker, and
