@@ -128,7 +128,8 @@ class Aftermath:
                 if winner == s:  # the winner marches on (§8.4)
                     d.orders = [("march_on", (dest, left, origin))]
                 elif winner is None:  # (house) a draw on the road: both go back whence they came
-                    when = camp.clock.next_dawn(end + 1) if reason == "nightfall" else end
+                    # by daylight (RULES.md §8.3): at dawn after one ended at or by nightfall
+                    when = camp.clock.next_dawn(end + 1 if reason == "nightfall" else end)
                     key = "~".join(road)  # the battle's place (Meeting.key)
                     d.orders = [("wait_until", when), ("return_road", (origin, walked, dest, key))]
                 else:  # the loser's first junction back is the one it left (§8.4)

@@ -423,8 +423,8 @@ class CampaignReferee(LogTruths):
                 d.units.pop(uid, None)
                 if kind == "artillery":
                     self.batteries[side] += 1
-            else:
-                d.units[uid] = total
+            elif uid in d.units:  # (a late arrival's battle is read at its start: one
+                d.units[uid] = total  # destroyed in it is not brought back by a later one)
         for s in SIDES:
             for div_id in fought[s]:
                 d = self.divs[div_id]

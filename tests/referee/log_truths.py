@@ -137,6 +137,7 @@ class LogTruths:
         joins = [b for b in self.battles if b["place"] == j and b["t"] < t <= b["end"]]
         if any(d.id in b["fought"][d.side] for b in joins):  # a late arrival caught (§8.4)
             self.told_caught.add((d.id, t))
+            d.falling_back, d.retreating = [], False  # its fall back ends in that battle
             return
         goal = d.falling_back[-1] if d.falling_back else None
         if not d.retreating or d.place != e["junction"] or goal != e["toward"]:
