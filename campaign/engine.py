@@ -328,7 +328,8 @@ class Campaign:
                     dawn = self.clock.next_dawn(env.now if night else nightfall)
                     return (yield env.timeout(dawn - env.now)) is WOKEN
             if kind == "return":  # told once, as it first sets off (issue 31: every move)
-                telling.returns(self, div, origin, dest, origin)
+                seen = (div.side, *enemies_seeing(self, div.side, origin))
+                telling.returns(self, div, origin, dest, origin, seen)
             # §8.2: a return after a draw is no fall back: it tests its rough road, and on a
             # fail holds and tries again after the wait
             if (yield from self._march(div, origin, dest, test_rough=kind != "march")):
@@ -346,7 +347,8 @@ class Campaign:
             leg: tuple[Any, ...] = arg  # type: ignore[assignment]
             dest, minutes = str(leg[0]), float(leg[1])
             if kind != "arrive":
-                telling.road_left(self, div, kind, leg)
+                seen = (div.side, *enemies_seeing(self, div.side, dest))
+                telling.road_left(self, div, kind, leg, seen)
             div.location = None
             if (yield env.timeout(max(minutes, 0.0))) is WOKEN:
                 return True

@@ -19,7 +19,6 @@ from campaign.events import (
     Place,
     ReturnBegun,
 )
-from campaign.sightings import enemies_seeing
 
 if TYPE_CHECKING:
     from campaign.army import Division
@@ -81,35 +80,38 @@ def destroyed(camp: Campaign, d: Division, place: Place, by: tuple[str, ...]) ->
     camp.emit(DivisionDestroyed(int(camp.env.now), d.side, d.id, place, by))
 
 
-def returns(camp: Campaign, d: Division, origin: Place, dest: str, battle: str) -> None:
+def returns(
+    camp: Campaign, d: Division, origin: Place, dest: str, battle: str, seen: tuple[str, ...]
+) -> None:
     """``d`` goes back to ``dest`` after the drawn battle at ``battle`` (§8.4, §8.5), from
-    ``origin``; seen by its side and by enemies within sight of ``dest`` or of ``origin``
-    when that is a junction (§8.6)."""
+    ``origin``; ``seen``: its side and the enemy when in sight (§8.6, the engine's
+    :func:`campaign.sightings.enemies_seeing`)."""
     if not camp.record:
         camp.tally()
         return
-    near = origin if isinstance(origin, str) else dest
-    seen = (d.side, *enemies_seeing(camp, d.side, near))
     camp.emit(ReturnBegun(int(camp.env.now), d.side, d.id, origin, dest, battle, seen_by=seen))
 
 
-def marches_on(camp: Campaign, d: Division, road: tuple[str, str], dest: str) -> None:
-    """``d``, the winner of a battle on ``road``, marches on to ``dest`` (§8.4); seen by its
-    side and by enemies within sight of ``dest`` (§8.6)."""
+def marches_on(
+    camp: Campaign, d: Division, road: tuple[str, str], dest: str, seen: tuple[str, ...]
+) -> None:
+    """``d``, the winner of a battle on ``road``, marches on to ``dest`` (§8.4); ``seen`` as
+    for :func:`returns`."""
     if not camp.record:
         camp.tally()
         return
-    seen = (d.side, *enemies_seeing(camp, d.side, dest))
     camp.emit(MarchResumed(int(camp.env.now), d.side, d.id, road, dest, seen_by=seen))
 
 
-def road_left(camp: Campaign, d: Division, kind: str, leg: tuple[Any, ...]) -> None:
+def road_left(
+    camp: Campaign, d: Division, kind: str, leg: tuple[Any, ...], seen: tuple[str, ...]
+) -> None:
     """A division held on a road by a battle there goes on (:meth:`Campaign._follow_orders`):
     ``kind`` ``march_on`` with ``leg`` ``(destination, minutes, origin)`` for the winner,
     ``return_road`` with ``(junction left, minutes, the other end, battle key)`` after a
     draw (RULES.md §8.4, :mod:`campaign.fallback`)."""
     dest = str(leg[0])
     if kind == "march_on":
-        marches_on(camp, d, (str(leg[2]), dest), dest)
+        marches_on(camp, d, (str(leg[2]), dest), dest, seen)
     else:
-        returns(camp, d, (dest, str(leg[2])), dest, str(leg[3]))
+        returns(camp, d, (dest, str(leg[2])), dest, str(leg[3]), seen)
