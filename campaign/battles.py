@@ -32,6 +32,7 @@ from battle.arrivals import Arrival
 from battle.engine import fight
 from battle.result import BattleResult
 from battle.units import Force, UnitSpec
+from campaign import telling
 from campaign.army import Division
 from campaign.battle_record import battle_row, fought_event, unit_totals
 from campaign.clock import arrival_bound
@@ -50,6 +51,21 @@ __all__ = ["BattleDesk", "Meeting"]
 
 def _enemy(side: str) -> str:
     return "blue" if side == "red" else "red"
+
+
+def _pursuer(divisions: list[Division]) -> str | None:
+    """The side that attacks because every division of the other side at the junction is
+    in mid fall back (RULES.md §8.5): a beaten division caught on its way is never the
+    attacker, whoever arrived last (issue 31: the pursuer is). None when neither side, or
+    both, are all falling back: then §6.9 decides (the side that arrived last, or a
+    roll-off)."""
+    falling = {"red": True, "blue": True}
+    for d in divisions:
+        if not d.orders or d.orders[0][0] != "march":
+            falling[d.side] = False
+    if falling["red"] == falling["blue"]:
+        return None
+    return "blue" if falling["red"] else "red"
 
 
 def _may_fight(d: Division) -> bool:
@@ -333,7 +349,10 @@ class BattleDesk:
         when it ends."""
         camp = self.camp
         roll_off = None
-        if arriving is not None:
+        pursuer = _pursuer(divisions) if where.junction is not None else None
+        if pursuer is not None:  # a beaten division caught on its fall back (issue 31)
+            attacker = pursuer
+        elif arriving is not None:
             attacker = arriving.side
         else:  # simultaneous arrivals and road meetings: a seeded roll-off (§6.9)
             r, b = camp.dice.d(6), camp.dice.d(6)
@@ -353,6 +372,8 @@ class BattleDesk:
             red, blue = hold_ground(red, blue, attacker, steps)
         sides = camp.map.sides
         forces = (Force(sides["red"].name, tuple(red)), Force(sides["blue"].name, tuple(blue)))
+        if where.junction is not None:  # told before the battle (its record goes here)
+            telling.catches(camp, divisions, where.junction, divisions)
         self.started += 1
         battle = Battle(
             self.started,
@@ -442,6 +463,7 @@ class BattleDesk:
         for d in camp.divisions:
             if not d.alive or d.location != junction or not _may_fight(d) or d.id in inside:
                 continue
+            telling.catches(camp, [d], junction, battle.members())
             d.orders = []  # a fall back caught by the battle stops here (§8.4)
             if k <= battle.result.bounds and d.units and camp.table.may_join(battle, d):
                 new.append((d, k))
@@ -532,6 +554,7 @@ class BattleDesk:
         self._add_row(battle_row(camp, battle, by_side))
         for d in everyone:
             if not d.alive:
+                telling.destroyed(camp, d, place, telling.winners(everyone, d.side))
                 camp.forget(d)
                 if d.location:  # the last enemy division there gone: control (RULES.md §7.2)
                     camp.endgame.occupy(d.location)

@@ -17,6 +17,7 @@ import simpy
 from simpy.core import StopSimulation
 
 from battle.dice import Dice, percentage_test
+from campaign import telling
 from campaign.army import Division
 from campaign.battles import BattleDesk
 from campaign.config import LoadedRules
@@ -339,13 +340,17 @@ class Campaign:
             until = float(arg)  # type: ignore[arg-type]
             now = now_of(env)
             if until > now:
-                return (yield env.timeout(until - now)) is WOKEN
-        elif kind in ("march", "return"):  # a fall back (no rough-road test) or a return
+                if (yield env.timeout(until - now)) is not WOKEN:
+                    return False
+                if now_of(env) < until and div.orders:  # woken early: it still waits (a return
+                    div.orders.insert(0, (kind, arg))  # after a draw at nightfall goes at
+                return True  # dawn, RULES.md §8.3, §8.5)
+        elif kind in ("march", "return", "return_retry"):  # a fall back or a return
             dest = str(arg)
             origin = div.location
             if origin is None or (origin, dest) not in self.roads:
                 return False
-            if kind == "return":  # only fall backs march at night (RULES.md §8.3)
+            if kind != "march":  # only fall backs march at night (RULES.md §8.3)
                 march_minutes = self.roads[origin, dest][0] * 60.0
                 now = now_of(env)
                 nightfall = self.clock.nightfall(now)
@@ -358,21 +363,30 @@ class Campaign:
                     night = not self.clock.is_daylight(now)
                     dawn = self.clock.next_dawn(now if night else nightfall)
                     return (yield env.timeout(dawn - now)) is WOKEN
+            if kind == "return":  # told once, as it first sets off (issue 31: every move)
+                seen = (div.side, *enemies_seeing(self, div.side, origin))
+                telling.returns(self, div, origin, dest, origin, seen)
             # §8.2: a return after a draw is no fall back: it tests its rough road, and on a
             # fail holds and tries again after the wait
-            if (yield from self._march(div, origin, dest, test_rough=kind == "return")):
+            if (yield from self._march(div, origin, dest, test_rough=kind != "march")):
                 return True
-            if kind == "return" and div.location == origin:
-                div.orders.insert(0, (kind, arg))
+            if kind != "march" and div.location == origin:
+                div.orders.insert(0, ("return_retry", arg))
                 return False
             if div.orders and div.location == dest and due_now(env):
                 # a fall back that reaches a junction lets this minute's contact check run
                 # before it marches on: an enemy standing there catches it (RULES.md §8.4)
                 return (yield env.timeout(0)) is WOKEN
-        elif kind == "arrive":  # finish (or walk back) part of a road after a road battle
-            dest, minutes = arg  # type: ignore[misc]
+        elif kind in ("arrive", "march_on", "return_road"):  # the rest of a road after a
+            # road battle: a loser's walk back (its fall back told), a winner's march on or a
+            # return after a draw (told here, §8.4)
+            leg: tuple[Any, ...] = arg  # type: ignore[assignment]
+            dest, minutes = str(leg[0]), float(leg[1])
+            if kind != "arrive":
+                seen = (div.side, *enemies_seeing(self, div.side, dest))
+                telling.road_left(self, div, kind, leg, seen)
             div.location = None
-            if (yield env.timeout(max(float(minutes), 0.0))) is WOKEN:  # type: ignore[has-type]
+            if (yield env.timeout(max(minutes, 0.0))) is WOKEN:
                 return True
             div.location = dest
             div.on_road = None

@@ -31,17 +31,21 @@ __all__ = [
     "Check",
     "DayEnded",
     "DivisionAtEnd",
+    "DivisionDestroyed",
     "DivisionRaised",
+    "FallBackCaught",
     "FellBack",
     "Halted",
     "LateArrival",
     "MarchArrived",
     "MarchBegun",
+    "MarchResumed",
     "MeetingOnRoad",
     "Ordered",
     "Place",
     "RaisedUnit",
     "Reinforced",
+    "ReturnBegun",
     "RoughRoadTest",
     "Sighted",
     "StrengthLearned",
@@ -300,12 +304,66 @@ class FellBack(CampaignEvent):
 
 
 @dataclass(frozen=True, slots=True)
-class Surrendered(CampaignEvent):
-    """A cut-off division surrenders (RULES.md §8.5)."""
+class FallBackCaught(CampaignEvent):
+    """A division falling back (RULES.md §8.5) is caught at ``junction`` on its way to
+    ``toward``: a battle begins or goes on there (§8.4) and its fall back ends. ``by`` names
+    the enemy divisions of that battle (sorted by id)."""
 
     side: str
     division: str
     junction: str
+    toward: str
+    by: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnBegun(CampaignEvent):
+    """A division goes back after a drawn battle (RULES.md §8.4, §8.5): the attacker of a
+    draw at a junction to the junction it came from (a march, with its rough-road test,
+    follows: §8.2), or either side of a draw on a road to the junction it had left, walking
+    back along the road. ``origin`` is where it stands (a junction, or the road's two
+    junctions); ``battle`` the place key of the drawn battle (``BattleFought.place``)."""
+
+    side: str
+    division: str
+    origin: Place
+    destination: str
+    battle: str
+
+
+@dataclass(frozen=True, slots=True)
+class MarchResumed(CampaignEvent):
+    """The winner of a battle on a road marches on to ``destination`` (RULES.md §8.4) from
+    where the battle stopped it on ``road`` (the road's two junctions, as it marched)."""
+
+    side: str
+    division: str
+    road: tuple[str, str]
+    destination: str
+
+
+@dataclass(frozen=True, slots=True)
+class DivisionDestroyed(CampaignEvent):
+    """A division's last unit destroyed in battle (RULES.md §1.2, §7.6): its end, at the
+    battle's end, where it fought (a junction, or a road's two junctions) and by whom (the
+    enemy divisions of that battle, sorted by id)."""
+
+    side: str
+    division: str
+    place: Place
+    by: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Surrendered(CampaignEvent):
+    """A cut-off division surrenders (RULES.md §8.5) at ``junction``, to ``by``: the enemy
+    divisions that beat it there (sorted by id; empty in files written before they were
+    named)."""
+
+    side: str
+    division: str
+    junction: str
+    by: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from campaign.army import Division
 from campaign.events import SIDES, FellBack, Surrendered
 from campaign.schedule import now_of
+from campaign.telling import winners
 
 if TYPE_CHECKING:
     from campaign.engine import Campaign
@@ -92,9 +93,10 @@ class Aftermath:
         if winner == attacker:
             froms = sorted({d.came_from for d in by_side[winner] if d.came_from})
             came_by = tuple([(junction, f) for f in froms if f != junction])
+        by = winners(by_side[winner], loser)
         for d in by_side[loser]:
             if d.alive and d.location == junction:
-                self.fall_back(d, junction, came_by, end)
+                self.fall_back(d, junction, came_by, end, by=by)
 
     def hold_on_road(self, by_side: dict[str, list[Division]]) -> None:
         """After a battle on a road both sides stay where they met until it ends."""
@@ -125,12 +127,15 @@ class Aftermath:
                 origin, dest = d.on_road
                 walked, left = d.road_walked
                 if winner == s:  # the winner marches on (§8.4)
-                    d.orders = [("arrive", (dest, left))]
+                    d.orders = [("march_on", (dest, left, origin))]
                 elif winner is None:  # (house) a draw on the road: both go back whence they came
-                    when = camp.clock.next_dawn(end + 1) if reason == "nightfall" else end
-                    d.orders = [("wait_until", when), ("arrive", (origin, walked))]
+                    # by daylight (RULES.md §8.3): at dawn after one ended at or by nightfall
+                    when = camp.clock.next_dawn(end + 1 if reason == "nightfall" else end)
+                    key = "~".join(road)  # the battle's place (Meeting.key)
+                    d.orders = [("wait_until", when), ("return_road", (origin, walked, dest, key))]
                 else:  # the loser's first junction back is the one it left (§8.4)
-                    self.fall_back(d, origin, ((origin, dest),), end, from_road=walked)
+                    by = winners(by_side[winner], s)
+                    self.fall_back(d, origin, ((origin, dest),), end, from_road=walked, by=by)
 
     def fall_back(
         self,
@@ -139,8 +144,10 @@ class Aftermath:
         came_by: tuple[Road, ...],
         end: float,
         from_road: float = 0.0,
+        by: tuple[str, ...] = (),
     ) -> None:
-        """Fall back 2 junctions toward the base, or surrender if cut off (RULES.md §8.5).
+        """Fall back 2 junctions toward the base, or surrender if cut off (RULES.md §8.5) to
+        ``by``, the divisions that beat it.
 
         Worked out now, at the battle's end, from where the enemy is now: the path avoids
         junctions enemy divisions stand on and every road the enemy came by. Beaten on its own
@@ -161,7 +168,7 @@ class Aftermath:
             if not _clear(path, blocked, came_by):  # the usual shortest route is barred
                 path = camp.routes.retreat(start, base, blocked, came_by)
         if path is None:
-            self.surrender(d, start)
+            self.surrender(d, start, by)
             return
         steps = self.steps
         orders: list[tuple[str, object]] = []
@@ -225,8 +232,8 @@ class Aftermath:
 
         return min(paths, key=score)
 
-    def surrender(self, d: Division, where: str) -> None:
-        """A cut-off division surrenders (RULES.md §8.5, §7.5)."""
+    def surrender(self, d: Division, where: str, by: tuple[str, ...] = ()) -> None:
+        """A cut-off division surrenders (RULES.md §8.5, §7.5) at ``where`` to ``by``."""
         camp = self.camp
         d.alive = False
         d.surrendered = True
@@ -235,4 +242,4 @@ class Aftermath:
         camp.forget(d)
         camp.endgame.occupy(where)
         if camp.event_wanted():
-            camp.emit(Surrendered(int(now_of(camp.env)), d.side, d.id, where))
+            camp.emit(Surrendered(int(now_of(camp.env)), d.side, d.id, where, by))

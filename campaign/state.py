@@ -126,7 +126,10 @@ class DivisionState:
     the road from a to b after a battle there, ``road_walked`` then the minutes walked from a
     and left to b. ``orders`` are what it will do before its doctrine decides again, each
     ``(kind, argument)``: ``("march", junction)`` (a fall back, §8.5), ``("return",
-    junction)``, ``("wait_until", minute)``, ``("arrive", (junction, minutes))``.
+    junction)`` (after a draw; ``"return_retry"`` after a failed rough-road test),
+    ``("wait_until", minute)``, ``("arrive", (junction, minutes))`` (a road battle's loser),
+    ``("march_on", (junction, minutes, origin))`` (its winner), ``("return_road", (junction,
+    minutes, other end, battle place))`` (after a draw on the road).
     ``busy_until`` is the minute a battle or fall back holds it until; ``in_battle`` while
     one of a battle's divisions.
     """

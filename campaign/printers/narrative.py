@@ -21,15 +21,19 @@ from campaign.events import (
     CampaignEvent,
     CampaignStarted,
     DayEnded,
+    DivisionDestroyed,
     DivisionRaised,
+    FallBackCaught,
     FellBack,
     Halted,
     MarchArrived,
     MarchBegun,
+    MarchResumed,
     MeetingOnRoad,
     Ordered,
     Place,
     Reinforced,
+    ReturnBegun,
     RoughRoadTest,
     Sighted,
     StrengthLearned,
@@ -39,6 +43,7 @@ from campaign.events import (
 from campaign.maps.naming import MapNaming
 from campaign.printers.battle_story import battle_details, faced_overnight, unit_table
 from campaign.printers.commanders import Commanders
+from campaign.printers.fates import Fates
 from campaign.printers.folding import Folds, chain_line, rough_line
 from campaign.printers.folding import fold as fold_events
 from campaign.printers.odds import Odds
@@ -92,7 +97,7 @@ class Entry:
     event: CampaignEvent | None = None
 
 
-class Narrator:
+class Narrator(Fates):
     """Writes the sentences: knows junction names, side names, commanders and the odds.
 
     Parameters
@@ -128,6 +133,10 @@ class Narrator:
         MeetingOnRoad: "_meeting",
         BattleFought: "_battle",
         FellBack: "_fell_back",
+        FallBackCaught: "_caught",
+        ReturnBegun: "_return",
+        MarchResumed: "_resumed",
+        DivisionDestroyed: "_destroyed",
         Surrendered: "_surrendered",
         DayEnded: "_night",
         WithdrawalCheck: "_check",
@@ -161,6 +170,12 @@ class Narrator:
         self.marching_with: set[tuple[int, str]] = set()  # (minute, division) already said
         self.opened: set[str] = set()  # divisions whose opening plan was told
         self.orders: dict[str, Ordered] = {}  # each division's last order seen (§8.8)
+        self.lost_last: dict[str, bool] = {}  # "beaten" only when it is (printers/fates.py)
+        self.caught: dict[tuple[int, str], list[str]] = {}
+
+    def _row(self, e: CampaignEvent, day: int, tm: str, text: str, style: str = "") -> Entry:
+        """A plain event row (printers/fates.py writes through it)."""
+        return Entry("event", day, tm, text, style=style, event=e)
 
     # ------------------------------------------------------------------ names
     def j(self, junction: Place) -> str:
@@ -456,8 +471,9 @@ class Narrator:
         table = unit_table(self, e)
         text = (
             f"Battle at {self.battle_place(e)}: {force[e.attacker]}"
-            f"{self._attacks(e, begun[e.attacker])} {force[defender]}{roll}"
+            f"{self._attacks(e, begun[e.attacker], begun[defender])} {force[defender]}{roll}"
         )
+        self.remember_battle(e)  # after the sentence: "beaten" from now on (fates.py)
         if faced_overnight(e):  # a draw by the rules (§8.3); said as a wargamer says it
             text = (
                 f"At {self.battle_place(e)} at dusk: {force['red']} and {force['blue']} face "
@@ -476,51 +492,24 @@ class Narrator:
             event=e,
         )
 
-    def _attacks(self, e: BattleFought, divisions: list[str]) -> str:
+    def _attacks(self, e: BattleFought, divisions: list[str], defenders: list[str]) -> str:
         """How the attacker came on (RULES.md §6.9: the side that moved in last attacks):
-        `` attacks``, or, when every one of its divisions was marching elsewhere (a beaten
+        `` attacks``; `` catches`` when the defenders were all caught falling back (the
+        pursuer attacks: printers/fates.py); or, when every one of its divisions was marching
+        elsewhere (a beaten
         division rejoining its army or falling back on its base, a march to join friends),
         ``, on its way to Glotz, runs into``: it attacks by the rules, but meant no attack."""
         many = len(divisions) > 1
+        if self.caught_all(e, defenders):
+            return " catch" if many else " catches"  # the pursuer attacks (issue 31)
         passing = [self.orders.get(d) for d in divisions]
         if e.roll_off or not passing or any(o is None or o.code not in _PASSING for o in passing):
             return " attack" if many else " attacks"
         goals = {o.goal for o in passing if o is not None}
         goal = goals.pop() if len(goals) == 1 else None
         way = f"on {'their' if many else 'its'} way to {self.j(goal)}" if goal else "on the march"
-        beaten = all(o is not None and o.code in ("regroup", "guard") for o in passing)
+        beaten = all(self.beaten(d) for d in divisions)  # its last battle lost: no other
         return f", {'beaten and ' if beaten else ''}{way}, run{'' if many else 's'} into"
-
-    def _fell_back(self, e: FellBack, day: int, tm: str) -> Entry:
-        path = [self.j(j) for j in e.path]
-        seen_all = self.view in ("umpire", e.side)
-        if not path:
-            route = "where it stands"
-        elif e.from_road:  # beaten on a road: back to the junction it had left first (§8.4)
-            route = f"along the road {'to' if seen_all else 'toward'} {path[0]}"
-            if len(path) >= 2:
-                via = f"through {', '.join(path[1:-1])} " if len(path) >= 3 else ""
-                route += f", then {via}to {path[-1]}"
-        elif len(path) >= 2:
-            via = f" through {', '.join(path[1:-1])}" if len(path) >= 3 else ""
-            route = f"from {path[0]}{via} to {path[-1]}"
-        else:
-            route = f"to {path[0]}" if seen_all else f"from {path[0]}"
-        if len(path) == 1 and not seen_all:
-            route += ", out of sight"
-        onto = ", its base" if e.onto_base else ""
-        text = f"{self.div(e.division)} falls back {route}{onto}"
-        return Entry("event", day, tm, text, style="magenta", event=e)
-
-    def _surrendered(self, e: Surrendered, day: int, tm: str) -> Entry:
-        return Entry(
-            "event",
-            day,
-            tm,
-            f"{self.div(e.division)} is cut off at {self.j(e.junction)} and surrenders",
-            style="bold red",
-            event=e,
-        )
 
     def _strength(self, side: str, value: int | None) -> str:
         if value is None:

@@ -42,10 +42,11 @@ def order_sentence(n: Namer, e: Ordered) -> str:
         f"({side_noun(them)} seen at {j(e.enemy_at or '')})",
         "guard_hold": f"{div} holds {j(e.junction)} to cover the base "
         f"({side_noun(them)} seen at {j(e.enemy_at or '')})",
-        "regroup": f"{div}, beaten, marches to rejoin {friends} at {target(e.goal)}",
+        "regroup": f"{div}{', beaten,' if n.beaten(e.division) else ''} marches to rejoin "
+        f"{friends} at {target(e.goal)}",
         "guns": f"{div} marches to the guns at {target(e.goal)}, where "
         f"{the_attributive(n.side(e.side))} army is fighting {enemies}",
-        "pursue": f"{together} pursue{'' if many else 's'} the beaten {enemies} "
+        "pursue": f"{together} pursue{'' if many else 's'} {_beaten(n, e.enemies) or enemies} "
         f"to {target(e.goal)}",
         "attack": f"{together} march{'' if many else 'es'} on {enemies} at {target(e.goal)}",
         "concentrate": f"{div} marches to join {friends or 'the army'} at {target(e.goal)} "
@@ -68,3 +69,14 @@ def order_sentence(n: Namer, e: Ordered) -> str:
     if e.road_kind == "rough" and e.code != "flank":
         text += f", taking the rough road to {j(e.step or '')} as a short cut"
     return text
+
+
+def _beaten(n: Namer, enemies: tuple[str, ...]) -> str:
+    """``the beaten R2 (Foy)``, ``the beaten R2 (Foy), with R4 (Pajol)``: "beaten" only for
+    divisions whose last battle was lost ('' when none is named)."""
+    lost = [d for d in enemies if n.beaten(d)]
+    others = [d for d in enemies if not n.beaten(d)]
+    if not lost:
+        return n.divs(others)
+    with_ = f", with {n.divs(others)}," if others else ""
+    return f"the beaten {n.divs(lost)}{with_}"

@@ -13,7 +13,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from campaign.events import BattleFought, FellBack, Reinforced, Surrendered, WithdrawalCheck
+from campaign.events import (
+    BattleFought,
+    DivisionDestroyed,
+    FallBackCaught,
+    FellBack,
+    Reinforced,
+    Surrendered,
+    WithdrawalCheck,
+)
 from campaign.maps.model import SIDES
 from campaign.printers.battle_story import faced_overnight
 from campaign.printers.narrative import Narrator
@@ -78,12 +86,13 @@ def _battle(diary: Diary, narrator: Narrator, b: BattleFought, number: int) -> s
 
 
 def _fell_back(narrator: Narrator, falls: list[FellBack], verb_: str = "") -> list[str]:
-    """``R3 (Delorme) to Koporye`` (or ``R3 (Delorme) falls back to Koporye`` with ``verb_``):
-    where it went only when the view saw it go all the way (its own side, or the umpire)."""
+    """``R3 (Delorme) toward Koporye`` (or ``R3 (Delorme) falls back toward Koporye`` with
+    ``verb_``): where it was going only when the view saw it set off all the way (its own
+    side, or the umpire); a fall back caught on its way is told by its own sentence."""
     out = []
     for f in falls:
         where = narrator.j(f.path[-1]) if f.path else ""
-        to = f" to {where}" if where and narrator.view in ("umpire", f.side) else ""
+        to = f" toward {where}" if where and narrator.view in ("umpire", f.side) else ""
         out.append(f"{narrator.div(f.division)}{verb_}{to}")
     return out
 
@@ -149,10 +158,16 @@ def dispatch(diary: Diary, narrator: Narrator, day: Day, numbers: dict[int, int]
                 else f"{_fell_back(narrator, mine, ' falls back')[0]}."
             )
     for e in day.events:
-        if isinstance(e, Surrendered):
+        if isinstance(e, FallBackCaught):
+            sentences.append(
+                f"{narrator.div(e.division)} is caught at {narrator.j(e.junction)} on its way."
+            )
+        elif isinstance(e, Surrendered):
             sentences.append(
                 f"{narrator.div(e.division)}, cut off at {narrator.j(e.junction)}, surrenders."
             )
+        elif isinstance(e, DivisionDestroyed):
+            sentences.append(f"{narrator.div(e.division)} is destroyed at {narrator.j(e.place)}.")
     together = _concentrations(diary, narrator, day)
     if together:
         sentences.append(listing(together) + ".")

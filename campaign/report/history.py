@@ -12,11 +12,14 @@ from typing import Any
 from campaign.events import (
     BattleFought,
     CampaignEvent,
+    DivisionDestroyed,
     DivisionRaised,
+    FallBackCaught,
     FellBack,
     MarchArrived,
     MarchBegun,
     RaisedUnit,
+    ReturnBegun,
     RoughRoadTest,
     Sighted,
     StrengthLearned,
@@ -48,7 +51,7 @@ def _units_text(units: tuple[RaisedUnit, ...]) -> str:
 def _divisions_of(e: CampaignEvent) -> list[str]:
     if isinstance(e, DivisionRaised | MarchBegun | MarchArrived | RoughRoadTest):
         return [e.division]
-    if isinstance(e, FellBack | Surrendered):
+    if isinstance(e, FellBack | Surrendered | FallBackCaught | DivisionDestroyed | ReturnBegun):
         return [e.division]
     if isinstance(e, Sighted | StrengthLearned):
         return [e.enemy]
@@ -172,9 +175,15 @@ def division_histories(
                 result = "won" if e.winner == side else ("drew" if e.winner is None else "lost")
                 days[d][day].append(f"fought battle #{numbers[id(e)]} at {e.place_name} ({result})")
             elif isinstance(e, FellBack):
-                days[d][day].append(f"fell back to {narrator.j(e.path[-1])}")
+                days[d][day].append(f"fell back toward {narrator.j(e.path[-1])}")
+            elif isinstance(e, FallBackCaught):
+                days[d][day].append(f"was caught at {narrator.j(e.junction)}")
+            elif isinstance(e, ReturnBegun):
+                days[d][day].append(f"went back to {narrator.j(e.destination)} after a draw")
             elif isinstance(e, Surrendered):
                 days[d][day].append(f"surrendered at {narrator.j(e.junction)}")
+            elif isinstance(e, DivisionDestroyed):
+                days[d][day].append(f"was destroyed at {narrator.j(e.place)}")
             elif isinstance(e, Sighted):
                 days[d][day].append(f"was seen at {narrator.j(e.junction)}")
     for d, day in last_day.items():

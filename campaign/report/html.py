@@ -177,14 +177,14 @@ def _diary(
 
 
 def _battle_caption(cmap: CampaignMap, diary: Diary, number: int, b: BattleFought) -> str:
-    """``#3 Mont Fère (hill), day 1 19:30: Red won; R2 fell back to Vauclair.`` (the site's
-    terrain as the map gives it)."""
+    """``#3 Mont Fère (hill), day 1 19:30: Red won; R2 fell back toward Vauclair.`` (the
+    site's terrain as the map gives it)."""
     won = f"{diary.side_name(b.winner)} won" if b.winner else "a draw"
     if faced_overnight(b):
         won = "they faced each other overnight"
     falls = [
         f"{f.division} fell back"
-        + (f" to {cmap.graph.nodes[f.path[-1]].get('name', f.path[-1])}" if f.path else "")
+        + (f" toward {cmap.graph.nodes[f.path[-1]].get('name', f.path[-1])}" if f.path else "")
         for f in falls_of(diary, b)
     ]
     tail = "; " + ", ".join(falls) if falls else ""

@@ -23,15 +23,19 @@ from campaign.events import (
     CampaignStarted,
     DayEnded,
     DivisionAtEnd,
+    DivisionDestroyed,
     DivisionRaised,
+    FallBackCaught,
     FellBack,
     Halted,
     MarchArrived,
     MarchBegun,
+    MarchResumed,
     MeetingOnRoad,
     Ordered,
     Place,
     Reinforced,
+    ReturnBegun,
     RoughRoadTest,
     Sighted,
     StrengthLearned,
@@ -208,7 +212,7 @@ class Knowledge:
         elif isinstance(e, FellBack):
             d = self._get(e.division, e.side)
             d.seen_t = e.t
-        elif isinstance(e, Surrendered):
+        elif isinstance(e, Surrendered | DivisionDestroyed):
             d = self._get(e.division, e.side)
             d.alive = False
 
@@ -340,6 +344,10 @@ REDACTORS: dict[type[CampaignEvent], Redactor] = {
     BattleFought: _as_seen,
     FellBack: _fell_back,
     Surrendered: _as_seen,
+    FallBackCaught: _as_seen,  # both sides: a battle is fought there
+    DivisionDestroyed: _as_seen,  # both sides: they fought it
+    ReturnBegun: _as_seen,  # the enemy's only where sighted (§8.6)
+    MarchResumed: _as_seen,  # the enemy's only where sighted (§8.6)
     WithdrawalCheck: _evening_check,
     DayEnded: _nightfall,
     CampaignEnded: _the_end,

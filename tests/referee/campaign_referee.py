@@ -34,6 +34,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from log_truths import LogTruths
+
 __all__ = ["GLITCHES", "CampaignReferee", "MapData", "Report"]
 
 DAY = 1440  # minutes in a day; t = 0 is 06:00 of day 1 (RULES.md §8.3)
@@ -111,8 +113,9 @@ class Div:
     leg_special: bool = False  # its last march a fall back or a return after a draw
 
 
-class CampaignReferee:
-    """Audits one campaign at a time (see the module docstring)."""
+class CampaignReferee(LogTruths):
+    """Audits one campaign at a time (see the module docstring); the log's truths are
+    checked by :class:`log_truths.LogTruths`."""
 
     def __init__(self, m: MapData) -> None:
         self.m = m
@@ -166,6 +169,7 @@ class CampaignReferee:
         self.day_entered: dict[str, float] = {}  # division -> when it entered the enemy base
         self.base_held: tuple[str | None, float] | None = None
         self.shared: set[tuple[str, str]] = set()  # §8.4 meetings missed, told once each
+        self.truth_start()
         now = None
         for e in events:
             t = e["t"]
@@ -199,6 +203,7 @@ class CampaignReferee:
                     "base alone at nightfall, yet the campaign goes on"
                 )
         self.meetings(t)
+        self.truth_minute(t)
         dawn = (int(t) // DAY + 1) * DAY
         while dawn < next_t:
             self.meetings(dawn)
@@ -296,7 +301,7 @@ class CampaignReferee:
         if road is None:
             self.bad(e, "§8.1", f"{d.id} marches {a}-{b}, which is no road")
             return
-        if d.place != a:
+        if d.place != a and not d.gone:  # (one destroyed later in a battle it joins)
             self.bad(e, "§8.1", f"{d.id} sets off from {a} but stands at {d.place}")
         falling_back = bool(d.falling_back) and d.falling_back[0] == b
         returning = d.returning == b
@@ -318,6 +323,7 @@ class CampaignReferee:
                          "finish it by nightfall")  # fmt: skip
         else:
             d.falling_back.pop(0)
+        self.truth_march(d, e, returning)
         d.returning = None
         d.came_from = a
         d.leg_special = falling_back or returning
@@ -333,6 +339,7 @@ class CampaignReferee:
         j, t = e["junction"], e["t"]
         if isinstance(d.place, tuple) and j not in d.place[1:]:  # (back, after a road battle)
             self.bad(e, "§8.1", f"{d.id} arrives at {j} from the road {d.place[1]}-{d.place[2]}")
+        self.truth_arrival(d, e)
         if not d.falling_back:
             d.retreating = False
         self.move(d, j)
@@ -389,6 +396,7 @@ class CampaignReferee:
             if other["fought"] == fought and other["t"] // DAY == t // DAY:
                 self.odd("rematch", e, f"{'+'.join(fought['red'])} against "
                          f"{'+'.join(fought['blue'])} again at {place}")  # fmt: skip
+        self.truth_battle(e, fought, joined)
         for div_id in fought[e["attacker"]]:
             d = self.divs[div_id]
             if d.retreating and div_id not in joined:
@@ -415,12 +423,13 @@ class CampaignReferee:
                 d.units.pop(uid, None)
                 if kind == "artillery":
                     self.batteries[side] += 1
-            else:
-                d.units[uid] = total
+            elif uid in d.units:  # (a late arrival's battle is read at its start: one
+                d.units[uid] = total  # destroyed in it is not brought back by a later one)
         for s in SIDES:
             for div_id in fought[s]:
                 d = self.divs[div_id]
                 if not d.units and not d.gone:
+                    self.truth_destroyed(e, div_id, fought)
                     d.gone = f"destroyed at {place}"
                     self.lost_divisions[s] += 1
                     where = d.place
@@ -430,9 +439,9 @@ class CampaignReferee:
         if e["winner"] is not None:
             self.beaten[self.enemy(e["winner"])] += len(fought[self.enemy(e["winner"])])
         elif b["place"] is not None:
-            for div_id in fought[e["attacker"]]:
+            for div_id in fought[e["attacker"]]:  # (late arrivals: log_truths.py)
                 d = self.divs[div_id]
-                if not d.gone and b["came"][div_id]:
+                if not d.gone and b["came"][div_id] and div_id not in joined:
                     d.returning = b["came"][div_id]
 
     def unit_division(self, uid: str) -> Div | None:
@@ -470,12 +479,14 @@ class CampaignReferee:
             self.bad(e, "§7.6", f"{d.id}'s fall back onto its base is told {e['onto_base']}")
         if e["onto_base"]:
             self.onto_base[d.side] += 1
+        self.truth_fell_back(d, e)
         d.falling_back = path[1:]
         d.retreating = len(path) > 1 or d.place != path[0]
         d.returning = None
 
     def on_Surrendered(self, e: dict) -> None:
         d = self.divs[e["division"]]
+        self.truth_surrendered(d, e)
         boxes = sum(10 - h for h in d.units.values())
         self.surrendered_boxes[d.side] += 0.25 * boxes
         self.lost_divisions[d.side] += 1

@@ -25,7 +25,8 @@ MAPS = {
     str(SHARED / "crusader_rex.yaml"): SEEDS or 50,
 }
 #: the sections refereed, as the departures name them
-RULES = ("§7.2", "§7.3", "§7.6", "§8.1", "§8.2", "§8.3", "§8.4", "§8.5", "§8.7", "§8.9")
+#: ``§log``: the log tells the truth (tests/referee/log_truths.py, issue 31 item 3)
+RULES = ("§7.2", "§7.3", "§7.6", "§8.1", "§8.2", "§8.3", "§8.4", "§8.5", "§8.7", "§8.9", "§log")
 
 
 @pytest.fixture(scope="module")

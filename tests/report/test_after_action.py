@@ -129,7 +129,7 @@ def test_each_battle_has_a_small_map_with_where_the_beaten_went(campaign_run, di
         for f in falls_of(diary, b):
             assert f.side != b.winner and b.t <= f.t <= b.t + b.minutes
             name = cmap.graph.nodes[f.path[-1]].get("name", f.path[-1])
-            assert f"{f.division} fell back to {name}" in caption.group(0).replace("&#39;", "'")
+            assert f"{f.division} fell back toward {name}" in caption.group(0).replace("&#39;", "'")
             told += 1
     falls = [e for e in events if isinstance(e, FellBack)]
     assert told == len(falls)  # every fall back in the stream follows one of the battles

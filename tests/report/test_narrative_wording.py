@@ -28,18 +28,19 @@ def _said(e: FellBack, view: str = "umpire") -> str:
 @pytest.mark.parametrize(
     ("path", "onto_base", "from_road", "view", "text"),
     [
-        (("m", "k"), False, True, "umpire", "along the road to Mont Fère, then to Kressheim"),
-        (("m", "k", "g"), True, True, "blue", "Fère, then through Kressheim to Glotz, its base"),
-        (("m",), False, True, "umpire", "falls back along the road to Mont Fère"),
+        (("m", "k"), False, True, "umpire", "road toward Mont Fère, then toward Kressheim"),
+        (("m", "k", "g"), True, True, "blue", "then through Kressheim toward Glotz, its base"),
+        (("m",), False, True, "umpire", "falls back along the road toward Mont Fère"),
         (("m",), False, True, "red", "falls back along the road toward Mont Fère, out of sight"),
-        (("m", "k"), False, False, "umpire", "falls back from Mont Fère to Kressheim"),
-        (("m", "k", "g"), False, False, "blue", "back from Mont Fère through Kressheim to Glotz"),
-        (("m",), False, False, "umpire", "falls back to Mont Fère"),
+        (("m", "k"), False, False, "umpire", "falls back from Mont Fère toward Kressheim"),
+        (("m", "k", "g"), False, False, "blue", "from Mont Fère through Kressheim toward Glotz"),
+        (("m",), False, False, "umpire", "falls back toward Mont Fère"),
         (("m",), False, False, "red", "falls back from Mont Fère, out of sight"),
         ((), False, False, "umpire", "falls back where it stands"),
     ],
 )  # fmt: skip
 def test_fall_back_sentences(path, onto_base, from_road, view, text) -> None:
+    """Toward, not to (issue 31): a fall back may be caught on its way (its own line)."""
     said = _said(FellBack(1140, "blue", "B2", path, onto_base, from_road), view)
     assert said.startswith("B2 falls back") and said.endswith(text)
 
@@ -53,7 +54,7 @@ def test_a_road_loser_is_never_said_to_leave_a_junction_it_has_not_reached(campa
     narrator = Narrator(names)
     for e in road_losses:
         text = narrator._fell_back(e, 1, "00:00").text
-        assert f"along the road to {names[e.path[0]]}" in text
+        assert f"along the road toward {names[e.path[0]]}" in text
         assert f"from {names[e.path[0]]}" not in text
 
 

@@ -20,7 +20,7 @@ import pytest
 
 from campaign.config import load_rules
 from campaign.engine import run_campaign
-from campaign.events import BattleFought, CampaignEnded, Ordered
+from campaign.events import BattleFought, CampaignEnded, FallBackCaught, Ordered
 from campaign.maps import load_map
 from campaign.printers.battle_story import faced_overnight
 from campaign.printers.narrative import Narrator, narrate
@@ -157,19 +157,23 @@ def test_too_late_to_set_off_names_the_leg() -> None:
 
 def test_a_division_marching_past_runs_into_the_enemy_instead_of_attacking() -> None:
     """Over 40 seeds: a battle whose attackers (no roll-off) were all marching elsewhere
-    (rejoining, covering the base, joining friends) "runs into" its enemy; any other attack
+    (rejoining, covering the base, joining friends) "runs into" its enemy; one that caught
+    every defender falling back "catches" it (issue 31: the pursuer attacks); any other attack
     still "attacks"."""
     cmap = load_map(None)
     names = {j: d["name"] for j, d in cmap.graph.nodes(data=True)}
     passing = {"regroup", "guard", "concentrate", "wait"}
-    seen = {"runs into": 0, "attacks": 0}
+    seen = {"runs into": 0, "attacks": 0, "catches": 0}
     for seed in range(40):
         narrator = Narrator(names)
         last: dict[str, str] = {}
+        caught: set[tuple[int, str, str]] = set()  # (minute, junction, division)
         for e in run_campaign(cmap, load_rules(), seed).events:
             entry = narrator.one(e, 1) if not isinstance(e, CampaignEnded) else None
             if isinstance(e, Ordered):
                 last[e.division] = e.code
+            if isinstance(e, FallBackCaught):
+                caught.add((e.t, e.junction, e.division))
             if isinstance(e, BattleFought) and entry is not None:
                 if faced_overnight(e):  # no attack is told: they face each other (issue 29)
                     assert entry.text.endswith("face each other overnight"), entry.text
@@ -177,11 +181,21 @@ def test_a_division_marching_past_runs_into_the_enemy_instead_of_attacking() -> 
                 late = {j.division for j in e.joined}
                 attackers = [d for d in e.divisions[e.attacker] if d not in late]
                 marching = not e.roll_off and all(last.get(d) in passing for d in attackers)
-                if marching:
+                held = [
+                    d
+                    for s, ids in e.divisions.items()
+                    if s != e.attacker
+                    for d in ids
+                    if d not in late
+                ]
+                if held and all((e.t, e.place, d) in caught for d in held):
+                    assert re.search(r"\) catch(es)? ", entry.text), entry.text  # issue 31
+                    seen["catches"] += 1
+                elif marching:
                     way = r"\), (beaten and )?on (its|their) way to .+, runs? into "
                     assert re.search(way, entry.text), entry.text
                     seen["runs into"] += 1
                 else:
                     assert re.search(r"\) attacks? ", entry.text), entry.text
                     seen["attacks"] += 1
-    assert seen["runs into"] >= 3 and seen["attacks"] >= 100, seen
+    assert seen["runs into"] >= 3 and seen["attacks"] >= 100 and seen["catches"] >= 3, seen

@@ -59,10 +59,8 @@ def _hidden_lines(events, names) -> set[tuple[str, str]]:
     for e in events:
         if type(e) in (DayEnded, WithdrawalCheck, CampaignEnded, FellBack):
             continue  # redacted rather than hidden: checked below
-        if VIEW in e.seen_by:
-            continue
-        entry = narrator.one(e, 1)
-        if entry is not None:
+        entry = narrator.one(e, 1)  # every event: the narrator remembers (who is beaten)
+        if entry is not None and VIEW not in e.seen_by:
             out.add((entry.time, entry.text))
     return out
 

@@ -188,12 +188,31 @@ def test_no_side_learns_a_fact_before_it_could(map_key):
 
 
 def test_a_late_arrivals_strength_is_learned_when_the_battle_ends():
-    """Seed 42 on the default map: B3 and B1 join R2's battle of day 2 late (bounds 9 and
-    11); Red learns their strength at its end, not at its start."""
+    """Seed 42 on the default map: Blue divisions join a battle of day 2 late (B3 and B4
+    at bounds 9 and 21 of the battle at Mont Fère since issue 31's pursuers attack; B3
+    fought a road battle just before, so B4 is the one checked); Red learns its strength at
+    the battle's end, not at its start."""
     _, _, events = _campaign("default", 42)
-    battle = next(e for e in events if isinstance(e, BattleFought) and e.joined)
+    battles = [e for e in events if isinstance(e, BattleFought)]
+
+    def alone(b: BattleFought, d: str) -> bool:  # no other battle of d ends during b
+        return not any(
+            o is not b and d in o.divisions["blue"] and b.t <= o.t + o.minutes < b.t + b.minutes
+            for o in battles
+        )
+
+    battle, late = next(
+        (b, j.division)
+        for b in battles
+        for j in b.joined
+        if j.division.startswith("B") and alone(b, j.division)
+    )
     stream = _side_jsonl(events, "red")
-    learned = [e for e in stream if isinstance(e, StrengthLearned) and e.enemy == "B3"]
+    learned = [
+        e
+        for e in stream
+        if isinstance(e, StrengthLearned) and e.enemy == late and e.t >= battle.t
+    ]
     assert learned and learned[0].t == battle.t + battle.minutes
     before = stream[: stream.index(learned[0])]
     assert all(e.t <= learned[0].t for e in before)
