@@ -5,6 +5,8 @@ config/rules.yaml) and, each time a free division decides, returns an :class:`Or
 junction it makes for, the next junction on its route, and a reason code with the junctions
 and divisions that explain it. In order of precedence a division
 
+0. **holds the enemy base** it has taken until nightfall, when holding it wins (RULES.md
+   §8.7), unless a known stronger enemy can retake it before dark;
 1. **guards** the base while a known enemy is within ``guard_hours`` of it and no other
    division holds or is bound for it (the nearest free division goes);
 2. **regroups** after a lost battle: rejoins the nearest friends, attacking nothing;
@@ -22,7 +24,10 @@ and divisions that explain it. In order of precedence a division
    else the enemy base (``advance_on_base``), else holds. The route avoids junctions held by
    a known stronger enemy (``flank``); a route that so turns an enemy is a flank march.
 
-Routes are by expected hours (:mod:`campaign.strategy.routing`). Ties go to the lower
+Whatever it chooses then passes the side's army-level plan (:mod:`campaign.strategy.plan`):
+a division keeps its order until it is done or a re-plan trigger fires
+(:mod:`campaign.strategy.triggers`), gets one order a minute, and drops orders naming a
+division destroyed or surrendered. Routes are by expected hours (:mod:`campaign.strategy.routing`). Ties go to the lower
 junction id. No oscillation: a division does not march back to the junction it just came
 from for the same reason and goal (it holds instead).
 """
@@ -30,13 +35,13 @@ from for the same reason and goal (it holds instead).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 
 import networkx as nx
 import numpy as np
 
-from battle.errors import ConfigError
 from campaign.config import CampaignRules, StrategyDoctrine
+from campaign.strategy.checks import check_doctrines
+from campaign.strategy.gather import guns_place, is_guard, rally_point, regroup_place
 from campaign.strategy.knowledge import (
     CODES,
     GROUP_CODES,
@@ -47,23 +52,16 @@ from campaign.strategy.knowledge import (
     SideView,
     rally_places,
 )
+from campaign.strategy.plan import DAY_MINUTES, ArmyPlan, base_in_danger
 from campaign.strategy.routing import PricedRoutes, hours_to, nearer, runs_through
 from campaign.strategy.targets import attack_target, pursuit_target
+from campaign.strategy.triggers import Snapshot
+
+#: the expected length of a battle before the side has seen one end, in minutes (house:
+#: about the median battle of the shipped maps); after that, the mean of those it fought
+EXPECTED_BATTLE_MINUTES = 120.0
 
 __all__ = ["CODES", "GROUP_CODES", "GUARD_CODES", "Order", "Strategist", "check_doctrines"]
-
-
-def check_doctrines(doctrines: dict[str, str], known: Mapping[str, StrategyDoctrine]) -> None:
-    """Refuse a side's doctrine name that ``campaign.doctrines`` does not define (RULES.md
-    §8.8): :class:`ConfigError` naming the flag and the names there are."""
-    for side in ("red", "blue"):
-        name = doctrines[side]
-        if name not in known:
-            raise ConfigError(
-                f"no strategy doctrine named {name!r}",
-                key=f"--{side}-doctrine",
-                fix=f"Choose one of: {', '.join(sorted(known))}.",
-            )
 
 
 class Strategist:
@@ -113,6 +111,13 @@ class Strategist:
         self._doc_plan_slack_hours: float = doctrine.plan_slack_hours
         self._doc_guns_hours: float = doctrine.guns_hours
         self.memory: dict[str, Memory] = {}
+        #: the army-level plan: kept orders, rendezvous, divisions gone (RULES.md §8.8)
+        self.plan = ArmyPlan()
+        self.daylight_minutes = float(rules.day_end_minutes - rules.day_start_minutes)
+        #: battles the side fought and their total minutes (their mean is the expected
+        #: length of a battle, for "to the guns")
+        self._battles_seen = 0
+        self._battle_minutes = 0.0
         self.fled: dict[str, str] = {}  # enemy division -> where it was seen falling back to
         #: the enemy groups last worked out, and the sightings and strengths (copies) they
         #: were worked out from: most decisions see the enemy as the one before did
@@ -223,28 +228,60 @@ class Strategist:
         return found
 
     def observe_battle(
-        self, t_end: float, divisions: dict[str, tuple[str, ...]], winner: str | None
+        self,
+        t_end: float,
+        divisions: dict[str, tuple[str, ...]],
+        winner: str | None,
+        minutes: float = 0.0,
+        place: str | None = None,
     ) -> None:
-        """Learn the outcome of a battle its divisions fought (pursuit, regrouping).
+        """Learn the outcome of a battle its divisions fought (pursuit, regrouping, the
+        plan's ``battle`` trigger, the expected length of a battle).
 
-        ``t_end`` is the battle's end in campaign minutes; ``divisions`` maps side -> ids.
+        ``t_end`` is the battle's end in campaign minutes; ``divisions`` maps side -> ids;
+        ``minutes`` its length; ``place`` its junction (None on a road).
         """
         mine = divisions.get(self.side, ())
         if not mine:
             return
+        self.plan.battle_seen(t_end, place)
+        if minutes > 0:
+            self._battles_seen += 1
+            self._battle_minutes += minutes
         enemy = "blue" if self.side == "red" else "red"
+        fought = (int(t_end // DAY_MINUTES), frozenset(divisions.get(enemy, ())))
         for div in mine:
             m = self._mem(div)
             m.plan = None
             m.planned = True
             m.came = None
+            m.fought = fought
             if winner == self.side and self._doc_pursue_hours > 0:
-                m.pursue = tuple(divisions.get(enemy, ()))
+                m.pursue = self.plan.alive(tuple(divisions.get(enemy, ())))
                 m.pursue_until = t_end + self._doc_pursue_hours * 60.0
                 m.regroup = False
             elif winner == enemy:
                 m.pursue = ()
                 m.regroup = self._doc_regroup
+
+    def observe_gone(self, division: str) -> None:
+        """A division (either side's) was destroyed or surrendered: orders naming it are
+        dropped at once (RULES.md §8.8 *(house)*)."""
+        self.plan.forget(division)
+        self.fled.pop(division, None)
+        for m in self.memory.values():
+            if division in m.pursue:
+                m.pursue = self.plan.alive(m.pursue)
+            follow = m.follow
+            if follow is not None and division in (*follow[2].enemies, *follow[2].friends):
+                m.follow = None
+
+    def expected_battle_minutes(self) -> float:
+        """The expected length of a battle in minutes: the mean of those the side fought,
+        :data:`EXPECTED_BATTLE_MINUTES` before the first ends."""
+        if self._battles_seen == 0:
+            return EXPECTED_BATTLE_MINUTES
+        return self._battle_minutes / self._battles_seen
 
     def observe_fall_back(self, side: str, division: str, path: tuple[str, ...]) -> None:
         """An enemy division was seen falling back along ``path`` (RULES.md §8.5, §8.6):
@@ -260,6 +297,9 @@ class Strategist:
     def decide(self, div: str, at: str, view: SideView) -> Order:
         """The order of division ``div`` at junction ``at``, from ``view`` alone (§8.6)."""
         m = self._mem(div)
+        last = m.last
+        if last is not None and m.last_t == view.now and m.last_at == at:
+            return last  # one order per division per minute
         if m.plan == at:
             m.plan = None  # the opening waypoint is reached
         follow = m.follow
@@ -272,6 +312,7 @@ class Strategist:
         if order.code in GROUP_CODES:
             for friend in order.friends:
                 self._mem(friend).follow = (view.now, at, order)
+        order = self._settle(div, at, view, order)
         if order.code not in ("plan", "flank"):
             m.plan = None  # the campaign has begun in earnest: the opening plan is over
             m.planned = True
@@ -292,7 +333,34 @@ class Strategist:
             m.came = (at, step)
             m.came_order = code_goal
         m.order = code_goal
+        m.last, m.last_t, m.last_at = order, view.now, at
         return order
+
+    def _settle(self, div: str, at: str, view: SideView, order: Order) -> Order:
+        """``order``, or the order ``div`` keeps when no trigger fired (:mod:`.plan`)."""
+        groups = self._enemy_groups(view)
+        here, _ = self._here(div, at, view)
+        stronger = self._stronger(groups, here)
+        from_at = self.priced.costs_from(at)
+        seek = self._doc_seek_hours
+        near = 0
+        for j, g in groups.items():
+            if from_at.get(j, math.inf) <= seek:
+                near += g.boxes
+        threat = self._doc_guard_hours > 0 and self._threat(groups, view.own_base) is not None
+        snapshot = Snapshot(near, threat, tuple(sorted(stronger)))
+
+        def go(
+            code: str, at: str, goal: str, enemy_at: str | None,
+            enemies: tuple[str, ...], friends: tuple[str, ...], aim: str | None,
+        ) -> Order:  # fmt: skip
+            return self._go(code, at, goal, stronger, enemy_at, enemies, friends, aim)
+
+        came = self._mem(div).came
+        came_from = came[0] if came is not None and came[1] == at else None
+        return self.plan.settle(
+            div, at, view.now, order, snapshot, view.enemy_positions, go, came_from
+        )
 
     def _guard_first(self, div: str, at: str, view: SideView) -> Order | None:
         """The guard order for ``div`` if the base needs it now (RULES.md §8.8), else None."""
@@ -309,6 +377,10 @@ class Strategist:
         here, band = self._here(div, at, view)
         ratio = self._doc_attack_ratio
         stronger = self._stronger(groups, here)
+        if at == view.enemy_base and view.owner.get(at) == self.side:
+            order = self._hold_base(at, view, groups, here)
+            if order is not None:
+                return order
         if self._doc_guard_hours > 0 and groups:
             order = self._guard(div, at, view, groups, stronger)
             if order is not None:
@@ -321,6 +393,9 @@ class Strategist:
             order = self._guns(at, view, groups, stronger)
             if order is not None:
                 return order
+        if m.fought[0] == int(view.now // DAY_MINUTES):  # no same-day rematch (§8.8 house)
+            groups = {j: g for j, g in groups.items() if not m.fought[1].issuperset(g.divisions)}
+            stronger = self._stronger(groups, here)
         if m.pursue and view.now <= m.pursue_until:
             where = {e: view.enemy_positions.get(e, self.fled.get(e)) for e in m.pursue}
             to_base = self._base_hours(view.own_base)
@@ -364,6 +439,17 @@ class Strategist:
         return self._strategic(div, at, view, stronger, m)
 
     # ------------------------------------------------------------------ parts
+    def _hold_base(
+        self, at: str, view: SideView, groups: dict[str, EnemyGroup], here: int
+    ) -> Order | None:
+        """Hold the enemy base ``at`` the side holds alone until nightfall, when holding it
+        wins (RULES.md §8.7), unless :func:`.plan.base_in_danger`; None then."""
+        left = max(self.daylight_minutes - view.now % DAY_MINUTES, 0.0) / 60.0
+        held = max(view.strength_at(at), here)
+        if base_in_danger(self.priced.costs_from(at), groups, held, left):
+            return None
+        return Order("hold_base", None, None, aim=at)
+
     def _go(
         self,
         code: str,
@@ -408,23 +494,7 @@ class Strategist:
         enemy_at = self._threat(groups, base)
         if enemy_at is None:
             return None
-        to_base = self._base_hours(base)
-        memory = self.memory
-        for d in view.own:  # another division holds, is bound for, or guards the base
-            if d.id != div:
-                if base in (d.at, d.heading):
-                    return None
-                mem = memory.get(d.id)
-                if mem is not None and mem.order == ("guard", base):
-                    return None
-        nearest: str | None = None  # the free division nearest the base, by (hours, id)
-        nearest_hours = math.inf
-        for d in view.own:
-            if (d.free or d.id == div) and d.at is not None:
-                hours = hours_to(self.priced, to_base, d.at, base)
-                if nearest is None or nearer(hours, 0.0, d.id, nearest_hours, 0.0, nearest):
-                    nearest, nearest_hours = d.id, hours
-        if nearest != div:
+        if not is_guard(self.priced, self._base_hours(base), self.memory, div, view):
             return None
         if at == base:
             return Order("guard_hold", None, None, enemy_at=enemy_at)
@@ -453,60 +523,30 @@ class Strategist:
     def _guns(
         self, at: str, view: SideView, groups: dict[str, EnemyGroup], stronger: set[str]
     ) -> Order | None:
-        """March to the nearest battle the side is fighting within ``guns_hours``, to join
-        it at its next bound (RULES.md §8.4, §8.8 *(house)*: "march to the sound of the
-        guns"); None when no battle is within reach."""
-        from_at = self.priced.costs_from(at)
-        guns_hours = self._doc_guns_hours
-        base = view.own_base
-        to_base = self._base_hours(base)
-        nearest: str | None = None  # by (hours, *tie key)
-        nearest_hours = nearest_tie = math.inf
-        for j in view.engaged:
-            if j != at:
-                hours = from_at.get(j, math.inf)
-                if hours <= guns_hours:
-                    tie = hours_to(self.priced, to_base, j, base)
-                    if nearest is None or nearer(
-                        hours, tie, j, nearest_hours, nearest_tie, nearest
-                    ):
-                        nearest, nearest_hours, nearest_tie = j, hours, tie
-        if nearest is None:
+        """March to the nearest battle the side is fighting within ``guns_hours`` that the
+        division can reach before its expected end (:func:`.gather.guns_place`, with
+        :meth:`expected_battle_minutes`), to join it at its next bound (RULES.md §8.4,
+        §8.8 *(house)*: "march to the sound of the guns"); None when none is in reach."""
+        to_base = self._base_hours(view.own_base)
+        j = guns_place(
+            self.priced, to_base, at, view, self._doc_guns_hours, self.expected_battle_minutes()
+        )
+        if j is None:
             return None
-        j = nearest
         enemies = groups[j].divisions if j in groups else ()
         return self._go("guns", at, j, stronger, enemy_at=j, enemies=enemies)
 
     def _regroup(
         self, div: str, at: str, view: SideView, stronger: set[str], m: Memory
     ) -> Order | None:
-        friends: dict[str, str] = {}  # the other divisions -> where they are or are bound
-        for d in view.own:
-            if d.id != div:
-                p = d.at or d.heading
-                if p:
-                    if at in (d.at, d.heading):
-                        m.regroup = False  # rejoined
-                        return None
-                    friends[d.id] = p
-        if not friends:
-            m.regroup = False  # no one left to rejoin
-            return None
-        from_at = self.priced.costs_from(at)
-        base = view.own_base
-        to_base = self._base_hours(base)
-        target: str | None = None  # the nearest, by (hours, *tie key)
-        nearest_hours = nearest_tie = math.inf
-        for p in friends.values():
-            hours = from_at.get(p, math.inf)
-            if hours < math.inf:  # reachable (hours are never NaN)
-                tie = hours_to(self.priced, to_base, p, base)
-                if target is None or nearer(hours, tie, p, nearest_hours, nearest_tie, target):
-                    target, nearest_hours, nearest_tie = p, hours, tie
+        """Rejoin the nearest friends after a defeat (RULES.md §8.8); None, and the regroup
+        over, when rejoined or no one is left to rejoin."""
+        target, with_them = regroup_place(
+            self.priced, self._base_hours(view.own_base), div, at, view
+        )
         if target is None:
             m.regroup = False
             return None
-        with_them = tuple(sorted([d for d, p in friends.items() if p == target]))
         return self._go("regroup", at, target, stronger, friends=with_them)
 
     def _concentrate(
@@ -519,23 +559,18 @@ class Strategist:
         able: dict[str, tuple[str, int, str | None]],
         places: list[str],
     ) -> Order | None:
-        """Concentrate against ``enemy`` (RULES.md §8.8): march to the rally point, the
-        position in ``places`` nearest the enemy, or wait there for friends on their way,
-        when all of ``able`` within ``concentrate_hours`` of it reach ``attack_ratio``."""
+        """Concentrate against ``enemy`` (RULES.md §8.8): march to the plan's rendezvous
+        against it (the position in ``places`` nearest the enemy, chosen once), or wait
+        there for friends on their way, when all of ``able`` within ``concentrate_hours`` of
+        it reach ``attack_ratio``."""
         priced = self.priced
         if not places:
             return None
         base = view.own_base
-        to_base = self._base_hours(base)
-        nearest: str | None = None  # the place nearest the enemy, by (hours, *tie key)
-        nearest_hours = nearest_tie = math.inf
-        for p in places:
-            hours = priced.cost(p, enemy.junction)
-            tie = hours_to(self.priced, to_base, p, base)
-            if nearest is None or nearer(hours, tie, p, nearest_hours, nearest_tie, nearest):
-                nearest, nearest_hours, nearest_tie = p, hours, tie
-        assert nearest is not None
-        rally = nearest
+        nearest = rally_point(priced, self._base_hours(base), base, places, enemy.junction)
+        rally = self.plan.rendezvous_for(enemy.junction, nearest, div)
+        if rally not in places:
+            rally = nearest
         within = self._doc_concentrate_hours
         gathered = 0  # the boxes of ``div`` and of all of ``able`` within reach of the rally
         for d, (p, boxes, _) in able.items():

@@ -109,6 +109,7 @@ class Div:
     guns: tuple[str, float] | None = None  # a "to the guns" order: (junction, its time)
     tested: tuple | None = None  # its last rough-road test: (t, origin, destination, passed)
     leg_special: bool = False  # its last march a fall back or a return after a draw
+    replanned: bool = False  # an order with a logged re-plan trigger since it last arrived
 
 
 class CampaignReferee:
@@ -342,6 +343,9 @@ class CampaignReferee:
         back = len(d.day_path) >= 2 and d.day_path[-2] == j
         if back and not special and not d.day_legs[-1]:
             self.odd("aba", e, f"{d.id} {j}→{d.day_path[-1]}→{j}")
+            if d.replanned:
+                self.odd("aba_trigger", e, f"{d.id} {j}→{d.day_path[-1]}→{j}, re-planned")
+        d.replanned = False
         d.day_path.append(j)
         d.day_legs.append(special)
         if d.guns is not None and d.guns[0] == j:
@@ -366,6 +370,8 @@ class CampaignReferee:
         elif d.last_order == order and d.last_order_t // DAY == t // DAY:
             self.odd("repeated", e, f"{d.id} given '{e['code']}' to {e['goal']} again")
         d.last_order, d.last_order_t = order, t
+        if e.get("trigger"):
+            d.replanned = True
         if e["code"] == "guns" and e["goal"]:
             self.r.glitches["guns"].append(f"{self.when(t)}: {d.id} to the guns at {e['goal']}")
             d.guns = (e["goal"], t)

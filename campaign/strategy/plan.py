@@ -1,0 +1,171 @@
+"""A side's army-level plan (RULES.md §8.8 *(house)*): its aim, one rendezvous per group of
+divisions, and each division's order kept until it is done or a named trigger fires.
+
+- The **aim** is what the army is about: the defence of its base while a guard is posted,
+  else the enemy group its divisions march on, else an objective, else the enemy base
+  (:meth:`ArmyPlan.aim`).
+- A **rendezvous** is the one junction where divisions concentrating against an enemy group
+  meet (:meth:`ArmyPlan.rendezvous_for`): chosen once, kept until a trigger fires for the
+  division that chose it, so two divisions never march to join each other.
+- A division's **kept order** (:class:`Kept`) is the march it was given. A later decision
+  that would send it elsewhere is followed only when the kept order is done (its goal
+  reached) or a trigger of :mod:`campaign.strategy.triggers` fired; otherwise the division
+  marches on for the kept goal. A change for a trigger is told with the order
+  (``Order.trigger``), so no division turns about for no reason a reader can see.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+
+from campaign.strategy.knowledge import EnemyGroup, Order
+from campaign.strategy.triggers import TIMEOUT_MINUTES, Snapshot, balance_changed
+
+__all__ = ["DAY_MINUTES", "ArmyPlan", "Kept", "base_in_danger"]
+
+DAY_MINUTES = 1440.0
+#: codes that march on an enemy: void when that enemy has left or is gone
+ENEMY_CODES = frozenset(("attack", "pursue"))
+
+
+def base_in_danger(
+    from_base: dict[str, float], groups: Mapping[str, EnemyGroup], held: int, hours_left: float
+) -> bool:
+    """Whether a known enemy group stronger than the ``held`` boxes on a captured enemy base
+    can reach it within ``hours_left`` (to nightfall): ``from_base`` maps junction -> hours
+    from the base (RULES.md §8.7, §8.8 *(house)*: the base is held through nightfall
+    unless a stronger enemy is about to take it back)."""
+    for j, g in groups.items():
+        if g.boxes > held and from_base.get(j, math.inf) <= hours_left:
+            return True
+    return False
+
+
+class Kept:
+    """A division's kept order: the :class:`Order` given, its minute ``t`` and what the
+    division knew of the enemy then (``snapshot``). Read-only."""
+
+    __slots__ = ("order", "snapshot", "t")  # (t is renewed when a trigger renews the order)
+
+    def __init__(self, order: Order, t: float, snapshot: Snapshot) -> None:
+        self.order = order
+        self.t = t
+        self.snapshot = snapshot
+
+
+#: march for a goal: (code, at, goal, enemy_at, enemies, friends, aim) -> Order
+Go = Callable[[str, str, str, str | None, tuple[str, ...], tuple[str, ...], str | None], Order]
+
+
+class ArmyPlan:
+    """One side's plan (see the module docstring): kept orders, rendezvous, battles seen,
+    and the enemy divisions known to be gone."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, Kept] = {}
+        #: enemy group junction -> (rendezvous junction, the division that chose it)
+        self.rendezvous: dict[str, tuple[str, str]] = {}
+        self.gone: set[str] = set()  # divisions (either side's) destroyed or surrendered
+        self.battle_t = -1.0  # the end of the side's last battle, in campaign minutes
+        self.battle_at: str | None = None  # where that battle was fought
+
+    def aim(self) -> tuple[str, str | None]:
+        """The army's aim now: ``(kind, junction)`` with kind ``defend``, ``enemy``,
+        ``objective`` or ``base`` (the enemy base; junction None: the order's own aim)."""
+        codes = {k.order.code: k.order.goal for k in self.kept.values()}
+        for code, kind in (("guard", "defend"), ("attack", "enemy"), ("objective", "objective")):
+            if code in codes:
+                return kind, codes[code]
+        return "base", None
+
+    def rendezvous_for(self, enemy_at: str, chosen: str, div: str) -> str:
+        """The rendezvous against the enemy group at ``enemy_at``: the one already chosen
+        while it stands (its chooser not gone), else ``chosen`` (chosen by ``div``)."""
+        found = self.rendezvous.get(enemy_at)
+        if found is not None and found[1] not in self.gone:
+            return found[0]
+        self.rendezvous[enemy_at] = (chosen, div)
+        return chosen
+
+    def battle_seen(self, t_end: float, place: str | None) -> None:
+        """The side fought a battle ending at ``t_end``: every kept order may be revised,
+        and the rendezvous are chosen again."""
+        self.battle_t = t_end
+        self.battle_at = place
+        self.rendezvous.clear()
+
+    def forget(self, div: str) -> None:
+        """``div`` is destroyed or surrendered: orders naming it are void."""
+        self.gone.add(div)
+        self.kept.pop(div, None)
+        for enemy_at, (_, chooser) in list(self.rendezvous.items()):
+            if chooser == div:
+                del self.rendezvous[enemy_at]
+
+    def alive(self, ids: tuple[str, ...]) -> tuple[str, ...]:
+        """``ids`` without the divisions known to be gone."""
+        gone = self.gone
+        if not gone or not ids:
+            return ids
+        return tuple(d for d in ids if d not in gone)
+
+    # ------------------------------------------------------------------ keeping orders
+    def trigger(
+        self, kept: Kept, now: float, snapshot: Snapshot, enemy_positions: dict[str, str]
+    ) -> tuple[str, str] | None:
+        """The first trigger that fired since ``kept`` was given (``(code, detail)``), or
+        None (:mod:`campaign.strategy.triggers`)."""
+        order = kept.order
+        if self.battle_t > kept.t:
+            return "battle", self.battle_at or ""
+        if now // DAY_MINUTES != kept.t // DAY_MINUTES:
+            return "nightfall", ""
+        if order.enemies:
+            left = [e for e in order.enemies if e not in self.gone]
+            if not left:
+                return "void", ",".join(order.enemies)
+            at = order.enemy_at
+            if order.code in ENEMY_CODES and at and all(enemy_positions.get(e) != at for e in left):
+                return "void", "at:" + at
+        if balance_changed(kept.snapshot, snapshot):
+            return "sighting", ""
+        stronger = snapshot.stronger
+        goal = order.goal
+        if goal is not None and goal in stronger and goal not in kept.snapshot.stronger:
+            return "sighting", goal
+        if now - kept.t >= TIMEOUT_MINUTES:
+            return "timeout", ""
+        return None
+
+    def settle(
+        self, div: str, at: str, now: float, new: Order, snapshot: Snapshot,
+        enemy_positions: dict[str, str], go: Go, came_from: str | None = None,
+    ) -> Order:  # fmt: skip
+        """The order ``div`` at ``at`` follows (RULES.md §8.8 *(house)*): ``new`` when it
+        keeps to the kept order, or when the kept order is done and ``new`` does not turn
+        back to ``came_from`` the same day, or when a trigger fired (then ``new`` carries
+        the trigger); else the kept order's next step, or a hold when the kept order is done
+        and ``new`` would turn back for no reason."""
+        kept = self.kept.get(div)
+        if kept is not None:
+            old = kept.order
+            same = old.code == new.code and old.goal == new.goal
+            back = came_from is not None and new.step == came_from
+            if not same and (old.goal != at or back):
+                fired = self.trigger(kept, now, snapshot, enemy_positions)
+                if fired is None and old.goal != at:
+                    on = go(old.code, at, old.goal or at, old.enemy_at,
+                            self.alive(old.enemies), self.alive(old.friends), old.aim)  # fmt: skip
+                    if on.step is not None:
+                        return on
+                    fired = ("no_way", old.goal or "")
+                if fired is None:
+                    return Order("no_turn_back", None, None, aim=new.goal)
+                new = new.with_trigger(*fired)
+        if new.step is not None:
+            if kept is None or kept.order.code != new.code or kept.order.goal != new.goal:
+                self.kept[div] = Kept(new, now, snapshot)
+            elif new.trigger:
+                kept.t = now
+        return new
