@@ -90,5 +90,7 @@ def trigger_phrase(n: Namer, e: Ordered) -> str:
         else f"new sightings of {them} change the balance",
         "timeout": "the old order has run its time",
         "no_way": f"every road to {n.j(cause)} is barred by a stronger enemy",
+        "threat": f"{them} at {n.j(cause)} threaten the base",
+        "base": f"the enemy base at {n.j(cause)} is taken",
     }
     return "a change of plan: " + phrases.get(e.trigger, e.trigger)

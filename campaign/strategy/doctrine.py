@@ -5,10 +5,10 @@ config/rules.yaml) and, each time a free division decides, returns an :class:`Or
 junction it makes for, the next junction on its route, and a reason code with the junctions
 and divisions that explain it. In order of precedence a division
 
-0. **holds the enemy base** it has taken until nightfall, when holding it wins (RULES.md
-   §8.7), unless a known stronger enemy can retake it before dark;
 1. **guards** the base while a known enemy is within ``guard_hours`` of it and no other
    division holds or is bound for it (the nearest free division goes);
+   Else it **holds the enemy base** it stands on until nightfall, when holding it wins
+   (RULES.md §8.7), unless a known stronger enemy can retake it before dark;
 2. **regroups** after a lost battle: rejoins the nearest friends, attacking nothing;
    **marches to the guns**: to the nearest battle its side is fighting within
    ``guns_hours`` of march, to join it as a late arrival (RULES.md §8.4; 0 = never);
@@ -27,9 +27,10 @@ and divisions that explain it. In order of precedence a division
 Whatever it chooses then passes the side's army-level plan (:mod:`campaign.strategy.plan`):
 a division keeps its order until it is done or a re-plan trigger fires
 (:mod:`campaign.strategy.triggers`), gets one order a minute, and drops orders naming a
-division destroyed or surrendered. Routes are by expected hours (:mod:`campaign.strategy.routing`). Ties go to the lower
-junction id. No oscillation: a division does not march back to the junction it just came
-from for the same reason and goal (it holds instead).
+division destroyed or surrendered. Routes are by expected hours
+(:mod:`campaign.strategy.routing`). Ties go to the lower junction id. No oscillation: a
+division does not march back the same day to the junction it just came from unless
+:func:`.plan.may_turn_back` allows it (else another way not much longer, or it holds).
 """
 
 from __future__ import annotations
@@ -52,7 +53,13 @@ from campaign.strategy.knowledge import (
     SideView,
     rally_places,
 )
-from campaign.strategy.plan import DAY_MINUTES, ArmyPlan, base_in_danger
+from campaign.strategy.plan import (
+    DAY_MINUTES,
+    TURN_BACK_DETOUR_HOURS,
+    ArmyPlan,
+    base_in_danger,
+    may_turn_back,
+)
 from campaign.strategy.routing import PricedRoutes, hours_to, nearer, runs_through
 from campaign.strategy.targets import attack_target, pursuit_target
 from campaign.strategy.triggers import Snapshot
@@ -254,7 +261,7 @@ class Strategist:
             m = self._mem(div)
             m.plan = None
             m.planned = True
-            m.came = None
+            m.came = m.arrived = None
             m.fought = fought
             if winner == self.side and self._doc_pursue_hours > 0:
                 m.pursue = self.plan.alive(tuple(divisions.get(enemy, ())))
@@ -299,9 +306,15 @@ class Strategist:
         m = self._mem(div)
         last = m.last
         if last is not None and m.last_t == view.now and m.last_at == at:
-            return last  # one order per division per minute
+            # one order per division per minute, unless the base needs it now
+            if last.code in GUARD_CODES or self._guard_first(div, at, view) is None:
+                return last
         if m.plan == at:
             m.plan = None  # the opening waypoint is reached
+        came = m.came
+        if came is not None and came[1] == at and m.arrived is not came:
+            # its last order's march was made (not held up by a failed rough-road test)
+            m.arrived, m.arrived_order, m.arrived_t = came, m.came_order, m.came_t
         follow = m.follow
         if follow is not None and follow[0] == view.now and follow[1] == at:
             # it marches with the divisions that counted it in, unless the base needs it
@@ -317,20 +330,21 @@ class Strategist:
             m.plan = None  # the campaign has begun in earnest: the opening plan is over
             m.planned = True
         step = order.step
-        came = m.came
+        came = m.arrived
         if step is not None and came is not None and came[0] == step and came[1] == at:
-            came_order = m.came_order  # back where it came from, for the same reason?
+            came_order = m.arrived_order  # back where it came from, for the same reason?
             if (
                 came_order is not None
                 and came_order[0] == order.code
                 and came_order[1] == order.goal
             ):
-                order = Order("no_turn_back", None, None, aim=order.goal)
-                step = None
+                order = self._another_way(at, order, came[0], set(), math.inf)
+                step = order.step
         # (one tuple, shared by both memories: an optional type keeps it built once)
         code_goal: tuple[str, str | None] | None = (order.code, order.goal)
         if step is not None:
             m.came = (at, step)
+            m.came_t = view.now
             m.came_order = code_goal
         m.order = code_goal
         m.last, m.last_t, m.last_at = order, view.now, at
@@ -356,11 +370,40 @@ class Strategist:
         ) -> Order:  # fmt: skip
             return self._go(code, at, goal, stronger, enemy_at, enemies, friends, aim)
 
-        came = self._mem(div).came
+        m = self._mem(div)
+        came = m.arrived
         came_from = came[0] if came is not None and came[1] == at else None
-        return self.plan.settle(
+        order = self.plan.settle(
             div, at, view.now, order, snapshot, view.enemy_positions, go, came_from
         )
+        if (
+            came_from is None
+            or order.step != came_from
+            or m.arrived_t // DAY_MINUTES != view.now // DAY_MINUTES
+            or may_turn_back(order, m.fought[0] == int(view.now // DAY_MINUTES))
+        ):
+            return order
+        # the same day back where it came from, for no reason strong enough: another way
+        # if there is one not much longer, else it holds
+        return self._another_way(at, order, came_from, stronger, TURN_BACK_DETOUR_HOURS)
+
+    def _another_way(
+        self, at: str, order: Order, came_from: str, avoid: set[str], slack: float
+    ) -> Order:
+        """``order`` by a route to its goal that does not go back to ``came_from`` (nor
+        through ``avoid``), at most ``slack`` hours longer than the cheapest (unlimited for
+        a guard: the base comes first); else ``no_turn_back``: it holds."""
+        goal = order.goal
+        if goal is not None and goal != came_from:
+            if order.code in GUARD_CODES:
+                slack = math.inf
+            path, hours = self.priced.path_avoiding(at, goal, avoid | {came_from})
+            if len(path) >= 2 and hours <= self.priced.cost(at, goal) + slack:
+                return Order(
+                    order.code, goal, path[1], order.enemy_at, order.enemies,
+                    order.friends, order.aim, order.trigger, order.cause,
+                )  # fmt: skip
+        return Order("no_turn_back", None, None, aim=goal)
 
     def _guard_first(self, div: str, at: str, view: SideView) -> Order | None:
         """The guard order for ``div`` if the base needs it now (RULES.md §8.8), else None."""
@@ -377,12 +420,12 @@ class Strategist:
         here, band = self._here(div, at, view)
         ratio = self._doc_attack_ratio
         stronger = self._stronger(groups, here)
-        if at == view.enemy_base and view.owner.get(at) == self.side:
-            order = self._hold_base(at, view, groups, here)
-            if order is not None:
-                return order
         if self._doc_guard_hours > 0 and groups:
             order = self._guard(div, at, view, groups, stronger)
+            if order is not None:
+                return order
+        if at == view.enemy_base:
+            order = self._hold_base(at, view, groups, here)
             if order is not None:
                 return order
         if m.regroup:

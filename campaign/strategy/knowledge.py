@@ -333,6 +333,12 @@ class Memory:
         self.planned = False
         self.order: tuple[str, str | None] | None = None
         self.came: tuple[str, str] | None = None
+        self.came_t = -1.0  # the minute it set off on ``came``
+        #: the last march it made, ``(from, to)``, that march's order and the minute it set off
+        #: (``came`` is the last march ordered, which a failed rough-road test may hold up)
+        self.arrived: tuple[str, str] | None = None
+        self.arrived_order: tuple[str, str | None] | None = None
+        self.arrived_t = -1.0
         self.came_order: tuple[str, str | None] | None = None
         self.pursue: tuple[str, ...] = ()
         self.pursue_until = -1.0

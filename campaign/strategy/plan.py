@@ -19,14 +19,44 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 
-from campaign.strategy.knowledge import EnemyGroup, Order
+from campaign.strategy.knowledge import GUARD_CODES, EnemyGroup, Order
 from campaign.strategy.triggers import TIMEOUT_MINUTES, Snapshot, balance_changed
 
-__all__ = ["DAY_MINUTES", "ArmyPlan", "Kept", "base_in_danger"]
+__all__ = [
+    "DAY_MINUTES",
+    "TURN_BACK_DETOUR_HOURS",
+    "ArmyPlan",
+    "Kept",
+    "base_in_danger",
+    "may_turn_back",
+]
 
 DAY_MINUTES = 1440.0
 #: codes that march on an enemy: void when that enemy has left or is gone
 ENEMY_CODES = frozenset(("attack", "pursue"))
+
+
+#: a division that would turn back the same day for a weak reason takes another way to its
+#: goal if it is at most this many hours longer, else holds *(house)*
+TURN_BACK_DETOUR_HOURS = 3.0
+#: codes that may turn a division back the way it came the same day, whatever the trigger:
+#: the base in danger, and a beaten division rejoining its friends
+TURN_BACK_CODES = frozenset(("guard", "regroup"))
+
+
+def may_turn_back(order: Order, fought_today: bool) -> bool:
+    """Whether ``order`` may send a division back the same day to the junction it came from
+    (no A→B→A the same day without a strong reason, RULES.md §8.8 *(house)*): to guard the
+    base or regroup after a defeat; or for the trigger that voided its aim, a stronger enemy
+    now at its goal (a ``sighting`` with a cause), or a battle it fought itself today."""
+    if order.code in TURN_BACK_CODES:
+        return True
+    trigger = order.trigger
+    if trigger == "void":
+        return True
+    if trigger == "sighting":
+        return bool(order.cause)
+    return trigger == "battle" and fought_today
 
 
 def base_in_danger(
@@ -154,6 +184,10 @@ class ArmyPlan:
             back = came_from is not None and new.step == came_from
             if not same and (old.goal != at or back):
                 fired = self.trigger(kept, now, snapshot, enemy_positions)
+                if fired is None and new.code in GUARD_CODES:
+                    fired = ("threat", new.enemy_at or "")  # the base comes first
+                if fired is None and new.code == "hold_base":
+                    fired = ("base", at)  # the enemy base is taken: held until nightfall
                 if fired is None and old.goal != at:
                     on = go(old.code, at, old.goal or at, old.enemy_at,
                             self.alive(old.enemies), self.alive(old.friends), old.aim)  # fmt: skip

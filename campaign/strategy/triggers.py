@@ -18,7 +18,12 @@ fires, checked in this order:
 ``timeout``
     the order is older than :data:`TIMEOUT_MINUTES`;
 ``no_way``
-    every route to the kept goal now runs through a stronger enemy.
+    every route to the kept goal now runs through a stronger enemy;
+``threat``
+    the base must be guarded (RULES.md §8.8: a known enemy within ``guard_hours`` of it and
+    this division the one to go): a guard order is never put off for a kept one;
+``base``
+    the division stands on the enemy base: it holds it until nightfall (RULES.md §8.7).
 
 Each trigger is told in the log with the order it led to (``Ordered.trigger``), as a code
 and a detail the printer turns into words: the battle's junction, the ids of the divisions
@@ -31,7 +36,7 @@ from __future__ import annotations
 __all__ = ["BALANCE_FACTOR", "TIMEOUT_MINUTES", "TRIGGERS", "Snapshot", "balance_changed"]
 
 #: trigger codes, in the order they are checked (the printer has a phrase for each)
-TRIGGERS = ("battle", "nightfall", "void", "sighting", "timeout", "no_way")
+TRIGGERS = ("battle", "nightfall", "void", "sighting", "timeout", "no_way", "threat", "base")
 #: the known enemy strength near a division must grow or shrink by this factor to count as
 #: a change of the balance *(house)*
 BALANCE_FACTOR = 1.5
