@@ -305,10 +305,14 @@ class Strategist:
         """The order of division ``div`` at junction ``at``, from ``view`` alone (§8.6)."""
         m = self._mem(div)
         last = m.last
-        if last is not None and m.last_t == view.now and m.last_at == at:
-            # one order per division per minute, unless the base needs it now
-            if last.code in GUARD_CODES or self._guard_first(div, at, view) is None:
-                return last
+        # one order per division per minute, unless the base needs it now
+        if (
+            last is not None
+            and m.last_t == view.now
+            and m.last_at == at
+            and (last.code in GUARD_CODES or self._guard_first(div, at, view) is None)
+        ):
+            return last
         if m.plan == at:
             m.plan = None  # the opening waypoint is reached
         came = m.came
