@@ -410,7 +410,7 @@ class Campaign:
         self._last_order[div.id] = key
         now = self.env.now
         given = (at, order.code, order.goal, order.step, order.aim, now // 1440)
-        if self._given.get(div.id) == given and not order.trigger:
+        if self._given.get(div.id) == given:
             return
         self._given[div.id] = given
         if not self.record:

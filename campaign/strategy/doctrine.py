@@ -261,7 +261,10 @@ class Strategist:
             m = self._mem(div)
             m.plan = None
             m.planned = True
-            m.came = m.arrived = None
+            came = m.came
+            if came is not None and came[1] == place:  # it fought where it marched to
+                m.arrived, m.arrived_order, m.arrived_t = came, m.came_order, m.came_t
+            m.came = None
             m.fought = fought
             if winner == self.side and self._doc_pursue_hours > 0:
                 m.pursue = self.plan.alive(tuple(divisions.get(enemy, ())))
@@ -374,6 +377,9 @@ class Strategist:
         ) -> Order:  # fmt: skip
             return self._go(code, at, goal, stronger, enemy_at, enemies, friends, aim)
 
+        for enemy, boxes in view.enemy_boxes.items():
+            if boxes <= 0 and enemy not in self.plan.gone:  # no boxes left: as good as gone
+                self.observe_gone(enemy)
         m = self._mem(div)
         came = m.arrived
         came_from = came[0] if came is not None and came[1] == at else None
@@ -384,8 +390,13 @@ class Strategist:
             came_from is None
             or order.step != came_from
             or m.arrived_t // DAY_MINUTES != view.now // DAY_MINUTES
-            or may_turn_back(order, m.fought[0] == int(view.now // DAY_MINUTES))
         ):
+            return order
+        if may_turn_back(order):
+            if not order.trigger and order.code in GUARD_CODES:  # the log says why
+                order = order.with_trigger("threat", order.enemy_at or "")
+            elif not order.trigger and order.code == "regroup":
+                order = order.with_trigger("battle", "")
             return order
         # the same day back where it came from, for no reason strong enough: another way
         # if there is one not much longer, else it holds

@@ -155,12 +155,17 @@ class SideView:
         )
 
     def enemy_groups(self) -> dict[str, EnemyGroup]:
-        """Known enemy groups by junction (sorted by junction id)."""
+        """Known enemy groups by junction (sorted by junction id). A division known to have
+        no boxes left (all its units lost in a battle still being fought) is left out: it
+        is as good as destroyed."""
         positions = self.enemy_positions
         if not positions:
             return {}
         by_junction: dict[str, list[str]] = {}
+        known = self.enemy_boxes
         for div, junction in positions.items():  # (each group's divisions sorted below)
+            if known.get(div, 1) <= 0:
+                continue
             divs = by_junction.get(junction)
             if divs is None:
                 by_junction[junction] = [div]

@@ -44,19 +44,15 @@ TURN_BACK_DETOUR_HOURS = 3.0
 TURN_BACK_CODES = frozenset(("guard", "regroup"))
 
 
-def may_turn_back(order: Order, fought_today: bool) -> bool:
+def may_turn_back(order: Order) -> bool:
     """Whether ``order`` may send a division back the same day to the junction it came from
     (no A→B→A the same day without a strong reason, RULES.md §8.8 *(house)*): to guard the
-    base or regroup after a defeat; or for the trigger that voided its aim, a stronger enemy
-    now at its goal (a ``sighting`` with a cause), or a battle it fought itself today."""
+    base or regroup after a defeat; or for the trigger that voided its aim, or a stronger
+    enemy now at its goal (a ``sighting`` with a cause)."""
     if order.code in TURN_BACK_CODES:
         return True
     trigger = order.trigger
-    if trigger == "void":
-        return True
-    if trigger == "sighting":
-        return bool(order.cause)
-    return trigger == "battle" and fought_today
+    return trigger == "void" or (trigger == "sighting" and bool(order.cause))
 
 
 def base_in_danger(
@@ -147,6 +143,8 @@ class ArmyPlan:
         """The first trigger that fired since ``kept`` was given (``(code, detail)``), or
         None (:mod:`campaign.strategy.triggers`)."""
         order = kept.order
+        if order.code in GUARD_CODES:  # a guard marches on to the base, come what may
+            return None
         if self.battle_t > kept.t:
             return "battle", self.battle_at or ""
         if now // DAY_MINUTES != kept.t // DAY_MINUTES:
@@ -197,6 +195,9 @@ class ArmyPlan:
                 if fired is None:
                     return Order("no_turn_back", None, None, aim=new.goal)
                 new = new.with_trigger(*fired)
+                if new.step is None:
+                    del self.kept[div]  # given up for a hold: nothing kept to fire again
+                    return new
         if new.step is not None:
             if kept is None or kept.order.code != new.code or kept.order.goal != new.goal:
                 self.kept[div] = Kept(new, now, snapshot)
