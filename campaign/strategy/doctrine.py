@@ -359,32 +359,39 @@ class Strategist:
 
     def _settle(self, div: str, at: str, view: SideView, order: Order) -> Order:
         """``order``, or the order ``div`` keeps when no trigger fired (:mod:`.plan`)."""
-        groups = self._enemy_groups(view)
-        here, _ = self._here(div, at, view)
-        stronger = self._stronger(groups, here)
-        from_at = self.priced.costs_from(at)
-        seek = self._doc_seek_hours
-        near = 0
-        for j, g in groups.items():
-            if from_at.get(j, math.inf) <= seek:
-                near += g.boxes
-        threat = self._doc_guard_hours > 0 and self._threat(groups, view.own_base) is not None
-        snapshot = Snapshot(near, threat, tuple(sorted(stronger)))
+        # (the enemy groups, those too strong, and the snapshot: worked out once, if asked)
+        known: list[tuple[dict[str, EnemyGroup], set[str]]] = []
+        made: list[Snapshot] = []
+
+        def strong() -> tuple[dict[str, EnemyGroup], set[str]]:
+            if not known:
+                groups = self._enemy_groups(view)
+                here, _ = self._here(div, at, view)
+                known.append((groups, self._stronger(groups, here)))
+            return known[0]
+
+        def snap() -> Snapshot:
+            """What the division knows of the enemy now."""
+            if not made:
+                groups, stronger = strong()
+                made.append(self._snapshot(at, view, groups, stronger))
+            return made[0]
 
         def go(
             code: str, at: str, goal: str, enemy_at: str | None,
             enemies: tuple[str, ...], friends: tuple[str, ...], aim: str | None,
         ) -> Order:  # fmt: skip
-            return self._go(code, at, goal, stronger, enemy_at, enemies, friends, aim)
+            return self._go(code, at, goal, strong()[1], enemy_at, enemies, friends, aim)
 
-        for enemy, boxes in view.enemy_boxes.items():
-            if boxes <= 0 and enemy not in self.plan.gone:  # no boxes left: as good as gone
-                self.observe_gone(enemy)
+        if 0 in view.enemy_boxes.values():
+            for enemy, boxes in view.enemy_boxes.items():
+                if boxes <= 0 and enemy not in self.plan.gone:  # no boxes left: as good as gone
+                    self.observe_gone(enemy)
         m = self._mem(div)
         came = m.arrived
         came_from = came[0] if came is not None and came[1] == at else None
         order = self.plan.settle(
-            div, at, view.now, order, snapshot, view.enemy_positions, go, came_from
+            div, at, view.now, order, snap, view.enemy_positions, go, came_from
         )
         if (
             came_from is None
@@ -400,7 +407,21 @@ class Strategist:
             return order
         # the same day back where it came from, for no reason strong enough: another way
         # if there is one not much longer, else it holds
-        return self._another_way(at, order, came_from, stronger, TURN_BACK_DETOUR_HOURS)
+        return self._another_way(at, order, came_from, strong()[1], TURN_BACK_DETOUR_HOURS)
+
+    def _snapshot(
+        self, at: str, view: SideView, groups: dict[str, EnemyGroup], stronger: set[str]
+    ) -> Snapshot:
+        """The known enemy boxes within ``seek_hours`` of ``at``, whether the base is
+        threatened, and the junctions of the enemy groups too strong to attack (triggers)."""
+        from_at = self.priced.costs_from(at)
+        seek = self._doc_seek_hours
+        near = 0
+        for j, g in groups.items():
+            if from_at.get(j, math.inf) <= seek:
+                near += g.boxes
+        threat = self._doc_guard_hours > 0 and self._threat(groups, view.own_base) is not None
+        return Snapshot(near, threat, tuple(sorted(stronger)))
 
     def _another_way(
         self, at: str, order: Order, came_from: str, avoid: set[str], slack: float

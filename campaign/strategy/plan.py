@@ -167,7 +167,7 @@ class ArmyPlan:
         return None
 
     def settle(
-        self, div: str, at: str, now: float, new: Order, snapshot: Snapshot,
+        self, div: str, at: str, now: float, new: Order, snap: Callable[[], Snapshot],
         enemy_positions: dict[str, str], go: Go, came_from: str | None = None,
     ) -> Order:  # fmt: skip
         """The order ``div`` at ``at`` follows (RULES.md §8.8 *(house)*): ``new`` when it
@@ -181,7 +181,7 @@ class ArmyPlan:
             same = old.code == new.code and old.goal == new.goal
             back = came_from is not None and new.step == came_from
             if not same and (old.goal != at or back):
-                fired = self.trigger(kept, now, snapshot, enemy_positions)
+                fired = self.trigger(kept, now, snap(), enemy_positions)
                 if fired is None and new.code in GUARD_CODES:
                     fired = ("threat", new.enemy_at or "")  # the base comes first
                 if fired is None and new.code == "hold_base":
@@ -200,7 +200,7 @@ class ArmyPlan:
                     return new
         if new.step is not None:
             if kept is None or kept.order.code != new.code or kept.order.goal != new.goal:
-                self.kept[div] = Kept(new, now, snapshot)
+                self.kept[div] = Kept(new, now, snap())
             elif new.trigger:
                 kept.t = now
         return new

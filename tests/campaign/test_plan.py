@@ -30,12 +30,12 @@ def test_balance_changes_by_half_or_a_threat():
 def test_a_kept_order_holds_until_a_trigger_fires():
     plan = ArmyPlan()
     first = Order("objective", "X", "M")
-    assert plan.settle("B1", "A", 0.0, first, CALM, {}, go) is first
+    assert plan.settle("B1", "A", 0.0, first, lambda: CALM, {}, go) is first
     other = Order("advance", "Y", "A2")
-    kept = plan.settle("B1", "M", 60.0, other, CALM, {}, go)
+    kept = plan.settle("B1", "M", 60.0, other, lambda: CALM, {}, go)
     assert (kept.code, kept.goal, kept.trigger) == ("objective", "X", "")
     plan.battle_seen(90.0, "Q")
-    changed = plan.settle("B1", "M", 120.0, other, CALM, {}, go)
+    changed = plan.settle("B1", "M", 120.0, other, lambda: CALM, {}, go)
     assert (changed.code, changed.goal, changed.trigger, changed.cause) == (
         "advance",
         "Y",
@@ -51,17 +51,17 @@ def test_nightfall_sighting_and_timeout_are_triggers():
         (TIMEOUT_MINUTES + 1, CALM, "timeout"),
     ):
         plan = ArmyPlan()
-        plan.settle("R1", "A", 0.0, Order("objective", "X", "M"), CALM, {}, go)
-        new = plan.settle("R1", "M", now, Order("advance", "Y", "A2"), snap, {}, go)
+        plan.settle("R1", "A", 0.0, Order("objective", "X", "M"), lambda: CALM, {}, go)
+        new = plan.settle("R1", "M", now, Order("advance", "Y", "A2"), lambda s=snap: s, {}, go)
         assert new.trigger == trigger, (now, trigger)
 
 
 def test_an_order_on_a_destroyed_enemy_is_void():
     plan = ArmyPlan()
     attack = Order("attack", "X", "M", enemy_at="X", enemies=("B2",))
-    plan.settle("R1", "A", 0.0, attack, CALM, {"B2": "X"}, go)
+    plan.settle("R1", "A", 0.0, attack, lambda: CALM, {"B2": "X"}, go)
     plan.forget("B2")
-    new = plan.settle("R1", "M", 30.0, Order("objective", "Z", "N"), CALM, {}, go)
+    new = plan.settle("R1", "M", 30.0, Order("objective", "Z", "N"), lambda: CALM, {}, go)
     assert (new.trigger, new.cause) == ("void", "B2")
     assert plan.alive(("B2", "B3")) == ("B3",)
 
@@ -69,17 +69,17 @@ def test_an_order_on_a_destroyed_enemy_is_void():
 def test_an_enemy_gone_from_where_it_was_seen_voids_the_attack():
     plan = ArmyPlan()
     attack = Order("attack", "X", "M", enemy_at="X", enemies=("B2",))
-    plan.settle("R1", "A", 0.0, attack, CALM, {"B2": "X"}, go)
-    new = plan.settle("R1", "M", 30.0, Order("objective", "Z", "N"), CALM, {"B2": "W"}, go)
+    plan.settle("R1", "A", 0.0, attack, lambda: CALM, {"B2": "X"}, go)
+    new = plan.settle("R1", "M", 30.0, Order("objective", "Z", "N"), lambda: CALM, {"B2": "W"}, go)
     assert (new.trigger, new.cause) == ("void", "at:X")
 
 
 def test_done_then_turning_back_without_a_trigger_holds():
     plan = ArmyPlan()
-    plan.settle("R1", "A", 0.0, Order("objective", "M", "M"), CALM, {}, go)
-    back = plan.settle("R1", "M", 120.0, Order("advance", "Y", "A"), CALM, {}, go, "A")
+    plan.settle("R1", "A", 0.0, Order("objective", "M", "M"), lambda: CALM, {}, go)
+    back = plan.settle("R1", "M", 120.0, Order("advance", "Y", "A"), lambda: CALM, {}, go, "A")
     assert back.code == "no_turn_back" and back.step is None
-    onward = plan.settle("R1", "M", 120.0, Order("advance", "Y", "Z"), CALM, {}, go, "A")
+    onward = plan.settle("R1", "M", 120.0, Order("advance", "Y", "Z"), lambda: CALM, {}, go, "A")
     assert (onward.code, onward.trigger) == ("advance", "")
 
 

@@ -101,6 +101,7 @@ class Div:
     retreating: bool = False  # from its fall back's order until it reaches its last junction
     returning: str | None = None  # after a draw as attacker: the junction it returns to
     gone: str = ""  # destroyed or surrendered
+    gone_t: float = 0.0  # from when: a battle's end (its units lost as it is fought)
     failed_until: float = -1.0  # a failed rough-road test: holds until then (§8.2)
     day_path: list[str] = field(default_factory=list)  # junctions reached today
     day_legs: list[bool] = field(default_factory=list)  # each leg: a fall back or return?
@@ -363,7 +364,7 @@ class CampaignReferee:
         order = (e["junction"], e["code"], e["goal"], e["step"], e.get("aim"))
         for other in (*e.get("enemies", ()), *e.get("friends", ())):
             o = self.divs.get(other)
-            if o is not None and o.gone:
+            if o is not None and o.gone and t >= o.gone_t:
                 self.odd("destroyed_named", e, f"{d.id}'s order names {other}, {o.gone}")
         if d.last_order is not None and d.last_order_t == t and d.last_order != order:
             self.odd("two_orders", e, f"{d.id} ordered twice at one minute")
@@ -428,6 +429,7 @@ class CampaignReferee:
                 d = self.divs[div_id]
                 if not d.units and not d.gone:
                     d.gone = f"destroyed at {place}"
+                    d.gone_t = b["end"]  # (the event comes at the start; the end is later)
                     self.lost_divisions[s] += 1
                     where = d.place
                     d.place = None
