@@ -376,6 +376,8 @@ class Campaign:
             if div.halted_reason != HOLDING or div.held_for != key:  # logged once (§8.8)
                 div.halted_reason, div.held_for = HOLDING, key
                 self._order(div, at, order, "")
+            if order.code in LONG_HOLDS:  # (fewer decisions that would only hold again)
+                return None, 2 * self.hold_minutes, True
             return None, self.hold_minutes, True
         hours, kind = self.roads_from[at][dest]
         minutes = hours * 60.0
@@ -588,6 +590,13 @@ class Campaign:
             self.last_seen[side].pop(div.id, None)
         for strategist in self.strategists.values():
             strategist.observe_gone(div.id)
+
+
+#: holds a division thinks again about after twice ``hold_minutes``: a turn back refused
+#: (nothing new until a trigger), a taken enemy base held until nightfall (RULES.md §8.7) and
+#: the base's guard on it (§8.8 *(house)*); each is woken early to march with others, like
+#: any hold
+LONG_HOLDS = ("no_turn_back", "hold_base", "guard_hold")
 
 
 def run_campaign(

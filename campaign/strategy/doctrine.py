@@ -472,8 +472,13 @@ class Strategist:
             order = self._guns(at, view, groups, stronger)
             if order is not None:
                 return order
-        if m.fought[0] == int(view.now // DAY_MINUTES):  # no same-day rematch (§8.8 house)
-            groups = {j: g for j, g in groups.items() if not m.fought[1].issuperset(g.divisions)}
+        fought = m.fought[1]
+        if (  # no same-day rematch of the forces it fought (§8.8 house)
+            fought
+            and m.fought[0] == int(view.now // DAY_MINUTES)
+            and any(fought.issuperset(g.divisions) for g in groups.values())
+        ):
+            groups = {j: g for j, g in groups.items() if not fought.issuperset(g.divisions)}
             stronger = self._stronger(groups, here)
         if m.pursue and view.now <= m.pursue_until:
             where = {e: view.enemy_positions.get(e, self.fled.get(e)) for e in m.pursue}
