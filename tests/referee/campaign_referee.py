@@ -322,6 +322,10 @@ class CampaignReferee:
             d.falling_back.pop(0)
         d.returning = None
         d.came_from = a
+        for battle in reversed(self.battles):  # a late arrival comes by the road it marches now
+            if battle["place"] == b and d.id in battle["joined"] and t < battle["end"]:
+                battle["came"][d.id] = a
+                break
         d.leg_special = falling_back or returning
         entered = (
             self.day_entered.pop(d.id, None) if a == self.m.bases[self.enemy(d.side)] else None
@@ -404,6 +408,7 @@ class CampaignReferee:
         b["attacker"] = e["attacker"]
         b["winner"] = e["winner"]
         b["came"] = {div_id: self.divs[div_id].came_from for s in SIDES for div_id in fought[s]}
+        b["joined"] = joined
         self.battles.append(b)
         for s in SIDES:
             for div_id in fought[s]:
