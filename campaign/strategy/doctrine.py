@@ -472,6 +472,7 @@ class Strategist:
             order = self._guns(at, view, groups, stronger)
             if order is not None:
                 return order
+        seen = groups  # (every group seen: none is a rally point)
         fought = m.fought[1]
         if (  # no same-day rematch of the forces it fought (§8.8 house)
             fought
@@ -507,7 +508,7 @@ class Strategist:
                 "attack", at, j, stronger, enemy_at=j, enemies=target.divisions, friends=band
             )
         if self._doc_concentrate and within_reach:
-            able, places = rally_places(self.memory, view, groups)
+            able, places = rally_places(self.memory, view, seen)
             if places:  # against each group within reach, nearest first (hours, *tie key)
                 near: list[tuple[float, float, str]] = []
                 for j in groups:
