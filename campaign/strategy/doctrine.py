@@ -57,8 +57,11 @@ from campaign.strategy.plan import (
     DAY_MINUTES,
     TURN_BACK_DETOUR_HOURS,
     ArmyPlan,
+    back_for_the_same_reason,
     base_in_danger,
     may_turn_back,
+    not_fought_today,
+    note_arrival,
 )
 from campaign.strategy.routing import PricedRoutes, hours_to, nearer, runs_through
 from campaign.strategy.targets import attack_target, pursuit_target
@@ -308,20 +311,11 @@ class Strategist:
         """The order of division ``div`` at junction ``at``, from ``view`` alone (§8.6)."""
         m = self._mem(div)
         last = m.last
-        # one order per division per minute, unless the base needs it now
-        if (
-            last is not None
-            and m.last_t == view.now
-            and m.last_at == at
-            and (last.code in GUARD_CODES or self._guard_first(div, at, view) is None)
-        ):
+        if last is not None and self._given_this_minute(div, at, view, last, m):
             return last
         if m.plan == at:
             m.plan = None  # the opening waypoint is reached
-        came = m.came
-        if came is not None and came[1] == at and m.arrived is not came:
-            # its last order's march was made (not held up by a failed rough-road test)
-            m.arrived, m.arrived_order, m.arrived_t = came, m.came_order, m.came_t
+        note_arrival(m, at)
         follow = m.follow
         if follow is not None and follow[0] == view.now and follow[1] == at:
             # it marches with the divisions that counted it in, unless the base needs it
@@ -336,17 +330,10 @@ class Strategist:
         if order.code not in ("plan", "flank"):
             m.plan = None  # the campaign has begun in earnest: the opening plan is over
             m.planned = True
-        step = order.step
         came = m.arrived
-        if step is not None and came is not None and came[0] == step and came[1] == at:
-            came_order = m.arrived_order  # back where it came from, for the same reason?
-            if (
-                came_order is not None
-                and came_order[0] == order.code
-                and came_order[1] == order.goal
-            ):
-                order = self._another_way(at, order, came[0], set(), math.inf)
-                step = order.step
+        if came is not None and back_for_the_same_reason(order, at, came, m.arrived_order):
+            order = self._another_way(at, order, came[0], set(), math.inf)
+        step = order.step
         # (one tuple, shared by both memories: an optional type keeps it built once)
         code_goal: tuple[str, str | None] | None = (order.code, order.goal)
         if step is not None:
@@ -356,6 +343,13 @@ class Strategist:
         m.order = code_goal
         m.last, m.last_t, m.last_at = order, view.now, at
         return order
+
+    def _given_this_minute(self, div: str, at: str, view: SideView, last: Order, m: Memory) -> bool:
+        """Whether ``last`` was given this minute at ``at`` and stands: one order per
+        division per minute, unless the base needs it now (RULES.md §8.8 *(house)*)."""
+        if m.last_t != view.now or m.last_at != at:
+            return False
+        return last.code in GUARD_CODES or self._guard_first(div, at, view) is None
 
     def _settle(self, div: str, at: str, view: SideView, order: Order) -> Order:
         """``order``, or the order ``div`` keeps when no trigger fired (:mod:`.plan`)."""
@@ -456,30 +450,12 @@ class Strategist:
         here, band = self._here(div, at, view)
         ratio = self._doc_attack_ratio
         stronger = self._stronger(groups, here)
-        if self._doc_guard_hours > 0 and groups:
-            order = self._guard(div, at, view, groups, stronger)
-            if order is not None:
-                return order
-        if at == view.enemy_base:
-            order = self._hold_base(at, view, groups, here)
-            if order is not None:
-                return order
-        if m.regroup:
-            order = self._regroup(div, at, view, stronger, m)
-            if order is not None:
-                return order
-        if self._doc_guns_hours > 0 and view.engaged:
-            order = self._guns(at, view, groups, stronger)
-            if order is not None:
-                return order
+        order = self._urgent(div, at, view, m, groups, here, stronger)
+        if order is not None:
+            return order
         seen = groups  # (every group seen: none is a rally point)
-        fought = m.fought[1]
-        if (  # no same-day rematch of the forces it fought (§8.8 house)
-            fought
-            and m.fought[0] == int(view.now // DAY_MINUTES)
-            and any(fought.issuperset(g.divisions) for g in groups.values())
-        ):
-            groups = {j: g for j, g in groups.items() if not fought.issuperset(g.divisions)}
+        groups = not_fought_today(m, groups, view.now)
+        if groups is not seen:
             stronger = self._stronger(groups, here)
         if m.pursue and view.now <= m.pursue_until:
             where = {e: view.enemy_positions.get(e, self.fled.get(e)) for e in m.pursue}
@@ -524,6 +500,28 @@ class Strategist:
         return self._strategic(div, at, view, stronger, m)
 
     # ------------------------------------------------------------------ parts
+    def _urgent(
+        self, div: str, at: str, view: SideView, m: Memory, groups: dict[str, EnemyGroup],
+        here: int, stronger: set[str],
+    ) -> Order | None:  # fmt: skip
+        """The orders that come first (RULES.md §8.7-§8.8): guard the base, hold a taken
+        enemy base, regroup after a defeat, march to the guns; None if none is due."""
+        if self._doc_guard_hours > 0 and groups:
+            order = self._guard(div, at, view, groups, stronger)
+            if order is not None:
+                return order
+        if at == view.enemy_base:
+            order = self._hold_base(at, view, groups, here)
+            if order is not None:
+                return order
+        if m.regroup:
+            order = self._regroup(div, at, view, stronger, m)
+            if order is not None:
+                return order
+        if self._doc_guns_hours > 0 and view.engaged:
+            return self._guns(at, view, groups, stronger)
+        return None
+
     def _hold_base(
         self, at: str, view: SideView, groups: dict[str, EnemyGroup], here: int
     ) -> Order | None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 
-from campaign.strategy.knowledge import GUARD_CODES, EnemyGroup, Order
+from campaign.strategy.knowledge import GUARD_CODES, EnemyGroup, Memory, Order
 from campaign.strategy.triggers import TIMEOUT_MINUTES, Snapshot, balance_changed
 
 __all__ = [
@@ -27,8 +27,11 @@ __all__ = [
     "TURN_BACK_DETOUR_HOURS",
     "ArmyPlan",
     "Kept",
+    "back_for_the_same_reason",
     "base_in_danger",
     "may_turn_back",
+    "not_fought_today",
+    "note_arrival",
 ]
 
 DAY_MINUTES = 1440.0
@@ -68,11 +71,47 @@ def base_in_danger(
     return False
 
 
+def note_arrival(m: Memory, at: str) -> None:
+    """The march of its last order reached ``at`` (it was not held up by a failed
+    rough-road test): that is the last march it made."""
+    came = m.came
+    if came is not None and came[1] == at and m.arrived is not came:
+        m.arrived, m.arrived_order, m.arrived_t = came, m.came_order, m.came_t
+
+
+def back_for_the_same_reason(
+    order: Order, at: str, came: tuple[str, str], came_order: tuple[str, str | None] | None
+) -> bool:
+    """Whether ``order`` sends a division at ``at`` straight back down the road ``came`` it
+    came by, for the same reason and goal as it came (RULES.md §8.8: no oscillation)."""
+    return (
+        order.step is not None
+        and came[0] == order.step
+        and came[1] == at
+        and came_order is not None
+        and came_order[0] == order.code
+        and came_order[1] == order.goal
+    )
+
+
+def not_fought_today(m: Memory, groups: dict[str, EnemyGroup], now: float) -> dict[str, EnemyGroup]:
+    """``groups`` without those made only of enemies the division fought today (no same-day
+    rematch of the same forces, RULES.md §8.8 *(house)*); ``groups`` itself if none is."""
+    day, fought = m.fought
+    if (
+        fought
+        and day == int(now // DAY_MINUTES)
+        and any(fought.issuperset(g.divisions) for g in groups.values())
+    ):
+        return {j: g for j, g in groups.items() if not fought.issuperset(g.divisions)}
+    return groups
+
+
 class Kept:
     """A division's kept order: the :class:`Order` given, its minute ``t`` and what the
     division knew of the enemy then (``snapshot``). Read-only."""
 
-    __slots__ = ("order", "snapshot", "t")  # (t is renewed when a trigger renews the order)
+    __slots__ = ("order", "snapshot", "t")
 
     def __init__(self, order: Order, t: float, snapshot: Snapshot) -> None:
         self.order = order
@@ -174,33 +213,45 @@ class ArmyPlan:
         keeps to the kept order, or when the kept order is done and ``new`` does not turn
         back to ``came_from`` the same day, or when a trigger fired (then ``new`` carries
         the trigger); else the kept order's next step, or a hold when the kept order is done
-        and ``new`` would turn back for no reason."""
+        and ``new`` would turn back for no reason. ``snap`` gives what the division knows of
+        the enemy now, ``go`` marches for a goal (:data:`Go`)."""
         kept = self.kept.get(div)
         if kept is not None:
             old = kept.order
             same = old.code == new.code and old.goal == new.goal
             back = came_from is not None and new.step == came_from
             if not same and (old.goal != at or back):
-                fired = self.trigger(kept, now, snap(), enemy_positions)
-                if fired is None and new.code in GUARD_CODES:
-                    fired = ("threat", new.enemy_at or "")  # the base comes first
-                if fired is None and new.code == "hold_base":
-                    fired = ("base", at)  # the enemy base is taken: held until nightfall
-                if fired is None and old.goal != at:
-                    on = go(old.code, at, old.goal or at, old.enemy_at,
-                            self.alive(old.enemies), self.alive(old.friends), old.aim)  # fmt: skip
-                    if on.step is not None:
-                        return on
-                    fired = ("no_way", old.goal or "")
-                if fired is None:
-                    return Order("no_turn_back", None, None, aim=new.goal)
-                new = new.with_trigger(*fired)
-                if new.step is None:
-                    del self.kept[div]  # given up for a hold: nothing kept to fire again
-                    return new
-        if new.step is not None:
-            if kept is None or kept.order.code != new.code or kept.order.goal != new.goal:
-                self.kept[div] = Kept(new, now, snap())
-            elif new.trigger:
-                kept.t = now
+                return self._keep(div, kept, at, now, new, snap, enemy_positions, go)
+        if new.step is not None and (
+            kept is None or kept.order.code != new.code or kept.order.goal != new.goal
+        ):
+            self.kept[div] = Kept(new, now, snap())
+        return new
+
+    def _keep(
+        self, div: str, kept: Kept, at: str, now: float, new: Order,
+        snap: Callable[[], Snapshot], enemy_positions: dict[str, str], go: Go,
+    ) -> Order:  # fmt: skip
+        """:meth:`settle` when ``new`` differs from the kept order (and the kept order is
+        not done, or ``new`` turns back): the kept order's next step, or a hold, when no
+        trigger fired; else ``new`` with its trigger, kept in turn when it marches."""
+        old = kept.order
+        fired = self.trigger(kept, now, snap(), enemy_positions)
+        if fired is None and new.code in GUARD_CODES:
+            fired = ("threat", new.enemy_at or "")  # the base comes first
+        if fired is None and new.code == "hold_base":
+            fired = ("base", at)  # the enemy base is taken: held until nightfall
+        if fired is None and old.goal != at:
+            on = go(old.code, at, old.goal or at, old.enemy_at,
+                    self.alive(old.enemies), self.alive(old.friends), old.aim)  # fmt: skip
+            if on.step is not None:
+                return on
+            fired = ("no_way", old.goal or "")
+        if fired is None:
+            return Order("no_turn_back", None, None, aim=new.goal)
+        new = new.with_trigger(*fired)
+        if new.step is None:
+            del self.kept[div]  # given up for a hold: nothing kept to fire again
+        else:
+            self.kept[div] = Kept(new, now, snap())
         return new
