@@ -203,6 +203,20 @@ class BattleDesk:
         found.sort()
         return tuple(found)
 
+    def engaged_since(self, side: str) -> tuple[float, ...]:
+        """The start of each battle of :meth:`engaged`, in the same order (campaign
+        minutes: with the expected length of a battle, when it should end)."""
+        if not self.fighting:
+            return ()
+        starts: list[tuple[str, float]] = []
+        for j, b in self.fighting.items():
+            for d in b.divisions:
+                if d.side == side:
+                    starts.append((j, b.start))
+                    break
+        starts.sort()
+        return tuple(s for _, s in starts)
+
     # ------------------------------------------------------------------ meetings
     def watch_road(self, div: Division) -> None:
         """A division set off: schedule a meeting with any enemy coming the other way."""
@@ -545,7 +559,13 @@ class BattleDesk:
             self.places[place] = None
         start = int(battle.start)
         events: list[CampaignEvent] = []
-        camp.battle_seen(start + result.minutes, {"red": _ids(red), "blue": _ids(blue)}, winner)
+        camp.battle_seen(
+            start + result.minutes,
+            {"red": _ids(red), "blue": _ids(blue)},
+            winner,
+            result.minutes,
+            battle.where.junction,
+        )
         if camp.event_wanted():  # (emitted with the rest by _write)
             events.append(fought_event(camp, battle, by_side, joined))
         self._learn_strengths(start, by_side, events)

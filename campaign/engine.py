@@ -152,6 +152,8 @@ class Campaign:
         #: battles fought on the table: their results, the stop before one (issue 28)
         self.table = TableDesk(self, table_results)
         self._last_order: dict[str, tuple[str, str | None]] = {}
+        #: each division's last order logged: (junction, code, goal, step, aim, day)
+        self._given: dict[str, tuple[object, ...]] = {}
         self.holding: set[str] = set()  # divisions holding on a doctrine's order (may be woken)
         self.endgame = Endgame(self)
         self.strategists = {
@@ -176,13 +178,19 @@ class Campaign:
             self.end(None, "event cap reached: a draw")
 
     def battle_seen(
-        self, ended: float, divisions: dict[str, tuple[str, ...]], winner: str | None
+        self,
+        ended: float,
+        divisions: dict[str, tuple[str, ...]],
+        winner: str | None,
+        minutes: float = 0.0,
+        place: str | None = None,
     ) -> None:
-        """Both sides' strategists learn a battle's end, divisions and winner (RULES.md §8.6),
-        whether events are recorded or not."""
+        """Both sides' strategists learn a battle's end, divisions, winner, length in
+        minutes and junction (None on a road) (RULES.md §8.6), whether events are recorded
+        or not."""
         if not self.over:
             for strategist in self.strategists.values():
-                strategist.observe_battle(ended, divisions, winner)
+                strategist.observe_battle(ended, divisions, winner, minutes, place)
 
     def fall_back_seen(self, side: str, division: str, path: tuple[str, ...]) -> None:
         """Both sides' strategists learn a fall back and its path (RULES.md §8.5)."""
@@ -418,6 +426,8 @@ class Campaign:
             if div.halted_reason != HOLDING or div.held_for != key:  # logged once (§8.8)
                 div.halted_reason, div.held_for = HOLDING, key
                 self._order(div, at, order, "")
+            if order.code in LONG_HOLDS:  # (fewer decisions that would only hold again)
+                return None, 2 * self.hold_minutes, True
             return None, self.hold_minutes, True
         hours, kind = self.roads_from[at][dest]
         minutes = hours * 60.0
@@ -443,11 +453,18 @@ class Campaign:
         return dest, 0, False
 
     def _order(self, div: Division, at: str, order: Order, road_kind: str) -> None:
-        """Log a strategy decision with its reason (RULES.md §8.8); count flank marches."""
+        """Log a strategy decision with its reason (RULES.md §8.8); count flank marches. An
+        order the division already has (the same at the same junction, the same day: a
+        retry after a failed rough-road test, say) is kept, not given again."""
         key = (order.code, order.goal)  # counted as count_flank_marches counts them
         if order.code == "flank" and self._last_order.get(div.id) != key:
             self.counts["flank"] += 1
         self._last_order[div.id] = key
+        now = now_of(self.env)
+        given = (at, order.code, order.goal, order.step, order.aim, now // 1440)
+        if self._given.get(div.id) == given:
+            return
+        self._given[div.id] = given
         if not self.event_wanted():
             return
         self.emit(
@@ -464,6 +481,8 @@ class Campaign:
                 order.enemies,
                 order.friends,
                 order.aim,
+                order.trigger,
+                order.cause,
                 seen_by=(div.side,),
             )
         )
@@ -614,6 +633,15 @@ class Campaign:
         """A division surrendered or was destroyed: both sides know it is gone."""
         for side in SIDES:
             self.last_seen[side].pop(div.id, None)
+        for strategist in self.strategists.values():
+            strategist.observe_gone(div.id)
+
+
+#: holds a division thinks again about after twice ``hold_minutes``: a turn back refused
+#: (nothing new until a trigger), a taken enemy base held until nightfall (RULES.md §8.7) and
+#: the base's guard on it (§8.8 *(house)*); each is woken early to march with others, like
+#: any hold
+LONG_HOLDS = ("no_turn_back", "hold_base", "guard_hold")
 
 
 def run_campaign(

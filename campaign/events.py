@@ -198,7 +198,10 @@ class Ordered(CampaignEvent):
     ``step`` the next junction (both None when the division holds), ``road_kind`` the kind
     of the road to ``step`` ('' when holding); ``enemy_at``/``enemies`` the enemy that
     explains it, ``friends`` the divisions joined or awaited, ``aim`` the final aim of a
-    plan or flank march (or the goal given up by a hold).
+    plan or flank march (or the goal given up by a hold). ``trigger`` names the re-plan
+    trigger for which the division gave up the order it kept (:mod:`campaign.strategy.
+    triggers`: battle, nightfall, void, sighting, timeout, no_way; "" when it kept to its
+    plan) and ``cause`` its detail (a junction or division ids joined by commas).
     """
 
     side: str
@@ -212,6 +215,8 @@ class Ordered(CampaignEvent):
     enemies: tuple[str, ...] = ()
     friends: tuple[str, ...] = ()
     aim: str | None = None
+    trigger: str = ""
+    cause: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -164,4 +164,5 @@ def _view(camp: Campaign, side: str, at: str, contested: bool) -> SideView | Non
         camp.endgame.owner,
         camp.unknown_boxes,
         camp.desk.engaged(side),
+        camp.desk.engaged_since(side),
     )

@@ -47,9 +47,12 @@ MODULES: tuple[str, ...] = (
     "campaign.setting",
     "campaign.sightings",
     "campaign.strategy.doctrine",
+    "campaign.strategy.gather",
     "campaign.strategy.knowledge",
+    "campaign.strategy.plan",
     "campaign.strategy.routing",
     "campaign.strategy.targets",
+    "campaign.strategy.triggers",
 )
 #: The build's record: source hash, Python, and the file of every compiled module.
 STAMP_NAME = "native.json"

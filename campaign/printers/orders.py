@@ -11,7 +11,7 @@ from campaign.events import Ordered
 from campaign.printers.namer import Namer
 from campaign.printers.phrases import side_noun, the_attributive
 
-__all__ = ["order_sentence"]
+__all__ = ["order_sentence", "trigger_phrase"]
 
 
 def order_sentence(n: Namer, e: Ordered) -> str:
@@ -62,12 +62,15 @@ def order_sentence(n: Namer, e: Ordered) -> str:
         "no_way": f"{div} holds {j(e.junction)}: every road to {target(e.aim)} runs "
         "through a stronger enemy",
         "no_turn_back": f"{div} holds {j(e.junction)}: no new reason to turn back",
+        "hold_base": f"{div} holds {target(e.junction)} until nightfall: holding it wins",
     }
     text = texts.get(e.code, f"{div} at {j(e.junction)}: {e.code}")
     if e.code == "plan":  # a division opens the campaign once; later it keeps to the plan
         n.opened.add(e.division)
     if e.road_kind == "rough" and e.code != "flank":
         text += f", taking the rough road to {j(e.step or '')} as a short cut"
+    if e.trigger:
+        text += f" ({trigger_phrase(n, e)})"
     return text
 
 
@@ -80,3 +83,26 @@ def _beaten(n: Namer, enemies: tuple[str, ...]) -> str:
         return n.divs(others)
     with_ = f", with {n.divs(others)}," if others else ""
     return f"the beaten {n.divs(lost)}{with_}"
+
+
+def trigger_phrase(n: Namer, e: Ordered) -> str:
+    """Why the division gave up the order it kept for this one (RULES.md §8.8, the re-plan
+    triggers of :mod:`campaign.strategy.triggers`): "a change of plan: the battle at
+    Ligny is over"."""
+    them = side_noun(n.side("blue" if e.side == "red" else "red"))
+    cause = e.cause
+    phrases = {
+        "battle": f"the battle at {n.j(cause)} is over" if cause else "a battle has been fought",
+        "nightfall": "a new day, new orders",
+        "void": f"{them} have left {n.j(cause[3:])}"
+        if cause.startswith("at:")
+        else f"{n.divs(cause.split(','))} destroyed or surrendered",
+        "sighting": f"{them} at {n.j(cause)} are stronger than reported"
+        if cause
+        else f"new sightings of {them} change the balance",
+        "timeout": "the old order has run its time",
+        "no_way": f"every road to {n.j(cause)} is barred by a stronger enemy",
+        "threat": f"{them} at {n.j(cause)} threaten the base",
+        "base": f"the enemy base at {n.j(cause)} is taken",
+    }
+    return "a change of plan: " + phrases.get(e.trigger, e.trigger)

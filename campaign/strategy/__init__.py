@@ -4,6 +4,10 @@
 - :mod:`campaign.strategy.routing`: routes by expected march hours, rough roads priced in.
 - :mod:`campaign.strategy.doctrine`: the decisions (guard, regroup, pursue, attack,
   concentrate, plan, flank, objectives, advance).
+- :mod:`campaign.strategy.plan`: the army-level plan (aim, rendezvous, kept orders) and
+  :mod:`campaign.strategy.triggers`: the named reasons to re-plan.
+- :mod:`campaign.strategy.gather`, :mod:`campaign.strategy.targets`: where a division
+  joins others and which enemy it goes for; :mod:`campaign.strategy.checks`: doctrine names.
 """
 
 from campaign.strategy.doctrine import CODES, Order, Strategist, check_doctrines

@@ -7,6 +7,8 @@ and divisions that explain it. In order of precedence a division
 
 1. **guards** the base while a known enemy is within ``guard_hours`` of it and no other
    division holds or is bound for it (the nearest free division goes);
+   Else it **holds the enemy base** it stands on until nightfall, when holding it wins
+   (RULES.md §8.7), unless a known stronger enemy can retake it before dark;
 2. **regroups** after a lost battle: rejoins the nearest friends, attacking nothing;
    **marches to the guns**: to the nearest battle its side is fighting within
    ``guns_hours`` of march, to join it as a late arrival (RULES.md §8.4; 0 = never);
@@ -22,21 +24,25 @@ and divisions that explain it. In order of precedence a division
    else the enemy base (``advance_on_base``), else holds. The route avoids junctions held by
    a known stronger enemy (``flank``); a route that so turns an enemy is a flank march.
 
-Routes are by expected hours (:mod:`campaign.strategy.routing`). Ties go to the lower
-junction id. No oscillation: a division does not march back to the junction it just came
-from for the same reason and goal (it holds instead).
+Whatever it chooses then passes the side's army-level plan (:mod:`campaign.strategy.plan`):
+a division keeps its order until it is done or a re-plan trigger fires
+(:mod:`campaign.strategy.triggers`), gets one order a minute, and drops orders naming a
+division destroyed or surrendered. Routes are by expected hours
+(:mod:`campaign.strategy.routing`). Ties go to the lower junction id. No oscillation: a
+division does not march back the same day to the junction it just came from unless
+:func:`.plan.may_turn_back` allows it (else another way not much longer, or it holds).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 
 import networkx as nx
 import numpy as np
 
-from battle.errors import ConfigError
 from campaign.config import CampaignRules, StrategyDoctrine
+from campaign.strategy.checks import check_doctrines
+from campaign.strategy.gather import guns_place, is_guard, rally_point, regroup_place
 from campaign.strategy.knowledge import (
     CODES,
     GROUP_CODES,
@@ -47,23 +53,25 @@ from campaign.strategy.knowledge import (
     SideView,
     rally_places,
 )
+from campaign.strategy.plan import (
+    DAY_MINUTES,
+    TURN_BACK_DETOUR_HOURS,
+    ArmyPlan,
+    back_for_the_same_reason,
+    base_in_danger,
+    may_turn_back,
+    not_fought_today,
+    note_arrival,
+)
 from campaign.strategy.routing import PricedRoutes, hours_to, nearer, runs_through
 from campaign.strategy.targets import attack_target, pursuit_target
+from campaign.strategy.triggers import Snapshot
+
+#: the expected length of a battle before the side has seen one end, in minutes (house:
+#: about the median battle of the shipped maps); after that, the mean of those it fought
+EXPECTED_BATTLE_MINUTES = 120.0
 
 __all__ = ["CODES", "GROUP_CODES", "GUARD_CODES", "Order", "Strategist", "check_doctrines"]
-
-
-def check_doctrines(doctrines: dict[str, str], known: Mapping[str, StrategyDoctrine]) -> None:
-    """Refuse a side's doctrine name that ``campaign.doctrines`` does not define (RULES.md
-    §8.8): :class:`ConfigError` naming the flag and the names there are."""
-    for side in ("red", "blue"):
-        name = doctrines[side]
-        if name not in known:
-            raise ConfigError(
-                f"no strategy doctrine named {name!r}",
-                key=f"--{side}-doctrine",
-                fix=f"Choose one of: {', '.join(sorted(known))}.",
-            )
 
 
 class Strategist:
@@ -113,6 +121,13 @@ class Strategist:
         self._doc_plan_slack_hours: float = doctrine.plan_slack_hours
         self._doc_guns_hours: float = doctrine.guns_hours
         self.memory: dict[str, Memory] = {}
+        #: the army-level plan: kept orders, rendezvous, divisions gone (RULES.md §8.8)
+        self.plan = ArmyPlan()
+        self.daylight_minutes = float(rules.day_end_minutes - rules.day_start_minutes)
+        #: battles the side fought and their total minutes (their mean is the expected
+        #: length of a battle, for "to the guns")
+        self._battles_seen = 0
+        self._battle_minutes = 0.0
         self.fled: dict[str, str] = {}  # enemy division -> where it was seen falling back to
         #: the enemy groups last worked out, and the sightings and strengths (copies) they
         #: were worked out from: most decisions see the enemy as the one before did
@@ -223,28 +238,63 @@ class Strategist:
         return found
 
     def observe_battle(
-        self, t_end: float, divisions: dict[str, tuple[str, ...]], winner: str | None
+        self,
+        t_end: float,
+        divisions: dict[str, tuple[str, ...]],
+        winner: str | None,
+        minutes: float = 0.0,
+        place: str | None = None,
     ) -> None:
-        """Learn the outcome of a battle its divisions fought (pursuit, regrouping).
+        """Learn the outcome of a battle its divisions fought (pursuit, regrouping, the
+        plan's ``battle`` trigger, the expected length of a battle).
 
-        ``t_end`` is the battle's end in campaign minutes; ``divisions`` maps side -> ids.
+        ``t_end`` is the battle's end in campaign minutes; ``divisions`` maps side -> ids;
+        ``minutes`` its length; ``place`` its junction (None on a road).
         """
         mine = divisions.get(self.side, ())
         if not mine:
             return
+        self.plan.battle_seen(t_end, place)
+        if minutes > 0:
+            self._battles_seen += 1
+            self._battle_minutes += minutes
         enemy = "blue" if self.side == "red" else "red"
+        fought = (int(t_end // DAY_MINUTES), frozenset(divisions.get(enemy, ())))
         for div in mine:
             m = self._mem(div)
             m.plan = None
             m.planned = True
+            came = m.came
+            if came is not None and came[1] == place:  # it fought where it marched to
+                m.arrived, m.arrived_order, m.arrived_t = came, m.came_order, m.came_t
             m.came = None
+            m.fought = fought
             if winner == self.side and self._doc_pursue_hours > 0:
-                m.pursue = tuple(divisions.get(enemy, ()))
+                m.pursue = self.plan.alive(tuple(divisions.get(enemy, ())))
                 m.pursue_until = t_end + self._doc_pursue_hours * 60.0
                 m.regroup = False
             elif winner == enemy:
                 m.pursue = ()
                 m.regroup = self._doc_regroup
+
+    def observe_gone(self, division: str) -> None:
+        """A division (either side's) was destroyed or surrendered: orders naming it are
+        dropped at once (RULES.md §8.8 *(house)*)."""
+        self.plan.forget(division)
+        self.fled.pop(division, None)
+        for m in self.memory.values():
+            if division in m.pursue:
+                m.pursue = self.plan.alive(m.pursue)
+            follow = m.follow
+            if follow is not None and division in (*follow[2].enemies, *follow[2].friends):
+                m.follow = None
+
+    def expected_battle_minutes(self) -> float:
+        """The expected length of a battle in minutes: the mean of those the side fought,
+        :data:`EXPECTED_BATTLE_MINUTES` before the first ends."""
+        if self._battles_seen == 0:
+            return EXPECTED_BATTLE_MINUTES
+        return self._battle_minutes / self._battles_seen
 
     def observe_fall_back(self, side: str, division: str, path: tuple[str, ...]) -> None:
         """An enemy division was seen falling back along ``path`` (RULES.md §8.5, §8.6):
@@ -260,8 +310,12 @@ class Strategist:
     def decide(self, div: str, at: str, view: SideView) -> Order:
         """The order of division ``div`` at junction ``at``, from ``view`` alone (§8.6)."""
         m = self._mem(div)
+        last = m.last
+        if last is not None and self._given_this_minute(div, at, view, last, m):
+            return last
         if m.plan == at:
             m.plan = None  # the opening waypoint is reached
+        note_arrival(m, at)
         follow = m.follow
         if follow is not None and follow[0] == view.now and follow[1] == at:
             # it marches with the divisions that counted it in, unless the base needs it
@@ -272,27 +326,114 @@ class Strategist:
         if order.code in GROUP_CODES:
             for friend in order.friends:
                 self._mem(friend).follow = (view.now, at, order)
+        order = self._settle(div, at, view, order)
         if order.code not in ("plan", "flank"):
             m.plan = None  # the campaign has begun in earnest: the opening plan is over
             m.planned = True
+        came = m.arrived
+        if came is not None and back_for_the_same_reason(order, at, came, m.arrived_order):
+            order = self._another_way(at, order, came[0], set(), math.inf)
         step = order.step
-        came = m.came
-        if step is not None and came is not None and came[0] == step and came[1] == at:
-            came_order = m.came_order  # back where it came from, for the same reason?
-            if (
-                came_order is not None
-                and came_order[0] == order.code
-                and came_order[1] == order.goal
-            ):
-                order = Order("no_turn_back", None, None, aim=order.goal)
-                step = None
         # (one tuple, shared by both memories: an optional type keeps it built once)
         code_goal: tuple[str, str | None] | None = (order.code, order.goal)
         if step is not None:
             m.came = (at, step)
+            m.came_t = view.now
             m.came_order = code_goal
         m.order = code_goal
+        m.last, m.last_t, m.last_at = order, view.now, at
         return order
+
+    def _given_this_minute(self, div: str, at: str, view: SideView, last: Order, m: Memory) -> bool:
+        """Whether ``last`` was given this minute at ``at`` and stands: one order per
+        division per minute, unless the base needs it now (RULES.md §8.8 *(house)*)."""
+        if m.last_t != view.now or m.last_at != at:
+            return False
+        return last.code in GUARD_CODES or self._guard_first(div, at, view) is None
+
+    def _settle(self, div: str, at: str, view: SideView, order: Order) -> Order:
+        """``order``, or the order ``div`` keeps when no trigger fired (:mod:`.plan`)."""
+        # (the enemy groups, those too strong, and the snapshot: worked out once, if asked)
+        known: list[tuple[dict[str, EnemyGroup], set[str]]] = []
+        made: list[Snapshot] = []
+
+        def strong() -> tuple[dict[str, EnemyGroup], set[str]]:
+            if not known:
+                groups = self._enemy_groups(view)
+                here, _ = self._here(div, at, view)
+                known.append((groups, self._stronger(groups, here)))
+            return known[0]
+
+        def snap() -> Snapshot:
+            """What the division knows of the enemy now."""
+            if not made:
+                groups, stronger = strong()
+                made.append(self._snapshot(at, view, groups, stronger))
+            return made[0]
+
+        def go(
+            code: str, at: str, goal: str, enemy_at: str | None,
+            enemies: tuple[str, ...], friends: tuple[str, ...], aim: str | None,
+        ) -> Order:  # fmt: skip
+            return self._go(code, at, goal, strong()[1], enemy_at, enemies, friends, aim)
+
+        if 0 in view.enemy_boxes.values():
+            for enemy, boxes in view.enemy_boxes.items():
+                if boxes <= 0 and enemy not in self.plan.gone:  # no boxes left: as good as gone
+                    self.observe_gone(enemy)
+        m = self._mem(div)
+        came = m.arrived
+        came_from = came[0] if came is not None and came[1] == at else None
+        order = self.plan.settle(
+            div, at, view.now, order, snap, view.enemy_positions, go, came_from
+        )
+        if (
+            came_from is None
+            or order.step != came_from
+            or m.arrived_t // DAY_MINUTES != view.now // DAY_MINUTES
+        ):
+            return order
+        if may_turn_back(order):
+            if not order.trigger and order.code in GUARD_CODES:  # the log says why
+                order = order.with_trigger("threat", order.enemy_at or "")
+            elif not order.trigger and order.code == "regroup":
+                order = order.with_trigger("battle", "")
+            return order
+        # the same day back where it came from, for no reason strong enough: another way
+        # if there is one not much longer, else it holds
+        return self._another_way(at, order, came_from, strong()[1], TURN_BACK_DETOUR_HOURS)
+
+    def _snapshot(
+        self, at: str, view: SideView, groups: dict[str, EnemyGroup], stronger: set[str]
+    ) -> Snapshot:
+        """The known enemy boxes within ``seek_hours`` of ``at``, whether the base is
+        threatened, and the junctions of the enemy groups too strong to attack (triggers)."""
+        from_at = self.priced.costs_from(at)
+        seek = self._doc_seek_hours
+        near = 0
+        for j, g in groups.items():
+            if from_at.get(j, math.inf) <= seek:
+                near += g.boxes
+        threat = self._doc_guard_hours > 0 and self._threat(groups, view.own_base) is not None
+        return Snapshot(near, threat, tuple(sorted(stronger)))
+
+    def _another_way(
+        self, at: str, order: Order, came_from: str, avoid: set[str], slack: float
+    ) -> Order:
+        """``order`` by a route to its goal that does not go back to ``came_from`` (nor
+        through ``avoid``), at most ``slack`` hours longer than the cheapest (unlimited for
+        a guard: the base comes first); else ``no_turn_back``: it holds."""
+        goal = order.goal
+        if goal is not None and goal != came_from:
+            if order.code in GUARD_CODES:
+                slack = math.inf
+            path, hours = self.priced.path_avoiding(at, goal, avoid | {came_from})
+            if len(path) >= 2 and hours <= self.priced.cost(at, goal) + slack:
+                return Order(
+                    order.code, goal, path[1], order.enemy_at, order.enemies,
+                    order.friends, order.aim, order.trigger, order.cause,
+                )  # fmt: skip
+        return Order("no_turn_back", None, None, aim=goal)
 
     def _guard_first(self, div: str, at: str, view: SideView) -> Order | None:
         """The guard order for ``div`` if the base needs it now (RULES.md §8.8), else None."""
@@ -309,18 +450,13 @@ class Strategist:
         here, band = self._here(div, at, view)
         ratio = self._doc_attack_ratio
         stronger = self._stronger(groups, here)
-        if self._doc_guard_hours > 0 and groups:
-            order = self._guard(div, at, view, groups, stronger)
-            if order is not None:
-                return order
-        if m.regroup:
-            order = self._regroup(div, at, view, stronger, m)
-            if order is not None:
-                return order
-        if self._doc_guns_hours > 0 and view.engaged:
-            order = self._guns(at, view, groups, stronger)
-            if order is not None:
-                return order
+        order = self._urgent(div, at, view, m, groups, here, stronger)
+        if order is not None:
+            return order
+        seen = groups  # (every group seen: none is a rally point)
+        groups = not_fought_today(m, groups, view.now)
+        if groups is not seen:
+            stronger = self._stronger(groups, here)
         if m.pursue and view.now <= m.pursue_until:
             where = {e: view.enemy_positions.get(e, self.fled.get(e)) for e in m.pursue}
             to_base = self._base_hours(view.own_base)
@@ -348,7 +484,7 @@ class Strategist:
                 "attack", at, j, stronger, enemy_at=j, enemies=target.divisions, friends=band
             )
         if self._doc_concentrate and within_reach:
-            able, places = rally_places(self.memory, view, groups)
+            able, places = rally_places(self.memory, view, seen)
             if places:  # against each group within reach, nearest first (hours, *tie key)
                 near: list[tuple[float, float, str]] = []
                 for j in groups:
@@ -364,6 +500,39 @@ class Strategist:
         return self._strategic(div, at, view, stronger, m)
 
     # ------------------------------------------------------------------ parts
+    def _urgent(
+        self, div: str, at: str, view: SideView, m: Memory, groups: dict[str, EnemyGroup],
+        here: int, stronger: set[str],
+    ) -> Order | None:  # fmt: skip
+        """The orders that come first (RULES.md §8.7-§8.8): guard the base, hold a taken
+        enemy base, regroup after a defeat, march to the guns; None if none is due."""
+        if self._doc_guard_hours > 0 and groups:
+            order = self._guard(div, at, view, groups, stronger)
+            if order is not None:
+                return order
+        if at == view.enemy_base:
+            order = self._hold_base(at, view, groups, here)
+            if order is not None:
+                return order
+        if m.regroup:
+            order = self._regroup(div, at, view, stronger, m)
+            if order is not None:
+                return order
+        if self._doc_guns_hours > 0 and view.engaged:
+            return self._guns(at, view, groups, stronger)
+        return None
+
+    def _hold_base(
+        self, at: str, view: SideView, groups: dict[str, EnemyGroup], here: int
+    ) -> Order | None:
+        """Hold the enemy base ``at`` the side holds alone until nightfall, when holding it
+        wins (RULES.md §8.7), unless :func:`.plan.base_in_danger`; None then."""
+        left = max(self.daylight_minutes - view.now % DAY_MINUTES, 0.0) / 60.0
+        held = max(view.strength_at(at), here)
+        if base_in_danger(self.priced.costs_from(at), groups, held, left):
+            return None
+        return Order("hold_base", None, None, aim=at)
+
     def _go(
         self,
         code: str,
@@ -408,23 +577,7 @@ class Strategist:
         enemy_at = self._threat(groups, base)
         if enemy_at is None:
             return None
-        to_base = self._base_hours(base)
-        memory = self.memory
-        for d in view.own:  # another division holds, is bound for, or guards the base
-            if d.id != div:
-                if base in (d.at, d.heading):
-                    return None
-                mem = memory.get(d.id)
-                if mem is not None and mem.order == ("guard", base):
-                    return None
-        nearest: str | None = None  # the free division nearest the base, by (hours, id)
-        nearest_hours = math.inf
-        for d in view.own:
-            if (d.free or d.id == div) and d.at is not None:
-                hours = hours_to(self.priced, to_base, d.at, base)
-                if nearest is None or nearer(hours, 0.0, d.id, nearest_hours, 0.0, nearest):
-                    nearest, nearest_hours = d.id, hours
-        if nearest != div:
+        if not is_guard(self.priced, self._base_hours(base), self.memory, div, view):
             return None
         if at == base:
             return Order("guard_hold", None, None, enemy_at=enemy_at)
@@ -453,60 +606,30 @@ class Strategist:
     def _guns(
         self, at: str, view: SideView, groups: dict[str, EnemyGroup], stronger: set[str]
     ) -> Order | None:
-        """March to the nearest battle the side is fighting within ``guns_hours``, to join
-        it at its next bound (RULES.md §8.4, §8.8 *(house)*: "march to the sound of the
-        guns"); None when no battle is within reach."""
-        from_at = self.priced.costs_from(at)
-        guns_hours = self._doc_guns_hours
-        base = view.own_base
-        to_base = self._base_hours(base)
-        nearest: str | None = None  # by (hours, *tie key)
-        nearest_hours = nearest_tie = math.inf
-        for j in view.engaged:
-            if j != at:
-                hours = from_at.get(j, math.inf)
-                if hours <= guns_hours:
-                    tie = hours_to(self.priced, to_base, j, base)
-                    if nearest is None or nearer(
-                        hours, tie, j, nearest_hours, nearest_tie, nearest
-                    ):
-                        nearest, nearest_hours, nearest_tie = j, hours, tie
-        if nearest is None:
+        """March to the nearest battle the side is fighting within ``guns_hours`` that the
+        division can reach before its expected end (:func:`.gather.guns_place`, with
+        :meth:`expected_battle_minutes`), to join it at its next bound (RULES.md §8.4,
+        §8.8 *(house)*: "march to the sound of the guns"); None when none is in reach."""
+        to_base = self._base_hours(view.own_base)
+        j = guns_place(
+            self.priced, to_base, at, view, self._doc_guns_hours, self.expected_battle_minutes()
+        )
+        if j is None:
             return None
-        j = nearest
         enemies = groups[j].divisions if j in groups else ()
         return self._go("guns", at, j, stronger, enemy_at=j, enemies=enemies)
 
     def _regroup(
         self, div: str, at: str, view: SideView, stronger: set[str], m: Memory
     ) -> Order | None:
-        friends: dict[str, str] = {}  # the other divisions -> where they are or are bound
-        for d in view.own:
-            if d.id != div:
-                p = d.at or d.heading
-                if p:
-                    if at in (d.at, d.heading):
-                        m.regroup = False  # rejoined
-                        return None
-                    friends[d.id] = p
-        if not friends:
-            m.regroup = False  # no one left to rejoin
-            return None
-        from_at = self.priced.costs_from(at)
-        base = view.own_base
-        to_base = self._base_hours(base)
-        target: str | None = None  # the nearest, by (hours, *tie key)
-        nearest_hours = nearest_tie = math.inf
-        for p in friends.values():
-            hours = from_at.get(p, math.inf)
-            if hours < math.inf:  # reachable (hours are never NaN)
-                tie = hours_to(self.priced, to_base, p, base)
-                if target is None or nearer(hours, tie, p, nearest_hours, nearest_tie, target):
-                    target, nearest_hours, nearest_tie = p, hours, tie
+        """Rejoin the nearest friends after a defeat (RULES.md §8.8); None, and the regroup
+        over, when rejoined or no one is left to rejoin."""
+        target, with_them = regroup_place(
+            self.priced, self._base_hours(view.own_base), div, at, view
+        )
         if target is None:
             m.regroup = False
             return None
-        with_them = tuple(sorted([d for d, p in friends.items() if p == target]))
         return self._go("regroup", at, target, stronger, friends=with_them)
 
     def _concentrate(
@@ -519,23 +642,18 @@ class Strategist:
         able: dict[str, tuple[str, int, str | None]],
         places: list[str],
     ) -> Order | None:
-        """Concentrate against ``enemy`` (RULES.md §8.8): march to the rally point, the
-        position in ``places`` nearest the enemy, or wait there for friends on their way,
-        when all of ``able`` within ``concentrate_hours`` of it reach ``attack_ratio``."""
+        """Concentrate against ``enemy`` (RULES.md §8.8): march to the plan's rendezvous
+        against it (the position in ``places`` nearest the enemy, chosen once), or wait
+        there for friends on their way, when all of ``able`` within ``concentrate_hours`` of
+        it reach ``attack_ratio``."""
         priced = self.priced
         if not places:
             return None
         base = view.own_base
-        to_base = self._base_hours(base)
-        nearest: str | None = None  # the place nearest the enemy, by (hours, *tie key)
-        nearest_hours = nearest_tie = math.inf
-        for p in places:
-            hours = priced.cost(p, enemy.junction)
-            tie = hours_to(self.priced, to_base, p, base)
-            if nearest is None or nearer(hours, tie, p, nearest_hours, nearest_tie, nearest):
-                nearest, nearest_hours, nearest_tie = p, hours, tie
-        assert nearest is not None
-        rally = nearest
+        nearest = rally_point(priced, self._base_hours(base), base, places, enemy.junction)
+        rally = self.plan.rendezvous_for(enemy.junction, nearest, div)
+        if rally not in places:
+            rally = nearest
         within = self._doc_concentrate_hours
         gathered = 0  # the boxes of ``div`` and of all of ``able`` within reach of the rally
         for d, (p, boxes, _) in able.items():

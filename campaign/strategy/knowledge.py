@@ -96,7 +96,7 @@ class SideView:
     ``objectives`` maps junction -> value and ``owner`` junction -> holding side;
     ``estimate_boxes`` is the boxes assumed of an enemy division not fought yet;
     ``engaged`` lists the junctions where the side is fighting a battle now (it hears the
-    guns: RULES.md §8.4, §8.8).
+    guns: RULES.md §8.4, §8.8), ``engaged_since`` the minute each of those battles began.
 
     Read-only: the dicts may be the campaign's own (none is copied for a decision), so a
     view is good for the decision it was made for only.
@@ -107,6 +107,7 @@ class SideView:
         "enemy_boxes",
         "enemy_positions",
         "engaged",
+        "engaged_since",
         "estimate_boxes",
         "now",
         "objectives",
@@ -129,6 +130,7 @@ class SideView:
         owner: dict[str, str | None],
         estimate_boxes: int,
         engaged: tuple[str, ...] = (),
+        engaged_since: tuple[float, ...] = (),
     ) -> None:
         self.side = side
         self.now = now
@@ -141,6 +143,7 @@ class SideView:
         self.owner = owner
         self.estimate_boxes = estimate_boxes
         self.engaged = engaged
+        self.engaged_since = engaged_since
 
     def __repr__(self) -> str:
         return (
@@ -152,12 +155,17 @@ class SideView:
         )
 
     def enemy_groups(self) -> dict[str, EnemyGroup]:
-        """Known enemy groups by junction (sorted by junction id)."""
+        """Known enemy groups by junction (sorted by junction id). A division known to have
+        no boxes left (all its units lost in a battle still being fought) is left out: it
+        is as good as destroyed."""
         positions = self.enemy_positions
         if not positions:
             return {}
         by_junction: dict[str, list[str]] = {}
+        known = self.enemy_boxes
         for div, junction in positions.items():  # (each group's divisions sorted below)
+            if known.get(div, 1) <= 0:
+                continue
             divs = by_junction.get(junction)
             if divs is None:
                 by_junction[junction] = [div]
@@ -196,9 +204,22 @@ class Order:
     ``goal`` junction (None: holds), the next junction ``step`` (None: holds here), and
     what explains it: the enemy junction ``enemy_at`` and divisions ``enemies``, the
     ``friends`` joined or awaited, and the final aim ``aim`` of a plan or flank march.
+    ``trigger`` names the re-plan trigger that made the division give up the order it kept
+    for this one (:data:`campaign.strategy.triggers.TRIGGERS`; "" when none was needed) and
+    ``cause`` its detail (a junction, or division ids joined by commas).
     Read-only; equal when every field is."""
 
-    __slots__ = ("aim", "code", "enemies", "enemy_at", "friends", "goal", "step")
+    __slots__ = (
+        "aim",
+        "cause",
+        "code",
+        "enemies",
+        "enemy_at",
+        "friends",
+        "goal",
+        "step",
+        "trigger",
+    )
 
     def __init__(
         self,
@@ -209,6 +230,8 @@ class Order:
         enemies: tuple[str, ...] = (),
         friends: tuple[str, ...] = (),
         aim: str | None = None,
+        trigger: str = "",
+        cause: str = "",
     ) -> None:
         self.code = code
         self.goal = goal
@@ -217,11 +240,28 @@ class Order:
         self.enemies = enemies
         self.friends = friends
         self.aim = aim
+        self.trigger = trigger
+        self.cause = cause
+
+    def with_trigger(self, trigger: str, cause: str) -> Order:
+        """This order, given for the re-plan ``trigger`` with its ``cause``."""
+        return Order(
+            self.code, self.goal, self.step, self.enemy_at, self.enemies, self.friends,
+            self.aim, trigger, cause,
+        )  # fmt: skip
 
     def _key(
         self,
     ) -> tuple[
-        str, str | None, str | None, str | None, tuple[str, ...], tuple[str, ...], str | None
+        str,
+        str | None,
+        str | None,
+        str | None,
+        tuple[str, ...],
+        tuple[str, ...],
+        str | None,
+        str,
+        str,
     ]:
         return (
             self.code,
@@ -231,6 +271,8 @@ class Order:
             self.enemies,
             self.friends,
             self.aim,
+            self.trigger,
+            self.cause,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -242,7 +284,7 @@ class Order:
     def __repr__(self) -> str:
         return (
             "Order(code={!r}, goal={!r}, step={!r}, enemy_at={!r}, enemies={!r}, "
-            "friends={!r}, aim={!r})".format(*self._key())
+            "friends={!r}, aim={!r}, trigger={!r}, cause={!r})".format(*self._key())
         )
 
 
@@ -276,6 +318,7 @@ CODES = (
     "hold",  # nothing worth doing: holds
     "no_way",  # every route to the goal runs through a stronger enemy: holds
     "no_turn_back",  # would turn back for no new reason: holds
+    "hold_base",  # holds the enemy base it took until nightfall (RULES.md §8.7)
 )
 
 #: Codes of a division that is on, or bound for, its own base to cover it.
@@ -295,12 +338,24 @@ class Memory:
         self.planned = False
         self.order: tuple[str, str | None] | None = None
         self.came: tuple[str, str] | None = None
+        self.came_t = -1.0  # the minute it set off on ``came``
+        #: the last march it made, ``(from, to)``, that march's order and the minute it set off
+        #: (``came`` is the last march ordered, which a failed rough-road test may hold up)
+        self.arrived: tuple[str, str] | None = None
+        self.arrived_order: tuple[str, str | None] | None = None
+        self.arrived_t = -1.0
         self.came_order: tuple[str, str | None] | None = None
         self.pursue: tuple[str, ...] = ()
         self.pursue_until = -1.0
         self.regroup = False
         #: (minute, junction, order): an order given with this division counted in, to follow
         self.follow: tuple[float, str, Order] | None = None
+        #: the last order given, its minute and junction: one order per division per minute
+        self.last: Order | None = None
+        self.last_t = -1.0
+        self.last_at = ""
+        #: (day, enemy divisions) it fought today: no same-day rematch of the same forces
+        self.fought: tuple[int, frozenset[str]] = (-1, frozenset())
 
 
 def rally_places(

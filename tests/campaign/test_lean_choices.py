@@ -34,8 +34,9 @@ def _runs(default_map, rules, doctrines):
 def _plain_rally_places(
     memory: dict[str, Memory], view: SideView
 ) -> tuple[dict[str, tuple[str, int, str | None]], list[str]]:
-    """The rally points as defined before: enemy-held junctions from the sightings."""
-    enemy_held = set(view.enemy_positions.values())
+    """The rally points as defined before: enemy-held junctions from the sightings (an
+    enemy division known to have no boxes left holds nothing: as good as destroyed)."""
+    enemy_held = {j for e, j in view.enemy_positions.items() if view.enemy_boxes.get(e, 1) > 0}
     able: dict[str, tuple[str, int, str | None]] = {}
     free_places: set[str] = set()
     for d in view.own:
@@ -67,6 +68,9 @@ def _plain_concentrate(
         return None
     base = view.own_base
     rally = min(places, key=lambda p: (priced.cost(p, enemy.junction), priced.cost(p, base), p))
+    kept = s.plan.rendezvous.get(enemy.junction)  # one rendezvous per group, kept (§8.8)
+    if kept is not None and kept[0] in places:
+        rally = kept[0]
     within = s.doctrine.concentrate_hours
     gather = {
         d: (p, boxes, now_at)
@@ -86,8 +90,12 @@ def _plain_concentrate(
 
 def _plain_attack_target(s: Strategist, div: str, at: str, view: SideView) -> str | None:
     """The group the attack step picks as defined before: the groups within ``seek_hours``
-    sorted by (hours, hours to the own base, id), the first the boxes here can attack."""
+    sorted by (hours, hours to the own base, id), the first the boxes here can attack; a
+    group of only the enemies the division fought today is not attacked again that day."""
     groups = view.enemy_groups()
+    day, fought = s.memory[div].fought if div in s.memory else (-1, frozenset())
+    if day == int(view.now // 1440):
+        groups = {j: g for j, g in groups.items() if not fought.issuperset(g.divisions)}
     here = view.strength_at(at, free_only=True, also=div)
     near = sorted(
         (s.priced.cost(at, j), s.priced.cost(j, view.own_base), j)

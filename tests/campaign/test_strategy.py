@@ -112,9 +112,11 @@ def test_divisions_concentrate_before_attacking_a_stronger_enemy() -> None:
     assert (rear.code, rear.goal, rear.friends, rear.enemy_at) == ("concentrate", "y", ("R2",), "e")
     front = s.decide("R2", "y", view)
     assert (front.code, front.friends) == ("wait", ("R1",))
-    # once together they attack, both of them
+    # once together (R1 arrives 2 hours later: one order per division per minute) they
+    # attack, both of them
     together = [OwnDivision("R1", "y", None, 60, True), OwnDivision("R2", "y", None, 60, True)]
-    order = s.decide("R2", "y", _view(together, {"B1": "e"}, {"B1": 100}, own_base="x"))
+    later = _view(together, {"B1": "e"}, {"B1": 100}, own_base="x", now=120.0)
+    order = s.decide("R2", "y", later)
     assert (order.code, order.goal, order.friends) == ("attack", "e", ("R1",))
 
 

@@ -103,6 +103,7 @@ class Div:
     retreating: bool = False  # from its fall back's order until it reaches its last junction
     returning: str | None = None  # after a draw as attacker: the junction it returns to
     gone: str = ""  # destroyed or surrendered
+    gone_t: float = 0.0  # from when: a battle's end (its units lost as it is fought)
     failed_until: float = -1.0  # a failed rough-road test: holds until then (§8.2)
     day_path: list[str] = field(default_factory=list)  # junctions reached today
     day_legs: list[bool] = field(default_factory=list)  # each leg: a fall back or return?
@@ -111,6 +112,7 @@ class Div:
     guns: tuple[str, float] | None = None  # a "to the guns" order: (junction, its time)
     tested: tuple | None = None  # its last rough-road test: (t, origin, destination, passed)
     leg_special: bool = False  # its last march a fall back or a return after a draw
+    replanned: bool = False  # an order with a logged re-plan trigger since it last arrived
 
 
 class CampaignReferee(LogTruths):
@@ -326,6 +328,10 @@ class CampaignReferee(LogTruths):
         self.truth_march(d, e, returning)
         d.returning = None
         d.came_from = a
+        for battle in reversed(self.battles):  # a late arrival comes by the road it marches now
+            if battle["place"] == b and d.id in battle["joined"] and t < battle["end"]:
+                battle["came"][d.id] = a
+                break
         d.leg_special = falling_back or returning
         entered = (
             self.day_entered.pop(d.id, None) if a == self.m.bases[self.enemy(d.side)] else None
@@ -349,6 +355,9 @@ class CampaignReferee(LogTruths):
         back = len(d.day_path) >= 2 and d.day_path[-2] == j
         if back and not special and not d.day_legs[-1]:
             self.odd("aba", e, f"{d.id} {j}→{d.day_path[-1]}→{j}")
+            if d.replanned:
+                self.odd("aba_trigger", e, f"{d.id} {j}→{d.day_path[-1]}→{j}, re-planned")
+        d.replanned = False
         d.day_path.append(j)
         d.day_legs.append(special)
         if d.guns is not None and d.guns[0] == j:
@@ -366,13 +375,15 @@ class CampaignReferee(LogTruths):
         order = (e["junction"], e["code"], e["goal"], e["step"], e.get("aim"))
         for other in (*e.get("enemies", ()), *e.get("friends", ())):
             o = self.divs.get(other)
-            if o is not None and o.gone:
+            if o is not None and o.gone and t >= o.gone_t:
                 self.odd("destroyed_named", e, f"{d.id}'s order names {other}, {o.gone}")
         if d.last_order is not None and d.last_order_t == t and d.last_order != order:
             self.odd("two_orders", e, f"{d.id} ordered twice at one minute")
         elif d.last_order == order and d.last_order_t // DAY == t // DAY:
             self.odd("repeated", e, f"{d.id} given '{e['code']}' to {e['goal']} again")
         d.last_order, d.last_order_t = order, t
+        if e.get("trigger"):
+            d.replanned = True
         if e["code"] == "guns" and e["goal"]:
             self.r.glitches["guns"].append(f"{self.when(t)}: {d.id} to the guns at {e['goal']}")
             d.guns = (e["goal"], t)
@@ -405,6 +416,7 @@ class CampaignReferee(LogTruths):
         b["attacker"] = e["attacker"]
         b["winner"] = e["winner"]
         b["came"] = {div_id: self.divs[div_id].came_from for s in SIDES for div_id in fought[s]}
+        b["joined"] = joined
         self.battles.append(b)
         for s in SIDES:
             for div_id in fought[s]:
@@ -431,6 +443,7 @@ class CampaignReferee(LogTruths):
                 if not d.units and not d.gone:
                     self.truth_destroyed(e, div_id, fought)
                     d.gone = f"destroyed at {place}"
+                    d.gone_t = b["end"]  # (the event comes at the start; the end is later)
                     self.lost_divisions[s] += 1
                     where = d.place
                     d.place = None

@@ -1,0 +1,112 @@
+"""The army-level plan (RULES.md §8.8 house, issue 31 items 1-2): kept orders, re-plan
+triggers, one rendezvous per group, orders naming a division gone dropped."""
+
+from __future__ import annotations
+
+from campaign.events import Ordered
+from campaign.printers.narrative import Narrator
+from campaign.printers.orders import order_sentence
+from campaign.strategy.knowledge import EnemyGroup, Order
+from campaign.strategy.plan import ArmyPlan, base_in_danger
+from campaign.strategy.triggers import TIMEOUT_MINUTES, Snapshot, balance_changed
+
+CALM = Snapshot(0, False, ())
+
+
+def go(code, at, goal, enemy_at, enemies, friends, aim):
+    """A stand-in route: one step straight to the goal."""
+    return Order(code, goal, goal, enemy_at, enemies, friends, aim)
+
+
+def test_balance_changes_by_half_or_a_threat():
+    assert not balance_changed(Snapshot(10, False, ()), Snapshot(14, False, ()))
+    assert balance_changed(Snapshot(10, False, ()), Snapshot(15, False, ()))
+    assert balance_changed(Snapshot(15, False, ()), Snapshot(10, False, ()))
+    assert balance_changed(Snapshot(0, False, ()), Snapshot(1, False, ()))
+    assert balance_changed(Snapshot(5, False, ()), Snapshot(5, True, ()))
+    assert not balance_changed(Snapshot(5, True, ()), Snapshot(5, False, ()))
+
+
+def test_a_kept_order_holds_until_a_trigger_fires():
+    plan = ArmyPlan()
+    first = Order("objective", "X", "M")
+    assert plan.settle("B1", "A", 0.0, first, lambda: CALM, {}, go) is first
+    other = Order("advance", "Y", "A2")
+    kept = plan.settle("B1", "M", 60.0, other, lambda: CALM, {}, go)
+    assert (kept.code, kept.goal, kept.trigger) == ("objective", "X", "")
+    plan.battle_seen(90.0, "Q")
+    changed = plan.settle("B1", "M", 120.0, other, lambda: CALM, {}, go)
+    assert (changed.code, changed.goal, changed.trigger, changed.cause) == (
+        "advance",
+        "Y",
+        "battle",
+        "Q",
+    )
+
+
+def test_nightfall_sighting_and_timeout_are_triggers():
+    for now, snap, trigger in (
+        (1440.0 + 60, CALM, "nightfall"),
+        (60.0, Snapshot(20, False, ()), "sighting"),
+        (TIMEOUT_MINUTES + 1, CALM, "timeout"),
+    ):
+        plan = ArmyPlan()
+        plan.settle("R1", "A", 0.0, Order("objective", "X", "M"), lambda: CALM, {}, go)
+        new = plan.settle("R1", "M", now, Order("advance", "Y", "A2"), lambda s=snap: s, {}, go)
+        assert new.trigger == trigger, (now, trigger)
+
+
+def test_an_order_on_a_destroyed_enemy_is_void():
+    plan = ArmyPlan()
+    attack = Order("attack", "X", "M", enemy_at="X", enemies=("B2",))
+    plan.settle("R1", "A", 0.0, attack, lambda: CALM, {"B2": "X"}, go)
+    plan.forget("B2")
+    new = plan.settle("R1", "M", 30.0, Order("objective", "Z", "N"), lambda: CALM, {}, go)
+    assert (new.trigger, new.cause) == ("void", "B2")
+    assert plan.alive(("B2", "B3")) == ("B3",)
+
+
+def test_an_enemy_gone_from_where_it_was_seen_voids_the_attack():
+    plan = ArmyPlan()
+    attack = Order("attack", "X", "M", enemy_at="X", enemies=("B2",))
+    plan.settle("R1", "A", 0.0, attack, lambda: CALM, {"B2": "X"}, go)
+    new = plan.settle("R1", "M", 30.0, Order("objective", "Z", "N"), lambda: CALM, {"B2": "W"}, go)
+    assert (new.trigger, new.cause) == ("void", "at:X")
+
+
+def test_done_then_turning_back_without_a_trigger_holds():
+    plan = ArmyPlan()
+    plan.settle("R1", "A", 0.0, Order("objective", "M", "M"), lambda: CALM, {}, go)
+    back = plan.settle("R1", "M", 120.0, Order("advance", "Y", "A"), lambda: CALM, {}, go, "A")
+    assert back.code == "no_turn_back" and back.step is None
+    onward = plan.settle("R1", "M", 120.0, Order("advance", "Y", "Z"), lambda: CALM, {}, go, "A")
+    assert (onward.code, onward.trigger) == ("advance", "")
+
+
+def test_one_rendezvous_per_enemy_group():
+    plan = ArmyPlan()
+    assert plan.rendezvous_for("E", "P", "B1") == "P"
+    assert plan.rendezvous_for("E", "Q", "B2") == "P"  # B2 goes where B1 goes
+    plan.forget("B1")
+    assert plan.rendezvous_for("E", "Q", "B2") == "Q"
+    plan.battle_seen(10.0, None)
+    assert plan.rendezvous_for("E", "R", "B3") == "R"
+
+
+def test_a_captured_base_is_given_up_only_to_a_stronger_enemy_in_reach():
+    groups = {"N": EnemyGroup("N", ("R1",), 30), "F": EnemyGroup("F", ("R2",), 80)}
+    hours = {"N": 2.0, "F": 9.0}
+    assert not base_in_danger(hours, groups, 40, 4.0)  # the strong one is too far
+    assert base_in_danger(hours, groups, 20, 4.0)
+    assert base_in_danger(hours, groups, 40, 10.0)
+
+
+def test_the_log_names_the_trigger():
+    n = Narrator({"A": "Ligny", "B": "Sombreffe"})
+    e = Ordered(
+        600, "blue", "B3", "A", "objective", "B", "B", trigger="sighting", cause="A",
+        seen_by=("blue",),
+    )  # fmt: skip
+    text = order_sentence(n, e)
+    assert "Sombreffe" in text
+    assert "a change of plan: Red at Ligny are stronger than reported" in text
