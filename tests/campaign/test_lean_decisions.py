@@ -58,6 +58,15 @@ def test_costs_from_is_the_row_of_cost(default_map):
         priced.costs_from("nowhere")
 
 
+#: seeds of the samples below whose campaign ends with a side wiped out (§8.7), the case the
+#: end check exists for: with issue 31's generals a wipe-out is rarer (none in seeds 0-23 of
+#: either map), so the sample names one each
+_WIPED_OUT = {
+    ("waterloo-1815", str({"red": "aggressive", "blue": "aggressive"})): (27,),
+    (None, str(None)): (53,),
+}
+
+
 class _CheckingEveryArrival(Campaign):
     """The loop as it was: the end check (RULES.md §8.7) scheduled after every arrival."""
 
@@ -83,25 +92,25 @@ def test_end_check_skipped_while_both_sides_stand_changes_nothing(map_name, doct
     the case the check exists for."""
     rules = load_rules(None, {"campaign.withdrawal_threshold_percent": 100})
     cmap = load_map(map_name)
-    for seed in range(24):
+    for seed in [*range(22), *_WIPED_OUT.get((map_name, str(doctrines)), ())]:
         lean = Campaign(cmap, rules, seed, doctrines).run()
         full = _CheckingEveryArrival(cmap, rules, seed, doctrines).run()
         assert lean == full
 
 
 def test_the_end_check_case_is_met():
-    """The sample above (seeds 0-23) meets campaigns that end with a side wiped out.
+    """The sample above meets campaigns that end with a side wiped out.
 
     (Seeds change with the campaign's rules and random streams: since the Philox streams of
     issue 15, Waterloo's seed 9 and the default map's seed 8, both cases of the sample, do;
     since issue 31's rule fixes, the default map's seed 11; since issue 29's Waterloo set-up,
-    its seed 17.)"""
+    its seed 17; since issue 31's generals, Waterloo's seed 27 and the default map's 53.)"""
     rules = load_rules(None, {"campaign.withdrawal_threshold_percent": 100})
     ends = [
         Campaign(load_map(m), rules, seed, d).run().reason
         for m, d, seed in [
-            ("waterloo-1815", {"red": "aggressive", "blue": "aggressive"}, 17),
-            (None, None, 11),
+            ("waterloo-1815", {"red": "aggressive", "blue": "aggressive"}, 27),
+            (None, None, 53),
         ]
     ]
     assert [run_reason_code(reason) for reason in ends] == ["no-divisions"] * 2
@@ -111,7 +120,7 @@ def test_the_end_check_case_is_met():
 def test_end_sentences_agree_with_a_plural_side_name():
     """'Allies hold the enemy base' (RULES.md §8.7), not 'Allies holds': the verb agrees
     with a side's name read as a plural, as every sentence of the log does."""
-    end = run_campaign(load_map("waterloo-1815"), load_rules(), 33, record_events=False)
+    end = run_campaign(load_map("waterloo-1815"), load_rules(), 2, record_events=False)
     assert end.reason == "Allies hold the enemy base, Charleroi, at nightfall"
     assert run_reason_code(end.reason) == "base-taken"
 
@@ -134,7 +143,7 @@ def test_events_off_ends_at_the_same_event_wherever_the_cap_falls(default_map, m
 
     def watched_end(self, winner, reason):
         if not self.over and not self.record:
-            ended_in_record.append(sys._getframe(2).f_code.co_name == "_apply")
+            ended_in_record.append(sys._getframe(2).f_code.co_name in ("_apply", "_learn_strengths"))
         end(self, winner, reason)
 
     monkeypatch.setattr(Campaign, "end", watched_end)
