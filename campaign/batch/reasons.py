@@ -15,6 +15,11 @@ __all__ = ["BATTLE_REASONS", "RUN_REASONS", "battle_reason_text", "run_reason_co
 #: ``(code, pattern, meaning)`` of every way a campaign ends (RULES.md §7.6, §8.7).
 RUN_REASONS: tuple[tuple[str, str, str], ...] = (
     ("base-taken", r"holds? the enemy base", "a side holds the enemy's base (§8.7)"),
+    (
+        "bases-exchanged",
+        r"each side holds the other's base",
+        "each side holds the other's base at nightfall: a draw (§8.7)",
+    ),
     ("both-withdrew", r"both armies withdrew", "both armies withdrew the same evening: a draw"),
     ("withdrawal", r"withdrew from the campaign", "a side withdrew at its evening check (§7.6)"),
     ("both-destroyed", r"neither side has a division", "no division left on either side: a draw"),

@@ -9,6 +9,8 @@ Add a column here (one line), in the table's order, and in the writer's columns.
 
 from __future__ import annotations
 
+from campaign.batch.reasons import RUN_REASONS
+
 __all__ = ["SCHEMA_VERSION", "TABLES", "TABLE_COMMENTS", "comment_sql", "create_sql"]
 
 #: Version of the layout; 2 added reason codes (``runs.reason``) with ``reason_text``.
@@ -69,21 +71,7 @@ TABLES: dict[str, tuple[tuple[str, str, str], ...]] = {
         (
             "reason",
             "VARCHAR",
-            "why it ended, a code: "
-            + ", ".join(
-                [
-                    "base-taken",
-                    "withdrawal",
-                    "both-withdrew",
-                    "no-divisions",
-                    "both-destroyed",
-                    "objectives",
-                    "objectives-even",
-                    "time-limit",
-                    "event-cap",
-                    "other",
-                ]
-            ),
+            "why it ended, a code: " + ", ".join([*(code for code, _, _ in RUN_REASONS), "other"]),
         ),
         ("end_minutes", "INTEGER", "when it ended, " + _T),
         ("days", "INTEGER", "campaign days begun"),

@@ -81,6 +81,7 @@ def test_reasons_are_codes_with_their_text(results):
 def test_every_way_a_campaign_ends_has_a_code():
     sentences = [
         "Red holds the enemy base, Steinbrück",
+        "each side holds the other's base at nightfall: a draw",
         "both armies withdrew the same evening: a draw",
         "Blue withdrew from the campaign (evening withdrawal check, RULES.md §7.6)",
         "neither side has a division left: a draw",

@@ -102,7 +102,7 @@ def test_orders_and_views_are_values():
     assert order != Order("attack", "c", "b", enemy_at="c", enemies=("B1",))
     assert repr(order) == (
         "Order(code='attack', goal='c', step='b', enemy_at='c', enemies=('B1',), "
-        "friends=('R2',), aim=None)"
+        "friends=('R2',), aim=None, trigger='', cause='')"
     )
     div = OwnDivision("R1", "c", None, 60, True)
     assert div == OwnDivision("R1", "c", None, 60, True) != OwnDivision("R1", "c", None, 59, True)

@@ -25,7 +25,7 @@ from campaign.events import (
 from campaign.printers.jsonl import read_jsonl, write_jsonl
 
 #: a default-map seed whose campaign has withdrawal checks in battle and a late arrival
-SEED = 5
+SEED = 0  # (5 until issue 31's generals: its battles no longer have a late arrival)
 
 
 def _rows(events):

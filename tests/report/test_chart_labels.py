@@ -21,7 +21,8 @@ def test_every_battle_label_lies_inside_the_figure() -> None:
     renderer = canvas.get_renderer()
     width = fig.bbox.width
     labels = [t for t in fig.axes[0].get_yticklabels() if t.get_text()]
-    assert any("Bois-Sainte-Anne - Roncourt" in t.get_text() for t in labels)  # the long one
+    # the long one (39 characters, as "Bois-Sainte-Anne - Roncourt" was before issue 31)
+    assert any("the road La Croisée - Pont-de-l'Isle" in t.get_text() for t in labels)
     for label in labels:
         box = label.get_window_extent(renderer)
         assert box.x0 >= 0 and box.x1 <= width, label.get_text()
