@@ -143,7 +143,9 @@ def test_events_off_ends_at_the_same_event_wherever_the_cap_falls(default_map, m
 
     def watched_end(self, winner, reason):
         if not self.over and not self.record:
-            ended_in_record.append(sys._getframe(2).f_code.co_name in ("_apply", "_learn_strengths"))
+            ended_in_record.append(
+                sys._getframe(2).f_code.co_name in ("_apply", "_learn_strengths")
+            )
         end(self, winner, reason)
 
     monkeypatch.setattr(Campaign, "end", watched_end)
