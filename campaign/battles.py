@@ -633,11 +633,14 @@ class BattleDesk:
             camp.emit(e)
         added = events[n:]
         slot = max(battle.slot, bisect.bisect_left(events, battle.start, hi=n, key=_t))
-        if not added or slot >= n:
+        if not added:
             return
-        del events[n:]
-        events[slot:slot] = added
-        for other in self.pending.values():  # later slots move down by what was put in
+        if slot < n:
+            del events[n:]
+            events[slot:slot] = added
+        # later slots move down by what was put in, also when the record stayed at the end: a
+        # battle begun the same minute with a later number still comes after it in the log
+        for other in self.pending.values():
             if other.slot > slot or (other.slot == slot and other.number > battle.number):
                 other.slot += len(added)
 
