@@ -144,7 +144,11 @@ def test_the_engines_own_result_entered_gives_the_same_campaign_more_seeds(maps,
 
 
 def test_the_log_says_where_the_table_result_falls(maps, rules):
-    cmap, seed = maps["default"], 5
+    """Seed 3's battle 1 on the road from Mont Fère to Val-d'Oré: Red won after 10 bounds,
+    the campaign's only battle of 10 bounds (its line is found by that). Seed 5 was the case
+    until issue 31's generals with intent changed the campaigns: it now has a second battle of
+    10 bounds; seed 3 is the first seed whose battle 1 is a Red win after 10 bounds, alone."""
+    cmap, seed = maps["default"], 3
     whole = Campaign(cmap, rules, seed)
     whole.run()
     logged = _first_battle(whole.events)
@@ -155,7 +159,7 @@ def test_the_log_says_where_the_table_result_falls(maps, rules):
     engine_lines = [line for line in _text(whole.events, cmap, odds) if "After 10 bounds" in line]
     table_lines = [line for line in _text(table.events, cmap, odds) if "on the table" in line]
     assert len(engine_lines) == 1 and len(table_lines) == 1
-    phrase = engine_lines[0].split(" - ")[1]  # "Red won a fight it wins three times in four."
+    phrase = engine_lines[0].split(" - ")[1]  # "Red won a fight it wins three times in five."
     assert phrase.startswith("Red won a fight it wins ")
     assert table_lines[0].endswith(" - " + phrase)
     assert "Fought on the table: after ten bounds (2 h 30 min) Red won" in table_lines[0]

@@ -29,18 +29,29 @@ from campaign.tabletop.sheet import (
 )
 
 LIMIT = 10
+#: The campaign whose battle 5 every test here briefs: seed 132 on the default map. Its battle
+#: 5 at La Croisée (crossroads, objective value 2) begins with 18 bounds of daylight left;
+#: Red's 19 units (R2-A1 and R3-I5 carry 3 hits each) defend against Blue's 3, and B3 joins
+#: Blue at bound 3 with hits carried. (Seed 5's battle 5 was the case until issue 31's
+#: generals with intent changed the campaigns: it has no late arrival now; seed 132 is the
+#: first seed whose battle 5 has a late arrival after bound 1, carried hits on Red and a Red
+#: unit carrying none listed first, with 18 bounds of daylight as before.)
+SEED = 132
 
 
 @pytest.fixture(scope="module")
 def logged(tmp_path_factory, rules):
-    """Seed 5's log on the default map; its battle 5 has a late arrival and carried hits."""
-    path = tmp_path_factory.mktemp("tabletop") / "seed5.jsonl"
+    """Seed 132's log on the default map; its battle 5 has a late arrival (after bound 1)
+    and carried hits."""
+    path = tmp_path_factory.mktemp("tabletop") / f"seed{SEED}.jsonl"
     with path.open("w", encoding="utf-8") as out:
-        write_jsonl(run_campaign(load_map(), rules, 5).events, out)
+        write_jsonl(run_campaign(load_map(), rules, SEED).events, out)
     events = read_jsonl(path)
     header = next(e for e in events if isinstance(e, CampaignStarted))
     setup = setup_of(logged_battles(events)[4], 5, rules.rules, header)
-    assert setup.arrivals and any(u.hits for f in setup.forces for u in f.units)
+    assert any(a.bound > 1 for a in setup.arrivals)
+    assert any(u.hits for u in setup.forces[0].units)
+    assert not setup.forces[0].units[0].hits  # the unit the bad cases edit carries none
     return path, header, setup
 
 
@@ -196,7 +207,9 @@ def test_a_good_sheet_is_set_beside_the_odds(logged, tmp_path, capsys):
 
 def test_quick_form_spreads_losses_evenly(logged):
     _, _, setup = logged
-    units = setup.forces[1].units  # Blue: 13 units, 3 hits carried in
+    # Red: 19 units, two carrying 3 hits; 45% of their boxes is more than it takes to bring
+    # every unit down to the carriers' 7 boxes, so the boxes left end level within one
+    units = setup.forces[0].units
     boxes = sum(LIMIT - u.hits for u in units)
     hits = spread_losses(units, 45, LIMIT)
     assert sum(hits.values()) - sum(u.hits for u in units) == round(0.45 * boxes)
@@ -241,9 +254,9 @@ def test_briefing_and_sheet_commands(logged, tmp_path, capsys):
     html = page.read_text(encoding="utf-8")
     for unit in [u.id for f in setup.forces for u in f.units]:
         assert f"<td>{unit}</td>" in html
-    assert "bound 2" in html and "18 bounds of 15 minutes left" in html
-    assert "objective value 2" in html and "(town)" in html and "Abstract odds" in html
-    assert "Red 4 cards" in html and "Blue 14 cards" in html
+    assert "bound 3" in html and "18 bounds of 15 minutes left" in html  # B3 joins at 3
+    assert "objective value 2" in html and "(crossroads)" in html and "Abstract odds" in html
+    assert "Red 20 cards" in html and "Blue 4 cards" in html  # 19 and 3 units (RULES.md §3.1)
     assert not re.search(r"(src|href)=\"https?:", html)
     code, out = _run(capsys, "result-sheet", "--from", str(path), "--battle", "5")
     assert code == 0 and yaml.safe_load(out)["battle"] == 5

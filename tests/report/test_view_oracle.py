@@ -188,11 +188,12 @@ def test_no_side_learns_a_fact_before_it_could(map_key):
 
 
 def test_a_late_arrivals_strength_is_learned_when_the_battle_ends():
-    """Seed 42 on the default map: Blue divisions join a battle of day 2 late (B3 and B4
-    at bounds 9 and 21 of the battle at Mont Fère since issue 31's pursuers attack; B3
-    fought a road battle just before, so B4 is the one checked); Red learns its strength at
-    the battle's end, not at its start."""
-    _, _, events = _campaign("default", 42)
+    """Seed 4 on the default map: B1 joins the battle at Kressheim of day 2 (18:30, R2
+    against B3) late, at bound 5; the log learns its strength at the battle's start, Red
+    learns it at the battle's end (20:00, nightfall), not at its start. (Seed 42 was the
+    case until issue 31's generals with intent: no Blue division joins a battle late there
+    now; seed 4 is the first seed with such a join.)"""
+    _, _, events = _campaign("default", 4)
     battles = [e for e in events if isinstance(e, BattleFought)]
 
     def alone(b: BattleFought, d: str) -> bool:  # no other battle of d ends during b
@@ -209,9 +210,7 @@ def test_a_late_arrivals_strength_is_learned_when_the_battle_ends():
     )
     stream = _side_jsonl(events, "red")
     learned = [
-        e
-        for e in stream
-        if isinstance(e, StrengthLearned) and e.enemy == late and e.t >= battle.t
+        e for e in stream if isinstance(e, StrengthLearned) and e.enemy == late and e.t >= battle.t
     ]
     assert learned and learned[0].t == battle.t + battle.minutes
     before = stream[: stream.index(learned[0])]
