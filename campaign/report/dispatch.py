@@ -33,7 +33,9 @@ __all__ = ["dispatch", "listing"]
 #: How a battle was won (BattleFought.reason), as a verb of the winner: ``Red routs R2``.
 _WON = {
     "withdrawal": ("drives off", "drive off"),
-    "no-units": ("destroys", "destroy"),
+    # the loser had no unit left on the field (§6.8): routed or off the table as well as
+    # destroyed, so the division lives on to fall back
+    "no-units": ("clears the field of", "clear the field of"),
     "cards": ("wears down", "wear down"),
 }
 
