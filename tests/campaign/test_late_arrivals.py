@@ -104,11 +104,14 @@ def test_divisions_that_set_off_during_a_battle_join_it() -> None:
 
 #: (overrides, seed) of campaigns, balanced Red against cautious Blue, in which a battle is
 #: over before its first bound (with ``lose_at_cards: 2`` a one-unit force begins beaten,
-#: RULES.md §3.4): on a road (seed 77), at a junction (77, the second set), and against a
-#: division that was holding when the battle began (145: its last order before the battle
-#: was a hold). Such battles once sent a division marching twice. (Seeds found again when the
-#: side acting first in a minute became a seeded draw, issue 10 item 4, and again for the
-#: Philox streams of issue 15, by searching seeds 0 up for the first of each case.)
+#: RULES.md §3.4): at a junction (seed 1: R3 on B4 at Steinbrück), at a junction and against
+#: a division that was holding when the battle began (1, the second set: Kressheim, and R2+R3
+#: on B4 at Steinbrück, whose last order before it was a hold, ``guard_hold``), and on a road
+#: (41, the third set: Val-d'Oré - Saint-Fiacre, then Saint-Fiacre). Such battles once sent a
+#: division marching twice. (Seeds found again when the side acting first in a minute became
+#: a seeded draw, issue 10 item 4, for the Philox streams of issue 15, and for issue 31's
+#: plans (77, 77, 145 showed none), each time by searching seeds 0 up for the first of each
+#: case; in seeds 0-149 the first set shows no road case, the second shows one at seed 91.)
 BEATEN_AT_ONCE = [
     (
         {
@@ -117,7 +120,7 @@ BEATEN_AT_ONCE = [
             "battle.withdrawal_success_total": 10,
             "campaign.withdrawal_threshold_percent": 35,
         },
-        77,
+        1,
     ),
     (
         {
@@ -126,7 +129,7 @@ BEATEN_AT_ONCE = [
             "battle.withdrawal_success_total": 10,
             "campaign.withdrawal_threshold_percent": 15,
         },
-        77,
+        1,
     ),
     (
         {
@@ -136,7 +139,7 @@ BEATEN_AT_ONCE = [
             "campaign.rough_road_pass": 30,
             "campaign.withdrawal_threshold_percent": 35,
         },
-        145,
+        41,
     ),
 ]
 
