@@ -74,7 +74,10 @@ def _may_fight(d: Division) -> bool:
     Every division standing there is, and so is one falling back through it (its next order
     a fall back's ``march``): a retreat that runs into the enemy is caught. A division
     waiting to return after a draw (``wait_until``, ``return``) or to finish a road
-    (``arrive``) is not: the draw's rule (§8.5) or the road battle placed it there.
+    (``arrive``) is not: the draw's rule (§8.5) or the road battle placed it there. Not met,
+    it starts no battle; yet a battle that starts there (another division met) is fought
+    with it too: every division of either side at the junction (§8.4,
+    :meth:`BattleDesk.check_contact`).
     """
     return not d.orders or d.orders[0][0] == "march"
 
@@ -293,12 +296,13 @@ class BattleDesk:
         # (§8.3, §8.4; left out, nobody looked at the junction again at dawn)
         start = self._start_time(now)
         here = self._ready_at(junction, start)
-        if not _both_sides(here):
+        met = [d for d in here if _may_fight(d)]
+        if not _both_sides(met):
             return
         if arriving is not None and _arrived_together(here, arriving, now):
             arriving = None  # arrived together: a roll-off decides the attacker (§6.9)
         if start > now:  # no battle starts at night: fought at dawn with all there then (§8.3)
-            self._hold_for_dawn(junction, here, now, start, arriving)
+            self._hold_for_dawn(junction, met, now, start, arriving)
             return
         self.fight(Meeting(junction=junction), here, arriving)
 
@@ -310,11 +314,13 @@ class BattleDesk:
                 d.busy_until = dawn
 
     def _ready_at(self, junction: str, start: float) -> list[Division]:
-        """The divisions at ``junction`` that may fight in a battle starting at ``start``."""
+        """The divisions at ``junction`` free for a battle starting at ``start``: everything
+        each side has there (RULES.md §8.4), a draw's attacker waiting to go back included.
+        Whether a battle starts is for those of them :func:`_may_fight` says are met."""
         return [
             d
             for d in self.camp.divisions
-            if d.alive and d.location == junction and d.busy_until <= start and _may_fight(d)
+            if d.alive and d.location == junction and d.busy_until <= start
         ]
 
     def _hold_for_dawn(

@@ -418,6 +418,10 @@ class CampaignReferee(LogTruths):
         b["came"] = {div_id: self.divs[div_id].came_from for s in SIDES for div_id in fought[s]}
         b["joined"] = joined
         self.battles.append(b)
+        if b["place"] is not None:  # the battle decides: a draw's attacker waiting there to go
+            for s in SIDES:  # back fights in it (§8.4) and goes back only if this one says so
+                for div_id in fought[s]:
+                    self.divs[div_id].returning = None
         for s in SIDES:
             for div_id in fought[s]:
                 d = self.divs[div_id]
