@@ -161,11 +161,6 @@ class Strategist:
         self._here_view: SideView | None = None
         self._here_asked: tuple[str, str] = ("", "")
         self._here_found: tuple[int, tuple[str, ...]] = (0, ())
-        #: the groups the kept snapshots are of, and those snapshots by (junction, own
-        #: boxes there, own base): what a division knows of the enemy, the same for all
-        #: who ask at one junction with one strength while the sightings stay the same
-        self._snapshot_groups: dict[str, EnemyGroup] | None = None
-        self._snapshots: dict[tuple[str, int, str], Snapshot] = {}
 
     # ------------------------------------------------------------------ memory
     def _mem(self, div: str) -> Memory:
@@ -392,11 +387,15 @@ class Strategist:
             """The junctions of the enemy groups too strong to attack from here."""
             return self._stronger(self._enemy_groups(view), self._here(div, at, view)[0])
 
+        made: list[Snapshot] = []  # (worked out once, if asked)
+
         def snap() -> Snapshot:
             """What the division knows of the enemy now."""
-            groups = self._enemy_groups(view)
-            here = self._here(div, at, view)[0]
-            return self._snapshot(at, view, groups, self._stronger(groups, here), here)
+            if not made:
+                groups = self._enemy_groups(view)
+                stronger = self._stronger(groups, self._here(div, at, view)[0])
+                made.append(self._snapshot(at, view, groups, stronger))
+            return made[0]
 
         def go(
             code: str, at: str, goal: str, enemy_at: str | None,
@@ -431,26 +430,10 @@ class Strategist:
         return self._another_way(at, order, came_from, strong(), TURN_BACK_DETOUR_HOURS)
 
     def _snapshot(
-        self, at: str, view: SideView, groups: dict[str, EnemyGroup], stronger: set[str],
-        here: int,
-    ) -> Snapshot:  # fmt: skip
-        """The known enemy boxes within ``seek_hours`` of ``at``, whether the base is
-        threatened, and the junctions of the enemy groups too strong to attack (triggers):
-        ``stronger`` those of ``groups`` that ``here`` own boxes cannot attack. Kept for
-        these groups by (``at``, ``here``, own base): read-only, shared."""
-        if groups is not self._snapshot_groups:
-            self._snapshot_groups = groups  # kept alive here: its identity is not reused
-            self._snapshots = {}
-        key = (at, here, view.own_base)
-        found = self._snapshots.get(key)
-        if found is None:
-            found = self._snapshots[key] = self._take_snapshot(at, view, groups, stronger)
-        return found
-
-    def _take_snapshot(
         self, at: str, view: SideView, groups: dict[str, EnemyGroup], stronger: set[str]
     ) -> Snapshot:
-        """:meth:`_snapshot`, worked out."""
+        """The known enemy boxes within ``seek_hours`` of ``at``, whether the base is
+        threatened, and the junctions of the enemy groups too strong to attack (triggers)."""
         from_at = self.priced.costs_from(at)
         seek = self._doc_seek_hours
         near = 0
