@@ -70,6 +70,8 @@ from campaign.strategy.triggers import Snapshot
 #: the expected length of a battle before the side has seen one end, in minutes (house:
 #: about the median battle of the shipped maps); after that, the mean of those it fought
 EXPECTED_BATTLE_MINUTES = 120.0
+#: what a division knows of the enemy when it knows of none (read-only: shared)
+NO_ENEMY = Snapshot(0, False, ())
 
 __all__ = ["CODES", "GROUP_CODES", "GUARD_CODES", "Order", "Strategist", "check_doctrines"]
 
@@ -433,7 +435,10 @@ class Strategist:
         self, at: str, view: SideView, groups: dict[str, EnemyGroup], stronger: set[str]
     ) -> Snapshot:
         """The known enemy boxes within ``seek_hours`` of ``at``, whether the base is
-        threatened, and the junctions of the enemy groups too strong to attack (triggers)."""
+        threatened, and the junctions of the enemy groups too strong to attack (triggers);
+        with no enemy known, :data:`NO_ENEMY` (none near, no threat, none stronger)."""
+        if not groups:
+            return NO_ENEMY
         from_at = self.priced.costs_from(at)
         seek = self._doc_seek_hours
         near = 0
