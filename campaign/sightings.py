@@ -92,8 +92,8 @@ def _sight(camp: Campaign, side: str, standing: list[str]) -> None:
 
 
 def _in_sight(around: frozenset[str], standing: list[str]) -> bool:
-    """Whether any junction of ``standing`` is in ``around`` (``not around.isdisjoint``)."""
-    return any(j in around for j in standing)
+    """Whether any junction of ``standing`` is in ``around``."""
+    return not around.isdisjoint(standing)
 
 
 def side_view(camp: Campaign, side: str) -> SideView:

@@ -70,6 +70,8 @@ from campaign.strategy.triggers import Snapshot
 #: the expected length of a battle before the side has seen one end, in minutes (house:
 #: about the median battle of the shipped maps); after that, the mean of those it fought
 EXPECTED_BATTLE_MINUTES = 120.0
+#: what a division knows of the enemy when it knows of none (read-only: shared)
+NO_ENEMY = Snapshot(0, False, ())
 
 __all__ = ["CODES", "GROUP_CODES", "GUARD_CODES", "Order", "Strategist", "check_doctrines"]
 
@@ -154,6 +156,13 @@ class Strategist:
         self._stronger_groups: dict[str, EnemyGroup] | None = None
         self._stronger_by_here: dict[int, set[str]] = {}
         self._no_stronger: set[str] = set()  # (no groups: none stronger; never filled)
+        #: the view the groups and own boxes below were last worked out for: a decision
+        #: asks for them several times of one view (choosing, then settling the order)
+        self._groups_view: SideView | None = None
+        self._view_groups: dict[str, EnemyGroup] = self._no_groups
+        self._here_view: SideView | None = None
+        self._here_asked: tuple[str, str] = ("", "")
+        self._here_found: tuple[int, tuple[str, ...]] = (0, ())
 
     # ------------------------------------------------------------------ memory
     def _mem(self, div: str) -> Memory:
@@ -164,7 +173,17 @@ class Strategist:
 
     def _enemy_groups(self, view: SideView) -> dict[str, EnemyGroup]:
         """``view.enemy_groups()``, worked out again only when the sightings or the known
-        strengths differ from the last decision's (read-only: shared between decisions)."""
+        strengths differ from the last decision's (read-only: shared between decisions);
+        looked up once per view (a view is good for one decision: nothing it holds changes
+        while the doctrine decides)."""
+        if view is not self._groups_view:
+            self._groups_view = view  # (kept alive here: its identity is not reused)
+            self._view_groups = self._groups_seen(view)
+        return self._view_groups
+
+    def _groups_seen(self, view: SideView) -> dict[str, EnemyGroup]:
+        """The enemy groups of ``view``: those last worked out while the sightings and the
+        known strengths are the same (:meth:`_enemy_groups`)."""
         positions = view.enemy_positions
         if not positions:
             return self._no_groups
@@ -179,7 +198,17 @@ class Strategist:
 
     def _here(self, div: str, at: str, view: SideView) -> tuple[int, tuple[str, ...]]:
         """Own boxes at ``at`` that can act now (the free divisions there and ``div``), and
-        the other free divisions there, sorted (they march with an attack or pursuit)."""
+        the other free divisions there, sorted (they march with an attack or pursuit).
+        Counted once per view, division and junction (asked again while it decides)."""
+        if view is self._here_view and self._here_asked == (div, at):
+            return self._here_found
+        self._here_view = view  # (kept alive here: its identity is not reused)
+        self._here_asked = (div, at)
+        self._here_found = self._count_here(div, at, view)
+        return self._here_found
+
+    def _count_here(self, div: str, at: str, view: SideView) -> tuple[int, tuple[str, ...]]:
+        """:meth:`_here`, counted."""
         here = 0
         band: list[str] | None = None  # (made only when another free division is there)
         for d in view.own:
@@ -353,21 +382,20 @@ class Strategist:
 
     def _settle(self, div: str, at: str, view: SideView, order: Order) -> Order:
         """``order``, or the order ``div`` keeps when no trigger fired (:mod:`.plan`)."""
-        # (the enemy groups, those too strong, and the snapshot: worked out once, if asked)
-        known: list[tuple[dict[str, EnemyGroup], set[str]]] = []
-        made: list[Snapshot] = []
 
-        def strong() -> tuple[dict[str, EnemyGroup], set[str]]:
-            if not known:
-                groups = self._enemy_groups(view)
-                here, _ = self._here(div, at, view)
-                known.append((groups, self._stronger(groups, here)))
-            return known[0]
+        # (the enemy groups, own boxes here, those too strong and the snapshot are kept for
+        # the view and the sightings: asking again costs a look-up)
+        def strong() -> set[str]:
+            """The junctions of the enemy groups too strong to attack from here."""
+            return self._stronger(self._enemy_groups(view), self._here(div, at, view)[0])
+
+        made: list[Snapshot] = []  # (worked out once, if asked)
 
         def snap() -> Snapshot:
             """What the division knows of the enemy now."""
             if not made:
-                groups, stronger = strong()
+                groups = self._enemy_groups(view)
+                stronger = self._stronger(groups, self._here(div, at, view)[0])
                 made.append(self._snapshot(at, view, groups, stronger))
             return made[0]
 
@@ -375,7 +403,7 @@ class Strategist:
             code: str, at: str, goal: str, enemy_at: str | None,
             enemies: tuple[str, ...], friends: tuple[str, ...], aim: str | None,
         ) -> Order:  # fmt: skip
-            return self._go(code, at, goal, strong()[1], enemy_at, enemies, friends, aim)
+            return self._go(code, at, goal, strong(), enemy_at, enemies, friends, aim)
 
         if 0 in view.enemy_boxes.values():
             for enemy, boxes in view.enemy_boxes.items():
@@ -401,13 +429,16 @@ class Strategist:
             return order
         # the same day back where it came from, for no reason strong enough: another way
         # if there is one not much longer, else it holds
-        return self._another_way(at, order, came_from, strong()[1], TURN_BACK_DETOUR_HOURS)
+        return self._another_way(at, order, came_from, strong(), TURN_BACK_DETOUR_HOURS)
 
     def _snapshot(
         self, at: str, view: SideView, groups: dict[str, EnemyGroup], stronger: set[str]
     ) -> Snapshot:
         """The known enemy boxes within ``seek_hours`` of ``at``, whether the base is
-        threatened, and the junctions of the enemy groups too strong to attack (triggers)."""
+        threatened, and the junctions of the enemy groups too strong to attack (triggers);
+        with no enemy known, :data:`NO_ENEMY` (none near, no threat, none stronger)."""
+        if not groups:
+            return NO_ENEMY
         from_at = self.priced.costs_from(at)
         seek = self._doc_seek_hours
         near = 0

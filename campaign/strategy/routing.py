@@ -239,7 +239,7 @@ class PricedRoutes:
 
 def runs_through(route: tuple[str, ...], junctions: set[str]) -> bool:
     """Whether ``route`` passes through one of ``junctions`` between its ends."""
-    return any(route[i] in junctions for i in range(1, len(route) - 1))
+    return len(route) > 2 and not junctions.isdisjoint(route[1:-1])
 
 
 def nearer(hours: float, tie: float, j: str, best_hours: float, best_tie: float, best: str) -> bool:
