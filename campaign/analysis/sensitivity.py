@@ -187,8 +187,29 @@ def load_sensitivity_spec(
         if value is not None:
             data[name] = value
             given.add(name)
+    spec = _validated(data, given, source)
+    document, _ = load_rules_document([])
+    params = []
+    for key, p in spec.parameters.items():
+        param, checks = _parameter(document, key, p, source)
+        for value in checks:  # every end of a range and every value must be accepted
+            _check_value(spec, key, value, source, f"parameters.{key}")
+        params.append(param)
+    _check_doctrines(spec, source)
+    return spec, params
+
+
+def _validated(data: dict[str, Any], given: set[str], source: str) -> SensitivitySpec:
+    """The spec checked by its model; a bad value names its flag when a flag gave it, else
+    the file and the key path.
+
+    Raises
+    ------
+    BatchSpecError
+        On the first error the model finds.
+    """
     try:
-        spec = SensitivitySpec.model_validate(data)
+        return SensitivitySpec.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
         key = ".".join(str(p) for p in err["loc"]) or None
@@ -207,62 +228,89 @@ def load_sensitivity_spec(
             "seed, runs, method, samples, levels, parameters (each {range: [low, high]} or "
             "{values: [...]}), workers, output.",
         ) from None
-    document, _ = load_rules_document([])
-    params = []
-    for key, p in spec.parameters.items():
-        where = f"parameters.{key}"
-        exists, near = _key_exists(document, key)
-        if not exists:
-            hint = f" Did you mean '{near}'?" if near and near != key else ""
-            raise _fail(
-                source,
-                where,
-                f"{key!r} is not a config key (a value in config/rules.yaml)",
-                f"Use a dotted key of a value, e.g. campaign.rough_road_pass.{hint}",
-            )
-        if (p.range is None) == (p.values is None):
-            raise _fail(
-                source,
-                where,
-                "give either range or values",
-                "Write {range: [30, 90]} or {values: [10, 12, 14]}.",
-            )
-        if p.range is not None:
-            if len(p.range) != 2:
-                raise _fail(
-                    source,
-                    f"{where}.range",
-                    f"{p.range} is not [low, high]",
-                    "Give two numbers, low first, e.g. [30, 90].",
-                )
-            low, high = p.range
-            if not low < high:
-                raise _fail(
-                    source,
-                    f"{where}.range",
-                    f"the range [{low}, {high}] is empty or reversed",
-                    f"Give the low end first and a high end above it, e.g. [{min(low, high)}, "
-                    f"{max(low, high) if low != high else high + 1}].",
-                )
-            integer = isinstance(low, int) and isinstance(high, int)
-            param = Parameter(key, float(low), float(high), integer)
-            checks: list[Any] = [low, high]
-        else:
-            values = list(p.values or [])
-            if len({json.dumps(v, sort_keys=True) for v in values}) < 2:
-                raise _fail(
-                    source,
-                    f"{where}.values",
-                    "fewer than two distinct values",
-                    'List two values or more, e.g. ["3d10", "20 + d20"].',
-                )
-            param = Parameter(key, values=tuple(values))
-            checks = values
-        for value in checks:  # every end of a range and every value must be accepted
-            _check_value(spec, key, value, source, where)
-        params.append(param)
-    _check_doctrines(spec, source)
-    return spec, params
+
+
+def _parameter(
+    document: dict[str, Any], key: str, p: _ParamSpec, source: str
+) -> tuple[Parameter, list[Any]]:
+    """A parameter of the spec (a config key with a range or values) and the values the
+    rules must accept (a range's ends, or every value).
+
+    Raises
+    ------
+    BatchSpecError
+        If the key is not a config key, or it has both or neither of range and values.
+    """
+    where = f"parameters.{key}"
+    exists, near = _key_exists(document, key)
+    if not exists:
+        hint = f" Did you mean '{near}'?" if near and near != key else ""
+        raise _fail(
+            source,
+            where,
+            f"{key!r} is not a config key (a value in config/rules.yaml)",
+            f"Use a dotted key of a value, e.g. campaign.rough_road_pass.{hint}",
+        )
+    if (p.range is None) == (p.values is None):
+        raise _fail(
+            source,
+            where,
+            "give either range or values",
+            "Write {range: [30, 90]} or {values: [10, 12, 14]}.",
+        )
+    if p.range is not None:
+        return _range_parameter(key, p.range, source, where)
+    return _values_parameter(key, list(p.values or []), source, where)
+
+
+def _range_parameter(
+    key: str, given: list[Any], source: str, where: str
+) -> tuple[Parameter, list[Any]]:
+    """A parameter over ``[low, high]`` (integers when both ends are).
+
+    Raises
+    ------
+    BatchSpecError
+        If the range is not two numbers, or is empty or reversed.
+    """
+    if len(given) != 2:
+        raise _fail(
+            source,
+            f"{where}.range",
+            f"{given} is not [low, high]",
+            "Give two numbers, low first, e.g. [30, 90].",
+        )
+    low, high = given
+    if not low < high:
+        raise _fail(
+            source,
+            f"{where}.range",
+            f"the range [{low}, {high}] is empty or reversed",
+            f"Give the low end first and a high end above it, e.g. [{min(low, high)}, "
+            f"{max(low, high) if low != high else high + 1}].",
+        )
+    integer = isinstance(low, int) and isinstance(high, int)
+    return Parameter(key, float(low), float(high), integer), [low, high]
+
+
+def _values_parameter(
+    key: str, values: list[Any], source: str, where: str
+) -> tuple[Parameter, list[Any]]:
+    """A parameter over a list of values.
+
+    Raises
+    ------
+    BatchSpecError
+        If fewer than two of the values are distinct.
+    """
+    if len({json.dumps(v, sort_keys=True) for v in values}) < 2:
+        raise _fail(
+            source,
+            f"{where}.values",
+            "fewer than two distinct values",
+            'List two values or more, e.g. ["3d10", "20 + d20"].',
+        )
+    return Parameter(key, values=tuple(values)), values
 
 
 def _check_value(spec: SensitivitySpec, key: str, value: Any, source: str, where: str) -> None:

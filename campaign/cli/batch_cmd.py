@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -24,6 +24,11 @@ from campaign.cli.common import (
     WorkersOption,
     batch_interrupt_exits,
 )
+
+if TYPE_CHECKING:
+    from campaign.batch.plan import BatchPlan
+    from campaign.batch.spec import BatchSpec
+    from campaign.save.batch import SaveStart
 
 __all__ = ["batch_app"]
 
@@ -136,13 +141,71 @@ def run(
 
     use_engine(engine)
     from campaign.batch.server import start_server
-    from campaign.batch.spec import (
-        FLAG_OF_FIELD,
-        parse_set_flag,
-        read_spec_data,
-        spec_from_flags,
-    )
+    from campaign.batch.spec import spec_from_flags
 
+    max_runs, look = _precision_limits(precision, runs, max_runs, look)
+    base = _spec_data(spec)  # validated with the flags
+    source = str(spec) if spec is not None else "flags"
+    flags = {
+        "maps": map_,
+        "variants": variant,
+        "set": set_,
+        "doctrines": doctrines,
+        "runs": runs,
+        "seed": seed,
+        "workers": workers,
+        "backend": backend,
+        "scheduler": scheduler,
+        "chunk_size": chunk_size,
+        "output": str(output) if output else None,
+    }
+    batch, start = _from_save(spec_from_flags(base, flags, source), from_save, source)
+    if batch.backend == "local" and not batch.scheduler and batch.workers != 0:
+        start_server()  # the workers' fork server warms the engine while the batch is planned
+    from campaign.batch.plan import plan_batch
+
+    plan = plan_batch(batch, source, _given(flags, set_), start)  # every cell validated first
+    out = Path(batch.output or "results.duckdb")
+    console = _console()
+    if not quiet:
+        _announce(
+            console,
+            batch,
+            len(plan.cells),
+            out,
+            spec is None,
+            _runs_text(precision, max_runs, batch.runs),
+        )
+    with batch_interrupt_exits(out):
+        outcome = _run_cells(
+            plan,
+            out,
+            batch,
+            (precision, max_runs, look),
+            progress_every,
+            None if quiet else console,
+        )
+    if not quiet:
+        console.print(
+            f"{outcome.done_now} runs in {outcome.seconds:.1f} s "
+            f"({outcome.rate:,.1f} runs/s); {outcome.already_done} were already stored; "
+            f"seed entropy {outcome.entropy}",
+            highlight=False,
+        )
+    _summary(out, outcome.batch_id, quiet, plot)
+
+
+def _precision_limits(
+    precision: float | None, runs: int | None, max_runs: int | None, look: int | None
+) -> tuple[int, int]:
+    """``--max-runs`` and ``--look`` (defaults 10,000 and 100), refused without
+    ``--precision``; ``--runs`` refused with it; the precision bounded before any work.
+
+    Raises
+    ------
+    typer.Exit
+        (exit 2, through :func:`~campaign.cli.fail`) on a refused combination.
+    """
     if precision is None and (max_runs is not None or look is not None):
         fail(
             "--max-runs and --look only work with --precision: without it a batch runs the "
@@ -160,87 +223,98 @@ def run(
         from campaign.analysis.precision import check_precision
 
         check_precision(precision, max_runs, min(look, max_runs))
-    base = read_spec_data(spec) if spec is not None else None  # validated with the flags
-    source = str(spec) if spec is not None else "flags"
-    flags = {
-        "maps": map_,
-        "variants": variant,
-        "set": set_,
-        "doctrines": doctrines,
-        "runs": runs,
-        "seed": seed,
-        "workers": workers,
-        "backend": backend,
-        "scheduler": scheduler,
-        "chunk_size": chunk_size,
-        "output": str(output) if output else None,
-    }
-    batch = spec_from_flags(base, flags, source)
-    start = None
-    if from_save is not None:
-        from campaign.save.batch import spec_from_save, start_of
-        from campaign.save.format import read_save
+    return max_runs, look
 
-        read_save(from_save, "--from")  # a missing, huge or non-text file is refused first
-        start = start_of(from_save.read_text(encoding="utf-8"), str(from_save))
-        batch = spec_from_save(batch, start, source)
-    if batch.backend == "local" and not batch.scheduler and batch.workers != 0:
-        start_server()  # the workers' fork server warms the engine while the batch is planned
-    from campaign.batch.plan import plan_batch
-    from campaign.batch.runner import run_batch
+
+def _spec_data(spec: Path | None) -> dict[str, Any] | None:
+    """The spec file's data (None: a batch from flags only)."""
+    from campaign.batch.spec import read_spec_data
+
+    return read_spec_data(spec) if spec is not None else None
+
+
+def _from_save(
+    batch: BatchSpec, from_save: Path | None, source: str
+) -> tuple[BatchSpec, SaveStart | None]:
+    """The batch and its cells' start: ``--from``'s save state, else None (from the map)."""
+    if from_save is None:
+        return batch, None
+    from campaign.save.batch import spec_from_save, start_of
+    from campaign.save.format import read_save
+
+    read_save(from_save, "--from")  # a missing, huge or non-text file is refused first
+    start = start_of(from_save.read_text(encoding="utf-8"), str(from_save))
+    return spec_from_save(batch, start, source), start
+
+
+def _given(flags: dict[str, Any], set_: list[str] | None) -> dict[str, str]:
+    """The spec fields given by flags, and the flag that gave each (for the plan's errors)."""
+    from campaign.batch.spec import FLAG_OF_FIELD, parse_set_flag
 
     given = {k: FLAG_OF_FIELD[k] for k, v in flags.items() if v not in (None, []) and k != "set"}
     given |= {f"set.{parse_set_flag(t)[0]}": "--set" for t in set_ or []}  # keys from flags
-    plan = plan_batch(batch, source, given, start)  # every cell validated before any work
-    out = Path(batch.output or "results.duckdb")
-    console = _console()
-    if not quiet:
-        runs_text = f"up to {max_runs} runs" if precision is not None else f"{batch.runs} runs"
-        if spec is None:  # flags only: say what the defaults chose
-            console.print(
-                f"no spec file given: the batch is built from flags and defaults (maps: "
-                f"{', '.join(batch.maps)}); see config/batches/*.yaml for specs",
-                highlight=False,
-            )
-        console.print(
-            f"{'batch' if batch.name == 'batch' else 'batch ' + batch.name}: "
-            f"{len(plan.cells)} cell(s) × {runs_text} → {out}",
-            highlight=False,
-        )
-    with batch_interrupt_exits(out):
-        if precision is not None:
-            from campaign.cli.precision_cmd import run_with_precision
+    return given
 
-            outcome = run_with_precision(
-                plan,
-                out,
-                batch,
-                precision,
-                max_runs,
-                min(look, max_runs),
-                progress=not quiet,
-                progress_every=progress_every,
-                console=None if quiet else console,
-            )
-        else:
-            outcome = run_batch(
-                plan,
-                out,
-                workers=batch.workers,
-                backend=batch.backend,
-                scheduler=batch.scheduler,
-                chunk_size=batch.chunk_size,
-                progress=not quiet,
-                progress_every=progress_every,
-            )
-    if not quiet:
+
+def _runs_text(precision: float | None, max_runs: int, runs: int) -> str:
+    return f"up to {max_runs} runs" if precision is not None else f"{runs} runs"
+
+
+def _announce(
+    console: Console, batch: BatchSpec, cells: int, out: Path, from_flags: bool, runs_text: str
+) -> None:
+    """The batch's first lines: its cells and runs, and what the defaults chose when no spec
+    was given."""
+    if from_flags:  # flags only: say what the defaults chose
         console.print(
-            f"{outcome.done_now} runs in {outcome.seconds:.1f} s "
-            f"({outcome.rate:,.1f} runs/s); {outcome.already_done} were already stored; "
-            f"seed entropy {outcome.entropy}",
+            f"no spec file given: the batch is built from flags and defaults (maps: "
+            f"{', '.join(batch.maps)}); see config/batches/*.yaml for specs",
             highlight=False,
         )
-    _summary(out, outcome.batch_id, quiet, plot)
+    console.print(
+        f"{'batch' if batch.name == 'batch' else 'batch ' + batch.name}: "
+        f"{cells} cell(s) × {runs_text} → {out}",
+        highlight=False,
+    )
+
+
+def _run_cells(
+    plan: BatchPlan,
+    out: Path,
+    batch: BatchSpec,
+    limits: tuple[float | None, int, int],
+    progress_every: float,
+    console: Console | None,
+) -> Any:
+    """Run the plan's cells: to a precision (``limits`` = precision, max runs, look), or the
+    spec's runs each; progress unless quiet (``console`` None)."""
+    precision, max_runs, look = limits
+    if precision is not None:
+        from campaign.cli.precision_cmd import run_with_precision
+
+        return run_with_precision(
+            plan,
+            out,
+            batch,
+            precision,
+            max_runs,
+            min(look, max_runs),
+            progress=console is not None,
+            progress_every=progress_every,
+            console=console,
+        )
+    from campaign.batch.runner import run_batch
+
+    return run_batch(
+        plan,
+        out,
+        workers=batch.workers,
+        backend=batch.backend,
+        scheduler=batch.scheduler,
+        chunk_size=batch.chunk_size,
+        progress=console is not None,
+        progress_every=progress_every,
+    )
 
 
 def _summary(path: Path, batch_id: str, quiet: bool, plot: Path | None) -> None:

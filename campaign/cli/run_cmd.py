@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -21,6 +22,12 @@ from campaign.cli.common import (
 )
 from campaign.outfile import atomic_text_file, check_distinct_files, check_output_file
 from campaign.printers.registry import FORMATS
+
+if TYPE_CHECKING:
+    from campaign.config import LoadedRules
+    from campaign.events import CampaignEvent
+    from campaign.maps import CampaignMap
+    from campaign.printers.odds import OddsBook
 
 __all__ = ["run"]
 
@@ -185,23 +192,9 @@ def run(
     from campaign.config import load_rules
     from campaign.engine import run_campaign
     from campaign.maps import MapOptions, load_map
-    from campaign.printers.odds import OddsBook
-    from campaign.printers.registry import PrintOptions, output_format
 
     seed = check_seed(seed)
-    # a log or diary we cannot write is refused before the campaign is played
-    if report is not None:
-        from campaign.report.formats import diary_format
-
-        check_output_file(report, "--report")  # a folder is named as such, not by suffix
-        diary_format(report)
-    if replay is not None:
-        from campaign.replay.cli_checks import check_replay_file
-
-        check_replay_file(replay, "--replay")
-    if output is not None:
-        check_output_file(output, "--output")
-    check_distinct_files({"--output": output, "--report": report, "--replay": replay})
+    _check_outputs(output, report, replay)  # refused before the campaign is played
     err = Console(stderr=True, highlight=False)
     err.print(f"seed {seed}")
     loaded = load_rules(variant or [], parse_overrides(set_))
@@ -238,17 +231,7 @@ def run(
         {"red": red_doctrine, "blue": blue_doctrine},
         battle_logs=verbose or full_diary or replay is not None,
     )
-    names = {j: d["name"] for j, d in cmap.graph.nodes(data=True)}
-    odds = OddsBook(loaded.rules, seed)
-    printer = output_format(fmt)
-    terrain = {j: str(d["terrain"]) for j, d in cmap.graph.nodes(data=True) if d.get("terrain")}
-    landmarks = frozenset(j for j, d in cmap.graph.nodes(data=True) if d.get("objective"))
-    opts = PrintOptions(view.value, names, verbose, odds, cmap.naming, terrain, landmarks)
-    if output is None:
-        printer.write(result.events, sys.stdout, opts)
-    else:  # the log file appears whole or not at all (a full disk leaves no partial log)
-        with atomic_text_file(output, "--output") as out:
-            printer.write(result.events, out, opts)
+    odds = _print_log(result.events, cmap, loaded, seed, (fmt, output, verbose, view.value))
     if report is not None:
         from campaign.report import write_report
 
@@ -273,3 +256,47 @@ def run(
         err.print(f"replay written to {replay}")
     if output is not None:
         err.print(f"log written to {output}")
+
+
+def _check_outputs(output: Path | None, report: Path | None, replay: Path | None) -> None:
+    """Refuse a log, diary or replay file that cannot be written, or two flags naming the
+    same file, before the campaign is played (exit 2, the flag named)."""
+    if report is not None:
+        from campaign.report.formats import diary_format
+
+        check_output_file(report, "--report")  # a folder is named as such, not by suffix
+        diary_format(report)
+    if replay is not None:
+        from campaign.replay.cli_checks import check_replay_file
+
+        check_replay_file(replay, "--replay")
+    if output is not None:
+        check_output_file(output, "--output")
+    check_distinct_files({"--output": output, "--report": report, "--replay": replay})
+
+
+def _print_log(
+    events: Sequence[CampaignEvent],
+    cmap: CampaignMap,
+    loaded: LoadedRules,
+    seed: int,
+    how: tuple[str, Path | None, bool, str],
+) -> OddsBook:
+    """Print the campaign's log (``how`` = format, output file or None for stdout, verbose,
+    view); the odds book the log used, for the diary and replay."""
+    from campaign.printers.odds import OddsBook
+    from campaign.printers.registry import PrintOptions, output_format
+
+    fmt, output, verbose, view = how
+    names = {j: d["name"] for j, d in cmap.graph.nodes(data=True)}
+    odds = OddsBook(loaded.rules, seed)
+    printer = output_format(fmt)
+    terrain = {j: str(d["terrain"]) for j, d in cmap.graph.nodes(data=True) if d.get("terrain")}
+    landmarks = frozenset(j for j, d in cmap.graph.nodes(data=True) if d.get("objective"))
+    opts = PrintOptions(view, names, verbose, odds, cmap.naming, terrain, landmarks)
+    if output is None:
+        printer.write(events, sys.stdout, opts)
+    else:  # the log file appears whole or not at all (a full disk leaves no partial log)
+        with atomic_text_file(output, "--output") as out:
+            printer.write(events, out, opts)
+    return odds

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -17,6 +17,12 @@ from campaign.cli.common import (
     WorkersOption,
     batch_interrupt_exits,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from campaign.analysis.sensitivity import Parameter, SensitivityResult, SensitivitySpec
+    from campaign.batch.plan import BatchPlan
 
 __all__ = ["sensitivity"]
 
@@ -53,24 +59,63 @@ def sensitivity(
     SALib designs and indices with 95% bootstrap intervals, ranked per outcome.
     """
     from campaign.analysis.charts import sensitivity_chart
-    from campaign.analysis.sensitivity import (
-        analyse,
-        batch_spec,
-        design,
-        load_sensitivity_spec,
-        write_table,
-    )
+    from campaign.analysis.sensitivity import batch_spec, load_sensitivity_spec, write_table
     from campaign.batch.plan import plan_batch
-    from campaign.batch.runner import run_batch
-    from campaign.batch.store import open_results
     from campaign.cli import fail
-    from campaign.errors import BatchSpecError
 
     if method is not None and method not in ("morris", "sobol"):
         fail(f"--method: {method!r} is not a method. Choose morris or sobol.")
     sspec, params = load_sensitivity_spec(spec, method, runs=runs, seed=seed, samples=samples)
+    problem, x = _design(sspec, params, spec, samples)
+    out = Path(output or sspec.output or "sensitivity.duckdb")
+    bspec = batch_spec(
+        sspec, params, x, workers=workers, backend=backend, scheduler=scheduler, output=str(out)
+    )
+    plan = plan_batch(bspec, str(spec), {"workers": "--workers"} if workers is not None else None)
+    if not quiet:
+        err = Console(stderr=True)
+        err = err if err.is_terminal else Console(stderr=True, width=200)
+        err.print(
+            f"sensitivity {sspec.name}: {sspec.method}, {len(params)} parameters, {len(x)} design "
+            f"points × {len(plan.cells) // len(x)} cell(s) × {sspec.runs} runs → {out}",
+            highlight=False,
+        )
+    result = _run_and_analyse(plan, out, bspec, quiet, (sspec, params, problem, x))
+    write_table(out, result)
+    doc = result.document()
+    files = sensitivity_chart(doc, plot) if plot is not None else []
+    if json_:
+        typer.echo(json.dumps(doc, indent=2))
+        for f in files:
+            typer.echo(f"wrote {f}", err=True)
+        return
+    probe = Console()
+    console = probe if probe.is_terminal else Console(width=160)
+    console.print(_indices_table(result, sspec))
+    for note in _notes(result):
+        console.print(note, style="dim", highlight=False)
+    for p in params:
+        console.print(f"  {p.key}: {p.describe()}", highlight=False)
+    for f in files:
+        console.print(f"wrote {f}", highlight=False)
+
+
+def _design(
+    sspec: SensitivitySpec, params: list[Parameter], spec: Path, samples: int | None
+) -> tuple[dict[str, Any], np.ndarray]:
+    """The SALib problem and design; a bad number is named where it came from: ``--samples``
+    or the spec file (and its key).
+
+    Raises
+    ------
+    BatchSpecError
+        If the design cannot be made (the flag or the file named, with the fix).
+    """
+    from campaign.analysis.sensitivity import design
+    from campaign.errors import BatchSpecError
+
     try:
-        problem, x = design(sspec, params)
+        return design(sspec, params)
     except BatchSpecError as exc:  # name where the bad number came from: the flag or the file
         flag = exc.key == "samples" and samples is not None
         raise BatchSpecError(
@@ -79,19 +124,20 @@ def sensitivity(
             key=None if flag else exc.key,
             fix=exc.fix,
         ) from None
-    out = Path(output or sspec.output or "sensitivity.duckdb")
-    bspec = batch_spec(
-        sspec, params, x, workers=workers, backend=backend, scheduler=scheduler, output=str(out)
-    )
-    plan = plan_batch(bspec, str(spec), {"workers": "--workers"} if workers is not None else None)
-    err = Console(stderr=True)
-    err = err if err.is_terminal else Console(stderr=True, width=200)
-    if not quiet:
-        err.print(
-            f"sensitivity {sspec.name}: {sspec.method}, {len(params)} parameters, {len(x)} design "
-            f"points × {len(plan.cells) // len(x)} cell(s) × {sspec.runs} runs → {out}",
-            highlight=False,
-        )
+
+
+def _run_and_analyse(
+    plan: BatchPlan,
+    out: Path,
+    bspec: Any,
+    quiet: bool,
+    design: tuple[SensitivitySpec, list[Parameter], dict[str, Any], np.ndarray],
+) -> SensitivityResult:
+    """Run the design's campaigns into ``out`` and compute the indices from its store."""
+    from campaign.analysis.sensitivity import analyse
+    from campaign.batch.runner import run_batch
+    from campaign.batch.store import open_results
+
     with batch_interrupt_exits(out):
         outcome = run_batch(
             plan,
@@ -103,28 +149,26 @@ def sensitivity(
         )
     store = open_results(out)
     try:
-        result = analyse(store.con, outcome.batch_id, sspec, params, problem, x)
+        return analyse(store.con, outcome.batch_id, *design)
     finally:
         store.close()
-    write_table(out, result)
-    doc = result.document()
-    files = sensitivity_chart(doc, plot) if plot is not None else []
-    if json_:
-        typer.echo(json.dumps(doc, indent=2))
-        for f in files:
-            typer.echo(f"wrote {f}", err=True)
-        return
-    probe = Console()
-    console = probe if probe.is_terminal else Console(width=160)
+
+
+#: how the indices are printed
+_LABEL = {"mu_star": "μ*", "ST": "S_T", "sigma": "σ", "S1": "S_1"}
+
+
+def _indices_table(result: SensitivityResult, sspec: SensitivitySpec) -> Table:
+    """Per outcome, the parameters ranked by the main index (μ* or S_T), with its 95%
+    interval and the second index (σ, or S_1 with its interval)."""
     main = result.main_index
     second = "sigma" if sspec.method == "morris" else "S1"
-    label = {"mu_star": "μ*", "ST": "S_T", "sigma": "σ", "S1": "S_1"}
     t = Table(
         title=f"{sspec.method}: {result.points} points × {sspec.runs} runs, ranked by "
-        f"{label[main]}",
+        f"{_LABEL[main]}",
         title_justify="left",
     )
-    for name in ("outcome", "rank", "parameter", label[main], "95% interval", label[second]):
+    for name in ("outcome", "rank", "parameter", _LABEL[main], "95% interval", _LABEL[second]):
         t.add_column(name, justify="left" if name in ("outcome", "parameter") else "right")
     for r in result.rows:
         sec = f"{r[second]:.3g}"
@@ -138,17 +182,16 @@ def sensitivity(
             f"[{r[f'{main}_low']:.3g}, {r[f'{main}_high']:.3g}]",
             sec,
         )
-    console.print(t)
-    for note in (
+    return t
+
+
+def _notes(result: SensitivityResult) -> tuple[str, ...]:
+    """The notes under the table: the batch, the outcomes, what the main index measures."""
+    return (
         f"batch {result.batch_id}; 95% bootstrap intervals",
         "outcomes: red_win (fraction of campaigns), days, battles, losses (actual hits, both "
         "sides), each the mean over a design point's runs",
         "μ* in outcome units per full range of the parameter"
-        if main == "mu_star"
+        if result.main_index == "mu_star"
         else "S_T: share of the outcome's variance the parameter takes part in",
-    ):
-        console.print(note, style="dim", highlight=False)
-    for p in params:
-        console.print(f"  {p.key}: {p.describe()}", highlight=False)
-    for f in files:
-        console.print(f"wrote {f}", highlight=False)
+    )

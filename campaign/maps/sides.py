@@ -110,10 +110,21 @@ def double_sweep(graph: nx.Graph, nodes: list[str]) -> tuple[str, str, float]:
     return a, b, float(back[b])
 
 
-def _auto_bases(
-    graph: nx.Graph, options: MapOptions, fixed: str | None, notes: list[str], source: str
-) -> tuple[str, str]:
-    """Two bases, ``fixed`` among them when given (then returned first)."""
+#: A pair of bases found: the two junctions, their distance in march hours and how it was found.
+_Pair = tuple[str, str, float, str]
+
+
+def _base_component(
+    graph: nx.Graph, fixed: str | None, source: str
+) -> tuple[set[str], nx.Graph, list[str]]:
+    """The component the bases are chosen in: ``fixed``'s, else the largest; its graph (the
+    map's own when it is the whole map) and its junctions sorted by id.
+
+    Raises
+    ------
+    MapError
+        If the component has fewer than two junctions.
+    """
     component = nx.node_connected_component(graph, fixed) if fixed else _largest_component(graph)
     sub = graph if len(component) == len(graph) else graph.subgraph(component).copy()
     nodes = sorted(component)
@@ -124,55 +135,131 @@ def _auto_bases(
             key="sides",
             fix="Give the bases (--red-base, --blue-base) on a map with roads between them.",
         )
-    far_a, far_b, span = double_sweep(sub, [fixed] if fixed else nodes)
-    cap = options.max_march_hours / 3
+    return component, sub, nodes
+
+
+def _base_window(options: MapOptions, span: float) -> tuple[float, float]:
+    """The bases' distance window in march hours (RULES.md §8.7): one to three days of
+    daylight march, at most ``max_march_hours / 3``; 60-100% of the ``span`` when the whole
+    component is under a day's march."""
     day = options.daylight_hours
-    low, high = AUTO_DAYS[0] * day, min(AUTO_DAYS[1] * day, cap)
+    low, high = AUTO_DAYS[0] * day, min(AUTO_DAYS[1] * day, options.max_march_hours / 3)
     if span < low:
         low, high = (f * span for f in SMALL_WINDOW)
+    return low, high
+
+
+def _first_bases(pool: list[str], fixed: str | None, rng: np.random.Generator) -> list[str]:
+    """The first bases to search from: ``fixed``, else at most :data:`AUTO_TRIES` of the
+    ``pool`` in a drawn order."""
+    if fixed:
+        return [fixed]
+    return [pool[int(i)] for i in rng.permutation(len(pool))[:AUTO_TRIES]]
+
+
+def _in_window(
+    candidates: list[str], u: str, dist: dict[str, float], low: float, high: float
+) -> list[str]:
+    """The ``candidates`` other than ``u`` whose march hours from it lie in ``[low, high]``."""
+    return [v for v in candidates if v != u and low <= dist.get(v, -1.0) <= high]
+
+
+def _draw_partner(
+    sub: nx.Graph,
+    firsts: list[str],
+    pools: tuple[list[str], list[str]],
+    window: tuple[float, float],
+    rng: np.random.Generator,
+    seed: int,
+) -> _Pair | None:
+    """The first of ``firsts`` with a partner in the window, and that partner drawn among
+    the pool's junctions in it (all ``nodes`` when no pool junction is); None when none has.
+
+    ``pools`` is (pool, nodes): the objectives or all junctions, then all junctions."""
+    pool, nodes = pools
+    low, high = window
+    for u in firsts:
+        dist = nx.single_source_dijkstra_path_length(sub, u, weight="hours")
+        partners = _in_window(pool, u, dist, low, high)
+        if not partners and pool is not nodes:
+            partners = _in_window(nodes, u, dist, low, high)
+        if partners:
+            v = partners[int(rng.integers(len(partners)))]
+            return (u, v, dist[v], f"drawn (seed {seed}) among {len(partners)} partners")
+    return None
+
+
+def _farthest_within(sub: nx.Graph, nodes: list[str], fixed: str, cap: float, source: str) -> _Pair:
+    """The given base and the farthest junction within ``cap`` march hours of it.
+
+    Raises
+    ------
+    MapError
+        If no junction is that near.
+    """
+    dist = nx.single_source_dijkstra_path_length(sub, fixed, weight="hours")
+    within = [v for v in nodes if v != fixed and dist[v] <= cap]
+    if not within:
+        raise MapError(
+            f"no junction is within {cap:g} march hours of {fixed!r}",
+            source=source,
+            key="sides",
+            fix=_NEARER,
+        )
+    v = max(within, key=lambda n: (dist[n], n))
+    return (fixed, v, dist[v], "the farthest junction within the limit")
+
+
+def _sweep_pair(far: tuple[str, str, float], cap: float, source: str) -> _Pair:
+    """The double sweep's two far-apart junctions, when within ``cap`` march hours.
+
+    Raises
+    ------
+    MapError
+        If they are farther apart than ``cap``.
+    """
+    far_a, far_b, span = far
+    if span > cap:
+        raise MapError(
+            f"no junction pair found within {cap:g} march hours of each other",
+            source=source,
+            key="sides",
+            fix=_NEARER,
+        )
+    return (far_a, far_b, span, "the two farthest junctions found")
+
+
+def _auto_bases(
+    graph: nx.Graph, options: MapOptions, fixed: str | None, notes: list[str], source: str
+) -> tuple[str, str]:
+    """Two bases, ``fixed`` among them when given (then returned first); RULES.md §8.7.
+
+    Drawn as the module's docstring says: first bases searched in a drawn order, a partner
+    drawn in the window; else the farthest junction within the limit of the given base, or
+    the double sweep's pair. Without a given base, the two are then swapped on a coin's toss.
+    """
+    component, sub, nodes = _base_component(graph, fixed, source)
+    far = double_sweep(sub, [fixed] if fixed else nodes)
+    span = far[2]
+    cap = options.max_march_hours / 3
+    window = _base_window(options, span)
     objectives = [n for n in nodes if graph.nodes[n]["objective"]]
     pool = objectives if len(objectives) >= 2 else nodes
     rng = np.random.default_rng(options.seed)
-    firsts = [fixed] if fixed else [pool[int(i)] for i in rng.permutation(len(pool))[:AUTO_TRIES]]
-    chosen = None
-    for u in firsts:
-        dist = nx.single_source_dijkstra_path_length(sub, u, weight="hours")
-        window = [v for v in pool if v != u and low <= dist.get(v, -1.0) <= high]
-        if not window and pool is not nodes:
-            window = [v for v in nodes if v != u and low <= dist.get(v, -1.0) <= high]
-        if window:
-            v = window[int(rng.integers(len(window)))]
-            chosen = (u, v, dist[v], f"drawn (seed {options.seed}) among {len(window)} partners")
-            break
+    firsts = _first_bases(pool, fixed, rng)
+    chosen = _draw_partner(sub, firsts, (pool, nodes), window, rng, options.seed)
     if chosen is None:
         if fixed is not None:
-            dist = nx.single_source_dijkstra_path_length(sub, fixed, weight="hours")
-            within = [v for v in nodes if v != fixed and dist[v] <= cap]
-            if not within:
-                raise MapError(
-                    f"no junction is within {cap:g} march hours of {fixed!r}",
-                    source=source,
-                    key="sides",
-                    fix=_NEARER,
-                )
-            v = max(within, key=lambda n: (dist[n], n))
-            chosen = (fixed, v, dist[v], "the farthest junction within the limit")
+            chosen = _farthest_within(sub, nodes, fixed, cap, source)
         else:
-            if span > cap:
-                raise MapError(
-                    f"no junction pair found within {cap:g} march hours of each other",
-                    source=source,
-                    key="sides",
-                    fix=_NEARER,
-                )
-            chosen = (far_a, far_b, span, "the two farthest junctions found")
+            chosen = _sweep_pair(far, cap, source)
     u, v, hours, how = chosen
     if fixed is None and rng.integers(2):
         u, v = v, u
     notes.append(
         f"Bases chosen automatically: {u!r} and {v!r}, {hours:g} march hours apart "
-        f"({hours / day:.1f} days of march; component of {len(component)} junctions, "
-        f"span {span:g} h; {how})."
+        f"({hours / options.daylight_hours:.1f} days of march; component of "
+        f"{len(component)} junctions, span {span:g} h; {how})."
     )
     return u, v
 

@@ -7,6 +7,9 @@ which orders are worth a line (see ``Narrator._ordered``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from campaign.events import Ordered
 from campaign.printers.namer import Namer
 from campaign.printers.phrases import side_noun, the_attributive
@@ -14,61 +17,142 @@ from campaign.printers.phrases import side_noun, the_attributive
 __all__ = ["order_sentence", "trigger_phrase"]
 
 
-def order_sentence(n: Namer, e: Ordered) -> str:
-    """The sentence of one order, with division and place names from the narrator ``n``."""
-    enemy_side = "blue" if e.side == "red" else "red"
-    j = n.j
-    them = n.side(enemy_side)
-    the_them = the_attributive(them)  # the Red force, the French force, the Allies' force
+@dataclass(frozen=True)
+class _Words:
+    """The names an order's sentence is made of (from the narrator ``n``)."""
 
-    def target(junction: str | None) -> str:
+    n: Namer
+    e: Ordered
+
+    @property
+    def enemy_side(self) -> str:
+        return "blue" if self.e.side == "red" else "red"
+
+    @property
+    def them(self) -> str:
+        return self.n.side(self.enemy_side)
+
+    @property
+    def the_them(self) -> str:
+        """``the Red force``, ``the French force``, ``the Allies' force``."""
+        return the_attributive(self.them)
+
+    @property
+    def div(self) -> str:
+        return self.n.div(self.e.division)
+
+    @property
+    def friends(self) -> str:
+        return self.n.divs(self.e.friends)
+
+    @property
+    def enemies(self) -> str:
+        return self.n.divs(self.e.enemies) or side_noun(self.them)
+
+    @property
+    def together(self) -> str:
+        """The division and the friends marching with it."""
+        return self.n.divs([self.e.division, *self.e.friends])
+
+    @property
+    def many(self) -> bool:
+        return bool(self.e.friends)
+
+    @property
+    def seen(self) -> str:
+        """Where the enemy was seen (``enemy_at``)."""
+        return self.n.j(self.e.enemy_at or "")
+
+    def at(self, junction: str | None) -> str:
+        """A junction's name ('' for None)."""
+        return self.n.j(junction or "")
+
+    def target(self, junction: str | None) -> str:
+        """A goal's name, saying when it is the enemy's base or the division's own."""
         if junction is None:
             return "?"
-        if junction == n.bases.get(enemy_side):
-            return f"{j(junction)} ({the_them} base)"
-        if junction == n.bases.get(e.side):
-            return f"{j(junction)} (its base)"
-        return j(junction)
+        if junction == self.n.bases.get(self.enemy_side):
+            return f"{self.n.j(junction)} ({self.the_them} base)"
+        if junction == self.n.bases.get(self.e.side):
+            return f"{self.n.j(junction)} (its base)"
+        return self.n.j(junction)
 
-    road = "the rough road" if e.road_kind == "rough" else "the road"
-    enemies = n.divs(e.enemies) or side_noun(them)
-    friends = n.divs(e.friends)
-    div = n.div(e.division)
-    opens = "keeps to its opening plan" if e.division in n.opened else "opens the campaign"
-    together = n.divs([e.division, *e.friends])
-    many = bool(e.friends)
-    texts = {
-        "guard": f"{div} falls back on {j(e.goal or '')} to cover the base "
-        f"({side_noun(them)} seen at {j(e.enemy_at or '')})",
-        "guard_hold": f"{div} holds {j(e.junction)} to cover the base "
-        f"({side_noun(them)} seen at {j(e.enemy_at or '')})",
-        "regroup": f"{div}{', beaten,' if n.beaten(e.division) else ''} marches to rejoin "
-        f"{friends} at {target(e.goal)}",
-        "guns": f"{div} marches to the guns at {target(e.goal)}, where "
-        f"{the_attributive(n.side(e.side))} army is fighting {enemies}",
-        "pursue": f"{together} pursue{'' if many else 's'} {_beaten(n, e.enemies) or enemies} "
-        f"to {target(e.goal)}",
-        "attack": f"{together} march{'' if many else 'es'} on {enemies} at {target(e.goal)}",
-        "concentrate": f"{div} marches to join {friends or 'the army'} at {target(e.goal)} "
-        f"before attacking {the_them} force at {j(e.enemy_at or '')}",
-        "wait": f"{div} waits at {j(e.junction)} for {friends} before attacking "
-        f"{the_them} force at {j(e.enemy_at or '')}",
-        "plan": f"{div} {opens} by way of {j(e.goal or '')}, making for {target(e.aim)}",
-        "flank": f"{div} takes {road} to {j(e.step or '')} to turn {the_them} force at "
-        f"{j(e.enemy_at or '')}, making for {target(e.goal)}",
-        "objective": f"{div} makes for the objective {target(e.goal)}",
-        "advance": f"{div} advances on {target(e.goal)}",
-        "hold": f"{div} holds {j(e.junction)}: nothing to march for",
-        "no_way": f"{div} holds {j(e.junction)}: every road to {target(e.aim)} runs "
-        "through a stronger enemy",
-        "no_turn_back": f"{div} holds {j(e.junction)}: no new reason to turn back",
-        "hold_base": f"{div} holds {target(e.junction)} until nightfall: holding it wins",
-    }
-    text = texts.get(e.code, f"{div} at {j(e.junction)}: {e.code}")
+
+def _plan(w: _Words) -> str:
+    opens = "keeps to its opening plan" if w.e.division in w.n.opened else "opens the campaign"
+    return f"{w.div} {opens} by way of {w.at(w.e.goal)}, making for {w.target(w.e.aim)}"
+
+
+def _flank(w: _Words) -> str:
+    road = "the rough road" if w.e.road_kind == "rough" else "the road"
+    return (
+        f"{w.div} takes {road} to {w.at(w.e.step)} to turn {w.the_them} force at "
+        f"{w.seen}, making for {w.target(w.e.goal)}"
+    )
+
+
+#: One sentence per reason code of :data:`campaign.strategy.CODES` (RULES.md §8.8).
+_SENTENCES: dict[str, Callable[[_Words], str]] = {
+    "guard": lambda w: (
+        f"{w.div} falls back on {w.at(w.e.goal)} to cover the base "
+        f"({side_noun(w.them)} seen at {w.seen})"
+    ),
+    "guard_hold": lambda w: (
+        f"{w.div} holds {w.n.j(w.e.junction)} to cover the base "
+        f"({side_noun(w.them)} seen at {w.seen})"
+    ),
+    "regroup": lambda w: (
+        f"{w.div}{', beaten,' if w.n.beaten(w.e.division) else ''} marches "
+        f"to rejoin {w.friends} at {w.target(w.e.goal)}"
+    ),
+    "guns": lambda w: (
+        f"{w.div} marches to the guns at {w.target(w.e.goal)}, where "
+        f"{the_attributive(w.n.side(w.e.side))} army is fighting {w.enemies}"
+    ),
+    "pursue": lambda w: (
+        f"{w.together} pursue{'' if w.many else 's'} "
+        f"{_beaten(w.n, w.e.enemies) or w.enemies} to {w.target(w.e.goal)}"
+    ),
+    "attack": lambda w: (
+        f"{w.together} march{'' if w.many else 'es'} on {w.enemies} at {w.target(w.e.goal)}"
+    ),
+    "concentrate": lambda w: (
+        f"{w.div} marches to join {w.friends or 'the army'} at "
+        f"{w.target(w.e.goal)} before attacking {w.the_them} force at {w.seen}"
+    ),
+    "wait": lambda w: (
+        f"{w.div} waits at {w.n.j(w.e.junction)} for {w.friends} before "
+        f"attacking {w.the_them} force at {w.seen}"
+    ),
+    "plan": _plan,
+    "flank": _flank,
+    "objective": lambda w: f"{w.div} makes for the objective {w.target(w.e.goal)}",
+    "advance": lambda w: f"{w.div} advances on {w.target(w.e.goal)}",
+    "hold": lambda w: f"{w.div} holds {w.n.j(w.e.junction)}: nothing to march for",
+    "no_way": lambda w: (
+        f"{w.div} holds {w.n.j(w.e.junction)}: every road to "
+        f"{w.target(w.e.aim)} runs through a stronger enemy"
+    ),
+    "no_turn_back": lambda w: f"{w.div} holds {w.n.j(w.e.junction)}: no new reason to turn back",
+    "hold_base": lambda w: (
+        f"{w.div} holds {w.target(w.e.junction)} until nightfall: holding it wins"
+    ),
+}
+
+
+def order_sentence(n: Namer, e: Ordered) -> str:
+    """The sentence of one order, with division and place names from the narrator ``n``.
+
+    A ``plan`` order marks its division as having opened the campaign (its next plan
+    "keeps to its opening plan"); a rough road taken as a short cut and the trigger of a
+    change of plan are added to the sentence."""
+    w = _Words(n, e)
+    sentence = _SENTENCES.get(e.code)
+    text = sentence(w) if sentence else f"{w.div} at {n.j(e.junction)}: {e.code}"
     if e.code == "plan":  # a division opens the campaign once; later it keeps to the plan
         n.opened.add(e.division)
     if e.road_kind == "rough" and e.code != "flank":
-        text += f", taking the rough road to {j(e.step or '')} as a short cut"
+        text += f", taking the rough road to {n.j(e.step or '')} as a short cut"
     if e.trigger:
         text += f" ({trigger_phrase(n, e)})"
     return text

@@ -21,7 +21,7 @@ from typing import Any
 import yaml
 
 from campaign.errors import SimulatorError
-from campaign.events import BattleFought
+from campaign.events import BattleFought, DivisionAtEnd
 from campaign.maps.model import SIDES
 from campaign.paths import CONFIG_DIR
 from campaign.printers.narrative import Narrator, OddsSource
@@ -122,9 +122,8 @@ def losses_by_arm(diary: Diary, path: Path = DIARY_FILE) -> list[dict[str, Any]]
     return rows
 
 
-def commander_fates(diary: Diary, narrator: Narrator) -> list[dict[str, str]]:
-    """Each named commander of the view (its own side's, or all for the umpire): his
-    division, its battles won, lost and drawn, and how it ended (RULES.md §8.5, §8.7)."""
+def _battle_records(diary: Diary) -> dict[str, list[str]]:
+    """Each division's battles in order, as ``won``, ``lost`` or ``drew``."""
     record: dict[str, list[str]] = defaultdict(list)
     for b in diary.battles:
         for side, divisions in b.divisions.items():
@@ -132,39 +131,54 @@ def commander_fates(diary: Diary, narrator: Narrator) -> list[dict[str, str]]:
                 record[d].append(
                     "drew" if b.winner is None else "won" if b.winner == side else "lost"
                 )
+    return record
+
+
+def _battles_fought(r: list[str]) -> str:
+    """``3 battles: won 2, lost 1, drew 0`` (none: ``no battle``)."""
+    if not r:
+        return "no battle"
+    return (
+        f"{len(r)} battle{'s' if len(r) != 1 else ''}: won {r.count('won')}, lost "
+        f"{r.count('lost')}, drew {r.count('drew')}"
+    )
+
+
+def _fate(row: DivisionAtEnd, narrator: Narrator) -> str:
+    """How a commander's campaign ended with his division's (RULES.md §8.5, §8.7): taken
+    prisoner when it surrendered, his division destroyed under him, else its state, where
+    it stood and its strength when known."""
+    where = narrator.j(row.place) if row.place not in ("", "-") else ""
+    where = ("on " if isinstance(row.place, tuple) else "at ") + where if where else ""
+    if row.state == "surrendered":
+        return f"taken prisoner with his division{f' {where}' if where else ''}"
+    if row.state == "destroyed" or row.units == 0:
+        return "his division destroyed under him"
+    size = (
+        ""
+        if row.units is None or row.boxes is None
+        else f", {figures(row.units, 'unit')}, {figures(row.boxes, 'box', 'boxes')}"
+    )
+    return f"{row.state}{f' {where}' if where else ''}{size}"
+
+
+def commander_fates(diary: Diary, narrator: Narrator) -> list[dict[str, str]]:
+    """Each named commander of the view (its own side's, or all for the umpire): his
+    division, its battles won, lost and drawn, and how it ended (RULES.md §8.5, §8.7)."""
+    record = _battle_records(diary)
     ends = {row.division: row for row in diary.end.divisions} if diary.end else {}
     rows = []
     for d, row in sorted(ends.items(), key=lambda r: division_order(r[1].side, r[0])):
         name = narrator.commanders.full(d) if narrator.commanders else ""
         if not name or narrator.general(d) == "":
             continue  # a side's diary names only its own commanders
-        r = record.get(d, [])
-        fought = (
-            f"{len(r)} battle{'s' if len(r) != 1 else ''}: won {r.count('won')}, lost "
-            f"{r.count('lost')}, drew {r.count('drew')}"
-            if r
-            else "no battle"
-        )
-        where = narrator.j(row.place) if row.place not in ("", "-") else ""
-        where = ("on " if isinstance(row.place, tuple) else "at ") + where if where else ""
-        if row.state == "surrendered":
-            fate = f"taken prisoner with his division{f' {where}' if where else ''}"
-        elif row.state == "destroyed" or row.units == 0:
-            fate = "his division destroyed under him"
-        else:
-            size = (
-                ""
-                if row.units is None or row.boxes is None
-                else f", {figures(row.units, 'unit')}, {figures(row.boxes, 'box', 'boxes')}"
-            )
-            fate = f"{row.state}{f' {where}' if where else ''}{size}"
         rows.append(
             {
                 "commander": name,
                 "division": d,
                 "side": diary.side_name(row.side),
-                "battles": fought,
-                "fate": fate,
+                "battles": _battles_fought(record.get(d, [])),
+                "fate": _fate(row, narrator),
             }
         )
     return rows

@@ -17,7 +17,8 @@ from campaign.maps.model import SIDES
 from campaign.printers.phrases import division_order
 from campaign.report.days import Diary
 from campaign.report.glyphs import drawing, safe_label
-from campaign.report.maps import MPL_RC, SIDE_STYLE, Styles
+from campaign.report.map_legend import Styles
+from campaign.report.maps import MPL_RC, SIDE_STYLE
 
 __all__ = ["battle_timeline", "division_timeline", "objective_chart", "strength_chart"]
 

@@ -14,6 +14,7 @@ from typing import Any
 from campaign.events import (
     BattleFought,
     CampaignEnded,
+    CampaignStarted,
     DivisionRaised,
     Halted,
     MarchArrived,
@@ -338,6 +339,81 @@ def _end(diary: Diary, narrator: Narrator, end: CampaignEnded | None) -> dict[st
     }
 
 
+def _narrator(diary: Diary, cmap: CampaignMap, odds: OddsSource | None) -> Narrator:
+    """The diary's narrator: the map's junction names and terrain, the view, the odds; told
+    the campaign's start when the stream has it."""
+    names = {n: d.get("name", n) for n, d in cmap.graph.nodes(data=True)}
+    terrain = {n: str(d["terrain"]) for n, d in cmap.graph.nodes(data=True) if d.get("terrain")}
+    narrator = Narrator(names, diary.clock, diary.view, odds, cmap.naming, terrain)
+    if diary.header is not None:
+        narrator.start(diary.header)
+    return narrator
+
+
+def _major_places(cmap: CampaignMap, h: CampaignStarted | None) -> frozenset[str]:
+    """The names of the objectives and the bases: the places a day's movements name."""
+    bases = set(h.bases.values()) if h is not None else set()
+    return frozenset(
+        cmap.graph.nodes[n].get("name", n)
+        for n, d in cmap.graph.nodes(data=True)
+        if d.get("objective") or n in bases
+    )
+
+
+def _scenario(diary: Diary, narrator: Narrator, h: CampaignStarted | None) -> list[tuple[str, str]]:
+    """The scenario's label/value rows: map, rules, strategy, bases, seed and notes."""
+    if h is None:
+        return []
+    return [
+        ("Map", f"{h.map_name} ({h.map_source})"),
+        ("Rules", f"{h.rules} (hash {h.rules_hash})"),
+        (
+            "Strategy",
+            ", ".join(f"{diary.side_name(s)} {h.doctrines.get(s, '?')}" for s in SIDES),
+        ),
+        (
+            "Bases",
+            ", ".join(f"{diary.side_name(s)} at {narrator.j(h.bases.get(s, '?'))}" for s in SIDES),
+        ),
+        ("Seed", str(h.seed)),
+        *(("Note", n) for n in h.notes),
+    ]
+
+
+def _whose(diary: Diary) -> str:
+    """Whose diary it is and what it tells (RULES.md §8.6)."""
+    if diary.view == "umpire":
+        return "the umpire's diary: everything that happened"
+    name = diary.side_name(diary.view)
+    return (
+        f"{possessive(name)} diary: only what {side_noun(name)} "
+        f"knew, when {verb(name, 'it', 'they')} learned it"
+    )
+
+
+def _day(
+    diary: Diary,
+    narrator: Narrator,
+    day: Day,
+    numbers: dict[int, int],
+    major: frozenset[str],
+    full: bool,
+) -> dict[str, Any]:
+    """A day's part of the context: summary, dispatch, positions, narrative, movements,
+    scouting and battles (``full``: with units and bound-by-bound logs)."""
+    return {
+        "number": day.number,
+        "summary": _summary(diary, narrator, day, numbers),
+        "dispatch": dispatch(diary, narrator, day, numbers),
+        "positions": _positions(diary, narrator, day),
+        "narrative": _narrative(narrator, day, numbers),
+        "movements": _movements(diary, narrator, day, major),
+        "scouting": _scouting(diary, narrator, day),
+        "battles": [_battle(diary, narrator, numbers[id(b)], b, full) for b in day.battles],
+        "at": diary.clock.label(day.snapshot_t),
+    }
+
+
 def diary_context(
     diary: Diary, cmap: CampaignMap, odds: OddsSource | None = None, detail: str = "full"
 ) -> dict[str, Any]:
@@ -362,60 +438,13 @@ def diary_context(
         ``histories``, ``losses``, ``end`` (or None), ``battle_count``, ``detail``, ``seed``
         and ``contents`` (the table of contents: anchor, label, sub-entries).
     """
-    names = {n: d.get("name", n) for n, d in cmap.graph.nodes(data=True)}
-    terrain = {n: str(d["terrain"]) for n, d in cmap.graph.nodes(data=True) if d.get("terrain")}
-    narrator = Narrator(names, diary.clock, diary.view, odds, cmap.naming, terrain)
+    narrator = _narrator(diary, cmap, odds)
     h = diary.header
-    if h is not None:
-        narrator.start(h)
     numbers = {id(b): i for i, b in enumerate(diary.battles, start=1)}
-    bases = set(h.bases.values()) if h is not None else set()
-    major = frozenset(
-        names[n] for n, d in cmap.graph.nodes(data=True) if d.get("objective") or n in bases
-    )
-    scenario: list[tuple[str, str]] = []
-    if h is not None:
-        scenario = [
-            ("Map", f"{h.map_name} ({h.map_source})"),
-            ("Rules", f"{h.rules} (hash {h.rules_hash})"),
-            (
-                "Strategy",
-                ", ".join(f"{diary.side_name(s)} {h.doctrines.get(s, '?')}" for s in SIDES),
-            ),
-            (
-                "Bases",
-                ", ".join(
-                    f"{diary.side_name(s)} at {narrator.j(h.bases.get(s, '?'))}" for s in SIDES
-                ),
-            ),
-            ("Seed", str(h.seed)),
-            *(("Note", n) for n in h.notes),
-        ]
-    view = (
-        "the umpire's diary: everything that happened"
-        if diary.view == "umpire"
-        else f"{possessive(diary.side_name(diary.view))} diary: only what "
-        f"{side_noun(diary.side_name(diary.view))} "
-        f"knew, when {verb(diary.side_name(diary.view), 'it', 'they')} learned it"
-    )
-    days = []
-    for day in diary.days:
-        days.append(
-            {
-                "number": day.number,
-                "summary": _summary(diary, narrator, day, numbers),
-                "dispatch": dispatch(diary, narrator, day, numbers),
-                "positions": _positions(diary, narrator, day),
-                "narrative": _narrative(narrator, day, numbers),
-                "movements": _movements(diary, narrator, day, major),
-                "scouting": _scouting(diary, narrator, day),
-                "battles": [
-                    _battle(diary, narrator, numbers[id(b)], b, detail == "full")
-                    for b in day.battles
-                ],
-                "at": diary.clock.label(day.snapshot_t),
-            }
-        )
+    major = _major_places(cmap, h)
+    scenario = _scenario(diary, narrator, h)
+    view = _whose(diary)
+    days = [_day(diary, narrator, day, numbers, major, detail == "full") for day in diary.days]
     title = h.map_name if h else "A campaign"
     versions = ", ".join(f"{k} {v}" for k, v in sorted(h.versions.items())) if h else ""
     return {

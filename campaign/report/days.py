@@ -211,29 +211,42 @@ def build_diary(
         k.apply(e)
         if isinstance(e, CampaignStarted):
             continue
-        day = days[clock.day(e.t)]
-        day.events.append(e)
-        if isinstance(e, MarchBegun):
-            day.marches.append(
-                March(e.t, e.side, e.division, e.origin, e.destination, e.kind, k.knows_all(e.side))
-            )
-        elif isinstance(e, BattleFought):
-            day.battles.append(e)
-            battles.append(e)
-        elif isinstance(e, DayEnded):
-            day.tally = e
-        if isinstance(e, (DivisionRaised, BattleFought, StrengthLearned, Surrendered)):
-            point = (e.t, _strength(k))
-            if series and series[-1][0] == e.t:
-                series[-1] = point
-            else:
-                series.append(point)
+        _file(days[clock.day(e.t)], e, k, battles)
+        _note_strength(series, e, k)
     for n in range(snap, last_day + 1):
         final = end is not None and n == last_day
         _close(days[n], k, clock, end.t if final and end else cuts[n][0])
     if end is not None:
         series.append((end.t, _strength(k)))
     return Diary(view, clock, header, list(days.values()), series, battles, end, seen, destroyed_at)
+
+
+def _file(day: Day, e: CampaignEvent, k: Knowledge, battles: list[BattleFought]) -> None:
+    """Put the event in its day: among its events, and its marches (as the view knows the
+    marching side), battles (also the diary's) or nightly tally."""
+    day.events.append(e)
+    if isinstance(e, MarchBegun):
+        day.marches.append(
+            March(e.t, e.side, e.division, e.origin, e.destination, e.kind, k.knows_all(e.side))
+        )
+    elif isinstance(e, BattleFought):
+        day.battles.append(e)
+        battles.append(e)
+    elif isinstance(e, DayEnded):
+        day.tally = e
+
+
+def _note_strength(
+    series: list[tuple[int, dict[str, int | None]]], e: CampaignEvent, k: Knowledge
+) -> None:
+    """After an event that changes a side's known strength, the sides' strengths at its time
+    (one point per minute: a later event of the same minute replaces it)."""
+    if isinstance(e, (DivisionRaised, BattleFought, StrengthLearned, Surrendered)):
+        point = (e.t, _strength(k))
+        if series and series[-1][0] == e.t:
+            series[-1] = point
+        else:
+            series.append(point)
 
 
 def _nightfall_cuts(

@@ -122,6 +122,71 @@ def _night(diary: Diary, day: Day) -> str:
     return text + "." if text else ""
 
 
+def _reinforcements(diary: Diary, narrator: Narrator, day: Day) -> list[str]:
+    """``Reinforcements reach Red at Mont Fère: R4.`` for each arrival (RULES.md §8.9)."""
+    return [
+        f"Reinforcements reach {side_noun(diary.side_name(e.side))} at "
+        f"{narrator.j(e.junction)}: {narrator.divs(e.divisions)}."
+        for e in day.events
+        if isinstance(e, Reinforced)
+    ]
+
+
+def _battles(diary: Diary, narrator: Narrator, day: Day, numbers: dict[int, int]) -> list[str]:
+    """``One battle: …`` or ``2 battles: …; ….`` (none: nothing)."""
+    fights = [_battle(diary, narrator, b, numbers[id(b)]) for b in day.battles]
+    if not fights:
+        return []
+    word = "One battle" if len(fights) == 1 else f"{len(fights)} battles".capitalize()
+    return [f"{word}: " + "; ".join(fights) + "."]
+
+
+def _falling_back(narrator: Narrator, falls: list[FellBack]) -> list[str]:
+    """Per side, its falls back (RULES.md §8.5): ``Falling back: …`` when more than one."""
+    out = []
+    for side in SIDES:
+        mine = [f for f in falls if f.side == side]
+        if mine:
+            out.append(
+                f"Falling back: {listing(_fell_back(narrator, mine))}."
+                if len(mine) > 1
+                else f"{_fell_back(narrator, mine, ' falls back')[0]}."
+            )
+    return out
+
+
+def _caught_surrendered_destroyed(narrator: Narrator, day: Day) -> list[str]:
+    """Divisions caught on their way back, cut off and surrendering, or destroyed, in the
+    order they happened (RULES.md §8.5)."""
+    out = []
+    for e in day.events:
+        if isinstance(e, FallBackCaught):
+            out.append(
+                f"{narrator.div(e.division)} is caught at {narrator.j(e.junction)} on its way."
+            )
+        elif isinstance(e, Surrendered):
+            out.append(
+                f"{narrator.div(e.division)}, cut off at {narrator.j(e.junction)}, surrenders."
+            )
+        elif isinstance(e, DivisionDestroyed):
+            out.append(f"{narrator.div(e.division)} is destroyed at {narrator.j(e.place)}.")
+    return out
+
+
+def _withdrawals(diary: Diary, day: Day) -> list[str]:
+    """Each side that failed its evening withdrawal check (RULES.md §7.6)."""
+    out = []
+    for e in day.events:
+        if isinstance(e, WithdrawalCheck) and e.withdraws:
+            name = diary.side_name(e.side)
+            out.append(
+                f"{side_noun(name, start=True)} {verb(name, 'fails', 'fail')} "
+                f"{verb(name, 'its', 'their')} evening check and "
+                f"{verb(name, 'withdraws', 'withdraw')} from the campaign."
+            )
+    return out
+
+
 def dispatch(diary: Diary, narrator: Narrator, day: Day, numbers: dict[int, int]) -> str:
     """The day's dispatch: one paragraph from the day's facts as ``diary.view`` knew them.
 
@@ -139,50 +204,17 @@ def dispatch(diary: Diary, narrator: Narrator, day: Day, numbers: dict[int, int]
     str
         Sentences, each ending in a full stop; never empty (a quiet day says so).
     """
-    sentences = []
-    for e in day.events:
-        if isinstance(e, Reinforced):
-            sentences.append(
-                f"Reinforcements reach {side_noun(diary.side_name(e.side))} at "
-                f"{narrator.j(e.junction)}: {narrator.divs(e.divisions)}."
-            )
-    fights = [_battle(diary, narrator, b, numbers[id(b)]) for b in day.battles]
-    if fights:
-        word = "One battle" if len(fights) == 1 else f"{len(fights)} battles".capitalize()
-        sentences.append(f"{word}: " + "; ".join(fights) + ".")
     falls = [e for e in day.events if isinstance(e, FellBack)]
-    for side in SIDES:
-        mine = [f for f in falls if f.side == side]
-        if mine:
-            sentences.append(
-                f"Falling back: {listing(_fell_back(narrator, mine))}."
-                if len(mine) > 1
-                else f"{_fell_back(narrator, mine, ' falls back')[0]}."
-            )
-    for e in day.events:
-        if isinstance(e, FallBackCaught):
-            sentences.append(
-                f"{narrator.div(e.division)} is caught at {narrator.j(e.junction)} on its way."
-            )
-        elif isinstance(e, Surrendered):
-            sentences.append(
-                f"{narrator.div(e.division)}, cut off at {narrator.j(e.junction)}, surrenders."
-            )
-        elif isinstance(e, DivisionDestroyed):
-            sentences.append(f"{narrator.div(e.division)} is destroyed at {narrator.j(e.place)}.")
+    sentences = _reinforcements(diary, narrator, day)
+    sentences += _battles(diary, narrator, day, numbers)
+    sentences += _falling_back(narrator, falls)
+    sentences += _caught_surrendered_destroyed(narrator, day)
     together = _concentrations(diary, narrator, day)
     if together:
         sentences.append(listing(together) + ".")
     if not day.battles and not falls:
         sentences.insert(0, "A day of marching: no battle is fought.")
-    for e in day.events:
-        if isinstance(e, WithdrawalCheck) and e.withdraws:
-            name = diary.side_name(e.side)
-            sentences.append(
-                f"{side_noun(name, start=True)} {verb(name, 'fails', 'fail')} "
-                f"{verb(name, 'its', 'their')} evening check and "
-                f"{verb(name, 'withdraws', 'withdraw')} from the campaign."
-            )
+    sentences += _withdrawals(diary, day)
     night = _night(diary, day)
     if night:
         sentences.append(night)

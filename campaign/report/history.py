@@ -7,11 +7,14 @@ lists its own divisions in full and enemy divisions only as it saw them (RULES.m
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from campaign.events import (
     BattleFought,
     CampaignEvent,
+    DivisionAtEnd,
     DivisionDestroyed,
     DivisionRaised,
     FallBackCaught,
@@ -131,79 +134,165 @@ def _route(names: list[str]) -> str:
     return f"marched from {names[0]} by {', '.join(names[1:-1])} to {names[-1]}"
 
 
+def _raised(e: DivisionRaised, narrator: Narrator) -> str:
+    return f"raised at {narrator.j(e.junction)} ({_units_text(e.units)})"
+
+
+def _stopped(e: RoughRoadTest, narrator: Narrator) -> str | None:
+    """A rough road test failed (RULES.md §8.2); a passed one says nothing."""
+    if e.passed:
+        return None
+    return f"was stopped by the rough road to {narrator.j(e.destination)} (rolled {e.roll})"
+
+
+def _fell_back(e: FellBack, narrator: Narrator) -> str:
+    return f"fell back toward {narrator.j(e.path[-1])}"
+
+
+def _caught(e: FallBackCaught, narrator: Narrator) -> str:
+    return f"was caught at {narrator.j(e.junction)}"
+
+
+def _went_back(e: ReturnBegun, narrator: Narrator) -> str:
+    return f"went back to {narrator.j(e.destination)} after a draw"
+
+
+def _surrendered(e: Surrendered, narrator: Narrator) -> str:
+    return f"surrendered at {narrator.j(e.junction)}"
+
+
+def _destroyed(e: DivisionDestroyed, narrator: Narrator) -> str:
+    return f"was destroyed at {narrator.j(e.place)}"
+
+
+def _seen(e: Sighted, narrator: Narrator) -> str:
+    return f"was seen at {narrator.j(e.junction)}"
+
+
+#: What a division's day says of an event, by the event's kind (a battle's phrase needs the
+#: battle's number and the division's side: :func:`_battle_phrase`).
+_PHRASES: tuple[tuple[type, Callable[[Any, Narrator], str | None]], ...] = (
+    (DivisionRaised, _raised),
+    (RoughRoadTest, _stopped),
+    (FellBack, _fell_back),
+    (FallBackCaught, _caught),
+    (ReturnBegun, _went_back),
+    (Surrendered, _surrendered),
+    (DivisionDestroyed, _destroyed),
+    (Sighted, _seen),
+)
+
+
+def _battle_phrase(e: BattleFought, division: str, numbers: dict[int, int]) -> str:
+    """``fought battle #N at PLACE (won|drew|lost)``, as the division's side saw it."""
+    side = _side_of(division)
+    result = "won" if e.winner == side else ("drew" if e.winner is None else "lost")
+    return f"fought battle #{numbers[id(e)]} at {e.place_name} ({result})"
+
+
+def _phrase(
+    e: CampaignEvent, division: str, narrator: Narrator, numbers: dict[int, int]
+) -> str | None:
+    """The event in a division's day (None: it says nothing there)."""
+    if isinstance(e, BattleFought):
+        return _battle_phrase(e, division, numbers)
+    for kind, phrase in _PHRASES:
+        if isinstance(e, kind):
+            return phrase(e, narrator)
+    return None
+
+
+@dataclass
+class _Days:
+    """Each division's days in phrases, in the order the divisions first appear; a march
+    over several roads is gathered into one route until the division does something else,
+    starts from elsewhere, or the day ends."""
+
+    narrator: Narrator
+    days: dict[str, dict[int, list[str]]] = field(
+        default_factory=lambda: defaultdict(lambda: defaultdict(list))
+    )
+    routes: dict[str, list[str]] = field(default_factory=dict)
+    order: list[str] = field(default_factory=list)
+    last_day: dict[str, int] = field(default_factory=dict)
+
+    def flush(self, d: str, day: int) -> None:
+        """The division's route so far, if it went anywhere, as a phrase of ``day``."""
+        route = self.routes.pop(d, [])
+        if len(route) >= 2:
+            self.days[d][day].append(_route(route))
+
+    def turn_to(self, d: str, day: int) -> None:
+        """The division appears on ``day``: its route of an earlier day ends there."""
+        if d not in self.order:
+            self.order.append(d)
+        if self.last_day.get(d, day) != day:
+            self.flush(d, self.last_day[d])
+        self.last_day[d] = day
+
+    def march(self, d: str, day: int, e: MarchBegun) -> None:
+        """A road marched: the route goes on, or a new one starts where the march did."""
+        origin = self.narrator.j(e.origin)
+        route = self.routes.setdefault(d, [origin])
+        if route[-1] != origin:
+            self.flush(d, day)
+            route = self.routes.setdefault(d, [origin])
+        route.append(self.narrator.j(e.destination))
+
+    def close(self) -> None:
+        """End every route still open, on its division's last day."""
+        for d, day in self.last_day.items():
+            self.flush(d, day)
+
+
+def _days_of(diary: Diary, narrator: Narrator, numbers: dict[int, int]) -> _Days:
+    """Every division's days in the diary's events."""
+    book = _Days(narrator)
+    for e in diary.events:
+        day = diary.clock.day(e.t)
+        for d in _divisions_of(e):
+            book.turn_to(d, day)
+            if isinstance(e, MarchBegun):
+                book.march(d, day, e)
+                continue
+            if isinstance(e, MarchArrived | StrengthLearned):
+                continue
+            book.flush(d, day)
+            phrase = _phrase(e, d, narrator, numbers)
+            if phrase is not None:
+                book.days[d][day].append(phrase)
+    book.close()
+    return book
+
+
+def _ending(row: DivisionAtEnd, narrator: Narrator) -> str:
+    """``At the end: STATE at PLACE (N units, M boxes).`` (strength unknown: said so)."""
+    place = row.place
+    where = f" at {narrator.j(place)}" if place not in ("", "-") else ""
+    size = (
+        f"{figures(row.units, 'unit')}, {figures(row.boxes, 'box', 'boxes')}"
+        if row.units is not None and row.boxes is not None
+        else "strength unknown"
+    )
+    return f"At the end: {row.state}{where} ({size})."
+
+
 def division_histories(
     diary: Diary, narrator: Narrator, numbers: dict[int, int]
 ) -> list[dict[str, Any]]:
     """Per division the view knew of: its days in short sentences, then how it ended."""
-    days: dict[str, dict[int, list[str]]] = defaultdict(lambda: defaultdict(list))
-    routes: dict[str, list[str]] = {}
-    order: list[str] = []
-
-    def flush(d: str, day: int) -> None:
-        route = routes.pop(d, [])
-        if len(route) >= 2:
-            days[d][day].append(_route(route))
-
-    last_day: dict[str, int] = {}
-    for e in diary.events:
-        day = diary.clock.day(e.t)
-        for d in _divisions_of(e):
-            if d not in order:
-                order.append(d)
-            if last_day.get(d, day) != day:
-                flush(d, last_day[d])
-            last_day[d] = day
-            if isinstance(e, MarchBegun):
-                route = routes.setdefault(d, [narrator.j(e.origin)])
-                if route[-1] != narrator.j(e.origin):
-                    flush(d, day)
-                    route = routes.setdefault(d, [narrator.j(e.origin)])
-                route.append(narrator.j(e.destination))
-                continue
-            if isinstance(e, MarchArrived | StrengthLearned):
-                continue
-            flush(d, day)
-            if isinstance(e, DivisionRaised):
-                days[d][day].append(f"raised at {narrator.j(e.junction)} ({_units_text(e.units)})")
-            elif isinstance(e, RoughRoadTest) and not e.passed:
-                days[d][day].append(
-                    f"was stopped by the rough road to {narrator.j(e.destination)} "
-                    f"(rolled {e.roll})"
-                )
-            elif isinstance(e, BattleFought):
-                side = _side_of(d)
-                result = "won" if e.winner == side else ("drew" if e.winner is None else "lost")
-                days[d][day].append(f"fought battle #{numbers[id(e)]} at {e.place_name} ({result})")
-            elif isinstance(e, FellBack):
-                days[d][day].append(f"fell back toward {narrator.j(e.path[-1])}")
-            elif isinstance(e, FallBackCaught):
-                days[d][day].append(f"was caught at {narrator.j(e.junction)}")
-            elif isinstance(e, ReturnBegun):
-                days[d][day].append(f"went back to {narrator.j(e.destination)} after a draw")
-            elif isinstance(e, Surrendered):
-                days[d][day].append(f"surrendered at {narrator.j(e.junction)}")
-            elif isinstance(e, DivisionDestroyed):
-                days[d][day].append(f"was destroyed at {narrator.j(e.place)}")
-            elif isinstance(e, Sighted):
-                days[d][day].append(f"was seen at {narrator.j(e.junction)}")
-    for d, day in last_day.items():
-        flush(d, day)
+    book = _days_of(diary, narrator, numbers)
     ends = {row.division: row for row in diary.end.divisions} if diary.end else {}
     out = []
-    for d in sorted(order, key=lambda x: (_side_of(x) != "red", len(x), x)):
+    for d in sorted(book.order, key=lambda x: (_side_of(x) != "red", len(x), x)):
         lines = [
-            f"Day {n}: {'; '.join(phrases)}." for n, phrases in sorted(days[d].items()) if phrases
+            f"Day {n}: {'; '.join(phrases)}."
+            for n, phrases in sorted(book.days[d].items())
+            if phrases
         ]
         row = ends.get(d)
         if row is not None:
-            place = row.place
-            where = f" at {narrator.j(place)}" if place not in ("", "-") else ""
-            size = (
-                f"{figures(row.units, 'unit')}, {figures(row.boxes, 'box', 'boxes')}"
-                if row.units is not None and row.boxes is not None
-                else "strength unknown"
-            )
-            lines.append(f"At the end: {row.state}{where} ({size}).")
+            lines.append(_ending(row, narrator))
         out.append(
             {
                 "division": narrator.div(d),
@@ -215,21 +304,79 @@ def division_histories(
     return out
 
 
+#: (units, boxes) of a division; None where the view does not know it
+_Strength = tuple[int | None, int | None]
+
+
+def _starts(diary: Diary) -> dict[str, tuple[int, int]]:
+    """Each division's units and boxes when raised (``destroyed_at`` boxes a unit)."""
+    return {
+        e.division: (len(e.units), diary.destroyed_at * len(e.units))
+        for e in diary.events
+        if isinstance(e, DivisionRaised)
+    }
+
+
+def _ends(diary: Diary) -> dict[str, tuple[int | None, int | None, str]]:
+    """Each division's units, boxes and state at the end, as the view knows them."""
+    if not diary.end:
+        return {}
+    return {row.division: (row.units, row.boxes, row.state) for row in diary.end.divisions}
+
+
+def _loss_row(
+    diary: Diary, narrator: Narrator, d: str, start: _Strength, end: tuple[Any, ...]
+) -> dict[str, Any]:
+    """A division's row: start and end ``units / boxes``, boxes lost and their share."""
+    su, sb = start
+    eu, eb, state = end
+    lost = None if sb is None or eb is None else sb - eb
+    pct = "" if lost is None or not sb else f"{100 * lost / sb:.0f}%"
+    return {
+        "division": narrator.div(d),
+        "side": diary.side_name(_side_of(d)),
+        "start": "?" if su is None else f"{su} / {sb}",
+        "end": "?" if eu is None else f"{eu} / {eb}",
+        "lost": "?" if lost is None else str(lost),
+        "percent": pct,
+        "state": state,
+        "total": False,
+    }
+
+
+def _add_up(total: list[int], values: tuple[int | None, ...]) -> bool:
+    """Add ``values`` into ``total`` where known; whether all were known."""
+    complete = True
+    for i, v in enumerate(values):
+        if v is None:
+            complete = False
+        else:
+            total[i] += v
+    return complete
+
+
+def _total_row(diary: Diary, side: str, total: list[int], known: bool) -> dict[str, Any]:
+    """The side's row in all: its divisions' sums (``?`` unless ``known``)."""
+    lost = total[1] - total[3]
+    return {
+        "division": f"{diary.side_name(side)} in all",
+        "side": diary.side_name(side),
+        "start": f"{total[0]} / {total[1]}" if known else "?",
+        "end": f"{total[2]} / {total[3]}" if known else "?",
+        "lost": str(lost) if known else "?",
+        "percent": f"{100 * lost / total[1]:.0f}%" if known and total[1] else "",
+        "state": "",
+        "total": True,
+    }
+
+
 def losses_table(diary: Diary, narrator: Narrator) -> list[dict[str, Any]]:
     """Per division (and per side in total): units and boxes at the start and the end.
 
     Enemy divisions in a side's view show ``?`` where the side never learned the figure.
     """
-    start = {
-        e.division: (len(e.units), diary.destroyed_at * len(e.units))
-        for e in diary.events
-        if isinstance(e, DivisionRaised)
-    }
-    end = (
-        {row.division: (row.units, row.boxes, row.state) for row in diary.end.divisions}
-        if diary.end
-        else {}
-    )
+    start = _starts(diary)
+    end = _ends(diary)
     rows = []
     for side in SIDES:
         total = [0, 0, 0, 0]
@@ -241,38 +388,9 @@ def losses_table(diary: Diary, narrator: Narrator) -> list[dict[str, Any]]:
         for d in ids:
             su, sb = start.get(d, (None, None))
             eu, eb, state = end.get(d, (None, None, ""))
-            lost = None if sb is None or eb is None else sb - eb
-            pct = "" if lost is None or not sb else f"{100 * lost / sb:.0f}%"
-            for i, v in enumerate((su, sb, eu, eb)):
-                if v is None:
-                    complete = False
-                else:
-                    total[i] += v
-            rows.append(
-                {
-                    "division": narrator.div(d),
-                    "side": diary.side_name(side),
-                    "start": "?" if su is None else f"{su} / {sb}",
-                    "end": "?" if eu is None else f"{eu} / {eb}",
-                    "lost": "?" if lost is None else str(lost),
-                    "percent": pct,
-                    "state": state,
-                    "total": False,
-                }
-            )
+            rows.append(_loss_row(diary, narrator, d, (su, sb), (eu, eb, state)))
+            complete = _add_up(total, (su, sb, eu, eb)) and complete
         if ids:
             known = complete and diary.view in ("umpire", side)
-            lost = total[1] - total[3]
-            rows.append(
-                {
-                    "division": f"{diary.side_name(side)} in all",
-                    "side": diary.side_name(side),
-                    "start": f"{total[0]} / {total[1]}" if known else "?",
-                    "end": f"{total[2]} / {total[3]}" if known else "?",
-                    "lost": str(lost) if known else "?",
-                    "percent": f"{100 * lost / total[1]:.0f}%" if known and total[1] else "",
-                    "state": "",
-                    "total": True,
-                }
-            )
+            rows.append(_total_row(diary, side, total, known))
     return rows

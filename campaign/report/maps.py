@@ -24,21 +24,21 @@ from __future__ import annotations
 import io
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
 
 from campaign.events import BattleFought, DivisionRaised, MarchArrived, MarchBegun, Sighted
 from campaign.maps.model import CampaignMap
 from campaign.report.days import Day, Diary, March, Mark
 from campaign.report.glyphs import FONT_FAMILIES, drawing, safe_label, shown_name
-from campaign.report.ground import Ground, draw_ground, ground_handles, ground_of
+from campaign.report.ground import draw_ground, ground_of
 from campaign.report.labels import Box, Label, place_labels
+from campaign.report.map_legend import ROAD_GREY, Styles, legend
 
 #: junction id -> (x, y) on the map
 Positions = dict[str, tuple[float, float]]
@@ -59,8 +59,6 @@ SIDE_STYLE: dict[str, dict[str, str]] = {
     "red": {"color": "#b22222", "marker": "s", "ls": "-", "glyph": "■", "stale": "□"},
     "blue": {"color": "#1f4e9c", "marker": "^", "ls": "-", "glyph": "▲", "stale": "△"},
 }
-
-Styles = dict[str, dict[str, str]]
 
 
 def side_styles(cmap: CampaignMap | None) -> Styles:
@@ -91,7 +89,6 @@ KEY_TOWN_PT = 8.5
 DIVISION_PT = 8.0
 WIDTH_IN = 7.2
 _LEFT, _RIGHT, _TOP, _LEGEND = 0.1, 0.1, 0.1, 0.9
-ROAD_GREY = "0.45"
 
 
 def figure_svg(fig: Figure, salt: str) -> str:
@@ -273,22 +270,31 @@ def _measure(fig: Figure, text: str, size: float, weight: str) -> tuple[float, f
     return bb.width * scale * 1.06 + 1.0, bb.height * scale + 0.5
 
 
-def _draw(
-    cmap: CampaignMap,
-    diary: Diary,
-    marches: Sequence[March],
-    battles: Sequence[BattleFought],
-    marks: Sequence[Mark],
-) -> Figure:
-    pos = _positions(cmap)
-    frame = _frame(cmap, diary, pos)
-    styles = side_styles(cmap)
-    large = cmap.graph.number_of_nodes() > LARGE_MAP
-    numbers = {id(b): i for i, b in enumerate(diary.battles, start=1)}
-    inside = [n for n in sorted(cmap.graph.nodes) if frame.inside(*pos[n])]
-    kinds = {g for n in inside if (g := ground_of(cmap, n)) is not None}
-    entries = 6 + 3 * len(styles) + len(kinds)  # the legend's, four a row: a row over three
-    legend = _LEGEND + 0.19 * max(0, -(-entries // 4) - 3)  # makes room for itself
+#: a label's (pt, colour, weight, priority, gap, required)
+_Look = tuple[float, str, str, int, float, bool]
+
+
+@dataclass
+class _Texts:
+    """The map's labels to place, measured as drawn on ``fig``."""
+
+    fig: Figure
+    items: list[_Text] = field(default_factory=list)
+
+    def add(self, key: str, anchor: tuple[float, float], text: str, look: _Look) -> None:
+        """A label at ``anchor`` (points); ``look`` = (pt, colour, weight, priority, gap,
+        required), as :class:`~campaign.report.labels.Label` takes them."""
+        pt, color, weight, priority, gap, required = look
+        text = safe_label(text)  # every map label: drawable glyphs only, no mathtext
+        w, h = _measure(self.fig, text, pt, weight)
+        label = Label(key, anchor, (w, h), priority, gap, required)
+        self.items.append(_Text(label, text, pt, color, weight))
+
+
+def _figure(frame: Frame, entries: int) -> tuple[Figure, Axes, float]:
+    """The figure, its map axes and its height (inches): the frame over a legend of
+    ``entries``, four a row (a row over three makes room for itself)."""
+    legend = _LEGEND + 0.19 * max(0, -(-entries // 4) - 3)
     height = frame.height + _TOP + legend
     fig = Figure(figsize=(WIDTH_IN, height))
     ax = fig.add_axes(
@@ -297,34 +303,95 @@ def _draw(
     ax.set_xlim(frame.x0, frame.x1)
     ax.set_ylim(frame.y0, frame.y1)
     ax.set_axis_off()
-    segments = _roads(ax, cmap, pos, frame)
-    grounds = draw_ground(ax, cmap, inside, pos)  # terrain, behind (labels may cover it)
-    obstacles: list[Box] = []
-    texts: list[_Text] = []
-    bases = diary.header.bases if diary.header else {}
-    base_of = {j: s for s, j in bases.items()}
-    stood = _places(diary)
+    return fig, ax, height
+
+
+def _battle_sites(
+    diary: Diary, battles: Sequence[BattleFought]
+) -> dict[tuple[str, ...], list[int]]:
+    """The battles' places (a junction, or a road's two ends) and the diary's numbers of the
+    battles fought there."""
+    numbers = {id(b): i for i, b in enumerate(diary.battles, start=1)}
     battle_at: dict[tuple[str, ...], list[int]] = defaultdict(list)
     for b in battles:
         battle_at[tuple(b.road or (b.place,))].append(numbers.get(id(b), 0))
+    return battle_at
 
-    def add(
-        key: str,
-        anchor: tuple[float, float],
-        text: str,
-        pt: float,
-        color: str,
-        weight: str,
-        priority: int,
-        gap: float,
-        required: bool,
-    ) -> None:
-        text = safe_label(text)  # every map label: drawable glyphs only, no mathtext
-        w, h = _measure(fig, text, pt, weight)
-        texts.append(
-            _Text(Label(key, anchor, (w, h), priority, gap, required), text, pt, color, weight)
-        )
 
+def _base_square(ax: Axes, x: float, y: float, color: str) -> None:
+    ax.plot(
+        [x],
+        [y],
+        marker="s",
+        ms=14,
+        clip_on=False,  # whole at the edge of a cropped map
+        mfc="none",
+        mec=color,
+        mew=1.8,
+        ls="none",
+        zorder=2,
+    )
+
+
+def _objective_star(ax: Axes, x: float, y: float) -> None:
+    ax.plot(
+        [x],
+        [y],
+        marker="*",
+        ms=12,
+        clip_on=False,  # whole at the edge of a cropped map
+        mfc="#f2c200",
+        mec="black",
+        mew=0.7,
+        ls="none",
+        zorder=3,
+    )
+
+
+def _junction_dot(ax: Axes, x: float, y: float, large: bool) -> None:
+    ax.plot(
+        [x],
+        [y],
+        marker="o",
+        ms=4 if not large else 3,
+        clip_on=False,  # whole at the edge of a cropped map
+        mfc="white",
+        mec="0.2",
+        mew=0.8,
+        ls="none",
+        zorder=3,
+    )
+
+
+def _town_look(base: bool, notable: bool, large: bool) -> tuple[str, _Look] | None:
+    """A plain junction's label key prefix and look: a base's bold; where a battle was fought
+    or a division stood, required; any other only on a small map, dropped when it finds no
+    room; None: not labelled."""
+    if base:
+        return "1", (KEY_TOWN_PT, "0.1", "bold", 1, 7.5, True)
+    if notable:
+        return "3", (TOWN_PT, "0.15", "normal", 3, 4.0, True)
+    if not large:
+        return "5", (TOWN_PT, "0.3", "normal", 5, 3.5, False)
+    return None
+
+
+@dataclass(frozen=True)
+class _Junctions:
+    """What the junction symbols and labels depend on."""
+
+    base_of: dict[str, str]  # junction -> the side whose base it is
+    notable: set[str]  # junctions where a battle was fought or a division stood
+    large: bool
+    styles: Styles
+
+
+def _junctions(
+    ax: Axes, cmap: CampaignMap, pos: Positions, frame: Frame, how: _Junctions, texts: _Texts
+) -> list[Box]:
+    """Draw each junction inside the frame (base square, objective star with its value, or
+    a dot) and label it; the symbols' boxes (points)."""
+    obstacles: list[Box] = []
     for n in sorted(cmap.graph.nodes):
         x, y = pos[n]
         if not frame.inside(x, y):
@@ -332,66 +399,34 @@ def _draw(
         data = cmap.graph.nodes[n]
         p = frame.pt(x, y)
         name = shown_name(str(data.get("name", n)), str(n))
-        if n in base_of:
-            side = base_of[n]
-            ax.plot(
-                [x],
-                [y],
-                marker="s",
-                ms=14,
-                clip_on=False,  # whole at the edge of a cropped map
-                mfc="none",
-                mec=styles[side]["color"],
-                mew=1.8,
-                ls="none",
-                zorder=2,
-            )
+        base = n in how.base_of
+        if base:
+            _base_square(ax, x, y, how.styles[how.base_of[n]]["color"])
             obstacles.append(_square(p, 7.5))
         if data.get("objective"):
-            ax.plot(
-                [x],
-                [y],
-                marker="*",
-                ms=12,
-                clip_on=False,  # whole at the edge of a cropped map
-                mfc="#f2c200",
-                mec="black",
-                mew=0.7,
-                ls="none",
-                zorder=3,
-            )
+            _objective_star(ax, x, y)
             obstacles.append(_square(p, 6.0))
-            add(
-                f"1{n}",
-                p,
-                f"{name} ({data.get('value', 0)})",
-                KEY_TOWN_PT,
-                "0.1",
-                "bold",
-                1 if n in base_of else 2,
-                7.5,
-                True,
-            )
+            look = (KEY_TOWN_PT, "0.1", "bold", 1 if base else 2, 7.5, True)
+            texts.add(f"1{n}", p, f"{name} ({data.get('value', 0)})", look)
         else:
-            ax.plot(
-                [x],
-                [y],
-                marker="o",
-                ms=4 if not large else 3,
-                clip_on=False,  # whole at the edge of a cropped map
-                mfc="white",
-                mec="0.2",
-                mew=0.8,
-                ls="none",
-                zorder=3,
-            )
+            _junction_dot(ax, x, y, how.large)
             obstacles.append(_square(p, 2.5))
-            if n in base_of:
-                add(f"1{n}", p, name, KEY_TOWN_PT, "0.1", "bold", 1, 7.5, True)
-            elif (n,) in battle_at or n in stood:
-                add(f"3{n}", p, name, TOWN_PT, "0.15", "normal", 3, 4.0, True)
-            elif not large:
-                add(f"5{n}", p, name, TOWN_PT, "0.3", "normal", 5, 3.5, False)
+            town = _town_look(base, n in how.notable, how.large)
+            if town is not None:
+                texts.add(f"{town[0]}{n}", p, name, town[1])
+    return obstacles
+
+
+def _battle_marks(
+    ax: Axes,
+    battle_at: dict[tuple[str, ...], list[int]],
+    pos: Positions,
+    frame: Frame,
+    texts: _Texts,
+) -> list[Box]:
+    """A cross at each battle site (a junction, or the middle of a road) with the battles'
+    numbers; the crosses' boxes (points)."""
+    obstacles: list[Box] = []
     for place, nums in sorted(battle_at.items()):
         ends = [pos[j] for j in place]
         x = sum(e[0] for e in ends) / len(ends)
@@ -410,68 +445,82 @@ def _draw(
         )
         p = frame.pt(x, y)
         obstacles.append(_square(p, 6.0))
-        add(
-            f"0{place}",
-            p,
-            ", ".join(f"#{k}" for k in sorted(nums)),
-            8.5,
-            "black",
-            "bold",
-            0,
-            7.0,
-            True,
-        )
-    _marches(ax, marches, pos, frame, styles)
+        numbers = ", ".join(f"#{k}" for k in sorted(nums))
+        texts.add(f"0{place}", p, numbers, (8.5, "black", "bold", 0, 7.0, True))
+    return obstacles
+
+
+def _mark_spot(m: Mark, pos: Positions) -> tuple[str, tuple[float, float]]:
+    """Where a division stands: its junction, or its place along the road (a key for the
+    spot, and its map point)."""
+    if m.junction is not None:
+        return m.junction, pos[m.junction]
+    ra, rb = m.road  # type: ignore[misc]
+    f = m.fraction
+    xy = (
+        pos[ra][0] + (pos[rb][0] - pos[ra][0]) * f,
+        pos[ra][1] + (pos[rb][1] - pos[ra][1]) * f,
+    )
+    return f"{ra}~{rb}~{f:.2f}", xy
+
+
+def _road_mark(ax: Axes, xy: tuple[float, float], style: dict[str, str]) -> None:
+    """A division on a road: the side's marker there."""
+    ax.plot(
+        [xy[0]],
+        [xy[1]],
+        marker=style["marker"],
+        ms=6,
+        mfc=style["color"],
+        mec="black",
+        mew=0.6,
+        ls="none",
+        zorder=7,
+    )
+
+
+def _block_text(rows: list[Mark], style: dict[str, str]) -> str:
+    """A side's divisions at one spot, a line each by id: ``■ R1 45`` (``?`` when the view
+    does not know the strength, hollow when last seen on an earlier day, and when)."""
+    lines = []
+    for m in sorted(rows, key=lambda r: r.division):
+        glyph = style["stale"] if m.stale else style["glyph"]
+        strength = "?" if m.boxes is None else str(m.boxes)
+        seen = f" (seen {m.seen.split(' ')[-1]})" if m.seen else ""
+        lines.append(f"{glyph} {m.division} {strength}{seen}")
+    return "\n".join(lines)
+
+
+def _division_blocks(
+    ax: Axes, marks: Sequence[Mark], pos: Positions, frame: Frame, styles: Styles, texts: _Texts
+) -> list[Box]:
+    """Each side's divisions as a block of lines by their spot (a marker too when on a road);
+    the road markers' boxes (points)."""
+    obstacles: list[Box] = []
     blocks: dict[tuple[str, str], list[Mark]] = defaultdict(list)
     where: dict[tuple[str, str], tuple[float, float]] = {}
     for m in marks:
-        if m.junction is not None:
-            spot, xy = m.junction, pos[m.junction]
-        else:
-            ra, rb = m.road  # type: ignore[misc]
-            f = m.fraction
-            xy = (
-                pos[ra][0] + (pos[rb][0] - pos[ra][0]) * f,
-                pos[ra][1] + (pos[rb][1] - pos[ra][1]) * f,
-            )
-            spot = f"{ra}~{rb}~{f:.2f}"
-            style = styles[m.side]
-            ax.plot(
-                [xy[0]],
-                [xy[1]],
-                marker=style["marker"],
-                ms=6,
-                mfc=style["color"],
-                mec="black",
-                mew=0.6,
-                ls="none",
-                zorder=7,
-            )
+        spot, xy = _mark_spot(m, pos)
+        if m.junction is None:
+            _road_mark(ax, xy, styles[m.side])
             obstacles.append(_square(frame.pt(*xy), 3.5))
         blocks[(spot, m.side)].append(m)
         where[(spot, m.side)] = xy
     for (spot, side), rows in sorted(blocks.items()):
         style = styles[side]
-        lines = []
-        for m in sorted(rows, key=lambda r: r.division):
-            glyph = style["stale"] if m.stale else style["glyph"]
-            strength = "?" if m.boxes is None else str(m.boxes)
-            seen = f" (seen {m.seen.split(' ')[-1]})" if m.seen else ""
-            lines.append(f"{glyph} {m.division} {strength}{seen}")
-        add(
-            f"0{side}{spot}",
-            frame.pt(*where[(spot, side)]),
-            "\n".join(lines),
-            DIVISION_PT,
-            style["color"],
-            "bold",
-            0,
-            6.0,
-            True,
-        )
+        look = (DIVISION_PT, style["color"], "bold", 0, 6.0, True)
+        texts.add(f"0{side}{spot}", frame.pt(*where[(spot, side)]), _block_text(rows, style), look)
+    return obstacles
+
+
+def _print_texts(
+    ax: Axes, frame: Frame, texts: _Texts, obstacles: list[Box], segments: list[Any]
+) -> None:
+    """Place the labels (:func:`~campaign.report.labels.place_labels`) and print them, with a
+    dotted leader line where one moved away from its point."""
     frame_box: Box = (0.0, 0.0, frame.width * 72, frame.height * 72)
-    placed = place_labels([t.label for t in texts], obstacles, frame_box, segments)
-    by_key = {t.label.key: t for t in texts}
+    placed = place_labels([t.label for t in texts.items], obstacles, frame_box, segments)
+    by_key = {t.label.key: t for t in texts.items}
     for pl in placed:
         t = by_key[pl.label.key]
         x0, y0, _x1, _y1 = pl.box
@@ -502,90 +551,38 @@ def _draw(
                 "shrinkB": 2,
             },
         )
-    _legend(fig, diary, height, styles, grounds)
+
+
+def _draw(
+    cmap: CampaignMap,
+    diary: Diary,
+    marches: Sequence[March],
+    battles: Sequence[BattleFought],
+    marks: Sequence[Mark],
+) -> Figure:
+    """The map (see the module text): roads, ground, junctions, battle sites, marches,
+    divisions, then every label placed clear of the rest, and the legend."""
+    pos = _positions(cmap)
+    frame = _frame(cmap, diary, pos)
+    styles = side_styles(cmap)
+    large = cmap.graph.number_of_nodes() > LARGE_MAP
+    inside = [n for n in sorted(cmap.graph.nodes) if frame.inside(*pos[n])]
+    kinds = {g for n in inside if (g := ground_of(cmap, n)) is not None}
+    fig, ax, height = _figure(frame, 6 + 3 * len(styles) + len(kinds))
+    segments = _roads(ax, cmap, pos, frame)
+    grounds = draw_ground(ax, cmap, inside, pos)  # terrain, behind (labels may cover it)
+    texts = _Texts(fig)
+    bases = diary.header.bases if diary.header else {}
+    battle_at = _battle_sites(diary, battles)
+    notable = {n for n in cmap.graph.nodes if (n,) in battle_at} | _places(diary)
+    how = _Junctions({j: s for s, j in bases.items()}, notable, large, styles)
+    obstacles = _junctions(ax, cmap, pos, frame, how, texts)
+    obstacles += _battle_marks(ax, battle_at, pos, frame, texts)
+    _marches(ax, marches, pos, frame, styles)
+    obstacles += _division_blocks(ax, marks, pos, frame, styles, texts)
+    _print_texts(ax, frame, texts, obstacles, segments)
+    legend(fig, diary, height, styles, grounds)
     return fig
-
-
-def _legend(
-    fig: Figure, diary: Diary, height: float, styles: Styles, grounds: list[Ground]
-) -> None:
-    handles = [
-        Line2D([], [], color=ROAD_GREY, lw=1.2, label="road"),
-        Line2D([], [], color=ROAD_GREY, lw=1.2, ls=(0, (4, 2.5)), label="rough road"),
-        Line2D([], [], color="0.3", lw=3.2, label="primary road"),
-        Line2D([], [], marker="o", ms=4, mfc="white", mec="0.2", ls="none", label="junction"),
-        Line2D(
-            [],
-            [],
-            marker="*",
-            ms=11,
-            mfc="#f2c200",
-            mec="black",
-            ls="none",
-            label="objective (value)",
-        ),
-        Line2D(
-            [],
-            [],
-            marker="X",
-            ms=10,
-            mfc="#ffd24d",
-            mec="black",
-            ls="none",
-            label="battle (number)",
-        ),
-    ]
-    for side, style in styles.items():
-        name = diary.side_name(side)
-        handles.append(
-            Line2D(
-                [],
-                [],
-                marker="s",
-                ms=11,
-                mfc="none",
-                mec=style["color"],
-                mew=1.8,
-                ls="none",
-                label=safe_label(f"{name} base"),
-            )
-        )
-        handles.append(
-            Line2D(
-                [],
-                [],
-                color=style["color"],
-                lw=1.6,
-                marker=">",
-                ms=5,
-                markevery=[1],
-                label=safe_label(f"{name} march"),
-            )
-        )
-        handles.append(
-            Line2D(
-                [],
-                [],
-                marker=style["marker"],
-                ms=7,
-                mfc=style["color"],
-                mec="black",
-                ls="none",
-                label=safe_label(f"{name} division (boxes)"),
-            )
-        )
-    handles += ground_handles(grounds)
-    fig.legend(
-        handles=handles,
-        loc="lower center",
-        bbox_to_anchor=(0.5, 0.02 / height),
-        ncol=4,
-        fontsize=8,
-        frameon=False,
-        handlelength=2.4,
-        columnspacing=1.2,
-        labelspacing=0.35,
-    )
 
 
 def day_map(cmap: CampaignMap, diary: Diary, day: Day) -> Figure:
