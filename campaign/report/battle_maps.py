@@ -98,7 +98,10 @@ def _axes(fig: Figure, frame: Frame) -> Axes:
 def _roads(ax: Axes, cmap: CampaignMap, pos: Positions, near: set[str], frame: Frame) -> list[Any]:
     """Draw the roads between drawn junctions (rough ones dashed); their segments in points."""
     segments = []
-    for a, b in sorted(e for e in cmap.graph.edges(near) if e[0] in near and e[1] in near):
+    # each road once, its ends in order: networkx gives an edge from whichever end it meets
+    # first in ``near`` (a set, in hash order), and the drawing must not depend on it
+    ends = {(min(u, v), max(u, v)) for u, v in cmap.graph.edges(near) if u in near and v in near}
+    for a, b in sorted(ends):
         (xa, ya), (xb, yb) = pos[a], pos[b]
         rough = cmap.graph.edges[a, b].get("kind") == "rough"
         ax.plot([xa, xb], [ya, yb], color=ROAD_GREY, lw=1.0, ls=(0, (4, 2.5)) if rough else "-")
