@@ -209,14 +209,7 @@ def write_text_whole(path: Path, text: str, flag: str | None = None) -> None:
         with atomic_text_file(path, flag) as handle:
             handle.write(text)
     except OSError as exc:
-        if exc.errno in DISK_ERRNOS:
-            raise EnvironmentFailure(
-                f"cannot write the file ({exc.strerror}); nothing was written",
-                source=str(path),
-                key=flag,
-                fix="Free space or choose another place, then run the same command again.",
-            ) from None
-        raise write_error(path, exc, flag) from None
+        raise _not_written(path, exc, flag) from None
 
 
 def write_bytes_whole(path: Path, data: bytes, flag: str | None = None) -> None:
@@ -241,11 +234,18 @@ def write_bytes_whole(path: Path, data: bytes, flag: str | None = None) -> None:
     except OSError as exc:
         with contextlib.suppress(OSError):
             temp.unlink()
-        if exc.errno in DISK_ERRNOS:
-            raise EnvironmentFailure(
-                f"cannot write the file ({exc.strerror}); nothing was written",
-                source=str(path),
-                key=flag,
-                fix="Free space or choose another place, then run the same command again.",
-            ) from None
-        raise write_error(path, exc, flag) from None
+        raise _not_written(path, exc, flag) from None
+
+
+def _not_written(path: Path, exc: OSError, flag: str | None) -> Exception:
+    """The error for a write that failed with ``exc``: a full or failing disk is the
+    machine's (:class:`EnvironmentFailure`, exit code 1), anything else the user's choice of
+    place (:func:`write_error`, exit code 2)."""
+    if exc.errno in DISK_ERRNOS:
+        return EnvironmentFailure(
+            f"cannot write the file ({exc.strerror}); nothing was written",
+            source=str(path),
+            key=flag,
+            fix="Free space or choose another place, then run the same command again.",
+        )
+    return write_error(path, exc, flag)
