@@ -315,7 +315,9 @@ class Strategist:
             if division in m.pursue:
                 m.pursue = self.plan.alive(m.pursue)
             follow = m.follow
-            if follow is not None and division in (*follow[2].enemies, *follow[2].friends):
+            if follow is not None and (
+                division in follow[2].enemies or division in follow[2].friends
+            ):
                 m.follow = None
 
     def expected_battle_minutes(self) -> float:
