@@ -75,6 +75,7 @@ def fought_event(
         road=where.road,
         joined=tuple(LateArrival(d.id, k, ids) for d, k, ids in joined),
         on_table=battle.number in camp.table.results,  # its result entered by hand (issue 28)
+        defender_grade_steps=battle.ground_steps,  # the house rule `terrain`
     )
 
 

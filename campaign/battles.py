@@ -118,7 +118,9 @@ class Battle:
     ``start`` is in campaign minutes; ``divisions`` were at the place when it began;
     ``joins`` are the late arrivals with the bound each joins (RULES.md §8.4); ``slot`` is
     where its record goes in the event stream; ``stream`` is its random stream (``BATTLE +
-    number``, :mod:`campaign.streams`); ``version`` counts the times it was fought.
+    number``, :mod:`campaign.streams`); ``version`` counts the times it was fought;
+    ``ground_steps`` the training grades the defender's units gained from the ground (the
+    optional house rule ``terrain``, :mod:`campaign.terrain`; 0 without it).
     """
 
     number: int
@@ -134,6 +136,7 @@ class Battle:
     joins: list[tuple[Division, int]]
     result: BattleResult | None
     version: int
+    ground_steps: int
 
     def __init__(
         self,
@@ -147,6 +150,7 @@ class Battle:
         max_bounds: int,
         stream: int,
         slot: int,
+        ground_steps: int = 0,
     ) -> None:
         self.number = number
         self.where = where
@@ -161,6 +165,7 @@ class Battle:
         self.joins = []
         self.result = None
         self.version = 0
+        self.ground_steps = ground_steps
 
     @property
     def end(self) -> float:
@@ -386,6 +391,7 @@ class BattleDesk:
         blue: list[UnitSpec] = []
         for d in sorted(divisions, key=_by_id):  # each side's units, its divisions by id
             (red if d.side == "red" else blue).extend(d.units)
+        steps = 0
         if arriving is not None and where.junction is not None:  # house rule `terrain`
             ground = camp.map.graph.nodes[where.junction].get("terrain")
             steps = defender_steps(camp.cr.terrain_grade_steps, ground)
@@ -406,6 +412,7 @@ class BattleDesk:
             int((camp.clock.nightfall(start) - start) // self.bound_minutes),
             BATTLE + self.started,  # its own stream (campaign/streams.py, RULES.md §0.6)
             len(camp.events),
+            steps,
         )
         self.pending[battle.number] = battle
         for d in divisions:  # in the battle now: no longer holding (each is woken once)

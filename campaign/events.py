@@ -269,6 +269,11 @@ class BattleFought(CampaignEvent):
     check was recorded (``cards_lost``/``cards_left`` are 0, ``withdrawal_checks`` empty).
     Written to a file only when true (:func:`event_to_dict`), so logs of campaigns without
     one are as they were.
+
+    ``defender_grade_steps`` is the training grades each of the defender's units (the side
+    that is not ``attacker``, late arrivals apart) fought better by, from the ground under
+    the optional house rule ``terrain`` (:mod:`campaign.terrain`), so that the battle can be
+    fought again as it was; written only when not 0.
     """
 
     place: str
@@ -291,6 +296,7 @@ class BattleFought(CampaignEvent):
     road: tuple[str, str] | None = None
     joined: tuple[LateArrival, ...] = ()
     on_table: bool = field(default=False, metadata={"omit_default": True})
+    defender_grade_steps: int = field(default=0, metadata={"omit_default": True})
 
 
 @dataclass(frozen=True, slots=True)

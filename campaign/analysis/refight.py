@@ -30,6 +30,7 @@ from campaign.config import Rules
 from campaign.errors import SimulatorError
 from campaign.events import SIDES, BattleFought, CampaignEvent, CampaignStarted
 from campaign.streams import Streams, odds_stream
+from campaign.terrain import stiffen
 
 __all__ = [
     "BattleSetup",
@@ -58,7 +59,8 @@ class BattleSetup:
     event
         The logged battle.
     forces
-        (Red, Blue), each unit with the hits it carried in; the late arrivals are not in them.
+        (Red, Blue), each unit with the hits it carried in (the defender's with the grades the
+        ground gave it, house rule ``terrain``); the late arrivals are not in them.
     arrivals
         The late arrivals, each at the bound it joined (RULES.md §8.4).
     attacker
@@ -141,6 +143,8 @@ def setup_on(
                 "could fight, so there is no battle to fight again",
                 fix="Choose another battle (campaign battle --from LOG lists them).",
             )
+        if event.defender_grade_steps and side != event.attacker:  # house rule `terrain`
+            units = stiffen(units, event.defender_grade_steps)
         forces.append(Force(side_names.get(side, side.title()), tuple(units)))
     side_of = {div: SIDES.index(s) for s in SIDES for div in event.divisions[s]}
     arrivals = tuple(

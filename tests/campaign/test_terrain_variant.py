@@ -127,3 +127,33 @@ def test_a_campaign_defender_at_a_town_tests_morale_as_elite():
 def test_campaigns_without_the_variant_are_unchanged():
     assert load_rules().hash == DEFAULT_HASH
     assert load_rules(["terrain"]).hash != DEFAULT_HASH
+
+
+def test_a_battle_on_good_ground_is_fought_again_as_it_was():
+    """The log records the grades the ground gave the defender (BattleFought
+    .defender_grade_steps, written only when not 0), so a re-fight (``campaign battle``, the
+    odds line before each battle, the tabletop briefing) fights the battle the campaign
+    fought: same winner, reason, bounds and hits. (Before, the re-fight had the defender at
+    its own grade: its odds ignored the ground.)"""
+    from campaign.analysis.refight import refight, same_outcome, setup_of
+    from campaign.events import CampaignStarted, event_from_dict, event_to_dict
+
+    loaded = load_rules(["terrain"])
+    cmap = load_map(None)
+    on_ground = same = plain_run_logs_steps = 0
+    for seed in range(12):
+        events = run_campaign(cmap, loaded, seed, record_events=True).events
+        header = next(e for e in events if isinstance(e, CampaignStarted))
+        for number, e in enumerate((e for e in events if isinstance(e, BattleFought)), 1):
+            if not e.defender_grade_steps or e.joined:
+                continue
+            on_ground += 1
+            assert event_from_dict(event_to_dict(e)) == e  # it survives the JSON lines
+            setup = setup_of(e, number, loaded.rules, header)
+            same += same_outcome(refight(setup, loaded.rules, seed), e)
+    for e in run_campaign(cmap, load_rules(), 3, record_events=True).events:
+        if isinstance(e, BattleFought):
+            plain_run_logs_steps += "defender_grade_steps" in event_to_dict(e)
+    assert on_ground >= 5  # the case is met
+    assert same == on_ground
+    assert plain_run_logs_steps == 0  # without the variant the log is as it was
