@@ -8,7 +8,10 @@ import re
 import pytest
 
 from campaign.cli import main
+from campaign.config import load_rules
+from campaign.engine import run_campaign
 from campaign.events import BattleFought, CampaignStarted, FellBack, RoughRoadTest
+from campaign.maps import load_map
 from campaign.printers.battle_story import faced_overnight
 from campaign.printers.jsonl import write_jsonl
 from campaign.printers.narrative import Narrator
@@ -177,3 +180,22 @@ def test_a_long_chain_of_minor_junctions_folds():
     )
     assert _stops(chain) == "Leal by way of Fellin to Dorpat"  # none major: the middle stop
     assert _stops(["A", "h1", "h2", "h3", "A"], frozenset({"A"})) == "A by way of h2 to A"
+
+
+def test_the_markdown_summary_tells_each_battle_in_a_paragraph(tmp_path):
+    """As the printed summary does (issue 29): in Markdown too a summary battle is one
+    paragraph (where, when, who attacked whom, the odds, how it ended, the hits), with no
+    heading, sides table, unit table or bound-by-bound log; the full diary keeps them."""
+    from campaign.report.html import render_markdown
+
+    cmap = load_map(None)
+    events = run_campaign(cmap, load_rules(), 42, record_events=True).events
+    battles = sum(isinstance(e, BattleFought) for e in events)
+    summary = render_markdown(events, cmap, tmp_path / "s.md", detail="summary")
+    full = render_markdown(events, cmap, tmp_path / "f.md", detail="full")
+    assert "### Battle #" not in summary and "| Unit | Side |" not in summary
+    assert "| Side | Divisions |" not in summary and "Bound by bound" not in summary
+    paragraphs = re.findall(r"(?m)^\*\*#(\d+) .*\.\*\* .*Hits taken: .*\.$", summary)
+    assert [int(n) for n in paragraphs] == list(range(1, battles + 1))
+    assert full.count("### Battle #") == battles
+    assert len(summary.splitlines()) < 0.6 * len(full.splitlines())  # seed 42: 288 of 574
