@@ -120,7 +120,9 @@ def reinforce(camp: Campaign, r: Reinforcement) -> None:
             units = tuple(RaisedUnit(u.id, u.kind) for u in div.units)
             camp.emit(DivisionRaised(now, r.side, div.id, roll, units, r.junction, seen_by=seen))
         div.arrived_at = now_of(env)
-        div.process = env.process(camp.division_process(div))
+        # its first decision after everything else this minute (a battle ending now settled:
+        # it never names a division destroyed in it, RULES.md §8.8 *(house)*)
+        camp._after_this_minute(_starting(camp, div))
     update_sightings(camp)
     camp.endgame.occupy(r.junction)
     camp._after_this_minute(lambda: camp.desk.check_contact(r.junction, arriving=raised[-1][0]))
@@ -135,6 +137,15 @@ def reinforce(camp: Campaign, r: Reinforcement) -> None:
         # only a side with no division standing ends the campaign here (§8.7): a division
         # lost later this minute is lost in a battle's settlement, which checks at once
         camp._after_this_minute(camp.endgame.check_immediate)
+
+
+def _starting(camp: Campaign, div: Division) -> Callable[[], None]:
+    """An action that starts ``div``'s process (its decisions, RULES.md §8.8)."""
+
+    def start() -> None:
+        div.process = camp.env.process(camp.division_process(div))
+
+    return start
 
 
 def schedule_entries(camp: Campaign) -> None:

@@ -137,6 +137,10 @@ _SENTENCES: dict[str, Callable[[_Words], str]] = {
     "hold_base": lambda w: (
         f"{w.div} holds {w.target(w.e.junction)} until nightfall: holding it wins"
     ),
+    "let_go": lambda w: (
+        f"{w.div} holds {w.n.j(w.e.junction)}, letting "
+        f"{_beaten(w.n, w.e.enemies) or w.enemies} fall back: it will not fight them twice in a day"
+    ),
 }
 
 

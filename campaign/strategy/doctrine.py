@@ -58,7 +58,6 @@ from campaign.strategy.plan import (
     TURN_BACK_DETOUR_HOURS,
     ArmyPlan,
     back_for_the_same_reason,
-    base_in_danger,
     may_turn_back,
     not_fought_today,
     note_arrival,
@@ -67,6 +66,8 @@ from campaign.strategy.routing import PricedRoutes, hours_to, nearer, runs_throu
 from campaign.strategy.targets import attack_target, pursuit_target
 from campaign.strategy.triggers import Snapshot
 
+#: codes that may march on by the road a beaten enemy falls back on (:meth:`_let_go`)
+LET_GO_EXEMPT = frozenset(("guard", "pursue", "guns"))
 #: the expected length of a battle before the side has seen one end, in minutes (house:
 #: about the median battle of the shipped maps); after that, the mean of those it fought
 EXPECTED_BATTLE_MINUTES = 120.0
@@ -131,6 +132,12 @@ class Strategist:
         self._battles_seen = 0
         self._battle_minutes = 0.0
         self.fled: dict[str, str] = {}  # enemy division -> where it was seen falling back to
+        #: enemy division -> the junctions of the fall back it was last seen making after a
+        #: battle this side won (kept off the same day, :meth:`_let_go`)
+        self.falling: dict[str, tuple[str, ...]] = {}
+        #: division -> (day, enemy junction) of the last guard order it was given: a guard
+        #: posted stays on the base until dawn (:meth:`_urgent`)
+        self.posted: dict[str, tuple[int, str | None]] = {}
         #: the enemy groups last worked out, and the sightings and strengths (copies) they
         #: were worked out from: most decisions see the enemy as the one before did
         self._groups: dict[str, EnemyGroup] = {}
@@ -289,12 +296,18 @@ class Strategist:
             self._battle_minutes += minutes
         enemy = "blue" if self.side == "red" else "red"
         fought = (int(t_end // DAY_MINUTES), frozenset(divisions.get(enemy, ())))
+        if winner != self.side:  # (they did not fall back from this one)
+            for e in fought[1]:
+                self.falling.pop(e, None)
         for div in mine:
             m = self._mem(div)
             m.plan = None
             m.planned = True
             came = m.came
-            if came is not None and came[1] == place:  # it fought where it marched to
+            if came is not None and (
+                came[1] == place  # it fought where it marched to
+                or (place is None and winner == self.side)  # won on the road: marches on there
+            ):
                 m.arrived, m.arrived_order, m.arrived_t = came, m.came_order, m.came_t
             m.came = None
             m.fought = fought
@@ -311,6 +324,7 @@ class Strategist:
         dropped at once (RULES.md §8.8 *(house)*)."""
         self.plan.forget(division)
         self.fled.pop(division, None)
+        self.falling.pop(division, None)
         for m in self.memory.values():
             if division in m.pursue:
                 m.pursue = self.plan.alive(m.pursue)
@@ -332,6 +346,7 @@ class Strategist:
         remember where it went, for a pursuit."""
         if side != self.side and path:
             self.fled[division] = path[-1]
+            self.falling[division] = path
 
     def guards(self) -> list[str]:
         """Divisions whose last order was to guard the base."""
@@ -364,6 +379,8 @@ class Strategist:
         came = m.arrived
         if came is not None and back_for_the_same_reason(order, at, came, m.arrived_order):
             order = self._another_way(at, order, came[0], set(), math.inf)
+        if order.step is not None and self.falling and m.fought[1]:
+            order = self._let_go(div, at, view, order, m)
         step = order.step
         # (one tuple, shared by both memories: an optional type keeps it built once)
         code_goal: tuple[str, str | None] | None = (order.code, order.goal)
@@ -373,6 +390,8 @@ class Strategist:
             m.came_order = code_goal
         m.order = code_goal
         m.last, m.last_t, m.last_at = order, view.now, at
+        if order.code in GUARD_CODES:
+            self.posted[div] = (int(view.now // DAY_MINUTES), order.enemy_at)
         return order
 
     def _given_this_minute(self, div: str, at: str, view: SideView, last: Order, m: Memory) -> bool:
@@ -380,6 +399,8 @@ class Strategist:
         division per minute, unless the base needs it now (RULES.md §8.8 *(house)*)."""
         if m.last_t != view.now or m.last_at != at:
             return False
+        if last.step is None and at == view.own_base:
+            return True  # it holds the base already: the guard it would be (no second order)
         return last.code in GUARD_CODES or self._guard_first(div, at, view) is None
 
     def _settle(self, div: str, at: str, view: SideView, order: Order) -> Order:
@@ -426,12 +447,50 @@ class Strategist:
         if may_turn_back(order):
             if not order.trigger and order.code in GUARD_CODES:  # the log says why
                 order = order.with_trigger("threat", order.enemy_at or "")
-            elif not order.trigger and order.code == "regroup":
-                order = order.with_trigger("battle", "")
             return order
         # the same day back where it came from, for no reason strong enough: another way
         # if there is one not much longer, else it holds
         return self._another_way(at, order, came_from, strong(), TURN_BACK_DETOUR_HOURS)
+
+    def _let_go(self, div: str, at: str, view: SideView, order: Order, m: Memory) -> Order:
+        """``order``, kept off the fall back path of the enemies ``m`` beat today (no second
+        battle with the same forces the same day, RULES.md §8.8 *(house)*: marching after
+        them by the road they fall back on catches them at its first junction): by another
+        way to its goal, else ``let_go`` (it holds, and thinks again). A guard, a pursuit
+        (§8.8: following the beaten enemy is its aim) and a march to the guns go on."""
+        day, fought = m.fought
+        if day != int(view.now // DAY_MINUTES) or order.code in LET_GO_EXEMPT:
+            return order
+        beaten: list[str] = []
+        path: set[str] = set()
+        for e in fought:
+            way = self.falling.get(e)
+            if way is not None and e not in self.plan.gone:
+                beaten.append(e)
+                path.update(way)
+        path.discard(at)
+        goal = order.goal
+        if order.step not in path and goal not in path:
+            return order
+        if goal is not None and goal not in path:
+            avoid = path | self._stronger_now(div, at, view)
+            came = m.arrived  # (nor back the way it came today)
+            if came is not None and came[1] == at and m.arrived_t // DAY_MINUTES == day:
+                avoid.add(came[0])
+            route, _ = self.priced.path_avoiding(at, goal, avoid)
+            if len(route) >= 2:
+                return Order(
+                    order.code, goal, route[1], order.enemy_at, order.enemies,
+                    order.friends, order.aim, order.trigger, order.cause,
+                )  # fmt: skip
+        beaten.sort()
+        return Order("let_go", None, None, enemies=tuple(beaten), aim=goal)
+
+    def _stronger_now(self, div: str, at: str, view: SideView) -> set[str]:
+        """The junctions of the known enemy groups too strong for ``div`` at ``at``."""
+        groups = self._enemy_groups(view)
+        here, _ = self._here(div, at, view)
+        return self._stronger(groups, here)
 
     def _snapshot(
         self, at: str, view: SideView, groups: dict[str, EnemyGroup], stronger: set[str]
@@ -539,14 +598,17 @@ class Strategist:
     ) -> Order | None:  # fmt: skip
         """The orders that come first (RULES.md §8.7-§8.8): guard the base, hold a taken
         enemy base, regroup after a defeat, march to the guns; None if none is due."""
+        if at == view.enemy_base:  # (before the guard: another division guards the base)
+            return self._hold_base(at)
         if self._doc_guard_hours > 0 and groups:
             order = self._guard(div, at, view, groups, stronger)
             if order is not None:
                 return order
-        if at == view.enemy_base:
-            order = self._hold_base(at, view, groups, here)
-            if order is not None:
-                return order
+        posted = self.posted.get(div)
+        if posted is not None and at == view.own_base and posted[0] == view.now // DAY_MINUTES:
+            # *(house)* a guard posted today stays on the base until dawn, though the enemy
+            # seen has gone out of guard_hours: it does not leave to come back (RULES.md §8.8)
+            return Order("guard_hold", None, None, enemy_at=posted[1])
         if m.regroup:
             order = self._regroup(div, at, view, stronger, m)
             if order is not None:
@@ -555,15 +617,11 @@ class Strategist:
             return self._guns(at, view, groups, stronger)
         return None
 
-    def _hold_base(
-        self, at: str, view: SideView, groups: dict[str, EnemyGroup], here: int
-    ) -> Order | None:
-        """Hold the enemy base ``at`` the side holds alone until nightfall, when holding it
-        wins (RULES.md §8.7), unless :func:`.plan.base_in_danger`; None then."""
-        left = max(self.daylight_minutes - view.now % DAY_MINUTES, 0.0) / 60.0
-        held = max(view.strength_at(at), here)
-        if base_in_danger(self.priced.costs_from(at), groups, held, left):
-            return None
+    @staticmethod
+    def _hold_base(at: str) -> Order:
+        """Hold the enemy base ``at`` until nightfall: holding it then wins (RULES.md §8.7).
+        *(house)* Whatever comes: a stronger enemy on its way is met there (a draw or a win
+        keeps the base), since marching off gives it up for certain."""
         return Order("hold_base", None, None, aim=at)
 
     def _go(
@@ -612,9 +670,24 @@ class Strategist:
             return None
         if not is_guard(self.priced, self._base_hours(base), self.memory, div, view):
             return None
-        if at == base:
+        if at == base or self._covers(div, at, view, enemy_at):
             return Order("guard_hold", None, None, enemy_at=enemy_at)
         return self._go("guard", at, base, stronger, enemy_at=enemy_at)
+
+    def _covers(self, div: str, at: str, view: SideView, enemy_at: str) -> bool:
+        """Whether ``div`` guards the base best by holding ``at``, which covers it (RULES.md
+        §8.8: "the base or the junction that covers it"): ``at`` lies on the enemy's road
+        to the base, and the way back to the base is the road it came by today, so that it
+        does not march back and forth (*(house)*: it stands in the enemy's way instead)."""
+        m = self.memory.get(div)
+        came = m.arrived if m is not None else None
+        if came is None or came[1] != at or at == enemy_at:
+            return False
+        if m is None or m.arrived_t // DAY_MINUTES != view.now // DAY_MINUTES:
+            return False
+        base = view.own_base
+        back = self.priced.route(at, base)
+        return len(back) >= 2 and back[1] == came[0] and at in self.priced.route(enemy_at, base)
 
     def _threat(self, groups: dict[str, EnemyGroup], base: str) -> str | None:
         """The enemy group nearest ``base`` within ``guard_hours``, by (hours, id), or None

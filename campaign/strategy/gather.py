@@ -96,17 +96,18 @@ def is_guard(
     is bound for, or was ordered to guard it, and ``div`` is the free division nearest it
     by (hours, id). ``memory`` is the side's memory of its divisions (their last orders)."""
     base = view.own_base
+    taken = view.enemy_base  # a division holding the enemy base holds it (§8.7), never guards
     for d in view.own:  # another division holds, is bound for, or guards the base
         if d.id != div:
             if base in (d.at, d.heading):
                 return False
             mem = memory.get(d.id)
-            if mem is not None and mem.order == ("guard", base):
+            if mem is not None and mem.order in (("guard", base), ("guard_hold", None)):
                 return False
     nearest: str | None = None  # the free division nearest the base, by (hours, id)
     nearest_hours = math.inf
     for d in view.own:
-        if (d.free or d.id == div) and d.at is not None:
+        if (d.free or d.id == div) and d.at is not None and d.at != taken:
             hours = hours_to(priced, to_base, d.at, base)
             if nearest is None or nearer(hours, 0.0, d.id, nearest_hours, 0.0, nearest):
                 nearest, nearest_hours = d.id, hours

@@ -319,6 +319,7 @@ CODES = (
     "no_way",  # every route to the goal runs through a stronger enemy: holds
     "no_turn_back",  # would turn back for no new reason: holds
     "hold_base",  # holds the enemy base it took until nightfall (RULES.md §8.7)
+    "let_go",  # holds off the road a beaten enemy falls back on: no second battle today
 )
 
 #: Codes of a division that is on, or bound for, its own base to cover it.

@@ -43,19 +43,21 @@ ENEMY_CODES = frozenset(("attack", "pursue"))
 #: goal if it is at most this many hours longer, else holds *(house)*
 TURN_BACK_DETOUR_HOURS = 3.0
 #: codes that may turn a division back the way it came the same day, whatever the trigger:
-#: the base in danger, and a beaten division rejoining its friends
-TURN_BACK_CODES = frozenset(("guard", "regroup"))
+#: the base in danger (a beaten division rejoining friends who moved takes another way, or
+#: waits for them where it is, *(house)*)
+TURN_BACK_CODES = frozenset(("guard",))
 
 
 def may_turn_back(order: Order) -> bool:
     """Whether ``order`` may send a division back the same day to the junction it came from
     (no A→B→A the same day without a strong reason, RULES.md §8.8 *(house)*): to guard the
-    base or regroup after a defeat; or for the trigger that voided its aim, or a stronger
-    enemy now at its goal (a ``sighting`` with a cause)."""
+    base; or for a stronger enemy now at its goal (a ``sighting``
+    with a cause). An aim gone void (the enemy it marched on has moved) is no reason to
+    march back the way it came: the division makes for its new goal another way, or holds
+    and thinks again (a general does not chase a moving enemy up and down one road)."""
     if order.code in TURN_BACK_CODES:
         return True
-    trigger = order.trigger
-    return trigger == "void" or (trigger == "sighting" and bool(order.cause))
+    return order.trigger == "sighting" and bool(order.cause)
 
 
 def base_in_danger(

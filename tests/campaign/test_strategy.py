@@ -171,8 +171,10 @@ def _threat(strategist: Strategist, view: SideView) -> bool:
 @pytest.mark.slow
 def test_the_base_is_guarded_while_an_enemy_is_within_guard_hours(monkeypatch) -> None:
     """§8.8 over many seeds and every temper: after each decision taken while a known enemy
-    is within guard_hours of the base, a division is on, bound for or ordered to the base —
-    or a free division nearer the base than the one deciding will be sent when it decides."""
+    is within guard_hours of the base, a division is on, bound for or ordered to the base
+    (or holds a junction covering it) — or a free division nearer the base than the one
+    deciding will be sent when it decides. *(house)* A division holding the enemy base holds
+    it instead (holding it at nightfall wins, §8.7): it is never the guard."""
     decide = Strategist.decide
     seen = {"threats": 0, "guards": 0, "zero": 0}
 
@@ -183,19 +185,25 @@ def test_the_base_is_guarded_while_an_enemy_is_within_guard_hours(monkeypatch) -
             return order
         if not _threat(self, view):
             return order
+        if at == view.enemy_base:
+            assert order.code == "hold_base", (self.side, div, at, order)
+            return order
         seen["threats"] += 1
         base = view.own_base
         cost = self.priced.cost
         covered = order.code in GUARD_CODES or any(
             d.id != div
-            and (base in (d.at, d.heading) or self.memory[d.id].order == ("guard", base))
+            and (
+                base in (d.at, d.heading)
+                or self.memory[d.id].order in (("guard", base), ("guard_hold", None))
+            )
             for d in view.own
             if d.id in self.memory or base in (d.at, d.heading)
         )
         nearer = any(
             d.free and d.id != div and (cost(d.at, base), d.id) < (cost(at, base), div)
             for d in view.own
-            if d.at is not None
+            if d.at is not None and d.at != view.enemy_base
         )
         seen["guards"] += order.code in GUARD_CODES
         assert covered or nearer, (self.side, div, at, order, view)
