@@ -33,7 +33,8 @@ SHARED_MAPS = (
 
 #: (label, how it is worked out from the counts, the issue's limit)
 ROWS = (
-    ("enemy base entered, then left the same day", "base_left", "0"),
+    ("enemy base entered, then left the same day by choice", "base_left", "0"),
+    ("... then lost the same day in a battle (fall back, §8.5)", "base_lost", "-"),
     ("orders naming a destroyed or surrendered division", "destroyed_named", "0"),
     ("two different orders to one division in one minute", "two_orders", "0"),
     ("A→B→A the same day without a logged trigger", "aba_untriggered", "0"),

@@ -81,6 +81,10 @@ class CampaignRules(_Strict):
     batteries_per_factor: Annotated[int, Range(1, 100)]  # (house)
     max_events: Annotated[int, Range(100, 10_000_000)]  # (house)
     hold_minutes: _Minutes
+    #: (house) RULES.md §8.4: the winner of a battle on a road re-forms this long before it
+    #: marches on, so the beaten force, falling back down the same road, is not caught at
+    #: its first junction back for arriving the same minute (0: it marches on at once)
+    road_victor_rally_minutes: Annotated[int, Range(0, 240)] = 15
     opening_waypoint_window: tuple[_Fraction, _Fraction]
     battle_doctrine: str
     doctrines: dict[Literal["aggressive", "cautious", "balanced", "raider"] | str, StrategyDoctrine]

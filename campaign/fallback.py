@@ -126,8 +126,11 @@ class Aftermath:
                     continue
                 origin, dest = d.on_road
                 walked, left = d.road_walked
-                if winner == s:  # the winner marches on (§8.4)
+                if winner == s:  # the winner re-forms, then marches on (§8.4, house)
                     d.orders = [("march_on", (dest, left, origin))]
+                    rally = camp.cr.road_victor_rally_minutes
+                    if rally:
+                        d.orders.insert(0, ("wait_until", end + rally))
                 elif winner is None:  # (house) a draw on the road: both go back whence they came
                     # by daylight (RULES.md §8.3): at dawn after one ended at or by nightfall
                     when = camp.clock.next_dawn(end + 1 if reason == "nightfall" else end)

@@ -37,6 +37,9 @@ __all__ = [
 DAY_MINUTES = 1440.0
 #: codes that march on an enemy: void when that enemy has left or is gone
 ENEMY_CODES = frozenset(("attack", "pursue"))
+#: holds that keep a plan (wait for friends before attacking an enemy; no road past a
+#: stronger enemy): the march that ends one is told with the trigger that fired, if any
+PLANNED_HOLDS = frozenset(("wait", "no_way"))
 
 
 #: a division that would turn back the same day for a weak reason takes another way to its
@@ -131,6 +134,8 @@ class ArmyPlan:
 
     def __init__(self) -> None:
         self.kept: dict[str, Kept] = {}
+        #: divisions holding for a plan (:data:`PLANNED_HOLDS`): the hold and when it began
+        self.held: dict[str, Kept] = {}
         #: enemy group junction -> (rendezvous junction, the division that chose it)
         self.rendezvous: dict[str, tuple[str, str]] = {}
         self.gone: set[str] = set()  # divisions (either side's) destroyed or surrendered
@@ -166,6 +171,7 @@ class ArmyPlan:
         """``div`` is destroyed or surrendered: orders naming it are void."""
         self.gone.add(div)
         self.kept.pop(div, None)
+        self.held.pop(div, None)
         for enemy_at, (_, chooser) in list(self.rendezvous.items()):
             if chooser == div:
                 del self.rendezvous[enemy_at]
@@ -197,6 +203,12 @@ class ArmyPlan:
             at = order.enemy_at
             if order.code in ENEMY_CODES and at and all(enemy_positions.get(e) != at for e in left):
                 return "void", "at:" + at
+        elif (
+            order.code == "wait"  # (it names no division: the junction it would attack)
+            and order.enemy_at
+            and order.enemy_at not in enemy_positions.values()
+        ):
+            return "void", "at:" + order.enemy_at
         if balance_changed(kept.snapshot, snapshot):
             return "sighting", ""
         stronger = snapshot.stronger
@@ -223,12 +235,38 @@ class ArmyPlan:
             same = old.code == new.code and old.goal == new.goal
             back = came_from is not None and new.step == came_from
             if not same and (old.goal != at or back):
-                return self._keep(div, kept, at, now, new, snap, enemy_positions, go)
+                new = self._keep(div, kept, at, now, new, snap, enemy_positions, go)
+                return self._end_hold(div, now, new, snap, enemy_positions)
+        new = self._end_hold(div, now, new, snap, enemy_positions)
         if new.step is not None and (
             kept is None or kept.order.code != new.code or kept.order.goal != new.goal
         ):
             self.kept[div] = Kept(new, now, snap())
         return new
+
+    def _end_hold(
+        self, div: str, now: float, new: Order, snap: Callable[[], Snapshot],
+        enemy_positions: dict[str, str],
+    ) -> Order:  # fmt: skip
+        """``new``, with the trigger that ended the planned hold ``div`` kept, if ``new``
+        ends it and one fired (every change of plan told with its reason, RULES.md §8.8
+        *(house)*); a new planned hold is remembered from its first minute."""
+        held = self.held.get(div)
+        if new.step is None:
+            if new.code in PLANNED_HOLDS:
+                old = held.order if held is not None else None
+                if old is None or (old.code, old.enemy_at) != (new.code, new.enemy_at):
+                    self.held[div] = Kept(new, now, snap())
+            else:
+                self.held.pop(div, None)
+            return new
+        if held is None:
+            return new
+        del self.held[div]
+        if new.trigger:
+            return new
+        fired = self.trigger(held, now, snap(), enemy_positions)
+        return new if fired is None else new.with_trigger(*fired)
 
     def _keep(
         self, div: str, kept: Kept, at: str, now: float, new: Order,

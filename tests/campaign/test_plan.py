@@ -110,3 +110,33 @@ def test_the_log_names_the_trigger():
     text = order_sentence(n, e)
     assert "Sombreffe" in text
     assert "a change of plan: Red at Ligny are stronger than reported" in text
+
+
+def test_a_march_that_ends_a_planned_hold_names_its_trigger():
+    """A division waiting for friends before attacking the enemy at Q marches off when the
+    enemy has left Q: the march says so (every change of plan told, RULES.md §8.8 house).
+    Friends come and the enemy still there: the wait simply ends, no trigger."""
+    for positions, trigger, cause in (({}, "void", "at:Q"), ({"R2": "Q"}, "", "")):
+        plan = ArmyPlan()
+        wait = Order("wait", None, None, "Q", (), ("B1",))
+        assert plan.settle("B2", "M", 600.0, wait, lambda: CALM, {"R2": "Q"}, go) is wait
+        march = plan.settle(
+            "B2", "M", 660.0, Order("attack", "Q", "Q"), lambda: CALM, positions, go
+        )
+        assert (march.code, march.trigger, march.cause) == ("attack", trigger, cause)
+        assert "B2" not in plan.held  # the hold is over either way
+
+
+def test_seed_42_b2_says_why_it_stops_waiting():
+    """Default seed 42, day 1: B2 waits at Mont Fère at 16:00 to attack Red at La Croisée;
+    at 17:00 Red has gone from there and B2 makes for an objective: the log says why."""
+    from campaign.config import load_rules
+    from campaign.engine import run_campaign
+    from campaign.maps import load_map
+
+    events = run_campaign(load_map(), load_rules(), 42).events
+    b2 = [e for e in events if isinstance(e, Ordered) and e.division == "B2" and e.t <= 660]
+    waits = [e for e in b2 if e.code == "wait"]
+    assert waits and waits[0].enemy_at == "la_croisee", [(e.t, e.code) for e in b2]
+    after = [e for e in b2 if e.t > waits[0].t]
+    assert after and (after[0].trigger, after[0].cause) == ("void", "at:la_croisee")

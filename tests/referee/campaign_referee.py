@@ -43,7 +43,8 @@ SIDES = ("red", "blue")
 
 #: glitch name -> what it counts (the issue's table, one line each)
 GLITCHES = {
-    "base_left": "enemy base entered, then left the same day",
+    "base_left": "enemy base entered, then left the same day by choice",
+    "base_lost": "enemy base entered, then lost the same day in a battle (a fall back, §8.5)",
     "aba": "a division marching A→B→A the same day, not a fall back",
     "aba_trigger": "... of which with a logged trigger",
     "repeated": "the same order repeated to a division the same day",
@@ -337,7 +338,12 @@ class CampaignReferee(LogTruths):
             self.day_entered.pop(d.id, None) if a == self.m.bases[self.enemy(d.side)] else None
         )
         if entered is not None and entered // DAY == t // DAY:
-            self.odd("base_left", e, f"{d.id} leaves the enemy base {a} the day it took it")
+            if falling_back:  # beaten there: RULES.md §8.5 sends it back, no general's choice
+                self.odd(
+                    "base_lost", e, f"{d.id} falls back from the enemy base {a} the day it took it"
+                )
+            else:
+                self.odd("base_left", e, f"{d.id} leaves the enemy base {a} the day it took it")
         self.move(d, ("road", a, b))
 
     def on_MarchArrived(self, e: dict) -> None:

@@ -270,3 +270,17 @@ def test_each_glitch_is_counted_when_planted(name: str, plant: Plant) -> None:
     assert _audit(events).count(name) == 0
     plant(events)
     assert _audit(events).count(name) >= 1, name
+
+
+def test_a_fall_back_from_the_enemy_base_is_lost_not_left() -> None:
+    """Beaten on the enemy base it took that day, a division falls back by RULES.md §8.5:
+    counted as ``base_lost``, not as the general's choice to leave it (``base_left``)."""
+    events = copy.deepcopy(clean())
+    _insert(
+        events,
+        dict(type="FellBack", t=600, side="blue", division="B1", path=["home", "a"],
+             onto_base=False, from_road=False),
+        _march(600, "blue", "B1", "home", "a"),
+    )  # fmt: skip
+    report = _audit(events)
+    assert (report.count("base_lost"), report.count("base_left")) == (1, 0)
