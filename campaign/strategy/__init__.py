@@ -2,8 +2,10 @@
 
 - :mod:`campaign.strategy.knowledge`: what a side knows (RULES.md §8.6).
 - :mod:`campaign.strategy.routing`: routes by expected march hours, rough roads priced in.
-- :mod:`campaign.strategy.doctrine`: the decisions (guard, regroup, pursue, attack,
-  concentrate, plan, flank, objectives, advance).
+- :mod:`campaign.strategy.doctrine`: the decisions, kept and settled; on
+  :mod:`campaign.strategy.choosing`: choosing one (guard, regroup, pursue, attack,
+  concentrate, plan, flank, objectives, advance), on :mod:`campaign.strategy.mind`: what the
+  side remembers and learns.
 - :mod:`campaign.strategy.plan`: the army-level plan (aim, rendezvous, kept orders) and
   :mod:`campaign.strategy.triggers`: the named reasons to re-plan.
 - :mod:`campaign.strategy.gather`, :mod:`campaign.strategy.targets`: where a division

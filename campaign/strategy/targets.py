@@ -1,5 +1,5 @@
 """Which enemy a division goes for (RULES.md §8.8): the pursuit of a beaten enemy and the
-nearest group it can attack, parts of :meth:`campaign.strategy.doctrine.Strategist._choose`.
+nearest group it can attack, parts of :meth:`campaign.strategy.choosing.Chooser._choose`.
 
 Both search junctions by the nearest-junction key of §8.8: expected hours from where the
 division is, then nearness to its own base (``to_base``, :func:`hours_to`), then id.

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 import campaign.engine
-import campaign.strategy.doctrine as doctrine_module
+import campaign.strategy.choosing as choosing_module
 from campaign.reinforcements import raise_armies
 from campaign.strategy import EnemyGroup, Order, SideView, Strategist
 from campaign.strategy.knowledge import GUARD_CODES, Memory
@@ -122,7 +122,7 @@ def test_choices_equal_the_plain_definitions_in_campaigns(
     target, and no later step answers while there is one); the campaigns come out as
     unpatched; each path is taken."""
     real_choose = Strategist._choose
-    real_rally = doctrine_module.rally_places
+    real_rally = choosing_module.rally_places
     real_concentrate = Strategist._concentrate
     counts = {"attack": 0, "after": 0, "rally": 0, "concentrate": 0, "gathered": 0}
 
@@ -163,7 +163,7 @@ def test_choices_equal_the_plain_definitions_in_campaigns(
 
     unpatched = _runs(default_map, rules, doctrines)
     monkeypatch.setattr(Strategist, "_choose", choose)
-    monkeypatch.setattr(doctrine_module, "rally_places", rally)
+    monkeypatch.setattr(choosing_module, "rally_places", rally)
     monkeypatch.setattr(Strategist, "_concentrate", concentrate)
     assert _runs(default_map, rules, doctrines) == unpatched
     assert counts["attack"] > 50 and counts["after"] > 50
