@@ -104,14 +104,11 @@ def test_divisions_that_set_off_during_a_battle_join_it() -> None:
 
 #: (overrides, seed) of campaigns, balanced Red against cautious Blue, in which a battle is
 #: over before its first bound (with ``lose_at_cards: 2`` a one-unit force begins beaten,
-#: RULES.md §3.4): at a junction (seed 1, the first set), against a division that was holding
-#: when the battle began (seed 1, the second set: B4's last order before the battle at
-#: Steinbrück was to hold its base, ``guard_hold``; and another at a junction), and on a road
-#: and then at a junction (seed 41, the third set). Such battles once sent a division marching
-#: twice. (Seeds found again when the side acting first in a minute became a seeded draw,
-#: issue 10 item 4, for the Philox streams of issue 15, and for issue 31's generals with
-#: intent (77, 77 and 145 no longer had such a battle; no seed 0..199 of the first set has
-#: one on a road now), by searching seeds 0 up for the first of each case.)
+#: RULES.md §3.4): on a road (seed 93, the first set), and at junctions (seed 28, the second
+#: set; seed 21, the third). Such battles once sent a division marching twice. (Seeds found
+#: again when the side acting first in a minute became a seeded draw, issue 10 item 4, for the
+#: Philox streams of issue 15, for issue 31's generals with intent, and for their plans' house
+#: rules and the road victor's rally, by searching seeds 0 up for the first of each case.)
 BEATEN_AT_ONCE = [
     (
         {
@@ -120,7 +117,7 @@ BEATEN_AT_ONCE = [
             "battle.withdrawal_success_total": 10,
             "campaign.withdrawal_threshold_percent": 35,
         },
-        1,
+        93,
     ),
     (
         {
@@ -129,7 +126,7 @@ BEATEN_AT_ONCE = [
             "battle.withdrawal_success_total": 10,
             "campaign.withdrawal_threshold_percent": 15,
         },
-        1,
+        28,
     ),
     (
         {
@@ -139,7 +136,7 @@ BEATEN_AT_ONCE = [
             "campaign.rough_road_pass": 30,
             "campaign.withdrawal_threshold_percent": 35,
         },
-        41,
+        21,
     ),
 ]
 

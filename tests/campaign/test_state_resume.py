@@ -114,7 +114,7 @@ def test_state_is_plain_data(rules, default_map):
 def test_state_holds_what_the_campaign_is(rules, default_map):
     """The state's facts agree with the campaign's log up to its minute: divisions' losses,
     control of the bases, the events counted."""
-    camp = Campaign(default_map, rules, 8)  # a campaign still on at day 3's dawn
+    camp = Campaign(default_map, rules, 9)  # a campaign still on at day 3's dawn
     camp.start()
     camp.run_until(2 * 1440)
     saved = camp.state()
