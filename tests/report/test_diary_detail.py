@@ -198,4 +198,7 @@ def test_the_markdown_summary_tells_each_battle_in_a_paragraph(tmp_path):
     paragraphs = re.findall(r"(?m)^\*\*#(\d+) .*\.\*\* .*Hits taken: .*\.$", summary)
     assert [int(n) for n in paragraphs] == list(range(1, battles + 1))
     assert full.count("### Battle #") == battles
-    assert len(summary.splitlines()) < 0.6 * len(full.splitlines())  # seed 42: 288 of 574
+    # seed 42: 525 of 794 lines (288 of 574 before issue 31's generals' plans made it a
+    # six-day campaign of five battles: its days, kept whole in a summary, now outweigh its
+    # battles; printed, its summary is 11 pages of the full diary's 35)
+    assert len(summary.splitlines()) < 0.7 * len(full.splitlines())

@@ -24,19 +24,21 @@ def _dispatches(map_name: str | None, seed: int) -> tuple[list[str], list]:
 
 
 def test_a_field_cleared_is_not_a_division_destroyed() -> None:
-    dispatches, events = _dispatches("waterloo-1815", 1815)
+    """Waterloo seed 8 (seed 1815 until issue 31's generals' plans changed it): R2 loses its
+    battle at Fleurus with no unit left on the field and lives on."""
+    dispatches, events = _dispatches("waterloo-1815", 8)
     text = " ".join(dispatches)
     assert any(isinstance(e, BattleFought) and e.reason == "no-units" for e in events)
-    assert re.search(r"the French clear the field of B3 \(Pirch\)", text), text
+    assert re.search(r"the Allies clear the field of R2 \(d'Erlon\)", text), text
     cleared = next(e for e in events if isinstance(e, BattleFought) and e.reason == "no-units")
     end = cleared.t + 15 * cleared.bounds
-    # B3 lives on after the field is cleared of it (destroyed, if ever, in a later battle)
-    assert all(e.t > end for e in events if isinstance(e, DivisionDestroyed) and e.division == "B3")
+    # R2 lives on after the field is cleared of it (destroyed, if ever, in a later battle)
+    assert all(e.t > end for e in events if isinstance(e, DivisionDestroyed) and e.division == "R2")
 
 
 def test_every_division_called_destroyed_was() -> None:
     seen_no_units = 0
-    for map_name, seeds in ((None, range(12)), ("waterloo-1815", range(12))):
+    for map_name, seeds in ((None, range(12)), ("waterloo-1815", range(27))):
         for seed in seeds:
             dispatches, events = _dispatches(map_name, seed)
             destroyed = {e.division for e in events if isinstance(e, DivisionDestroyed)}
@@ -49,4 +51,4 @@ def test_every_division_called_destroyed_was() -> None:
                 ):
                     assert named in destroyed, (map_name, seed, text)
                 assert not re.search(r"\bdestroys?\b", text), (map_name, seed, text)
-    assert seen_no_units >= 3  # the case is met
+    assert seen_no_units >= 3  # the case is met (Waterloo seeds 8, 22 and 26)

@@ -15,11 +15,15 @@ from dataclasses import dataclass
 import pytest
 
 import campaign.events as events_module
+from campaign.config import load_rules
+from campaign.engine import run_campaign
 from campaign.events import CampaignEvent, event_from_dict, event_to_dict, event_types
 from campaign.printers.narrative import Narrator
 from campaign.printers.registry import DIARIES, FORMATS, PrintOptions, missing_handlers
 from campaign.report.days import DIARY_HANDLED
 from campaign.report.view import REDACTORS, side_view
+
+SEED = 7  # the seed of the fixed campaigns (``campaign_run``, tests/report/conftest.py)
 
 
 def test_every_event_type_is_handled():
@@ -44,14 +48,23 @@ def test_real_campaigns_never_need_the_fallback(campaign_run):
 
 
 def test_every_type_round_trips_through_json_lines(campaign_run):
-    _, _, events = campaign_run
-    seen = set()
-    for e in events:
-        again = event_from_dict(json.loads(json.dumps(event_to_dict(e))))
-        assert again == e
-        seen.add(type(e))
-    # the fixed campaigns hold nearly every type; the rest are rare (a surrender, a meeting)
-    assert len(seen) >= len(event_types()) - 3
+    """Every event of the fixed campaign, and of the next seeds of its map until nearly every
+    type has been met (the rest are rare: a surrender, a meeting), comes back from JSON
+    lines equal. (Seed 7 alone held all but three types until issue 31's generals' plans;
+    on the default map it now holds 17 of 21.)"""
+    _, cmap, events = campaign_run
+    seen: set[type] = set()
+    seed = SEED
+    while True:
+        for e in events:
+            again = event_from_dict(json.loads(json.dumps(event_to_dict(e))))
+            assert again == e
+            seen.add(type(e))
+        if len(seen) >= len(event_types()) - 3 or seed >= SEED + 10:
+            break
+        seed += 1
+        events = run_campaign(cmap, load_rules(), seed, None, record_events=True).events
+    assert len(seen) >= len(event_types()) - 3, (seed, sorted(t.__name__ for t in seen))
 
 
 def test_a_new_event_type_is_caught_and_printed_by_the_fallback():

@@ -89,18 +89,29 @@ def test_only_the_umpire_sees_the_odds(campaign_run) -> None:
 def test_odds_say_what_they_knew_of_the_battle_daylight_left_and_late_arrivals() -> None:
     # "Red would win 0%, Blue 0%, 100% drawn" reads as nonsense unless the reader knows the
     # battle had two bounds of daylight: the odds are simulated in the same daylight (§8.3)
-    from campaign.config import load_rules
-    from campaign.engine import run_campaign
     from campaign.maps import load_map
 
     cmap = load_map()
-    events = run_campaign(cmap, load_rules(), 42, record_events=True).events
     names = {n: d["name"] for n, d in cmap.graph.nodes(data=True)}
+    seen = {"nightfall": 0, "late": 0, "other": 0}
+    # seed 42 alone held every case until issue 31's generals' plans (it has no late arrival
+    # now): the next seeds are read until each case is met
+    for seed in range(42, 52):
+        _check_odds_lines(cmap, names, seed, seen)
+        if min(seen.values()) >= 1:
+            break
+    assert seen["nightfall"] >= 1 and seen["late"] >= 1 and seen["other"] >= 1, seen
+
+
+def _check_odds_lines(cmap, names, seed, seen) -> None:  # type: ignore[no-untyped-def]
+    from campaign.config import load_rules
+    from campaign.engine import run_campaign
+
+    events = run_campaign(cmap, load_rules(), seed, record_events=True).events
     narrator = Narrator(names, odds=_Odds())  # type: ignore[arg-type]
     # likewise late arrivals: the simulated fights bring them in at the bounds they came,
     # which nobody knew before the battle, so the line says it counts them
     late = "counting the late arrivals at the bounds they came"
-    seen = {"nightfall": 0, "late": 0, "other": 0}
     for entry in narrator.entries(events):
         e = entry.event
         if not isinstance(e, BattleFought):
@@ -121,7 +132,6 @@ def test_odds_say_what_they_knew_of_the_battle_daylight_left_and_late_arrivals()
         expected = "Before the battle" + (f", {' and '.join(given)}" if given else "")
         assert odds_line.startswith(expected + ": "), odds_line
         assert (late in odds_line) == bool(e.joined), odds_line
-    assert seen["nightfall"] >= 1 and seen["late"] >= 1 and seen["other"] >= 1, seen
 
 
 def test_a_sides_cover_gives_an_enemys_learned_strength_once(campaign_run) -> None:
