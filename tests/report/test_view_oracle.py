@@ -188,12 +188,12 @@ def test_no_side_learns_a_fact_before_it_could(map_key):
 
 
 def test_a_late_arrivals_strength_is_learned_when_the_battle_ends():
-    """Seed 4 on the default map: B1 joins the battle at Kressheim of day 2 (18:30, R2
-    against B3) late, at bound 5; the log learns its strength at the battle's start, Red
-    learns it at the battle's end (20:00, nightfall), not at its start. (Seed 42 was the
-    case until issue 31's generals with intent: no Blue division joins a battle late there
-    now; seed 4 is the first seed with such a join.)"""
-    _, _, events = _campaign("default", 4)
+    """Seed 6 on the default map: B3 joins the battle at Mont Fère of day 1 (16:00, R2 and R3
+    against B2) late, at bound 9; the log learns its strength at the battle's start, Red
+    learns it at the battle's end, not at its start. (Seed 42 was the case until issue 31's
+    generals with intent, then seed 4 until their plans' house rules: seed 6 is the first
+    seed with such a join now.)"""
+    _, _, events = _campaign("default", 6)
     battles = [e for e in events if isinstance(e, BattleFought)]
 
     def alone(b: BattleFought, d: str) -> bool:  # no other battle of d ends during b

@@ -26,16 +26,19 @@ def seed42():
     return cmap, run_campaign(cmap, loaded, 42, None, record_events=True).events
 
 
-def test_a_dusk_meeting_without_a_shot_is_said_as_facing_each_other(seed42):
-    cmap, events = seed42
+def test_a_dusk_meeting_without_a_shot_is_said_as_facing_each_other():
+    """Seed 46 (seed 42 until the road victor's rally of issue 31: its winner of the road
+    battle no longer reaches Mont Fère with the beaten B2 at dusk)."""
+    cmap = load_map()
+    events = run_campaign(cmap, load_rules(), 46, None, record_events=True).events
     names = {n: d["name"] for n, d in cmap.graph.nodes(data=True)}
-    entries = narrate(events, names, odds=OddsBook(load_rules().rules, 42))
+    entries = narrate(events, names, odds=OddsBook(load_rules().rules, 46))
     quiet = [x for x in entries if isinstance(x.event, BattleFought) and faced_overnight(x.event)]
     fought = [x for x in entries if isinstance(x.event, BattleFought) and x not in quiet]
-    assert len(quiet) == 1  # seed 42: Mont Fère, day 1 19:30
+    assert len(quiet) == 1  # seed 46: La Croisée, day 1 19:30
     e = quiet[0].event
     assert e.winner is None and e.reason == "nightfall" and not any(e.hits.values())
-    assert quiet[0].text.startswith("At Mont Fère at dusk: ")
+    assert quiet[0].text.startswith("At La Croisée at dusk: ")
     assert quiet[0].text.endswith("face each other overnight")
     assert quiet[0].details == [
         "Nightfall came after two bounds (0 h 30 min), before either side took a hit or lost a "
