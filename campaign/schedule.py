@@ -8,16 +8,21 @@ were scheduled. The campaign needs a little more than ``simpy.Environment`` offe
 whether an event waits this minute and whether the first is urgent, to count what a contact
 check scheduled, and to trigger an event at a priority of its choosing (``Event.succeed``
 always schedules at ``NORMAL``). So the campaign runs on :class:`Clock`, an environment of its
-own. SimPy's events and processes ask of their environment only what an environment's
-documented surface is (``now``, ``schedule()``, ``step()``, ``active_process``); the queue,
-the time and the count of events are the clock's own attributes, kept exactly as
-``simpy.Environment`` keeps them (same heap, same order), so that a campaign comes out the
-same (the fingerprint, ``python -m benchmarks.fingerprint --check``, is the check). Compiled
-(:mod:`campaign.native`), the clock's loop also runs faster than SimPy's interpreted one.
+own with ``simpy.Environment``'s public methods (``now``, ``schedule``, ``step``, ``run``,
+``peek``, ``active_process``, the factories ``event``, ``timeout``, ``process``). It does not
+subclass ``simpy.Environment`` (SimPy 4's way to a custom environment, since it dropped
+``BaseEnvironment``): a compiled class cannot subclass a Python one, and the subclass would
+carry SimPy's private attributes. SimPy's events call only ``schedule()`` and
+``active_process`` of their environment, and SimPy's ``Process`` sets its ``_active_proc``
+as it resumes and leaves off, an attribute the clock declares for it. The queue, the time and the count of events are the clock's own
+attributes, kept exactly as ``simpy.Environment`` keeps them (same heap, same order), so that
+a campaign comes out the same, event for event (``python -m benchmarks.fingerprint --check``
+is the check; ``tests/campaign/test_scheduling.py`` runs one scenario on both environments).
 
 The helpers below place their work exactly where the plainer SimPy idiom each replaces would
 have (same minute, same order), with fewer events (issue 15). A division's process is woken
-with SimPy's ``Process.interrupt`` (:meth:`campaign.engine.Campaign.wake`).
+with SimPy's ``Process.interrupt`` (:meth:`campaign.engine.Campaign.wake`), which every wait
+of its process expects.
 """
 
 from __future__ import annotations
