@@ -14,10 +14,11 @@ subclass ``simpy.Environment`` (SimPy 4's way to a custom environment, since it 
 ``BaseEnvironment``): a compiled class cannot subclass a Python one, and the subclass would
 carry SimPy's private attributes. SimPy's events call only ``schedule()`` and
 ``active_process`` of their environment, and SimPy's ``Process`` sets its ``_active_proc``
-as it resumes and leaves off, an attribute the clock declares for it. The queue, the time and the count of events are the clock's own
-attributes, kept exactly as ``simpy.Environment`` keeps them (same heap, same order), so that
-a campaign comes out the same, event for event (``python -m benchmarks.fingerprint --check``
-is the check; ``tests/campaign/test_scheduling.py`` runs one scenario on both environments).
+as it resumes and leaves off, an attribute the clock declares for it. The queue, the time
+and the count of events are the clock's own attributes, kept exactly as
+``simpy.Environment`` keeps them (same heap, same order), so that a campaign comes out the
+same, event for event (``python -m benchmarks.fingerprint --check`` is the check;
+``tests/campaign/test_scheduling.py`` runs one scenario on both environments).
 
 The helpers below place their work exactly where the plainer SimPy idiom each replaces would
 have (same minute, same order), with fewer events (issue 15). A division's process is woken
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from heapq import heappop, heappush
-from typing import Any
+from typing import Any, Final
 
 import simpy
 from simpy.core import EmptySchedule, Infinity, SimTime, StopSimulation
@@ -54,6 +55,9 @@ __all__ = [
 _AFTER_URGENT = 0.5
 #: the priority SimPy gives an event put back after a stop (``StopSimulation``): first of all
 _RESUMED = -1.0
+
+#: the events SimPy makes triggered and ok (``simpy.Timeout``): none of them can fail
+_TIMEOUT: Final = simpy.Timeout
 
 #: one scheduled event: (minute, priority, order of scheduling, event), as simpy.Environment
 #: keeps them; the order makes every entry unique, so events themselves are never compared
@@ -163,7 +167,9 @@ class Clock:
             event.callbacks = callbacks[callbacks.index(callback) + 1 :]
             self.schedule(event, _RESUMED)
             raise
-        if not event.ok and not event.defused:
+        # a Timeout cannot fail (it is made triggered, ok): its check, a SimPy property
+        # call, is left out, a tenth of the clock's time a timeout compiled
+        if type(event) is not _TIMEOUT and not event.ok and not event.defused:
             failure = event.value
             assert isinstance(failure, BaseException)  # (Event.fail takes exceptions only)
             error = type(failure)(*failure.args)
