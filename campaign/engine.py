@@ -10,6 +10,7 @@ campaign by §8.7, with a hard cap on the number of events.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
+from contextlib import suppress
 from typing import Any
 
 import networkx as nx
@@ -37,13 +38,12 @@ from campaign.maps import CampaignMap
 from campaign.reinforcements import raise_armies, schedule_entries
 from campaign.result import CampaignResult, header
 from campaign.schedule import (
-    WOKEN,
+    Clock,
     after_urgent,
     due_now,
     first_of,
     may_wake,
     now_of,
-    nudge,
     queued,
     ring,
     set_active,
@@ -62,8 +62,9 @@ from campaign.table_result import TableResult
 HOLDING = "holds on its doctrine's order"
 #: a SimPy process: yields events, returns nothing
 Process = Generator[simpy.Event, Any, None]
-#: a part of a division's process: yields events, returns True when the division was woken
-#: (:meth:`Campaign.wake`) while it waited: its process then starts over from the top
+#: a part of a division's process: yields events, returns True when it was woken at a wait
+#: that handles the wake itself; a wake (:meth:`Campaign.wake`, ``simpy.Interrupt``) at any
+#: other wait goes up to :meth:`Campaign.division_process`, which starts over from the top
 Step = Generator[simpy.Event, Any, bool]
 
 __all__ = ["Campaign", "run_campaign"]
@@ -117,7 +118,7 @@ class Campaign:
         #: the sides in the order they act within one minute (RULES.md §0.6: seeded)
         self.side_order: tuple[str, str] = (SIDES[first], SIDES[1 - first])
         self.clock = setting.clock  # immutable: shared
-        self.env = simpy.Environment()
+        self.env = Clock()
         self.done = self.env.event()
         #: never triggered: a division in a battle sleeps on it until the battle's end wakes it
         self.never = self.env.event()
@@ -305,41 +306,46 @@ class Campaign:
     # ------------------------------------------------------------------ processes
     def division_process(self, div: Division) -> Process:
         """A division's life: orders first, then waits (a battle, the night), then its
-        doctrine's decisions (RULES.md §8.8). Woken (:meth:`wake`), whatever it waited on,
-        it starts over from the top: every wait below returns at once with True, as an
-        interrupt thrown in would unwind it (nudge, campaign.schedule: the same minute and
-        order, without the exception)."""
+        doctrine's decisions (RULES.md §8.8). Woken (:meth:`wake`: ``Process.interrupt``),
+        whatever it waited on, it starts over from the top: the interrupt unwinds the step
+        it was in (a step with something to do first catches it and returns True)."""
         env = self.env
         while not self.over and div.alive:
             now = now_of(env)
-            if div.orders:
-                woken = yield from self._follow_orders(div)
-            elif now < div.busy_until:
-                if div.in_battle:  # asleep until the battle's end rings its alarm (wake)
-                    div.alarm = alarm = env.event()
-                    div.asleep = True
-                    woken = (yield alarm) is WOKEN
-                    if not woken:
+            woken = False
+            try:
+                if div.orders:
+                    woken = yield from self._follow_orders(div)
+                elif now < div.busy_until:
+                    if div.in_battle:  # asleep until the battle's end rings its alarm (wake)
+                        div.alarm = alarm = env.event()
+                        div.asleep = True
+                        yield alarm
                         div.woken = div.asleep = False
-                else:
-                    woken = (yield env.timeout(div.busy_until - now)) is WOKEN
-            elif not self.clock.is_daylight(now):
-                woken = (yield env.timeout(self.clock.next_dawn(now) - now)) is WOKEN
-            else:  # its doctrine decides: march on, or wait (or hold) where it is
-                dest, delay, hold = self._decide(div)
-                if dest is not None:
-                    woken = yield from self._march(div, div.location or "", dest, test_rough=True)
-                elif hold:  # may be woken to march with others or by the guns (§8.8)
-                    self.holding.add(div.id)
-                    try:
-                        woken = (yield env.timeout(delay)) is WOKEN
-                    finally:
-                        self.holding.discard(div.id)
-                else:
-                    woken = (yield env.timeout(delay)) is WOKEN
+                    else:
+                        yield env.timeout(div.busy_until - now)
+                elif not self.clock.is_daylight(now):
+                    yield env.timeout(self.clock.next_dawn(now) - now)
+                else:  # its doctrine decides: march on, or wait (or hold) where it is
+                    dest, delay, hold = self._decide(div)
+                    if dest is not None:
+                        woken = yield from self._march(
+                            div, div.location or "", dest, test_rough=True
+                        )
+                    elif hold:  # may be woken to march with others or by the guns (§8.8)
+                        self.holding.add(div.id)
+                        try:
+                            yield env.timeout(delay)
+                        finally:
+                            self.holding.discard(div.id)
+                    else:
+                        yield env.timeout(delay)
+            except simpy.Interrupt:
+                woken = True
             if woken:
                 div.woken = div.asleep = div.checking = False
-        yield self.never  # sleeps for good: an ending process schedules an event (a step)
+        with suppress(simpy.Interrupt):  # (woken after all, it ends)
+            yield self.never  # sleeps for good: an ending process schedules an event (a step)
 
     def _follow_orders(self, div: Division) -> Step:
         kind, arg = div.orders.pop(0)
@@ -348,11 +354,13 @@ class Campaign:
             until = float(arg)  # type: ignore[arg-type]
             now = now_of(env)
             if until > now:
-                if (yield env.timeout(until - now)) is not WOKEN:
-                    return False
-                if now_of(env) < until and div.orders:  # woken early: it still waits (a return
-                    div.orders.insert(0, (kind, arg))  # after a draw at nightfall goes at
-                return True  # dawn, RULES.md §8.3, §8.5)
+                try:
+                    yield env.timeout(until - now)
+                except simpy.Interrupt:
+                    if now_of(env) < until and div.orders:  # woken early: it still waits (a
+                        div.orders.insert(0, (kind, arg))  # return after a draw at nightfall
+                    return True  # goes at dawn, RULES.md §8.3, §8.5)
+                return False
         elif kind in ("march", "return", "return_retry"):  # a fall back or a return
             dest = str(arg)
             origin = div.location
@@ -370,7 +378,8 @@ class Campaign:
                     # evening's); by day the dawn after this evening
                     night = not self.clock.is_daylight(now)
                     dawn = self.clock.next_dawn(now if night else nightfall)
-                    return (yield env.timeout(dawn - now)) is WOKEN
+                    yield env.timeout(dawn - now)
+                    return False
             if kind == "return":  # told once, as it first sets off (issue 31: every move)
                 seen = (div.side, *enemies_seeing(self, div.side, origin))
                 telling.returns(self, div, origin, dest, origin, seen)
@@ -384,7 +393,8 @@ class Campaign:
             if div.orders and div.location == dest and due_now(env):
                 # a fall back that reaches a junction lets this minute's contact check run
                 # before it marches on: an enemy standing there catches it (RULES.md §8.4)
-                return (yield env.timeout(0)) is WOKEN
+                yield env.timeout(0)
+                return False
         elif kind in ("arrive", "march_on", "return_road"):  # the rest of a road after a
             # road battle: a loser's walk back (its fall back told), a winner's march on or a
             # return after a draw (told here, §8.4)
@@ -394,8 +404,7 @@ class Campaign:
                 seen = (div.side, *enemies_seeing(self, div.side, dest))
                 telling.road_left(self, div, kind, leg, seen)
             div.location = None
-            if (yield env.timeout(max(minutes, 0.0))) is WOKEN:
-                return True
+            yield env.timeout(max(minutes, 0.0))
             div.location = dest
             div.on_road = None
             self._arrival(div, dest)
@@ -522,7 +531,8 @@ class Campaign:
                 )
             if not passed:
                 div.halted_reason = ""
-                return (yield env.timeout(self.cr.rough_road_retry_minutes)) is WOKEN
+                yield env.timeout(self.cr.rough_road_retry_minutes)
+                return False
         div.halted_reason = ""
         minutes = hours * 60.0
         self.counts["marches"] += 1
@@ -537,8 +547,7 @@ class Campaign:
                 MarchBegun(int(now), div.side, div.id, origin, dest, kind, hours, seen_by=seen)
             )
         self.desk.watch_road(div)
-        if (yield env.timeout(minutes)) is WOKEN:
-            return True
+        yield env.timeout(minutes)
         if div.road is None or not div.alive:  # a meeting on the road already settled it
             return False
         div.road = None
@@ -575,7 +584,9 @@ class Campaign:
             # done by the division's process as it resumes (where a callback of the event
             # would run it, without the callback), outside any process as a callback would be
             check = env.timeout(0)
-            if (yield check) is WOKEN:  # woken first: the check still runs with its event
+            try:
+                yield check
+            except simpy.Interrupt:  # woken first: the check still runs with its event
                 self._contact_when(check, div, junction)
                 return True
             set_active(env, None)
@@ -586,10 +597,10 @@ class Campaign:
             self._contact(None, div, junction)
             set_active(env, div.process)
         defer, div.defer, div.checking = div.defer, False, False
-        if div.woken:
-            return (yield self.never) is WOKEN  # its wake-up (nudge) resumes it
-        if defer and not div.in_battle:  # (in a battle it only falls asleep next)
-            return (yield after_urgent(env)) is WOKEN
+        if div.woken:  # its wake-up (an interrupt, sent) ends this wait
+            yield self.never
+        elif defer and not div.in_battle:  # (in a battle it only falls asleep next)
+            yield after_urgent(env)
         return False
 
     def _contact_when(self, check: simpy.Event, div: Division, junction: str) -> None:
@@ -626,7 +637,7 @@ class Campaign:
             if div.asleep and not div.woken and div.alarm is not None:
                 ring(self.env, div.alarm)  # where an interrupt would be, and cheaper
             else:
-                nudge(self.env, p)  # an interrupt without the exception (campaign.schedule)
+                p.interrupt()  # it starts over (division_process)
             div.woken = True
 
     def forget(self, div: Division) -> None:

@@ -1,55 +1,49 @@
-"""The campaign's scheduling on SimPy: the one module of the product that reaches past
-SimPy's public API (issue 26, item 3). Each helper places its work exactly where the plainer
-SimPy idiom it replaces would have (same minute, same order), with fewer events (issue 15),
-so that a campaign comes out the same.
+"""The campaign's clock: the one module of the product that schedules SimPy events, through
+SimPy's public API only (issue 26, item 3; ``tests/campaign/test_simpy_public.py`` checks
+that no product module reads or writes a private attribute of a SimPy object).
 
 SimPy runs the events of one minute by priority (``URGENT`` 0: interrupts, process starts;
 then ``NORMAL`` 1: timeouts, triggered events), and within a priority in the order they
-were scheduled. Every other campaign module uses SimPy's public API only (``env.timeout``,
-``env.process``, ``env.run``; a test checks it). What is left here, and why SimPy's public
-API does not give it:
+were scheduled. The campaign needs a little more than ``simpy.Environment`` offers: to ask
+whether an event waits this minute and whether the first is urgent, to count what a contact
+check scheduled, and to trigger an event at a priority of its choosing (``Event.succeed``
+always schedules at ``NORMAL``). So the campaign runs on :class:`Clock`, an environment of its
+own with ``simpy.Environment``'s public methods (``now``, ``schedule``, ``step``, ``run``,
+``peek``, ``active_process``, the factories ``event``, ``timeout``, ``process``). It does not
+subclass ``simpy.Environment`` (SimPy 4's way to a custom environment, since it dropped
+``BaseEnvironment``): a compiled class cannot subclass a Python one, and the subclass would
+carry SimPy's private attributes. SimPy's events call only ``schedule()`` and
+``active_process`` of their environment, and SimPy's ``Process`` sets its ``_active_proc``
+as it resumes and leaves off, an attribute the clock declares for it. The queue, the time
+and the count of events are the clock's own attributes, kept exactly as
+``simpy.Environment`` keeps them (same heap, same order), so that a campaign comes out the
+same, event for event (``python -m benchmarks.fingerprint --check`` is the check;
+``tests/campaign/test_scheduling.py`` runs one scenario on both environments).
 
-* :func:`now_of` is the clock (``env._now``), :func:`due_now` whether an event waits this
-  minute (``env._queue``), :func:`waits_on` what a process waits on (``process._target``)
-  and :func:`may_wake` whether a process may be woken (``process._value``,
-  ``env._active_proc``): SimPy's ``now``, ``peek``, ``target``, ``is_alive`` and
-  ``active_process`` are properties and methods, each an interpreted Python call, where the
-  compiled campaign reads them about 1,200 times a campaign (measured: 3% of a compiled
-  campaign's time, issue 26).
-* :func:`urgent_pending` reads the priority of the first queued event (``env._queue``):
-  SimPy's ``peek`` gives its time only. :func:`queued` counts the queue (whether a contact
-  check scheduled anything; no public count).
-* :func:`ring`, :func:`after_urgent` and :func:`nudge` trigger an event with a priority of
-  their own (``event._ok``, ``event._value`` and ``env.schedule``): ``Event.succeed`` always
-  schedules at ``NORMAL``. :func:`nudge` resumes a process as ``Process.interrupt`` would,
-  without the exception (``process._resume``, ``process._target``).
-* :func:`set_active` runs a contact check as if outside any process (``env._active_proc``),
-  as the event that would have run it would.
-
-Replacing them with public calls (``interrupt`` and ``except simpy.Interrupt`` at every
-wait, a process per check) gives the same campaigns more slowly; the fingerprint
-(``python -m benchmarks fingerprint``) is the check for any such change.
+The helpers below place their work exactly where the plainer SimPy idiom each replaces would
+have (same minute, same order), with fewer events (issue 15). A division's process is woken
+with SimPy's ``Process.interrupt`` (:meth:`campaign.engine.Campaign.wake`), which every wait
+of its process expects.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from typing import Any
+from heapq import heappop, heappush
+from typing import Any, Final
 
 import simpy
-from simpy.core import SimTime
-from simpy.events import PENDING, URGENT
+from simpy.core import EmptySchedule, Infinity, SimTime, StopSimulation
+from simpy.events import NORMAL, URGENT
 
 __all__ = [
-    "WOKEN",
-    "Woken",
+    "Clock",
     "after_urgent",
     "due_now",
     "first_of",
     "later",
     "may_wake",
     "now_of",
-    "nudge",
     "queued",
     "ring",
     "set_active",
@@ -57,53 +51,204 @@ __all__ = [
     "waits_on",
 ]
 
-#: between URGENT (0) and NORMAL (1): SimPy only compares priorities (typed Any: SimPy's type
-#: says int, which a compiled module would check)
-_AFTER_URGENT: Any = 0.5
+#: between URGENT (0) and NORMAL (1): the clock only compares priorities
+_AFTER_URGENT = 0.5
+#: the priority SimPy gives an event put back after a stop (``StopSimulation``): first of all
+_RESUMED = -1.0
+
+#: the events SimPy makes triggered and ok (``simpy.Timeout``): none of them can fail
+_TIMEOUT: Final = simpy.Timeout
+
+#: one scheduled event: (minute, priority, order of scheduling, event), as simpy.Environment
+#: keeps them; the order makes every entry unique, so events themselves are never compared
+Entry = tuple[SimTime, float, int, simpy.Event]
 
 
-def now_of(env: simpy.Environment) -> SimTime:
-    """The campaign's minute now (SimPy's ``env.now``: an int or a float as it was given)."""
-    return env._now
+class Clock:
+    """The campaign's SimPy environment (minutes since 06:00 day 1): ``simpy.Environment``'s
+    behaviour, event for event, with its queue, time and active process as attributes of its
+    own.
+
+    Attributes
+    ----------
+    now
+        The minute now: an int or a float as it was given (as SimPy's ``env.now``).
+    queue
+        The scheduled events, a heap of :data:`Entry` (triggered, waiting to run).
+    scheduled, steps
+        Events scheduled and events run so far (the first is each entry's order).
+    """
+
+    def __init__(self) -> None:
+        self.now: SimTime = 0
+        self.queue: list[Entry] = []
+        self.scheduled = 0
+        self.steps = 0
+        # SimPy's Process sets this attribute of its environment as it resumes (the process)
+        # and as it leaves off (None), as every environment must let it; read it through
+        # active_process (SimPy's Process.interrupt does)
+        self._active_proc: simpy.Process | None = None
+        # (priority, delay) asked of the next schedule() by trigger()
+        self._asked: tuple[float, SimTime] | None = None
+
+    @property
+    def active_process(self) -> simpy.Process | None:
+        """The process running now (None: none)."""
+        return self._active_proc
+
+    @active_process.setter
+    def active_process(self, process: simpy.Process | None) -> None:
+        self._active_proc = process
+
+    # --------------------------------------------------------------- SimPy's environment
+    def event(self) -> simpy.Event:
+        """A new untriggered event (``simpy.Environment.event``)."""
+        env: Any = self  # SimPy types its events' environment simpy.Environment
+        return simpy.Event(env)
+
+    def timeout(self, delay: SimTime = 0, value: Any = None) -> simpy.Timeout:
+        """An event that runs in ``delay`` minutes (>= 0) with ``value``."""
+        env: Any = self
+        return simpy.Timeout(env, delay, value)
+
+    def process(self, generator: Generator[simpy.Event, Any, Any]) -> simpy.Process:
+        """Start ``generator`` as a process (its start is an urgent event of this minute)."""
+        env: Any = self
+        return simpy.Process(env, generator)
+
+    def schedule(self, event: simpy.Event, priority: float = NORMAL, delay: SimTime = 0) -> None:
+        """Queue the triggered ``event`` to run in ``delay`` minutes at ``priority`` (SimPy's
+        events call this as they are triggered), or as :meth:`trigger` asked."""
+        asked = self._asked
+        if asked is not None:
+            self._asked = None
+            priority, delay = asked
+        self.scheduled += 1
+        heappush(self.queue, (self.now + delay, priority, self.scheduled, event))
+
+    def trigger(
+        self, event: simpy.Event, priority: float, value: Any = None, delay: SimTime = 0
+    ) -> None:
+        """Trigger ``event`` with ``value`` (``Event.succeed``) to run in ``delay`` minutes at
+        ``priority``. Raises RuntimeError if it was triggered already."""
+        self._asked = (priority, delay)
+        try:
+            event.succeed(value)
+        finally:
+            self._asked = None
+
+    def peek(self) -> SimTime:
+        """The minute of the next event (``simpy.core.Infinity`` when none waits)."""
+        return self.queue[0][0] if self.queue else Infinity
+
+    def step(self) -> None:
+        """Run the next event: its time becomes now, its callbacks are called in order.
+
+        Raises
+        ------
+        simpy.core.EmptySchedule
+            When no event waits.
+        StopSimulation
+            From a callback that stops the run: the event's other callbacks run first when
+            the run goes on.
+        Exception
+            A copy of a failed event's exception that nothing defused (a process's error).
+        """
+        if not self.queue:
+            raise EmptySchedule
+        self.now, _, _, event = heappop(self.queue)
+        self.steps += 1
+        callbacks = event.callbacks
+        event.callbacks = None  # type: ignore[assignment]  # processed (SimPy's mark)
+        try:
+            for callback in callbacks:
+                callback(event)
+        except StopSimulation:
+            event.callbacks = callbacks[callbacks.index(callback) + 1 :]
+            self.schedule(event, _RESUMED)
+            raise
+        # a Timeout cannot fail (it is made triggered, ok): its check, a SimPy property
+        # call, is left out, a tenth of the clock's time a timeout compiled
+        if type(event) is not _TIMEOUT and not event.ok and not event.defused:
+            failure = event.value
+            assert isinstance(failure, BaseException)  # (Event.fail takes exceptions only)
+            error = type(failure)(*failure.args)
+            error.__cause__ = failure
+            raise error
+
+    def run(self, until: SimTime | simpy.Event | None = None) -> Any:
+        """Run events until none is left, or until ``until``: a minute (> now; the events
+        of that minute wait) or an event (its value is returned), as
+        ``simpy.Environment.run``.
+
+        Raises ValueError for a minute not after now, RuntimeError when the events ran out
+        before ``until``.
+        """
+        if until is not None:
+            if not isinstance(until, simpy.Event):
+                at = until if isinstance(until, int) else float(until)
+                if at <= self.now:
+                    raise ValueError(f"until ({at}) must be greater than now ({self.now})")
+                stop = self.event()
+                self.trigger(stop, URGENT, None, at - self.now)  # before that minute's events
+                until = stop
+            elif until.callbacks is None:  # already run
+                return until.value
+            until.callbacks.append(StopSimulation.callback)
+        try:
+            while True:
+                self.step()
+        except StopSimulation as stop_:
+            return stop_.args[0]
+        except EmptySchedule:
+            if until is not None:
+                raise RuntimeError(f"no events left before {until}") from None
+        return None
 
 
-def due_now(env: simpy.Environment) -> bool:
+# ------------------------------------------------------------------- the campaign's helpers
+def now_of(env: Clock) -> SimTime:
+    """The campaign's minute now (``env.now``)."""
+    return env.now
+
+
+def due_now(env: Clock) -> bool:
     """Whether any event waits to run this minute (a zero-delay event created now would
     run after it; with none, it would run next): SimPy's ``env.peek() == env.now``."""
-    queue = env._queue
-    return bool(queue) and queue[0][0] == env._now
+    queue = env.queue
+    return bool(queue) and queue[0][0] == env.now
+
+
+def urgent_pending(env: Clock) -> bool:
+    """Whether an urgent event (an interrupt, a process start) waits to run this minute."""
+    queue = env.queue
+    return bool(queue) and queue[0][1] == URGENT and queue[0][0] == env.now
+
+
+def queued(env: Clock) -> int:
+    """How many events are scheduled (triggered and waiting to run)."""
+    return len(env.queue)
 
 
 def waits_on(process: simpy.Process) -> simpy.Event:
     """The event ``process`` waits on (SimPy's ``process.target``)."""
-    return process._target
+    return process.target
 
 
-def may_wake(env: simpy.Environment, process: simpy.Process) -> bool:
-    """Whether ``process`` may be woken (:func:`nudge`): it is alive and not the one running
-    (SimPy's ``process.is_alive and process is not env.active_process``)."""
-    return process._value is PENDING and process is not env._active_proc
+def may_wake(env: Clock, process: simpy.Process) -> bool:
+    """Whether ``process`` may be woken (``process.interrupt()``): it is alive and not the
+    one running (``Process.interrupt`` raises for either)."""
+    return process.is_alive and process is not env.active_process
 
 
-def queued(env: simpy.Environment) -> int:
-    """How many events are scheduled (triggered and waiting to run)."""
-    return len(env._queue)
+def set_active(env: Clock, process: simpy.Process | None) -> None:
+    """Make ``process`` the one counted as running (None: none), as while the event that
+    runs a callback outside any process would: a wake then interrupts it as it would that
+    event's."""
+    env.active_process = process
 
 
-def set_active(env: simpy.Environment, process: simpy.Process | None) -> None:
-    """Make ``process`` the one SimPy counts as running (None: none), as while the event
-    that runs a callback outside any process would: a wake then interrupts it as it would
-    that event's."""
-    env._active_proc = process
-
-
-def urgent_pending(env: simpy.Environment) -> bool:
-    """Whether an urgent event (an interrupt, a process start) waits to run this minute."""
-    queue = env._queue
-    return bool(queue) and queue[0][1] == URGENT and queue[0][0] == env._now
-
-
-def later(env: simpy.Environment, delay: float, action: Callable[[], None]) -> None:
+def later(env: Clock, delay: float, action: Callable[[], None]) -> None:
     """Run ``action`` in ``delay`` minutes (>= 0), where a process started now whose first act
     is ``yield env.timeout(delay)`` would, without the process and its two events.
 
@@ -122,14 +267,14 @@ def later(env: simpy.Environment, delay: float, action: Callable[[], None]) -> N
 
 
 def _wait_then(
-    env: simpy.Environment, delay: float, action: Callable[[], None]
+    env: Clock, delay: float, action: Callable[[], None]
 ) -> Generator[simpy.Event, Any, None]:
     yield env.timeout(delay)
     action()
     yield env.event()  # never triggered: an ending process would schedule an event (a step)
 
 
-def first_of(env: simpy.Environment, events: tuple[simpy.Event, ...]) -> simpy.Event:
+def first_of(env: Clock, events: tuple[simpy.Event, ...]) -> simpy.Event:
     """An event triggered when the first of ``events`` runs, as ``simpy.AnyOf`` would be
     (scheduled as that event runs), without building a condition value."""
     first = env.event()
@@ -143,51 +288,15 @@ def first_of(env: simpy.Environment, events: tuple[simpy.Event, ...]) -> simpy.E
     return first
 
 
-def ring(env: simpy.Environment, event: simpy.Event) -> None:
+def ring(env: Clock, event: simpy.Event) -> None:
     """Trigger ``event`` as an urgent event of this minute: a process waiting on it resumes
     where an interrupt sent now would have resumed it, without the exception."""
-    event._ok, event._value = True, None
-    env.schedule(event, URGENT)
+    env.trigger(event, URGENT)
 
 
-def after_urgent(env: simpy.Environment) -> simpy.Event:
+def after_urgent(env: Clock) -> simpy.Event:
     """A triggered event of this minute that runs after every urgent event of the minute,
     however late scheduled, and before its normal ones (priority 0.5)."""
     event = env.event()
-    event._ok, event._value = True, None
-    env.schedule(event, _AFTER_URGENT)
+    env.trigger(event, _AFTER_URGENT)
     return event
-
-
-class Woken:
-    """The type of :data:`WOKEN` (one instance: compare with ``is``)."""
-
-    def __repr__(self) -> str:
-        return "WOKEN"
-
-
-#: what a process woken by :func:`nudge` gets from its ``yield`` (every other event the
-#: campaign's processes wait on has the value None)
-WOKEN = Woken()
-
-
-def nudge(env: simpy.Environment, process: simpy.Process) -> None:
-    """Wake ``process`` where ``process.interrupt()`` would, without the exception: an urgent
-    event of this minute that, when it runs, takes the process off the event it waits on
-    and resumes it with :data:`WOKEN` as its ``yield``'s value (an interrupt would throw
-    :class:`simpy.Interrupt` there instead). A process that has ended by then is left alone,
-    as an interrupt would leave it. The caller makes sure ``process`` is alive and is not the
-    one running (``Process.interrupt`` raises for either)."""
-    event = env.event()
-    event._ok, event._value = True, WOKEN
-
-    def resume(_: simpy.Event) -> None:
-        # what simpy's Interruption._interrupt does, with a value in place of the exception
-        if process._value is PENDING:
-            target = process._target
-            if target.callbacks is not None:
-                target.callbacks.remove(process._resume)
-            process._resume(event)
-
-    event.callbacks.append(resume)
-    env.schedule(event, URGENT)

@@ -13,12 +13,11 @@ from campaign.engine import SIDES, Campaign
 from campaign.maps import load_map
 from campaign.reinforcements import entry_minute, initial_contacts, raise_armies, reinforce
 from campaign.schedule import (
-    WOKEN,
+    Clock,
     after_urgent,
     due_now,
     first_of,
     later,
-    nudge,
     ring,
     urgent_pending,
 )
@@ -35,7 +34,7 @@ def _run_scenario(use_later: bool, urgent_first: bool) -> list[str]:
     6 (by ``later`` or by a plain process), and an interrupt-like urgent event of minute 1
     that, when run, schedules another timeout for minute 6 ("urgent's"). With
     ``urgent_first`` the urgent event is scheduled before the action, else after it."""
-    env = simpy.Environment()
+    env = Clock()
     log: list[str] = []
 
     def note(what: str):
@@ -43,9 +42,8 @@ def _run_scenario(use_later: bool, urgent_first: bool) -> list[str]:
 
     def urgent_event() -> None:
         event = env.event()
-        event._ok, event._value = True, None
         event.callbacks.append(lambda _: env.timeout(5).callbacks.append(note("urgent's")))
-        env.schedule(event, simpy.events.URGENT)
+        ring(env, event)
 
     def step():
         yield env.timeout(1)
@@ -79,7 +77,7 @@ def test_later_runs_where_a_process_started_now_would(urgent_first, order):
 
 
 def test_after_urgent_runs_after_every_urgent_event_and_before_normal_ones():
-    env = simpy.Environment()
+    env = Clock()
     log: list[str] = []
 
     def sleeper():
@@ -106,70 +104,123 @@ def test_after_urgent_runs_after_every_urgent_event_and_before_normal_ones():
     assert log == ["interrupted", "started", "after urgent", "normal, scheduled first"]
 
 
-def _wake_scenario(by_nudge: bool) -> list[str]:
-    """Three sleepers woken at minute 1 between other urgent and normal events of that
-    minute, one of them twice and one ended before its wake-up runs: what each does, in
-    order, when woken by ``Process.interrupt`` or by :func:`nudge`."""
-    env = simpy.Environment()
+def _scenario(env) -> list[str]:
+    """Processes started, woken by ``Process.interrupt`` (one twice, one ended before its
+    second interrupt runs), events triggered by hand, a
+    failing event defused, a run stopped by an event and run on: what happens, in order,
+    with SimPy's public API only, on ``env``."""
     log: list[str] = []
 
     def sleeper(name: str, waits: int):
         for _ in range(waits):
             try:
-                value = yield env.timeout(100)
-            except simpy.Interrupt:
-                value = WOKEN
-            log.append(f"{name} {'woken' if value is WOKEN else 'slept'} at {env.now}")
+                value = yield env.timeout(100, value=name)
+            except simpy.Interrupt as stop:
+                value = f"woken ({stop.cause})"
+            log.append(f"{name} {value} at {env.now}")
         log.append(f"{name} ends")
-
-    def wake(p) -> None:
-        if by_nudge:
-            nudge(env, p)
-        else:
-            p.interrupt()
+        return name
 
     go = env.event()
 
     def ender():
-        yield go
-        log.append("c ends")  # ends before the wake-up sent to it runs
+        try:
+            yield go
+        except simpy.Interrupt:
+            log.append("c interrupted")
+        log.append("c ends")
 
     def step():
         yield env.timeout(1)
         env.timeout(0).callbacks.append(lambda _: log.append("normal"))
-        ring(env, go)
-        wake(a)
-        after_urgent(env).callbacks.append(lambda _: log.append("after urgent"))
-        wake(b)
-        wake(a)
-        wake(c)
+        go.succeed()
+        a.interrupt(1)
+        b.interrupt(2)
+        a.interrupt(3)
+        b.interrupt(5)  # b has ended when it runs: left alone
+        c.interrupt(4)
+        failing = env.event()
+        failing.callbacks.append(lambda e: setattr(e, "defused", True))
+        failing.fail(ValueError("defused"))
+        yield env.timeout(0.5)
+        log.append(f"step at {env.now}, b returned {b.value!r}")
+
+    def waiter():
+        log.append(f"waiter got {(yield b)!r} at {env.now}")
 
     a, b = env.process(sleeper("a", 3)), env.process(sleeper("b", 1))
-    step_p = env.process(step())
+    env.process(step())
     c = env.process(ender())
-    assert step_p.is_alive
-    env.run(until=200)
+    env.process(waiter())
+    env.run(until=30)
+    log.append(f"stopped at {env.now}, next at {env.peek()}")
+    halt = env.event()
+    env.timeout(20).callbacks.append(lambda _: halt.succeed("halt"))
+    log.append(f"run until an event: {env.run(until=halt)!r} at {env.now}")
+    assert env.run(until=halt) == "halt"  # (run already)
+    env.run()
+    log.append(f"ended at {env.now}, next at {env.peek()}")
     return log
 
 
-def test_nudge_wakes_a_process_where_an_interrupt_would():
-    plain = _wake_scenario(by_nudge=False)
-    assert _wake_scenario(by_nudge=True) == plain
+def test_the_clock_runs_events_as_simpy_environment_does():
+    """Clock, the campaign's environment, runs SimPy's events in SimPy's order."""
+    plain = _scenario(simpy.Environment())
+    assert _scenario(Clock()) == plain
     assert plain == [
-        "c ends",
-        "a woken at 1",
-        "b woken at 1",
+        "a woken (1) at 1",
+        "b woken (2) at 1",
         "b ends",
-        "a woken at 1",
-        "after urgent",
+        "a woken (3) at 1",
+        "c interrupted",
+        "c ends",
         "normal",
-        "a slept at 101",
+        "waiter got 'b' at 1",
+        "step at 1.5, b returned 'b'",
+        "stopped at 30, next at 30",  # (the stop is put back, SimPy does so)
+        "run until an event: 'halt' at 50",
+        "a a at 101",
         "a ends",
+        "ended at 101, next at inf",
     ]
 
 
+def test_the_clock_raises_what_simpy_raises():
+    """A process's error comes out of run (a copy, caused by the original); a minute not
+    after now and an event never triggered are refused as SimPy refuses them."""
+    env = Clock()
+
+    def failing():
+        yield env.timeout(1)
+        raise KeyError("lost")
+
+    env.process(failing())
+    with pytest.raises(KeyError) as raised:
+        env.run()
+    assert isinstance(raised.value.__cause__, KeyError)
+    with pytest.raises(ValueError, match="must be greater"):
+        env.run(until=env.now)
+    with pytest.raises(RuntimeError, match="no events left"):
+        env.run(until=env.event())
+    with pytest.raises(simpy.core.EmptySchedule):
+        env.step()
+
+
+def test_ring_and_after_urgent_set_the_priority_and_nothing_else():
+    """An event triggered twice is refused (and the clock's next event is not bent); the
+    next event scheduled after ring is an ordinary normal one."""
+    env = Clock()
+    event = env.event()
+    ring(env, event)
+    with pytest.raises(RuntimeError):
+        ring(env, event)
+    later_one = env.timeout(0)
+    assert [entry[1] for entry in sorted(env.queue)] == [0, 1]
+    assert sorted(env.queue)[1][3] is later_one
+
+
 def test_due_now():
-    env = simpy.Environment()
+    env = Clock()
     assert not due_now(env)
     env.timeout(1)
     assert not due_now(env)
@@ -182,49 +233,43 @@ class _Plain(Campaign):
     division's wait are two zero-delay events, and a division in a battle waits on a
     timeout to the battle's end (woken at each refight). Counts its SimPy steps."""
 
-    steps = 0
-
     def _land(self, div, junction):
         self._after_this_minute(lambda: self.desk.check_contact(junction, arriving=div))
         if len({d.side for d in self.divisions if d.alive}) < len(SIDES):
             self._after_this_minute(self.endgame.check_immediate)
-        return (yield self.env.timeout(0)) is WOKEN
+        yield self.env.timeout(0)
+        return False
 
     def division_process(self, div):
         env = self.env
         while not self.over and div.alive:
-            if div.orders:
-                woken = yield from self._follow_orders(div)
-            elif env.now < div.busy_until:
-                woken = (yield env.timeout(div.busy_until - env.now)) is WOKEN
-            elif not self.clock.is_daylight(env.now):
-                woken = (yield env.timeout(self.clock.next_dawn(env.now) - env.now)) is WOKEN
-            else:
-                dest, delay, hold = self._decide(div)
-                if dest is not None:
-                    woken = yield from self._march(div, div.location, dest, test_rough=True)
+            woken = False
+            try:
+                if div.orders:
+                    woken = yield from self._follow_orders(div)
+                elif env.now < div.busy_until:
+                    yield env.timeout(div.busy_until - env.now)
+                elif not self.clock.is_daylight(env.now):
+                    yield env.timeout(self.clock.next_dawn(env.now) - env.now)
                 else:
-                    if hold:
-                        self.holding.add(div.id)
-                    try:
-                        woken = (yield env.timeout(delay)) is WOKEN
-                    finally:
-                        self.holding.discard(div.id)
+                    dest, delay, hold = self._decide(div)
+                    if dest is not None:
+                        woken = yield from self._march(div, div.location, dest, test_rough=True)
+                    else:
+                        if hold:
+                            self.holding.add(div.id)
+                        try:
+                            yield env.timeout(delay)
+                        finally:
+                            self.holding.discard(div.id)
+            except simpy.Interrupt:
+                woken = True
             if woken:
                 div.woken = False
 
 
 def _counted(camp: Campaign) -> tuple[object, int]:
-    step = camp.env.step
-    steps = 0
-
-    def counting() -> None:
-        nonlocal steps
-        steps += 1
-        step()
-
-    camp.env.step = counting
-    return camp.run(), steps
+    return camp.run(), camp.env.steps
 
 
 def _same_campaigns(reference, cmap, rules, doctrines, seeds):
