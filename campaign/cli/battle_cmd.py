@@ -35,6 +35,7 @@ from campaign.cli import COMMANDS, app
 from campaign.cli.battle_print import print_result
 from campaign.cli.common import (
     EngineOption,
+    SeedOption,
     SetOption,
     VariantOption,
     caused_by_ctrl_c,
@@ -187,9 +188,7 @@ def battle(
     forces: Annotated[
         Path | None, typer.Option("--forces", help="A YAML file with both forces (red, blue).")
     ] = None,
-    seed: Annotated[
-        int | None, typer.Option(help="Seed; a fresh one is drawn and printed when omitted.")
-    ] = None,
+    seed: SeedOption = None,
     variant: VariantOption = None,
     set_: SetOption = None,
     engine: EngineOption = None,

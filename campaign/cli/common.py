@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 
@@ -18,7 +18,10 @@ __all__ = [
     "fresh_seed",
     "parse_overrides",
     "parse_pairs",
+    "run_and_analyse",
 ]
+
+T = TypeVar("T")
 
 
 def caused_by_ctrl_c(exc: BaseException) -> bool:
@@ -140,6 +143,36 @@ def batch_interrupt_exits(out: Path) -> Iterator[None]:
         )
 
 
+def run_and_analyse(
+    plan: Any, out: Path, spec: Any, quiet: bool, analyse: Callable[[Any, Any], T]
+) -> T:
+    """Run a planned batch into ``out`` and analyse its store (``tournament``, ``sensitivity``).
+
+    ``plan`` is a :class:`campaign.batch.spec.BatchPlan`; ``spec`` gives ``workers``,
+    ``backend`` and ``scheduler``; progress goes to stderr unless ``quiet``. ``analyse`` is
+    called with the store's DuckDB connection and the
+    :class:`campaign.batch.runner.BatchOutcome`, the store open only while it runs. Ctrl-C
+    exits as :func:`batch_interrupt_exits` says.
+    """
+    from campaign.batch.runner import run_batch
+    from campaign.batch.store import open_results
+
+    with batch_interrupt_exits(out):
+        outcome = run_batch(
+            plan,
+            out,
+            workers=spec.workers,
+            backend=spec.backend,
+            scheduler=spec.scheduler,
+            progress=not quiet,
+        )
+    store = open_results(out)
+    try:
+        return analyse(store.con, outcome)
+    finally:
+        store.close()
+
+
 def exit_interrupted(message: str) -> NoReturn:
     """Print a command's own line about what Ctrl-C stopped and kept, and exit with 130.
 
@@ -162,6 +195,24 @@ BackendOption = Annotated[
 ]
 SchedulerOption = Annotated[
     str | None, typer.Option(metavar="URL", help="An existing Dask scheduler, tcp://HOST:8786.")
+]
+#: ``tournament`` and ``sensitivity``: no progress bar
+QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress.")]
+
+#: the seed of a single campaign or battle (``run``, ``battle``)
+SeedOption = Annotated[
+    int | None, typer.Option(help="Seed; a fresh one is drawn and printed when omitted.")
+]
+#: the saved event stream ``report`` and ``replay`` read, and the map it was run on
+EventsArgument = Annotated[
+    Path,
+    typer.Argument(metavar="EVENTS.jsonl", help="Event stream (JSON lines) of a campaign run."),
+]
+StreamMapOption = Annotated[
+    str | None,
+    typer.Option(
+        "--map", metavar="MAP", help="The campaign's map file, if not at the path in the stream."
+    ),
 ]
 
 #: the rules options of every command that plays the rules (``run``, ``battle``, ``odds``)
