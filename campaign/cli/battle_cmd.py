@@ -31,6 +31,7 @@ from battle.log import format_events
 from battle.result import BattleResult
 from battle.rules import BattleRules
 from battle.units import Force
+from battle.yamlfile import file_error
 from campaign.cli import COMMANDS, app
 from campaign.cli.battle_print import print_result
 from campaign.cli.common import (
@@ -131,11 +132,13 @@ def _open_events(path: Path | None) -> TextIO | None:
     try:
         return path.open("w", encoding="utf-8")
     except OSError as exc:
-        raise ConfigError(
-            f"cannot write the events file ({exc.strerror})",
-            source=str(path),
-            key="--events",
-            fix="Give a path in a directory that exists and that you may write to.",
+        raise file_error(
+            ConfigError,
+            "write the events file",
+            path,
+            exc,
+            "Give a path in a directory that exists and that you may write to.",
+            "--events",
         ) from None
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from battle.yamlfile import file_error
 from campaign.errors import SimulatorError, check_output_folder
 from campaign.events import CampaignEvent
 from campaign.outfile import write_bytes_whole, write_text_whole
@@ -157,9 +158,6 @@ def write_report(
         else:
             write_text_whole(path, text, flag)  # whole or not at all; a full disk is exit 1
     except OSError as exc:
-        raise SimulatorError(
-            f"cannot write the diary ({exc.strerror})",
-            source=str(path),
-            fix="Choose a writable location for the report.",
-        ) from None
+        fix = "Choose a writable location for the report."
+        raise file_error(SimulatorError, "write the diary", path, exc, fix) from None
     return path
