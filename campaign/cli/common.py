@@ -10,6 +10,7 @@ from typing import Annotated, Any, NoReturn, TypeVar
 import typer
 
 from battle.errors import ConfigError
+from campaign.errors import split_pair
 
 __all__ = [
     "caused_by_ctrl_c",
@@ -85,14 +86,9 @@ def parse_pairs(
     """
     out: dict[str, str] = {}
     for item in items or []:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise ConfigError(
-                f"{item!r} is not KEY=VALUE",
-                key=flag,
-                fix=f"Write it as {flag} {example} (a key, '=', a value).",
-            )
-        out[key.strip()] = value.strip()
+        fix = f"Write it as {flag} {example} (a key, '=', a value)."
+        key, value = split_pair(item, ConfigError, flag, "KEY=VALUE", fix)
+        out[key] = value.strip()
     return out
 
 
