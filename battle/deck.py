@@ -3,10 +3,10 @@ rules of the battle kernel (:func:`battle.kernel.core.draw_card`, ``remove_card`
 
 Examples
 --------
->>> deck_composition(8)
-[8, 8, 7, 7, 6, 5, 4, 3, 3]
->>> deck_composition(6)
-[6, 6, 5, 5, 4, 3, 3]
+>>> deck_composition(3)
+[3, 3, 2, 2]
+>>> deck_composition(10)
+[10, 10, 9, 9, 8, 7, 6, 5, 4, 3, 3]
 """
 
 from __future__ import annotations
