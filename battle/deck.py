@@ -3,10 +3,10 @@ rules of the battle kernel (:func:`battle.kernel.core.draw_card`, ``remove_card`
 
 Examples
 --------
->>> deck_composition(8)
-[8, 8, 7, 7, 6, 5, 4, 3, 3]
->>> deck_composition(6)
-[6, 6, 5, 5, 4, 3, 3]
+>>> deck_composition(3)
+[3, 3, 2, 2]
+>>> deck_composition(10)
+[10, 10, 9, 9, 8, 7, 6, 5, 4, 3, 3]
 """
 
 from __future__ import annotations
@@ -18,19 +18,9 @@ __all__ = ["deck_composition"]
 
 def deck_composition(units: int, explicit: Mapping[int, Sequence[int]] | None = None) -> list[int]:
     """The U + 1 cards of a force of U units (RULES.md §3.1), highest first: the kernel's
-    rule (:func:`battle.kernel.start.deck_cards`), which every battle deals from.
-
-    Parameters
-    ----------
-    units
-        U, the number of units in the force (>= 1).
-    explicit
-        Optional decks given in config for particular U (``battle.deck.explicit``).
-
-    Raises
-    ------
-    ValueError
-        If ``units`` < 1.
+    rule (:func:`battle.kernel.start.deck_cards`), which every battle deals from. Parameters
+    and errors as :func:`battle.reference.deck.deck_composition` (the same cards, dealt where
+    there is no compiled kernel): ``units`` U >= 1, ``explicit`` decks by U from config.
     """
     if units < 1:
         raise ValueError(f"a deck needs at least one unit, got {units}")

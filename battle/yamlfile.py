@@ -31,12 +31,14 @@ from battle.errors import ConfigError, SimulatorError
 __all__ = [
     "MAX_YAML_BYTES",
     "MAX_YAML_NODES",
+    "READ_FIX",
     "TAG_FIX",
     "BoundedSafeLoader",
     "YamlTagRefused",
     "YamlTooLarge",
     "bounded_loader",
     "check_file_size",
+    "file_error",
     "read_text_file",
     "read_yaml_file",
     "safe_load_text",
@@ -225,6 +227,24 @@ def check_file_size(
         )
 
 
+#: the fix of a file that exists but cannot be read
+READ_FIX = "Check the path and its permissions."
+
+
+def file_error(
+    error: type[SimulatorError],
+    doing: str,
+    path: str | Path,
+    exc: OSError,
+    fix: str,
+    key: str | None = None,
+) -> SimulatorError:
+    """``cannot DOING (why)`` of class ``error``, for a file the system would not open, read
+    or write (``why``: ``exc``'s text, e.g. "Permission denied"), naming ``path``, ``key`` (the
+    option) and ``fix``."""
+    return error(f"cannot {doing} ({exc.strerror or exc})", source=str(path), key=key, fix=fix)
+
+
 def read_text_file(
     path: Path,
     error: type[SimulatorError],
@@ -254,11 +274,7 @@ def read_text_file(
             fix=f"Save the {what} as UTF-8 text, or give the {what} itself.",
         ) from None
     except OSError as exc:
-        raise error(
-            f"cannot read the {what} ({exc.strerror or exc})",
-            source=str(path),
-            fix="Check the path and its permissions.",
-        ) from None
+        raise file_error(error, f"read the {what}", path, exc, READ_FIX) from None
 
 
 def read_yaml_file(

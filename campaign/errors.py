@@ -12,6 +12,7 @@ __all__ = [
     "MapError",
     "SimulatorError",
     "make_output_dir",
+    "split_pair",
     "write_error",
 ]
 
@@ -83,3 +84,21 @@ def make_output_dir(directory: str | Path, flag: str | None = None) -> Path:
     except OSError as exc:
         raise write_error(out, exc, flag) from None
     return out
+
+
+def split_pair(
+    text: str, error: type[SimulatorError], flag: str, form: str, fix: str
+) -> tuple[str, str]:
+    """An option's ``KEY=VALUE`` item split at its first ``=``: the key stripped, the value
+    as written.
+
+    Raises
+    ------
+    SimulatorError
+        (of class ``error``) ``'TEXT' is not FORM`` (``form``: e.g. ``KEY=VALUE``) when
+        there is no ``=`` or the key is empty, naming ``flag`` and ``fix``.
+    """
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise error(f"{text!r} is not {form}", key=flag, fix=fix)
+    return key.strip(), value

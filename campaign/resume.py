@@ -20,14 +20,25 @@ True
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from campaign.config import LoadedRules
 from campaign.engine import Campaign
 from campaign.maps import CampaignMap
 from campaign.result import CampaignResult
 from campaign.snapshot import inputs_of
 from campaign.state import CampaignState, StateFormatError
+from campaign.table_result import TableResult
 
-__all__ = ["StateMismatch", "first_difference", "resume", "run_to_end", "stop_at"]
+__all__ = [
+    "CampaignInputs",
+    "StateMismatch",
+    "first_difference",
+    "new_campaign",
+    "resume",
+    "run_to_end",
+    "stop_at",
+]
 
 
 class StateMismatch(StateFormatError):
@@ -57,6 +68,44 @@ def run_to_end(
     return Campaign(cmap, loaded, seed, doctrines).run()
 
 
+class CampaignInputs(Protocol):
+    """What a campaign is built from besides its map and rules: its seed, doctrines
+    (side -> name) and tabletop results (:class:`campaign.state.Inputs`, a save's
+    :class:`campaign.save.format.SaveInputs`)."""
+
+    @property
+    def seed(self) -> int: ...
+    @property
+    def doctrines(self) -> dict[str, str]: ...
+    @property
+    def table_results(self) -> tuple[TableResult, ...]: ...
+
+
+def new_campaign(
+    inputs: CampaignInputs,
+    cmap: CampaignMap,
+    loaded: LoadedRules,
+    *,
+    record_events: bool = True,
+    battle_logs: bool = False,
+    start: bool = True,
+) -> Campaign:
+    """The campaign of ``inputs`` on ``cmap`` under ``loaded``, started (nothing run yet) unless
+    ``start`` is False; ``record_events`` and ``battle_logs`` as for :class:`Campaign`."""
+    camp = Campaign(
+        cmap,
+        loaded,
+        inputs.seed,
+        dict(inputs.doctrines),
+        record_events=record_events,
+        battle_logs=battle_logs,
+        table_results=inputs.table_results,
+    )
+    if start:
+        camp.start()
+    return camp
+
+
 def resume(
     state: CampaignState,
     cmap: CampaignMap,
@@ -76,14 +125,8 @@ def resume(
         names the first field that differs).
     """
     inputs = state.inputs
-    camp = Campaign(
-        cmap,
-        loaded,
-        inputs.seed,
-        dict(inputs.doctrines),
-        record_events=record_events,
-        battle_logs=battle_logs,
-        table_results=inputs.table_results,
+    camp = new_campaign(
+        inputs, cmap, loaded, record_events=record_events, battle_logs=battle_logs, start=False
     )
     mine = inputs_of(camp)
     for name in ("map", "rules", "rules_hash"):

@@ -56,45 +56,11 @@ def fight(
     arrivals: Sequence[Arrival] = (),
     rewind: bool = True,
 ) -> BattleResult:
-    """Fight one abstract battle between two forces (RULES.md §6).
-
-    Parameters
-    ----------
-    force_a, force_b
-        The two sides (index 0 and 1); each needs at least one unit with fewer actual hits than
-        ``rules.destroyed_at_hits`` (RULES.md §1.2).
-    rules
-        The battle rules (``config/rules.yaml`` ``battle:`` with any variant applied).
-    rng
-        The battle's own random generator (RULES.md §0.6); nothing else is read.
-    attacker
-        0 or 1: the side that moved in and has the first bound (§6.2, §6.9).
-    doctrines
-        Names of each side's tactical doctrine in ``rules.doctrines`` (§6.7).
-    max_bounds
-        Nightfall: the battle stops as a draw after this many bounds (§8.3). None: no limit
-        but the ``max_turns`` cap.
-    record_events
-        Keep every event (dice included); off for speed in batch runs.
-    arrivals
-        Units that join a side at the start of a given bound (RULES.md §8.4; see
-        :mod:`battle.arrivals`). Arrivals due after the battle ends never join.
-    rewind
-        True (the default): leave ``rng`` at the end of the last block of 64 uniforms the
-        battle read (:class:`battle.dice.Dice`). False: just after the last uniform used.
-
-    Returns
-    -------
-    BattleResult
-
-    Raises
-    ------
-    ForceError
-        If a force has no unit able to fight or more than ``rules.max_units_per_force``
-        units, unit ids repeat (arrivals included), a unit's type or formation is not in
-        ``rules.units``, or an arrival is malformed.
-    ConfigError
-        If a doctrine name is not in ``rules.doctrines``.
+    """Fight one abstract battle between two forces (RULES.md §6) in plain Python: the
+    reference engine. Parameters, result and errors as :func:`battle.engine.fight` (which
+    picks the engine), but ``rewind``: True (the default) leaves ``rng`` at the end of the
+    last block of 64 uniforms the battle read (:class:`battle.dice.Dice`); False, just after
+    the last uniform used.
     """
     tables = compile_rules(rules)
     seen = _CHECKED.get(id(tables))

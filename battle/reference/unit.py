@@ -130,19 +130,7 @@ class Unit:
             self.deploys_to,
             self.square_formation,
         ) = kind
-        # the formation's numbers, as set_formation sets them (written out: a battle makes
-        # a unit per side and type, on the batch runs' hot path)
-        (
-            self.cd_fire,
-            self.cd_melee,
-            self.fire_range,
-            self.move,
-            self.reach,
-            self.fired_at_x,
-            self.may_charge,
-            self.square,
-            self.may_not_form,
-        ) = numbers
+        self.set_formation(formation, numbers)  # the formation and its numbers
 
     def set_formation(self, formation: str, n: FormationNumbers) -> None:
         """Take up ``formation`` with its numbers (RULES.md §1.1, §1.6, §1.7, §6.6):

@@ -50,6 +50,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from battle.configload import load_rules_document
 from battle.errors import SimulatorError, plain_message
 from battle.yamlfile import read_yaml_file
+from campaign.analysis.stored import replace_batch_rows
 from campaign.errors import BatchSpecError
 
 __all__ = [
@@ -536,31 +537,23 @@ def write_table(path: Path, result: SensitivityResult) -> None:
     earlier rows replaced): ``batch_id, method, outcome, parameter, rank, main_index, value,
     low, high, detail_json`` (``detail_json`` holds every index SALib gave)."""
     main = result.main_index
-    con = duckdb.connect(str(path))
-    try:
-        con.execute(
-            "CREATE TABLE IF NOT EXISTS sensitivity_indices (batch_id VARCHAR, method VARCHAR, "
-            "outcome VARCHAR, parameter VARCHAR, rank INTEGER, main_index VARCHAR, "
-            "value DOUBLE, low DOUBLE, high DOUBLE, detail_json VARCHAR)"
-        )
-        con.begin()
-        con.execute("DELETE FROM sensitivity_indices WHERE batch_id = ?", [result.batch_id])
-        for r in result.rows:
-            con.execute(
-                "INSERT INTO sensitivity_indices VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    result.batch_id,
-                    result.method,
-                    r["outcome"],
-                    r["parameter"],
-                    r["rank"],
-                    main,
-                    r[main],
-                    r[f"{main}_low"],
-                    r[f"{main}_high"],
-                    json.dumps(r, sort_keys=True),
-                ],
-            )
-        con.commit()
-    finally:
-        con.close()
+    columns = (
+        "batch_id VARCHAR, method VARCHAR, outcome VARCHAR, parameter VARCHAR, rank INTEGER, "
+        "main_index VARCHAR, value DOUBLE, low DOUBLE, high DOUBLE, detail_json VARCHAR"
+    )
+    rows = [
+        [
+            result.batch_id,
+            result.method,
+            r["outcome"],
+            r["parameter"],
+            r["rank"],
+            main,
+            r[main],
+            r[f"{main}_low"],
+            r[f"{main}_high"],
+            json.dumps(r, sort_keys=True),
+        ]
+        for r in result.rows
+    ]
+    replace_batch_rows(path, result.batch_id, {"sensitivity_indices": (columns, rows)})

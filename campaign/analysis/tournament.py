@@ -27,6 +27,7 @@ import duckdb
 import numpy as np
 
 from campaign.analysis.rating import Ratings, rate
+from campaign.analysis.stored import replace_batch_rows
 from campaign.errors import BatchSpecError
 
 __all__ = [
@@ -274,51 +275,46 @@ def write_tables(path: Path, result: TournamentResult) -> None:
     """Store the ratings, side advantages and head-to-head table in the results file
     (replacing this batch's earlier rows)."""
     r = result.ratings
-    con = duckdb.connect(str(path))
-    try:
-        con.execute(
-            "CREATE TABLE IF NOT EXISTS tournament_ratings (batch_id VARCHAR, doctrine VARCHAR, "
-            "rank INTEGER, elo DOUBLE, elo_low DOUBLE, elo_high DOUBLE, score DOUBLE, "
-            "games INTEGER)"
-        )
-        con.execute(
-            "CREATE TABLE IF NOT EXISTS tournament_sides (batch_id VARCHAR, map VARCHAR, "
-            "red_elo DOUBLE, red_elo_low DOUBLE, red_elo_high DOUBLE)"
-        )
-        con.execute(
-            "CREATE TABLE IF NOT EXISTS tournament_head_to_head (batch_id VARCHAR, "
-            "doctrine VARCHAR, opponent VARCHAR, map VARCHAR, games INTEGER, wins INTEGER, "
-            "draws INTEGER, losses INTEGER, score DOUBLE)"
-        )
-        con.begin()
-        for table in ("tournament_ratings", "tournament_sides", "tournament_head_to_head"):
-            con.execute(f"DELETE FROM {table} WHERE batch_id = ?", [result.batch_id])
-        for rank, name, elo, lo, hi in result.ranked():
-            score, games = result.scores[name]
-            con.execute(
-                "INSERT INTO tournament_ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [result.batch_id, name, rank, elo, lo, hi, score, games],
-            )
-        for m, e, lo, hi in zip(r.sides, r.side_elo, r.side_low, r.side_high, strict=True):
-            con.execute(
-                "INSERT INTO tournament_sides VALUES (?, ?, ?, ?, ?)",
-                [result.batch_id, m, e, lo, hi],
-            )
-        for h in result.head_to_head:
-            con.execute(
-                "INSERT INTO tournament_head_to_head VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    result.batch_id,
-                    h.doctrine,
-                    h.opponent,
-                    h.map,
-                    h.games,
-                    h.wins,
-                    h.draws,
-                    h.losses,
-                    h.score,
-                ],
-            )
-        con.commit()
-    finally:
-        con.close()
+    ratings = [
+        [result.batch_id, name, rank, elo, lo, hi, *result.scores[name]]
+        for rank, name, elo, lo, hi in result.ranked()
+    ]
+    sides = [
+        [result.batch_id, m, e, lo, hi]
+        for m, e, lo, hi in zip(r.sides, r.side_elo, r.side_low, r.side_high, strict=True)
+    ]
+    head_to_head = [
+        [
+            result.batch_id,
+            h.doctrine,
+            h.opponent,
+            h.map,
+            h.games,
+            h.wins,
+            h.draws,
+            h.losses,
+            h.score,
+        ]
+        for h in result.head_to_head
+    ]
+    replace_batch_rows(
+        path,
+        result.batch_id,
+        {
+            "tournament_ratings": (
+                "batch_id VARCHAR, doctrine VARCHAR, rank INTEGER, elo DOUBLE, elo_low DOUBLE, "
+                "elo_high DOUBLE, score DOUBLE, games INTEGER",
+                ratings,
+            ),
+            "tournament_sides": (
+                "batch_id VARCHAR, map VARCHAR, red_elo DOUBLE, red_elo_low DOUBLE, "
+                "red_elo_high DOUBLE",
+                sides,
+            ),
+            "tournament_head_to_head": (
+                "batch_id VARCHAR, doctrine VARCHAR, opponent VARCHAR, map VARCHAR, "
+                "games INTEGER, wins INTEGER, draws INTEGER, losses INTEGER, score DOUBLE",
+                head_to_head,
+            ),
+        },
+    )

@@ -15,8 +15,7 @@ The names below are imported lazily (PEP 562), so a worker process that imports
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from campaign.lazy import lazy_getattr
 
 __all__ = [
     "BatchInterrupted",
@@ -41,29 +40,26 @@ __all__ = [
 ]
 
 _WHERE = {
-    "BatchInterrupted": "runner",
-    "BatchOutcome": "runner",
-    "BatchPlan": "plan",
-    "BatchSpec": "spec",
-    "Cell": "spec",
-    "CellPlan": "plan",
-    "ResultStore": "store",
-    "cell_summaries": "stats",
-    "default_workers": "cpus",
-    "expand_cells": "spec",
-    "export_results": "store",
-    "load_spec": "spec",
-    "open_results": "store",
-    "paired_differences": "stats",
-    "plan_batch": "plan",
-    "run_batch": "runner",
-    "run_seed": "worker",
-    "spec_from_flags": "spec",
-    "wilson_interval": "stats",
+    "BatchInterrupted": ".runner",
+    "BatchOutcome": ".runner",
+    "BatchPlan": ".plan",
+    "BatchSpec": ".spec",
+    "Cell": ".spec",
+    "CellPlan": ".plan",
+    "ResultStore": ".store",
+    "cell_summaries": ".stats",
+    "default_workers": ".cpus",
+    "expand_cells": ".spec",
+    "export_results": ".store",
+    "load_spec": ".spec",
+    "open_results": ".store",
+    "paired_differences": ".stats",
+    "plan_batch": ".plan",
+    "run_batch": ".runner",
+    "run_seed": ".worker",
+    "spec_from_flags": ".spec",
+    "wilson_interval": ".stats",
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _WHERE:
-        return getattr(importlib.import_module(f"campaign.batch.{_WHERE[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_getattr(__name__, _WHERE)

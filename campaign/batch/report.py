@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
@@ -31,6 +32,12 @@ def _spread(values: tuple[float, float, float, float], digits: int = 1) -> str:
     return f"{mean:.{digits}f} ({q1:.{digits}f}/{med:.{digits}f}/{q3:.{digits}f})"
 
 
+def _wins(c: CellSummary, interval: Callable[[float, float], str]) -> list[str]:
+    """Red's and Blue's win rate (%) in a cell, each followed by its 95% interval as
+    ``interval(low, high)`` writes it (fractions)."""
+    return [f"{_pct(c.win_rate(s))} {interval(*c.win_interval(s))}" for s in ("red", "blue")]
+
+
 def _cells_table(title: str, cells: list[CellSummary]) -> Table:
     """Per cell: the levels and the results. On a narrow terminal Rich wraps every column
     (``overflow="fold"``): a cell's levels and figures wrap onto more lines, never cut."""
@@ -47,10 +54,7 @@ def _cells_table(title: str, cells: list[CellSummary]) -> Table:
     table.add_column("battles mean (q1/med/q3)", justify="right", **fold)  # type: ignore[arg-type]
     table.add_column("losses red/blue", justify="right", **fold)  # type: ignore[arg-type]
     for c in cells:
-        wins = []
-        for side in ("red", "blue"):
-            lo, hi = c.win_interval(side)
-            wins.append(f"{_pct(c.win_rate(side))} [{_pct(lo)}–{_pct(hi)}]")
+        wins = _wins(c, lambda lo, hi: f"[{_pct(lo)}–{_pct(hi)}]")
         table.add_row(
             str(c.cell),
             c.label,
@@ -88,10 +92,7 @@ def _narrow_tables(title: str, cells: list[CellSummary]) -> list[Table]:
     res.add_column("losses", justify="right", no_wrap=True)
     for c in cells:
         key.add_row(str(c.cell), c.label)
-        wins = []
-        for side in ("red", "blue"):
-            lo, hi = c.win_interval(side)
-            wins.append(f"{_pct(c.win_rate(side))} ({100 * lo:.0f}–{100 * hi:.0f})")
+        wins = _wins(c, lambda lo, hi: f"({100 * lo:.0f}–{100 * hi:.0f})")
         res.add_row(
             str(c.cell),
             str(c.n),

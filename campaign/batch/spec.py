@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from battle.errors import plain_message
 from battle.yamlfile import TAG_FIX, YamlTagRefused, read_yaml_file, safe_load_text
-from campaign.errors import BatchSpecError
+from campaign.errors import BatchSpecError, split_pair
 
 __all__ = [
     "FLAG_OF_FIELD",
@@ -413,26 +413,24 @@ def parse_set_flag(text: str) -> tuple[str, Any]:
     BatchSpecError
         If there is no ``=``, the key is empty, or the value is not valid YAML.
     """
-    key, sep, value = text.partition("=")
-    if not sep or not key.strip():
-        raise BatchSpecError(
-            f"{text!r} is not KEY=VALUE",
-            key="--set",
-            fix="Write e.g. --set campaign.rough_road_pass=[60,70,80].",
-        )
+    key, value = split_pair(
+        text,
+        BatchSpecError,
+        "--set",
+        "KEY=VALUE",
+        "Write e.g. --set campaign.rough_road_pass=[60,70,80].",
+    )
     try:
         parsed = safe_load_text(value)
     except YamlTagRefused as exc:
-        raise BatchSpecError(
-            f"the value of {key.strip()!r}: {exc}", key="--set", fix=TAG_FIX
-        ) from None
+        raise BatchSpecError(f"the value of {key!r}: {exc}", key="--set", fix=TAG_FIX) from None
     except yaml.YAMLError:
         raise BatchSpecError(
             f"the value of {text!r} is not valid YAML",
             key="--set",
             fix="Write a number, a word, or a list like [60, 70, 80].",
         ) from None
-    return key.strip(), parsed
+    return key, parsed
 
 
 def spec_from_flags(

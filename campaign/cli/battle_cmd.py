@@ -31,10 +31,12 @@ from battle.log import format_events
 from battle.result import BattleResult
 from battle.rules import BattleRules
 from battle.units import Force
+from battle.yamlfile import file_error
 from campaign.cli import COMMANDS, app
 from campaign.cli.battle_print import print_result
 from campaign.cli.common import (
     EngineOption,
+    SeedOption,
     SetOption,
     VariantOption,
     caused_by_ctrl_c,
@@ -130,11 +132,13 @@ def _open_events(path: Path | None) -> TextIO | None:
     try:
         return path.open("w", encoding="utf-8")
     except OSError as exc:
-        raise ConfigError(
-            f"cannot write the events file ({exc.strerror})",
-            source=str(path),
-            key="--events",
-            fix="Give a path in a directory that exists and that you may write to.",
+        raise file_error(
+            ConfigError,
+            "write the events file",
+            path,
+            exc,
+            "Give a path in a directory that exists and that you may write to.",
+            "--events",
         ) from None
 
 
@@ -187,9 +191,7 @@ def battle(
     forces: Annotated[
         Path | None, typer.Option("--forces", help="A YAML file with both forces (red, blue).")
     ] = None,
-    seed: Annotated[
-        int | None, typer.Option(help="Seed; a fresh one is drawn and printed when omitted.")
-    ] = None,
+    seed: SeedOption = None,
     variant: VariantOption = None,
     set_: SetOption = None,
     engine: EngineOption = None,

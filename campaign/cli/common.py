@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 
 from battle.errors import ConfigError
+from campaign.errors import split_pair
 
 __all__ = [
     "caused_by_ctrl_c",
@@ -18,7 +19,10 @@ __all__ = [
     "fresh_seed",
     "parse_overrides",
     "parse_pairs",
+    "run_and_analyse",
 ]
+
+T = TypeVar("T")
 
 
 def caused_by_ctrl_c(exc: BaseException) -> bool:
@@ -82,14 +86,9 @@ def parse_pairs(
     """
     out: dict[str, str] = {}
     for item in items or []:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise ConfigError(
-                f"{item!r} is not KEY=VALUE",
-                key=flag,
-                fix=f"Write it as {flag} {example} (a key, '=', a value).",
-            )
-        out[key.strip()] = value.strip()
+        fix = f"Write it as {flag} {example} (a key, '=', a value)."
+        key, value = split_pair(item, ConfigError, flag, "KEY=VALUE", fix)
+        out[key] = value.strip()
     return out
 
 
@@ -140,6 +139,36 @@ def batch_interrupt_exits(out: Path) -> Iterator[None]:
         )
 
 
+def run_and_analyse(
+    plan: Any, out: Path, spec: Any, quiet: bool, analyse: Callable[[Any, Any], T]
+) -> T:
+    """Run a planned batch into ``out`` and analyse its store (``tournament``, ``sensitivity``).
+
+    ``plan`` is a :class:`campaign.batch.spec.BatchPlan`; ``spec`` gives ``workers``,
+    ``backend`` and ``scheduler``; progress goes to stderr unless ``quiet``. ``analyse`` is
+    called with the store's DuckDB connection and the
+    :class:`campaign.batch.runner.BatchOutcome`, the store open only while it runs. Ctrl-C
+    exits as :func:`batch_interrupt_exits` says.
+    """
+    from campaign.batch.runner import run_batch
+    from campaign.batch.store import open_results
+
+    with batch_interrupt_exits(out):
+        outcome = run_batch(
+            plan,
+            out,
+            workers=spec.workers,
+            backend=spec.backend,
+            scheduler=spec.scheduler,
+            progress=not quiet,
+        )
+    store = open_results(out)
+    try:
+        return analyse(store.con, outcome)
+    finally:
+        store.close()
+
+
 def exit_interrupted(message: str) -> NoReturn:
     """Print a command's own line about what Ctrl-C stopped and kept, and exit with 130.
 
@@ -162,6 +191,24 @@ BackendOption = Annotated[
 ]
 SchedulerOption = Annotated[
     str | None, typer.Option(metavar="URL", help="An existing Dask scheduler, tcp://HOST:8786.")
+]
+#: ``tournament`` and ``sensitivity``: no progress bar
+QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress.")]
+
+#: the seed of a single campaign or battle (``run``, ``battle``)
+SeedOption = Annotated[
+    int | None, typer.Option(help="Seed; a fresh one is drawn and printed when omitted.")
+]
+#: the saved event stream ``report`` and ``replay`` read, and the map it was run on
+EventsArgument = Annotated[
+    Path,
+    typer.Argument(metavar="EVENTS.jsonl", help="Event stream (JSON lines) of a campaign run."),
+]
+StreamMapOption = Annotated[
+    str | None,
+    typer.Option(
+        "--map", metavar="MAP", help="The campaign's map file, if not at the path in the stream."
+    ),
 ]
 
 #: the rules options of every command that plays the rules (``run``, ``battle``, ``odds``)

@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from campaign.cli import COMMANDS, app, fail
-from campaign.errors import MapError
+from campaign.errors import MapError, split_pair
 from campaign.maps import CampaignMap, MapOptions, load_map, write_map
 from campaign.maps.summary import summarize_map
 from campaign.printers.phrases import figures
@@ -59,14 +59,10 @@ StartOpt = Annotated[
 def _road_kinds(pairs: list[str] | None) -> dict[str, str]:
     kinds = {}
     for pair in pairs or []:
-        kind, sep, mapped = pair.partition("=")
-        if not sep or not kind.strip():
-            raise MapError(
-                f"{pair!r} is not KIND=MAPPED",
-                key="--road-kind",
-                fix="Write e.g. --road-kind river=normal.",
-            )
-        kinds[kind.strip()] = mapped.strip()
+        kind, mapped = split_pair(
+            pair, MapError, "--road-kind", "KIND=MAPPED", "Write e.g. --road-kind river=normal."
+        )
+        kinds[kind] = mapped.strip()
     return kinds
 
 

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from campaign.cli import app
+from campaign.cli.common import EventsArgument, StreamMapOption
 from campaign.errors import SimulatorError
 
 __all__ = ["replay"]
@@ -15,10 +16,7 @@ __all__ = ["replay"]
 
 @app.command("replay", short_help="Write an interactive replay of a saved campaign (HTML).")
 def replay(
-    events: Annotated[
-        Path,
-        typer.Argument(metavar="EVENTS.jsonl", help="Event stream (JSON lines) of a campaign run."),
-    ],
+    events: EventsArgument,
     output: Annotated[
         Path,
         typer.Option(
@@ -35,14 +33,7 @@ def replay(
             "stream's own (umpire, or the side a 'run --view' stream was written for).",
         ),
     ] = None,
-    map_path: Annotated[
-        str | None,
-        typer.Option(
-            "--map",
-            metavar="MAP",
-            help="The campaign's map file, if not at the path in the stream.",
-        ),
-    ] = None,
+    map_path: StreamMapOption = None,
 ) -> None:
     """Write one HTML page that replays a saved campaign: map, timeline, log, each side's fog."""
     from campaign.cli.common import map_of_stream

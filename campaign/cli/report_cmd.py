@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from campaign.cli import COMMANDS, app
+from campaign.cli.common import EventsArgument, StreamMapOption
 from campaign.errors import SimulatorError
 
 __all__ = ["report"]
@@ -15,10 +16,7 @@ __all__ = ["report"]
 
 @app.command("report", short_help=COMMANDS["report"].short_help)
 def report(
-    events: Annotated[
-        Path,
-        typer.Argument(metavar="EVENTS.jsonl", help="Event stream (JSON lines) of a campaign run."),
-    ],
+    events: EventsArgument,
     output: Annotated[
         Path,
         typer.Option(
@@ -38,14 +36,7 @@ def report(
             "'run --view' stream was written for).",
         ),
     ] = None,
-    map_path: Annotated[
-        str | None,
-        typer.Option(
-            "--map",
-            metavar="MAP",
-            help="The campaign's map file, if not at the path in the stream.",
-        ),
-    ] = None,
+    map_path: StreamMapOption = None,
     detail: Annotated[
         str,
         typer.Option(

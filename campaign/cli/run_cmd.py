@@ -14,6 +14,7 @@ from rich.console import Console
 from campaign.cli import COMMANDS, app
 from campaign.cli.common import (
     EngineOption,
+    SeedOption,
     SetOption,
     VariantOption,
     check_seed,
@@ -62,9 +63,7 @@ def run(
             "default: maps/default.yaml.",
         ),
     ] = None,
-    seed: Annotated[
-        int | None, typer.Option(help="Seed; a fresh one is drawn and printed when omitted.")
-    ] = None,
+    seed: SeedOption = None,
     variant: VariantOption = None,
     set_: SetOption = None,
     engine: EngineOption = None,

@@ -13,9 +13,10 @@ from rich.table import Table
 from campaign.cli import COMMANDS, app
 from campaign.cli.common import (
     BackendOption,
+    QuietOption,
     SchedulerOption,
     WorkersOption,
-    batch_interrupt_exits,
+    run_and_analyse,
 )
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ def sensitivity(
         Path | None, typer.Option(metavar="DIR", help="Write the chart to this folder.")
     ] = None,
     json_: Annotated[bool, typer.Option("--json", help="Print the indices as JSON.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress.")] = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Which rule parameters move win rate, days, battles and losses (Morris or Sobol').
 
@@ -135,23 +136,10 @@ def _run_and_analyse(
 ) -> SensitivityResult:
     """Run the design's campaigns into ``out`` and compute the indices from its store."""
     from campaign.analysis.sensitivity import analyse
-    from campaign.batch.runner import run_batch
-    from campaign.batch.store import open_results
 
-    with batch_interrupt_exits(out):
-        outcome = run_batch(
-            plan,
-            out,
-            workers=bspec.workers,
-            backend=bspec.backend,
-            scheduler=bspec.scheduler,
-            progress=not quiet,
-        )
-    store = open_results(out)
-    try:
-        return analyse(store.con, outcome.batch_id, *design)
-    finally:
-        store.close()
+    return run_and_analyse(
+        plan, out, bspec, quiet, lambda con, outcome: analyse(con, outcome.batch_id, *design)
+    )
 
 
 #: how the indices are printed

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -43,6 +43,15 @@ FromOption = Annotated[
 BattleOption = Annotated[
     int | None, typer.Option("--battle", metavar="N", help="The log's battle N (1 = the first).")
 ]
+
+
+def _output_option(metavar: str) -> Any:
+    """``-o/--output FILE``: where a tabletop command writes its page (stdout without)."""
+    return typer.Option("-o", "--output", metavar=metavar, help="Write it here.")
+
+
+BriefingOutput = Annotated[Path | None, _output_option("FILE.html")]
+SheetOutput = Annotated[Path | None, _output_option("FILE.yaml")]
 #: the most abstract battles a briefing's odds line fights
 MAX_BRIEFING_ODDS = 100_000
 
@@ -88,9 +97,7 @@ def _write(text: str, output: Path | None) -> None:
 def briefing(
     from_log: FromOption,
     battle: BattleOption = None,
-    output: Annotated[
-        Path | None, typer.Option("-o", "--output", metavar="FILE.html", help="Write it here.")
-    ] = None,
+    output: BriefingOutput = None,
     odds: Annotated[
         int,
         typer.Option(metavar="K", help="Abstract battles fought for the odds line (0: none)."),
@@ -123,9 +130,7 @@ def briefing(
 def result_sheet_cmd(
     from_log: FromOption,
     battle: BattleOption = None,
-    output: Annotated[
-        Path | None, typer.Option("-o", "--output", metavar="FILE.yaml", help="Write it here.")
-    ] = None,
+    output: SheetOutput = None,
 ) -> None:
     """Write the YAML sheet to fill in after fighting the battle on the table."""
     _check_output(output, from_log)

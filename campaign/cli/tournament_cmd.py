@@ -13,9 +13,10 @@ from rich.table import Table
 from campaign.cli import COMMANDS, app
 from campaign.cli.common import (
     BackendOption,
+    QuietOption,
     SchedulerOption,
     WorkersOption,
-    batch_interrupt_exits,
+    run_and_analyse,
 )
 
 __all__ = ["tournament"]
@@ -52,7 +53,7 @@ def tournament(
         Path | None, typer.Option(metavar="DIR", help="Write the charts to this folder.")
     ] = None,
     json_: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress.")] = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Rate strategy doctrines: every ordered pair on every map, from both sides.
 
@@ -66,8 +67,6 @@ def tournament(
         write_tables,
     )
     from campaign.batch.plan import plan_batch
-    from campaign.batch.runner import run_batch
-    from campaign.batch.store import open_results
     from campaign.config import load_rules
 
     known = list(load_rules().rules.campaign.doctrines)
@@ -94,20 +93,13 @@ def tournament(
             f"→ {output}",
             highlight=False,
         )
-    with batch_interrupt_exits(output):
-        outcome = run_batch(
-            plan,
-            output,
-            workers=spec.workers,
-            backend=spec.backend,
-            scheduler=spec.scheduler,
-            progress=not quiet,
-        )
-    store = open_results(output)
-    try:
-        result = analyse_tournament(store.con, outcome.batch_id, outcome.entropy)
-    finally:
-        store.close()
+    result = run_and_analyse(
+        plan,
+        output,
+        spec,
+        quiet,
+        lambda con, outcome: analyse_tournament(con, outcome.batch_id, outcome.entropy),
+    )
     write_tables(output, result)
     files = tournament_charts(result, plot) if plot is not None else []
     if json_:

@@ -15,7 +15,7 @@ from typing import Any
 
 import networkx as nx
 
-from battle.yamlfile import MAX_YAML_BYTES, check_file_size
+from battle.yamlfile import MAX_YAML_BYTES, READ_FIX, check_file_size, file_error
 from campaign.errors import MapError
 from campaign.maps.raw import RawJunction, RawMap, RawRoad
 
@@ -105,11 +105,7 @@ def _read_graph(path: Path) -> tuple[nx.Graph, Places]:
             f"the {kind} file is nested too deeply to read", source=str(path), fix=_NODE_LINK_FIX
         ) from None
     except OSError as exc:
-        raise MapError(
-            f"cannot read the map file ({exc.strerror or exc})",
-            source=str(path),
-            fix="Check the path and its permissions.",
-        ) from None
+        raise file_error(MapError, "read the map file", path, exc, READ_FIX) from None
     except (
         ET.ParseError,
         json.JSONDecodeError,

@@ -12,7 +12,7 @@ from typing import Any, TextIO, get_type_hints
 from pydantic import TypeAdapter, ValidationError
 
 from battle.errors import plain_message
-from battle.yamlfile import check_file_size
+from battle.yamlfile import check_file_size, file_error
 from campaign.errors import SimulatorError
 from campaign.events import CampaignEvent, event_from_dict, event_to_dict
 
@@ -77,10 +77,12 @@ def iter_jsonl(path: str | Path) -> Iterator[CampaignEvent]:
     try:
         handle = path.open(encoding="utf-8")
     except OSError as exc:
-        raise SimulatorError(
-            f"cannot read the event stream ({exc.strerror})",
-            source=str(path),
-            fix="Give the JSON-lines file written by 'campaign run --format jsonl'.",
+        raise file_error(
+            SimulatorError,
+            "read the event stream",
+            path,
+            exc,
+            "Give the JSON-lines file written by 'campaign run --format jsonl'.",
         ) from None
     with handle:
         try:

@@ -174,7 +174,8 @@ class Narrator(Fates):
         self.caught: dict[tuple[int, str], list[str]] = {}
 
     def _row(self, e: CampaignEvent, day: int, tm: str, text: str, style: str = "") -> Entry:
-        """A plain event row (printers/fates.py writes through it)."""
+        """A plain event row (every handler of a plain event, and printers/fates.py, writes
+        through it)."""
         return Entry("event", day, tm, text, style=style, event=e)
 
     # ------------------------------------------------------------------ names
@@ -321,14 +322,13 @@ class Narrator(Fates):
         under = f" under {who}" if who else ""
         named = self.commanders.division_name(e.division) if self.commanders else ""
         under = f", {named}," + under if named else under  # the map's name (III Corps)
-        return Entry(
-            "event",
+        return self._row(
+            e,
             day,
             tm,
             f"{self.noun(e.side, True)} {verb(self.side(e.side), 'raises', 'raise')} division "
             f"{e.division}{under} at {self.j(e.junction)}: "
             f"{', '.join(parts)} (d100 roll {e.roll})",
-            event=e,
         )
 
     def adjective(self, side: str) -> str:
@@ -341,41 +341,32 @@ class Narrator(Fates):
     def _march(self, e: MarchBegun, day: int, tm: str) -> Entry:
         road = "a rough road" if e.kind == "rough" else "the road"
         hours = f"{e.hours:g} hour's" if e.hours == 1 else f"{e.hours:g} hours'"
-        return Entry(
-            "event",
+        return self._row(
+            e,
             day,
             tm,
             f"{self.div(e.division)} sets out from {self.j(e.origin)} for "
             f"{self.j(e.destination)} along {road} ({hours} march)",
-            event=e,
         )
 
     def _arrived(self, e: MarchArrived, day: int, tm: str) -> Entry:
-        return Entry(
-            "event", day, tm, f"{self.div(e.division)} reaches {self.j(e.junction)}", event=e
-        )
+        return self._row(e, day, tm, f"{self.div(e.division)} reaches {self.j(e.junction)}")
 
     def _rough(self, e: RoughRoadTest, day: int, tm: str) -> Entry:
         verdict = "gets through" if e.passed else f"cannot pass and stays at {self.j(e.origin)}"
-        return Entry(
-            "event",
+        return self._row(
+            e,
             day,
             tm,
             f"{self.div(e.division)} tries the rough road from {self.j(e.origin)} to "
             f"{self.j(e.destination)}: rolls {e.roll}, needing {e.target:g} or less, and "
             f"{verdict}",
-            style="" if e.passed else "yellow",
-            event=e,
+            "" if e.passed else "yellow",
         )
 
     def _halted(self, e: Halted, day: int, tm: str) -> Entry:
-        return Entry(
-            "event",
-            day,
-            tm,
-            f"{self.div(e.division)} holds at {self.j(e.junction)}: {e.reason}",
-            style="dim",
-            event=e,
+        return self._row(
+            e, day, tm, f"{self.div(e.division)} holds at {self.j(e.junction)}: {e.reason}", "dim"
         )
 
     def _ordered(self, e: Ordered, day: int, tm: str) -> Entry | None:
@@ -391,51 +382,47 @@ class Narrator(Fates):
             self.marching_with.update((e.t, f) for f in e.friends)
         if repeat and e.road_kind != "rough":
             return None
-        return Entry("event", day, tm, order_sentence(self, e), style="italic", event=e)
+        return self._row(e, day, tm, order_sentence(self, e), "italic")
 
     def _reinforced(self, e: Reinforced, day: int, tm: str) -> Entry:
-        return Entry(
-            "event",
+        return self._row(
+            e,
             day,
             tm,
             f"Reinforcements for {self.noun(e.side)}: {', '.join(e.names)} "
             f"({self.divs(e.divisions)}) enter at {self.j(e.junction)}",
-            style="bold",
-            event=e,
+            "bold",
         )
 
     def _sighted(self, e: Sighted, day: int, tm: str) -> Entry:
-        return Entry(
-            "event",
+        return self._row(
+            e,
             day,
             tm,
             f"{self.adjective(e.side)} scouts see {self.div(e.enemy)} at {self.j(e.junction)}",
-            style="cyan",
-            event=e,
+            "cyan",
         )
 
     def _learned(self, e: StrengthLearned, day: int, tm: str) -> Entry | None:
         if self.view == "umpire":
             return None  # the umpire knows every strength; the battle entry gives it
-        return Entry(
-            "event",
+        return self._row(
+            e,
             day,
             tm,
             f"{self.noun(e.side, True)} {verb(self.side(e.side), 'now knows', 'now know')} "
             f"{self.div(e.enemy)}: "
             f"{_count(e.units, 'unit')} left, {figures(e.boxes, 'box', 'boxes')}",
-            style="dim",
-            event=e,
+            "dim",
         )
 
     def _meeting(self, e: MeetingOnRoad, day: int, tm: str) -> Entry:
-        return Entry(
-            "event",
+        return self._row(
+            e,
             day,
             tm,
             f"{self.divs(e.divisions)} run into each other on {self.j((e.road[0], e.road[1]))}",
-            style="bold",
-            event=e,
+            "bold",
         )
 
     def end_reason(self, e: CampaignEnded) -> str:
@@ -558,7 +545,7 @@ class Narrator(Fates):
                 f"Evening withdrawal check for {who}, {e.casualty_percent:.0f}% of {its} strength "
                 f"lost. Factors: {rows}; {dice}: {verdict}"
             )
-        return Entry("event", day, tm, text, style="bold red" if e.withdraws else "", event=e)
+        return self._row(e, day, tm, text, "bold red" if e.withdraws else "")
 
     def _end(self, e: CampaignEnded, day: int, tm: str) -> Entry:
         outcome = f"Victory for {self.noun(e.winner)}" if e.winner else "A draw"

@@ -77,6 +77,17 @@ def _md_table(rows: list[tuple[str, ...]]) -> list[str]:
     return out
 
 
+def _md_section(heading: str, e: Entry) -> Iterator[str]:
+    """A battle's or the end's Markdown section: its heading, detail lines and table."""
+    yield ""
+    yield heading
+    yield ""
+    for d in e.details:
+        yield f"- {d}"
+    yield ""
+    yield from _md_table(e.table)
+
+
 def markdown_lines(entries: list[Entry]) -> Iterator[str]:
     """Lines of a Markdown diary (headings per day, tables for battles and the end)."""
     for e in entries:
@@ -90,13 +101,7 @@ def markdown_lines(entries: list[Entry]) -> Iterator[str]:
             yield f"## {e.text}"
             yield ""
         elif e.kind == "battle":
-            yield ""
-            yield f"### {e.time} {e.text}"
-            yield ""
-            for d in e.details:
-                yield f"- {d}"
-            yield ""
-            yield from _md_table(e.table)
+            yield from _md_section(f"### {e.time} {e.text}", e)
             if e.log:
                 yield ""
                 yield "<details><summary>Bound-by-bound log</summary>"
@@ -108,13 +113,7 @@ def markdown_lines(entries: list[Entry]) -> Iterator[str]:
                 yield "</details>"
             yield ""
         elif e.kind == "end":
-            yield ""
-            yield f"## {e.text}"
-            yield ""
-            for d in e.details:
-                yield f"- {d}"
-            yield ""
-            yield from _md_table(e.table)
+            yield from _md_section(f"## {e.text}", e)
         else:
             text = f"**{e.text}**" if e.kind == "night" else e.text
             yield f"- `{e.time}` {text}" if e.time else f"- {text}"

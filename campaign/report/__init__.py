@@ -14,9 +14,9 @@ header. ``destroyed_at`` is their ``battle.destroyed_at_hits`` (RULES.md §1.2).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from campaign.lazy import lazy_getattr
 from campaign.report.view import VIEWS, visible_events
 
 if TYPE_CHECKING:
@@ -36,10 +36,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_getattr(__name__, _LAZY)
 
 
 __all__ = [

@@ -30,6 +30,7 @@ from campaign.report.maps import (
     Positions,
     _measure,
     _positions,
+    map_symbol,
 )
 
 __all__ = ["battle_map", "falls_of"]
@@ -57,14 +58,7 @@ def _frame(points: list[tuple[float, float]]) -> Frame:
     w, h = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
     m = 0.15 * max(w, h)
     x0, x1, y0, y1 = min(xs) - m, max(xs) + m, min(ys) - m, max(ys) + m
-    want = WIDTH_IN / HEIGHT_IN
-    if (x1 - x0) / (y1 - y0) < want:
-        extra = (want * (y1 - y0) - (x1 - x0)) / 2
-        x0, x1 = x0 - extra, x1 + extra
-    else:
-        extra = ((x1 - x0) / want - (y1 - y0)) / 2
-        y0, y1 = y0 - extra, y1 + extra
-    return Frame(x0, x1, y0, y1, WIDTH_IN, HEIGHT_IN)
+    return Frame.fitted(x0, x1, y0, y1, WIDTH_IN, HEIGHT_IN)
 
 
 def _neighbourhood(cmap: CampaignMap, ends: list[str], falls: list[FellBack]) -> set[str]:
@@ -190,17 +184,7 @@ def _fall_back_arrows(
 
 def _site_mark(ax: Axes, site: tuple[float, float], frame: Frame) -> Box:
     """Draw the battle site's cross; its box in points."""
-    ax.plot(
-        [site[0]],
-        [site[1]],
-        marker="X",
-        ms=10,
-        mfc="#ffd24d",
-        mec="black",
-        mew=0.8,
-        ls="none",
-        zorder=6,
-    )
+    map_symbol(ax, site, "X", 10, ("#ffd24d", "black", 0.8), 6, whole=False)
     sx, sy = frame.pt(*site)
     return (sx - 5.5, sy - 5.5, sx + 5.5, sy + 5.5)
 

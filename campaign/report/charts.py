@@ -8,6 +8,8 @@ by fighting). Sides differ by line style and marker as well as colour.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MultipleLocator
@@ -39,6 +41,42 @@ def _x(t: float) -> float:
     return 1.0 + t / 1440.0
 
 
+def _value_axes(
+    ax: Axes,
+    diary: Diary,
+    last_t: float,
+    label: str,
+    legend_at: Literal["lower left", "upper left"],
+) -> None:
+    """The axes of a value over the days: ``label`` up the side from 0, the days along, the
+    sides' legend at ``legend_at`` (when a side has a line)."""
+    ax.set_ylabel(label)
+    ax.set_ylim(bottom=0)
+    _days_axis(ax, diary, last_t)
+    if ax.get_lines():
+        ax.legend(loc=legend_at, fontsize=8, frameon=False)
+
+
+def _side_steps(
+    ax: Axes, xs: list[float], ys: list[float], style: dict[str, str], label: str
+) -> None:
+    """One side's line of a chart over time: steps after each value, in the side's colour,
+    line style and marker (``style``, an entry of :data:`campaign.report.maps.SIDE_STYLE`)."""
+    ax.step(
+        xs,
+        ys,
+        where="post",
+        color=style["color"],
+        ls=style["ls"],
+        marker=style["marker"],
+        ms=5,
+        mec="black",
+        mew=0.6,
+        lw=1.6,
+        label=label,
+    )
+
+
 def strength_chart(diary: Diary, styles: Styles | None = None) -> Figure:
     """Boxes of each side over time as the view knows them (step lines).
 
@@ -57,24 +95,14 @@ def strength_chart(diary: Diary, styles: Styles | None = None) -> Figure:
                 continue
             style = styles[side]
             known = "" if diary.view in ("umpire", side) else " (known divisions only)"
-            ax.step(
+            _side_steps(
+                ax,
                 [_x(t) for t, _ in pts],
                 [float(v) for _, v in pts if v is not None],
-                where="post",
-                color=style["color"],
-                ls=style["ls"],
-                marker=style["marker"],
-                ms=5,
-                mec="black",
-                mew=0.6,
-                lw=1.6,
-                label=safe_label(f"{diary.side_name(side)}{known}"),
+                style,
+                safe_label(f"{diary.side_name(side)}{known}"),
             )
-        ax.set_ylabel("strength (boxes)")
-        ax.set_ylim(bottom=0)
-        _days_axis(ax, diary, last)
-        if ax.get_lines():
-            ax.legend(loc="lower left", fontsize=8, frameon=False)
+        _value_axes(ax, diary, last, "strength (boxes)", "lower left")
     return fig
 
 
@@ -151,25 +179,9 @@ def objective_chart(diary: Diary) -> Figure:
             if not pts:
                 continue
             style = SIDE_STYLE[side]
-            ax.step(
-                [x for x, _ in pts],
-                [v for _, v in pts],
-                where="post",
-                color=style["color"],
-                ls=style["ls"],
-                marker=style["marker"],
-                ms=5,
-                mec="black",
-                mew=0.6,
-                lw=1.6,
-                label=diary.side_name(side),
-            )
+            _side_steps(ax, [x for x, _ in pts], [v for _, v in pts], style, diary.side_name(side))
             last = max(last, (pts[-1][0] - 1.0) * 1440.0)
-        ax.set_ylabel("objective value")
-        ax.set_ylim(bottom=0)
-        _days_axis(ax, diary, last)
-        if ax.get_lines():
-            ax.legend(loc="upper left", fontsize=8, frameon=False)
+        _value_axes(ax, diary, last, "objective value", "upper left")
     return fig
 
 

@@ -13,10 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from battle.yamlfile import file_error
 from campaign.errors import SimulatorError, check_output_folder
 from campaign.events import CampaignEvent
 from campaign.outfile import write_bytes_whole, write_text_whole
 from campaign.printers.narrative import Narrator, OddsSource
+from campaign.report.request import DiaryRequest
 
 if TYPE_CHECKING:
     from campaign.config import Rules
@@ -32,53 +34,26 @@ class DiaryFormat:
     name: str
     suffixes: tuple[str, ...]
     description: str
-    write: Callable[
-        [Sequence[CampaignEvent], CampaignMap, Path, str, OddsSource | None, Rules | None, str],
-        str | bytes,
-    ]
+    write: Callable[[DiaryRequest], str | bytes]
     handled: Callable[[], Collection[type[CampaignEvent]]]
 
 
-def _write_html(
-    events: Sequence[CampaignEvent],
-    cmap: CampaignMap,
-    path: Path,
-    view: str,
-    odds: OddsSource | None,
-    rules: Rules | None,
-    detail: str,
-) -> str:
+def _write_html(r: DiaryRequest) -> str:
     from campaign.report.html import render_html
 
-    return render_html(events, cmap, view, odds=odds, rules=rules, detail=detail)
+    return render_html(r.events, r.cmap, r.view, odds=r.odds, rules=r.rules, detail=r.detail)
 
 
-def _write_md(
-    events: Sequence[CampaignEvent],
-    cmap: CampaignMap,
-    path: Path,
-    view: str,
-    odds: OddsSource | None,
-    rules: Rules | None,
-    detail: str,
-) -> str:
+def _write_md(r: DiaryRequest) -> str:
     from campaign.report.html import render_markdown
 
-    return render_markdown(events, cmap, path, view, odds=odds, rules=rules, detail=detail)
+    return render_markdown(r)
 
 
-def _write_pdf(
-    events: Sequence[CampaignEvent],
-    cmap: CampaignMap,
-    path: Path,
-    view: str,
-    odds: OddsSource | None,
-    rules: Rules | None,
-    detail: str,
-) -> bytes:
+def _write_pdf(r: DiaryRequest) -> bytes:
     from campaign.report.pdf import render_pdf
 
-    return render_pdf(events, cmap, view, odds=odds, rules=rules, detail=detail)
+    return render_pdf(r)
 
 
 def _diary_types() -> Collection[type[CampaignEvent]]:
@@ -152,28 +127,16 @@ def write_report(
 
     Parameters
     ----------
-    events : sequence of CampaignEvent
-        The campaign's whole event stream (``run_campaign(..., record_events=True)``).
-    cmap : CampaignMap
-        The map the campaign was run on.
+    events, cmap, view, odds, rules, detail
+        As the fields of :class:`campaign.report.request.DiaryRequest`.
     path : Path
         The format comes from the suffix (:data:`campaign.report.formats.DIARIES`):
         ``.html`` / ``.htm`` for one self-contained HTML file, ``.md`` for Markdown with PNG
         pictures in a ``<stem>-images`` folder beside it, ``.pdf`` for the HTML diary printed
         by headless Chromium with page numbers in its contents
         (:func:`campaign.report.pdf.render_pdf`).
-    view : str
-        ``"umpire"`` (everything), ``"red"`` or ``"blue"`` (what that side knew).
-    odds : OddsSource or None
-        Each battle's odds before it was fought (:class:`campaign.printers.odds.OddsBook`).
-    rules : Rules or None
-        The rules the campaign was fought under (``LoadedRules.rules``); None rebuilds them
-        from the stream's CampaignStarted header.
     flag : str or None
         The option that named ``path`` (``--report``), for error messages.
-    detail : str
-        ``"full"`` (every battle's units and bound-by-bound log) or ``"summary"`` (neither:
-        a page or less a day), :data:`DETAILS`.
 
     Raises
     ------
@@ -189,15 +152,12 @@ def write_report(
     check_detail(detail)
     check_output_folder(path, flag)
     try:
-        text = fmt.write(events, cmap, path, view, odds, rules, detail)
+        text = fmt.write(DiaryRequest(events, cmap, path, view, odds, rules, detail))
         if isinstance(text, bytes):  # a PDF
             write_bytes_whole(path, text, flag)
         else:
             write_text_whole(path, text, flag)  # whole or not at all; a full disk is exit 1
     except OSError as exc:
-        raise SimulatorError(
-            f"cannot write the diary ({exc.strerror})",
-            source=str(path),
-            fix="Choose a writable location for the report.",
-        ) from None
+        fix = "Choose a writable location for the report."
+        raise file_error(SimulatorError, "write the diary", path, exc, fix) from None
     return path

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 from campaign.events import (
@@ -145,28 +146,9 @@ def _stopped(e: RoughRoadTest, narrator: Narrator) -> str | None:
     return f"was stopped by the rough road to {narrator.j(e.destination)} (rolled {e.roll})"
 
 
-def _fell_back(e: FellBack, narrator: Narrator) -> str:
-    return f"fell back toward {narrator.j(e.path[-1])}"
-
-
-def _caught(e: FallBackCaught, narrator: Narrator) -> str:
-    return f"was caught at {narrator.j(e.junction)}"
-
-
-def _went_back(e: ReturnBegun, narrator: Narrator) -> str:
-    return f"went back to {narrator.j(e.destination)} after a draw"
-
-
-def _surrendered(e: Surrendered, narrator: Narrator) -> str:
-    return f"surrendered at {narrator.j(e.junction)}"
-
-
-def _destroyed(e: DivisionDestroyed, narrator: Narrator) -> str:
-    return f"was destroyed at {narrator.j(e.place)}"
-
-
-def _seen(e: Sighted, narrator: Narrator) -> str:
-    return f"was seen at {narrator.j(e.junction)}"
+def _at(template: str, where: Callable[[Any], str]) -> Callable[[Any, Narrator], str]:
+    """The phrase ``template`` with the junction ``where(event)`` named in it."""
+    return lambda e, narrator: template.format(narrator.j(where(e)))
 
 
 #: What a division's day says of an event, by the event's kind (a battle's phrase needs the
@@ -174,12 +156,12 @@ def _seen(e: Sighted, narrator: Narrator) -> str:
 _PHRASES: tuple[tuple[type, Callable[[Any, Narrator], str | None]], ...] = (
     (DivisionRaised, _raised),
     (RoughRoadTest, _stopped),
-    (FellBack, _fell_back),
-    (FallBackCaught, _caught),
-    (ReturnBegun, _went_back),
-    (Surrendered, _surrendered),
-    (DivisionDestroyed, _destroyed),
-    (Sighted, _seen),
+    (FellBack, _at("fell back toward {}", lambda e: e.path[-1])),
+    (FallBackCaught, _at("was caught at {}", attrgetter("junction"))),
+    (ReturnBegun, _at("went back to {} after a draw", attrgetter("destination"))),
+    (Surrendered, _at("surrendered at {}", attrgetter("junction"))),
+    (DivisionDestroyed, _at("was destroyed at {}", attrgetter("place"))),
+    (Sighted, _at("was seen at {}", attrgetter("junction"))),
 )
 
 

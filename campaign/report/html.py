@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -39,6 +38,7 @@ from campaign.report.charts import (
 from campaign.report.context import diary_context
 from campaign.report.days import Diary, build_diary
 from campaign.report.maps import campaign_map, day_map, figure_png, figure_svg, side_styles
+from campaign.report.request import DiaryRequest
 from campaign.report.view import check_view
 
 __all__ = [
@@ -235,22 +235,15 @@ def render_html(
     return _environment(True).get_template("diary.html.j2").render(ctx)
 
 
-def render_markdown(
-    events: Sequence[CampaignEvent],
-    cmap: CampaignMap,
-    path: Path,
-    view: str = "umpire",
-    odds: OddsSource | None = None,
-    rules: Rules | None = None,
-    detail: str = "full",
-) -> str:
-    """The Markdown diary text; writes its PNG pictures to ``<stem>-images/`` beside ``path``.
+def render_markdown(r: DiaryRequest) -> str:
+    """The Markdown diary text; writes its PNG pictures to ``<stem>-images/`` beside ``r.path``.
 
-    ``rules`` and ``detail`` as for :func:`render_html`.
+    ``r.rules`` and ``r.detail`` as for :func:`render_html`.
     """
-    diary = _diary(events, cmap, view, rules)
-    ctx: dict[str, Any] = diary_context(diary, cmap, odds, check_detail(detail))
-    folder = path.parent / f"{path.stem}-images"
+    cmap = r.cmap
+    diary = _diary(r.events, cmap, r.view, r.rules)
+    ctx: dict[str, Any] = diary_context(diary, cmap, r.odds, check_detail(r.detail))
+    folder = r.path.parent / f"{r.path.stem}-images"
     folder.mkdir(parents=True, exist_ok=True)
     for day, row in zip(diary.days, ctx["days"], strict=True):
         name = f"day-{day.number}.png"

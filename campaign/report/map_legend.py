@@ -18,6 +18,11 @@ Styles = dict[str, dict[str, str]]
 ROAD_GREY = "0.45"
 
 
+def _symbol(marker: str, size: float, face: str, edge: str, label: str) -> Line2D:
+    """A legend entry of one marker (no line): ``size`` in points, face and edge colours."""
+    return Line2D([], [], marker=marker, ms=size, mfc=face, mec=edge, ls="none", label=label)
+
+
 def legend(fig: Figure, diary: Diary, height: float, styles: Styles, grounds: list[Ground]) -> None:
     """The map's legend under it, four entries a row: roads, junction, objective, battle,
     each side's base, march and division, and the ground drawn (``height``: the figure's, in
@@ -26,27 +31,9 @@ def legend(fig: Figure, diary: Diary, height: float, styles: Styles, grounds: li
         Line2D([], [], color=ROAD_GREY, lw=1.2, label="road"),
         Line2D([], [], color=ROAD_GREY, lw=1.2, ls=(0, (4, 2.5)), label="rough road"),
         Line2D([], [], color="0.3", lw=3.2, label="primary road"),
-        Line2D([], [], marker="o", ms=4, mfc="white", mec="0.2", ls="none", label="junction"),
-        Line2D(
-            [],
-            [],
-            marker="*",
-            ms=11,
-            mfc="#f2c200",
-            mec="black",
-            ls="none",
-            label="objective (value)",
-        ),
-        Line2D(
-            [],
-            [],
-            marker="X",
-            ms=10,
-            mfc="#ffd24d",
-            mec="black",
-            ls="none",
-            label="battle (number)",
-        ),
+        _symbol("o", 4, "white", "0.2", "junction"),
+        _symbol("*", 11, "#f2c200", "black", "objective (value)"),
+        _symbol("X", 10, "#ffd24d", "black", "battle (number)"),
     ]
     for side, style in styles.items():
         name = diary.side_name(side)
@@ -76,15 +63,8 @@ def legend(fig: Figure, diary: Diary, height: float, styles: Styles, grounds: li
             )
         )
         handles.append(
-            Line2D(
-                [],
-                [],
-                marker=style["marker"],
-                ms=7,
-                mfc=style["color"],
-                mec="black",
-                ls="none",
-                label=safe_label(f"{name} division (boxes)"),
+            _symbol(
+                style["marker"], 7, style["color"], "black", safe_label(f"{name} division (boxes)")
             )
         )
     handles += ground_handles(grounds)

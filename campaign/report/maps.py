@@ -51,6 +51,7 @@ __all__ = [
     "day_map",
     "figure_png",
     "figure_svg",
+    "map_symbol",
     "side_styles",
 ]
 
@@ -139,6 +140,22 @@ class Frame:
     def inside(self, x: float, y: float) -> bool:
         return self.x0 <= x <= self.x1 and self.y0 <= y <= self.y1
 
+    @classmethod
+    def fitted(
+        cls, x0: float, x1: float, y0: float, y1: float, width: float, height: float
+    ) -> Frame:
+        """The frame of axes ``width`` × ``height`` inches showing the data box
+        ``x0..x1`` × ``y0..y1`` unstretched: the box is widened, or heightened, evenly on both
+        sides to the axes' aspect."""
+        want = width / height  # data width / height of the axes box
+        if (x1 - x0) / (y1 - y0) < want:
+            extra = (want * (y1 - y0) - (x1 - x0)) / 2
+            x0, x1 = x0 - extra, x1 + extra
+        else:
+            extra = ((x1 - x0) / want - (y1 - y0)) / 2
+            y0, y1 = y0 - extra, y1 + extra
+        return cls(x0, x1, y0, y1, width, height)
+
 
 def _positions(cmap: CampaignMap) -> dict[str, tuple[float, float]]:
     return {n: (float(d["pos"][0]), float(d["pos"][1])) for n, d in cmap.graph.nodes(data=True)}
@@ -180,14 +197,7 @@ def _frame(cmap: CampaignMap, diary: Diary, pos: dict[str, tuple[float, float]])
     y0, y1 = min(ys) - margin, max(ys) + margin
     aw = WIDTH_IN - _LEFT - _RIGHT
     ah = min(max(aw * (y1 - y0) / (x1 - x0), 3.0), 6.0)
-    want = aw / ah  # data width / height of the axes box
-    if (x1 - x0) / (y1 - y0) < want:
-        extra = (want * (y1 - y0) - (x1 - x0)) / 2
-        x0, x1 = x0 - extra, x1 + extra
-    else:
-        extra = ((x1 - x0) / want - (y1 - y0)) / 2
-        y0, y1 = y0 - extra, y1 + extra
-    return Frame(x0, x1, y0, y1, aw, ah)
+    return Frame.fitted(x0, x1, y0, y1, aw, ah)
 
 
 # ---------------------------------------------------------------------- drawing
@@ -318,48 +328,28 @@ def _battle_sites(
     return battle_at
 
 
-def _base_square(ax: Axes, x: float, y: float, color: str) -> None:
+def map_symbol(
+    ax: Axes,
+    xy: tuple[float, float],
+    marker: str,
+    size: float,
+    colours: tuple[str, str, float],
+    zorder: int = 3,
+    whole: bool = True,
+) -> None:
+    """One symbol of a map at data ``xy``: ``size`` in points, ``colours`` its face, edge and
+    edge width; ``whole``: not clipped at the edge of a cropped map."""
     ax.plot(
-        [x],
-        [y],
-        marker="s",
-        ms=14,
-        clip_on=False,  # whole at the edge of a cropped map
-        mfc="none",
-        mec=color,
-        mew=1.8,
+        [xy[0]],
+        [xy[1]],
+        marker=marker,
+        ms=size,
+        clip_on=not whole,
+        mfc=colours[0],
+        mec=colours[1],
+        mew=colours[2],
         ls="none",
-        zorder=2,
-    )
-
-
-def _objective_star(ax: Axes, x: float, y: float) -> None:
-    ax.plot(
-        [x],
-        [y],
-        marker="*",
-        ms=12,
-        clip_on=False,  # whole at the edge of a cropped map
-        mfc="#f2c200",
-        mec="black",
-        mew=0.7,
-        ls="none",
-        zorder=3,
-    )
-
-
-def _junction_dot(ax: Axes, x: float, y: float, large: bool) -> None:
-    ax.plot(
-        [x],
-        [y],
-        marker="o",
-        ms=4 if not large else 3,
-        clip_on=False,  # whole at the edge of a cropped map
-        mfc="white",
-        mec="0.2",
-        mew=0.8,
-        ls="none",
-        zorder=3,
+        zorder=zorder,
     )
 
 
@@ -401,15 +391,15 @@ def _junctions(
         name = shown_name(str(data.get("name", n)), str(n))
         base = n in how.base_of
         if base:
-            _base_square(ax, x, y, how.styles[how.base_of[n]]["color"])
+            map_symbol(ax, (x, y), "s", 14, ("none", how.styles[how.base_of[n]]["color"], 1.8), 2)
             obstacles.append(_square(p, 7.5))
         if data.get("objective"):
-            _objective_star(ax, x, y)
+            map_symbol(ax, (x, y), "*", 12, ("#f2c200", "black", 0.7))
             obstacles.append(_square(p, 6.0))
             look = (KEY_TOWN_PT, "0.1", "bold", 1 if base else 2, 7.5, True)
             texts.add(f"1{n}", p, f"{name} ({data.get('value', 0)})", look)
         else:
-            _junction_dot(ax, x, y, how.large)
+            map_symbol(ax, (x, y), "o", 4 if not how.large else 3, ("white", "0.2", 0.8))
             obstacles.append(_square(p, 2.5))
             town = _town_look(base, n in how.notable, how.large)
             if town is not None:
@@ -431,18 +421,7 @@ def _battle_marks(
         ends = [pos[j] for j in place]
         x = sum(e[0] for e in ends) / len(ends)
         y = sum(e[1] for e in ends) / len(ends)
-        ax.plot(
-            [x],
-            [y],
-            marker="X",
-            ms=11,
-            mfc="#ffd24d",
-            mec="black",
-            mew=0.9,
-            ls="none",
-            zorder=6,
-            clip_on=False,
-        )
+        map_symbol(ax, (x, y), "X", 11, ("#ffd24d", "black", 0.9), 6)
         p = frame.pt(x, y)
         obstacles.append(_square(p, 6.0))
         numbers = ", ".join(f"#{k}" for k in sorted(nums))

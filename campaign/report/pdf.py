@@ -19,17 +19,14 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from campaign.errors import SimulatorError
-from campaign.events import CampaignEvent
-from campaign.printers.narrative import OddsSource
 
 if TYPE_CHECKING:
-    from campaign.config import Rules
-    from campaign.maps.model import CampaignMap
+    from campaign.report.request import DiaryRequest
 
 __all__ = ["PASSES", "destinations", "render_pdf"]
 
@@ -82,17 +79,11 @@ def _pages(pdf: Path) -> int:
     return int(m.group(1)) if m else 0
 
 
-def render_pdf(
-    events: Sequence[CampaignEvent],
-    cmap: CampaignMap,
-    view: str = "umpire",
-    odds: OddsSource | None = None,
-    rules: Rules | None = None,
-    detail: str = "full",
-) -> bytes:
-    """The diary of ``view`` printed to PDF with page numbers in its contents.
+def render_pdf(r: DiaryRequest) -> bytes:
+    """The diary of ``r.view`` printed to PDF with page numbers in its contents.
 
-    Parameters as for :func:`campaign.report.html.render_html`.
+    ``r.path`` is not used (the prints are made in a temporary folder); the rest as for
+    :func:`campaign.report.html.render_html`.
 
     Returns
     -------
@@ -114,7 +105,7 @@ def render_pdf(
     with tempfile.TemporaryDirectory(prefix="diary-pdf-") as tmp:
         page, pdf = Path(tmp) / "diary.html", Path(tmp) / "diary.pdf"
         for _ in range(PASSES):
-            text = render_html(events, cmap, view, odds, rules, detail, _numbers(pages))
+            text = render_html(r.events, r.cmap, r.view, r.odds, r.rules, r.detail, _numbers(pages))
             page.write_text(text, encoding="utf-8")
             render_page(page, pdf)
             found, count = destinations(pdf), _pages(pdf)

@@ -25,7 +25,7 @@ from campaign.engine import Campaign
 from campaign.maps import CampaignMap, MapOptions, load_map
 from campaign.maps.loader import resolve_map_path
 from campaign.paths import PROJECT_ROOT, display_path
-from campaign.resume import first_difference
+from campaign.resume import first_difference, new_campaign
 from campaign.save.fork import apply_fork
 from campaign.save.format import (
     Fork,
@@ -152,26 +152,8 @@ def load_inputs(inputs: SaveInputs) -> tuple[CampaignMap, LoadedRules]:
     return load_map(path, options), loaded
 
 
-def build(
-    save_inputs: SaveInputs,
-    cmap: CampaignMap,
-    loaded: LoadedRules,
-    *,
-    record_events: bool = True,
-    battle_logs: bool = False,
-) -> Campaign:
-    """The campaign of ``save_inputs``, started (nothing run yet)."""
-    camp = Campaign(
-        cmap,
-        loaded,
-        save_inputs.seed,
-        dict(save_inputs.doctrines),
-        record_events=record_events,
-        battle_logs=battle_logs,
-        table_results=save_inputs.table_results,
-    )
-    camp.start()
-    return camp
+#: the campaign of a save's inputs, started (nothing run yet)
+build = new_campaign
 
 
 def run_to(camp: Campaign, stop: Stop, forks: tuple[Fork, ...] = ()) -> bool:

@@ -111,17 +111,26 @@ def _mapping(value: object, key: str) -> Mapping[Any, Any]:
     return value
 
 
-def _only(data: Mapping[Any, Any], allowed: Sequence[str], where: str) -> None:
+def _only(
+    data: Mapping[Any, Any],
+    allowed: Sequence[str],
+    where: str,
+    fix: str = _FIX,
+    required: Sequence[str] | None = None,
+    cut: int | None = 40,
+) -> None:
+    """Refuse a key of ``data`` not ``allowed`` (shown cut to ``cut`` characters) and a
+    ``required`` one (default: all allowed) that is missing; ``where`` prefixes the key."""
     for key in data:
         if key not in allowed:
             raise ResultSheetError(
-                f"unknown key {key!r:.40} (a typo?); expected {', '.join(allowed)}",
+                f"unknown key {repr(key)[:cut]} (a typo?); expected {', '.join(allowed)}",
                 key=f"{where}{key}",
-                fix=_FIX,
+                fix=fix,
             )
-    for key in allowed:
+    for key in allowed if required is None else required:
         if key not in data:
-            raise ResultSheetError("missing (it is required)", key=f"{where}{key}", fix=_FIX)
+            raise ResultSheetError("missing (it is required)", key=f"{where}{key}", fix=fix)
 
 
 def check_result(data: object, setup: BattleSetup, limit: int) -> TableResult:
@@ -299,20 +308,7 @@ def parse_quick_result(text: str, setup: BattleSetup, limit: int, bounds: int) -
         fields[m.group(1)] = m.group(2)
     allowed = ("winner", "red_losses", "blue_losses", "bounds")
     data: dict[str, Any] = {"battle": setup.number, "bounds": bounds}
-    for key in fields:
-        if key not in allowed:
-            raise ResultSheetError(
-                f"unknown key {key!r} (a typo?); expected {', '.join(allowed)}",
-                key=f"--result {key}",
-                fix=_QUICK_FIX,
-            )
-    for key in allowed[:3]:
-        if key not in fields:
-            raise ResultSheetError(
-                "missing (it is required)",
-                key=f"--result {key}",
-                fix=_QUICK_FIX,
-            )
+    _only(fields, allowed, "--result ", _QUICK_FIX, allowed[:3], None)
     winner = fields["winner"]
     if "bounds" in fields:
         try:

@@ -187,12 +187,13 @@ def test_the_markdown_summary_tells_each_battle_in_a_paragraph(tmp_path):
     paragraph (where, when, who attacked whom, the odds, how it ended, the hits), with no
     heading, sides table, unit table or bound-by-bound log; the full diary keeps them."""
     from campaign.report.html import render_markdown
+    from campaign.report.request import DiaryRequest
 
     cmap = load_map(None)
     events = run_campaign(cmap, load_rules(), 42, record_events=True).events
     battles = sum(isinstance(e, BattleFought) for e in events)
-    summary = render_markdown(events, cmap, tmp_path / "s.md", detail="summary")
-    full = render_markdown(events, cmap, tmp_path / "f.md", detail="full")
+    summary = render_markdown(DiaryRequest(events, cmap, tmp_path / "s.md", detail="summary"))
+    full = render_markdown(DiaryRequest(events, cmap, tmp_path / "f.md", detail="full"))
     assert "### Battle #" not in summary and "| Unit | Side |" not in summary
     assert "| Side | Divisions |" not in summary and "Bound by bound" not in summary
     paragraphs = re.findall(r"(?m)^\*\*#(\d+) .*\.\*\* .*Hits taken: .*\.$", summary)
