@@ -308,30 +308,133 @@ NO = O_FORM + 1
 ) = range(4)
 
 # ---------------------------------------------------------------- events
-EW = 16  # columns: kind, turn, bound, then up to 13 values
-(
-    EV_PHASE,  # side, phase
-    EV_BOUND,  # side, card, deck size, activated count; then that many EV_ACT rows
-    EV_ACT,  # unit
-    EV_TEST,  # test kind, unit (-1), die, roll, target, passed, reason code, reason arg
-    EV_HIT,  # how, attacker, target, melee, d, bonus, divisor, morale hits, hits, total
-    EV_MELEE,  # a, b, hits by a, hits by b, loser (-1), outcome
-    EV_CARD,  # side, card, cards left, cause code, unit, test kind
-    EV_STATE,  # unit, state, reason code, reason arg
-    EV_MOVED,  # unit, action, from, to, target (-1)
-    EV_FORMED,  # unit, from formation, to formation
-    EV_WD,  # side, percent, total, withdraws, rolls, own tallies (4), enemy tallies (4)
-    EV_ROLL,  # one withdrawal die
-    EV_END,  # winner (-1), reason
-) = range(1, 14)
+#: the event rows (the ``E`` buffer), declared once: each kind's code name, then its values'
+#: names in column order from column ``E_VALUES`` (every row holds its kind, turn and bound
+#: first), each with how many columns it takes. The kinds' codes ``EV_*`` (from 1: 0 is an
+#: unwritten row), every value's column ``E*_*`` below and the buffer's width ``EW`` are
+#: made from this table (checked at import, never numbered by hand); the kernel writes each
+#: value by its name (:mod:`battle.kernel.rows`) and the decoder reads it by the same name
+#: (:mod:`battle.kernel.decode`). tests/battle/test_kernel_layout.py checks that neither
+#: writes or reads a column by number, nor a column of another kind than the row's.
+EVENT_ROWS: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = (
+    ("EV_PHASE", (("EP_SIDE", 1), ("EP_PHASE", 1))),
+    # then EB_NACT rows EV_ACT, one per activated unit
+    ("EV_BOUND", (("EB_SIDE", 1), ("EB_CARD", 1), ("EB_DECK", 1), ("EB_NACT", 1))),
+    ("EV_ACT", (("EA_UNIT", 1),)),
+    (
+        "EV_TEST",  # unit -1: none (initiative); its target is the other side's roll
+        (
+            ("ET_KIND", 1),
+            ("ET_UNIT", 1),
+            ("ET_DIE", 1),
+            ("ET_ROLL", 1),
+            ("ET_TARGET", 1),
+            ("ET_PASSED", 1),
+            ("ET_WHY", 1),  # a TR_* code
+            ("ET_ARG", 1),
+        ),
+    ),
+    (
+        "EV_HIT",
+        (
+            ("EH_HOW", 1),  # a HOW_* code
+            ("EH_ATTACKER", 1),
+            ("EH_TARGET", 1),
+            ("EH_MELEE", 1),
+            ("EH_D", 1),
+            ("EH_BONUS", 1),
+            ("EH_DIVISOR", 1),
+            ("EH_MORALE_HITS", 1),
+            ("EH_HITS", 1),
+            ("EH_TOTAL", 1),
+        ),
+    ),
+    (
+        "EV_MELEE",
+        (
+            ("EM_A", 1),
+            ("EM_B", 1),
+            ("EM_BY_A", 1),
+            ("EM_BY_B", 1),
+            ("EM_LOSER", 1),  # -1 none
+            ("EM_OUTCOME", 1),  # an MO_* code
+        ),
+    ),
+    (
+        "EV_CARD",
+        (
+            ("EC_SIDE", 1),
+            ("EC_CARD", 1),
+            ("EC_LEFT", 1),
+            ("EC_CAUSE", 1),  # a CC_* code
+            ("EC_UNIT", 1),
+            ("EC_TEST", 1),  # the failed test's kind
+        ),
+    ),
+    ("EV_STATE", (("ES_UNIT", 1), ("ES_STATE", 1), ("ES_WHY", 1), ("ES_ARG", 1))),
+    (
+        "EV_MOVED",
+        (
+            ("EMV_UNIT", 1),
+            ("EMV_ACTION", 1),  # an MV_* code
+            ("EMV_FROM", 1),  # inches (EVENT_FLOATS)
+            ("EMV_TO", 1),
+            ("EMV_TARGET", 1),  # -1 none
+        ),
+    ),
+    ("EV_FORMED", (("EF_UNIT", 1), ("EF_FROM", 1), ("EF_TO", 1))),
+    (
+        "EV_WD",  # then EWD_NROLLS rows EV_ROLL, one per die
+        (
+            ("EWD_SIDE", 1),
+            ("EWD_PERCENT", 1),
+            ("EWD_TOTAL", 1),
+            ("EWD_WITHDRAWS", 1),
+            ("EWD_NROLLS", 1),
+            ("EWD_OWN", 4),  # the side's four §7.2 tallies (T_* order)
+            ("EWD_ENEMY", 4),  # the enemy's
+        ),
+    ),
+    ("EV_ROLL", (("ER_ROLL", 1),)),  # one withdrawal die
+    ("EV_END", (("EE_WINNER", 1), ("EE_REASON", 1))),  # winner -1: a draw
+)
+#: the values that are not whole numbers (the decoder reads them from the rows as floats)
+EVENT_FLOATS = frozenset({"EWD_PERCENT", "EMV_FROM", "EMV_TO"})
+#: every row's first columns, then its kind's values
+E_KIND, E_TURN, E_BOUND, E_VALUES = range(4)
 
-# the columns of an event row by name: every row's kind, turn and bound, then each kind's
-# values in the order the kernel writes them (``emit``'s v1, v2, ...), from column 3
-E_KIND, E_TURN, E_BOUND = range(3)
-EP_SIDE, EP_PHASE = range(3, 5)  # EV_PHASE
-EB_SIDE, EB_CARD, EB_DECK, EB_NACT = range(3, 7)  # EV_BOUND
-EA_UNIT = 3  # EV_ACT
-ET_KIND, ET_UNIT, ET_DIE, ET_ROLL, ET_TARGET, ET_PASSED, ET_WHY, ET_ARG = range(3, 11)  # EV_TEST
+
+def event_columns(kind: str) -> list[int]:
+    """The first column of each value of the event rows of ``kind`` (an ``EV_*`` name of
+    :data:`EVENT_ROWS`), laid end to end from ``E_VALUES``; ``KeyError`` for another name."""
+    return [E_VALUES + at for at in _starts(dict(EVENT_ROWS)[kind])[:-1]]
+
+
+def _row_width(widths: tuple[tuple[str, int], ...]) -> int:
+    return E_VALUES + _starts(widths)[-1]
+
+
+(
+    EV_PHASE,
+    EV_BOUND,
+    EV_ACT,
+    EV_TEST,
+    EV_HIT,
+    EV_MELEE,
+    EV_CARD,
+    EV_STATE,
+    EV_MOVED,
+    EV_FORMED,
+    EV_WD,
+    EV_ROLL,
+    EV_END,
+) = range(1, len(EVENT_ROWS) + 1)
+#: the columns of the widest row (a withdrawal check's)
+EW = max(_row_width(widths) for _, widths in EVENT_ROWS)
+EP_SIDE, EP_PHASE = event_columns("EV_PHASE")
+EB_SIDE, EB_CARD, EB_DECK, EB_NACT = event_columns("EV_BOUND")
+(EA_UNIT,) = event_columns("EV_ACT")
+ET_KIND, ET_UNIT, ET_DIE, ET_ROLL, ET_TARGET, ET_PASSED, ET_WHY, ET_ARG = event_columns("EV_TEST")
 (
     EH_HOW,
     EH_ATTACKER,
@@ -343,16 +446,45 @@ ET_KIND, ET_UNIT, ET_DIE, ET_ROLL, ET_TARGET, ET_PASSED, ET_WHY, ET_ARG = range(
     EH_MORALE_HITS,
     EH_HITS,
     EH_TOTAL,
-) = range(3, 13)  # EV_HIT
-EM_A, EM_B, EM_BY_A, EM_BY_B, EM_LOSER, EM_OUTCOME = range(3, 9)  # EV_MELEE
-EC_SIDE, EC_CARD, EC_LEFT, EC_CAUSE, EC_UNIT, EC_TEST = range(3, 9)  # EV_CARD
-ES_UNIT, ES_STATE, ES_WHY, ES_ARG = range(3, 7)  # EV_STATE
-EMV_UNIT, EMV_ACTION, EMV_FROM, EMV_TO, EMV_TARGET = range(3, 8)  # EV_MOVED
-EF_UNIT, EF_FROM, EF_TO = range(3, 6)  # EV_FORMED
-EWD_SIDE, EWD_PERCENT, EWD_TOTAL, EWD_WITHDRAWS, EWD_NROLLS = range(3, 8)  # EV_WD, then ...
-EWD_OWN, EWD_ENEMY = 8, 12  # ... each side's four §7.2 tallies (T_* order)
-ER_ROLL = 3  # EV_ROLL
-EE_WINNER, EE_REASON = range(3, 5)  # EV_END
+) = event_columns("EV_HIT")
+EM_A, EM_B, EM_BY_A, EM_BY_B, EM_LOSER, EM_OUTCOME = event_columns("EV_MELEE")
+EC_SIDE, EC_CARD, EC_LEFT, EC_CAUSE, EC_UNIT, EC_TEST = event_columns("EV_CARD")
+ES_UNIT, ES_STATE, ES_WHY, ES_ARG = event_columns("EV_STATE")
+EMV_UNIT, EMV_ACTION, EMV_FROM, EMV_TO, EMV_TARGET = event_columns("EV_MOVED")
+EF_UNIT, EF_FROM, EF_TO = event_columns("EV_FORMED")
+(
+    EWD_SIDE,
+    EWD_PERCENT,
+    EWD_TOTAL,
+    EWD_WITHDRAWS,
+    EWD_NROLLS,
+    EWD_OWN,
+    EWD_ENEMY,
+) = event_columns("EV_WD")
+(ER_ROLL,) = event_columns("EV_ROLL")
+EE_WINNER, EE_REASON = event_columns("EV_END")
+for _code, (_kind, _widths) in enumerate(EVENT_ROWS, 1):  # the names above in the table's order
+    if globals()[_kind] != _code:
+        raise ImportError(f"battle.kernel.layout: {_kind} is not in EVENT_ROWS' place")
+    for _slot, (_value, _) in zip(event_columns(_kind), _widths, strict=True):
+        if globals()[_value] != _slot:
+            raise ImportError(f"battle.kernel.layout: {_value} is not in {_kind}'s place")
+del _code, _kind, _widths, _slot, _value
+
+
+def event_values(row: list[float]) -> tuple[str, dict[str, float | list[float]]]:
+    """One event row (``E[i].tolist()``) read by the schema: its kind's name and each value by
+    its name (a list for a value several columns wide); for reading a buffer by eye and for
+    tests. ``ValueError`` for a row of no kind (an unwritten row)."""
+    code = int(row[E_KIND])
+    if not 1 <= code <= len(EVENT_ROWS):
+        raise ValueError(f"not an event row: kind {row[E_KIND]!r}")
+    kind, widths = EVENT_ROWS[code - 1]
+    values: dict[str, float | list[float]] = {"E_TURN": row[E_TURN], "E_BOUND": row[E_BOUND]}
+    for at, (name, width) in zip(event_columns(kind), widths, strict=True):
+        values[name] = row[at] if width == 1 else row[at : at + width]
+    return kind, values
+
 
 # phases (battle.events.PHASES order)
 (
