@@ -4,14 +4,16 @@ Each family of columns or codes is declared once, as a list of names in order: i
 are made from that order (``(U_SIDE, U_KIND, ...) = range(37)``, which fails at import unless
 the count is right), and its width from its last name (``NU = U_HALFP + 1``). The battle's
 scalars ``S_*``, some several wide (a value per side, the tallies), are numbered from
-:data:`SCALARS`, their names with their widths; tests/battle/test_kernel_layout.py checks
-that they do not overlap, and that the names a decoder prints (``TEST_KINDS``, ``HOWS``, ...)
-match their codes.
+:data:`SCALARS`, their names with their widths, and the event rows from :data:`EVENT_ROWS`,
+each kind's values' names with their widths; tests/battle/test_kernel_layout.py checks that
+they do not overlap, and that the names a decoder prints (``TEST_KINDS``, ``HOWS``, ...)
+match their codes (tests/battle/test_kernel_event_rows.py, that the kernel writes and the
+decoder reads every event value by its name).
 
-The kernel (:mod:`battle.kernel.rules_core`, :mod:`battle.kernel.orders`,
-:mod:`battle.kernel.bound`) keeps one battle as a handful of numpy arrays so that numba can
-compile the rules; these constants name their columns. Module-level ints are compile-time
-constants to numba.
+The kernel (:mod:`battle.kernel.core`, :mod:`battle.kernel.phases`,
+:mod:`battle.kernel.orders`, :mod:`battle.kernel.bound`) keeps one battle as a handful of
+numpy arrays so that numba can compile the rules; these constants name their columns.
+Module-level ints are compile-time constants to numba.
 
 Arrays of one battle (the ``st`` tuple, see :func:`battle.kernel.bound.set_out`):
 
@@ -23,7 +25,9 @@ Arrays of one battle (the ``st`` tuple, see :func:`battle.kernel.bound.set_out`)
 ``DK`` int64 [2, cards]: each side's deck, highest card first (RULES.md §3); ``DL`` the cards
        dealt since the last reshuffle (draw-through).
 ``DB`` float64 [n]: the battle's uniforms, drawn from its generator (battle.kernel.draw).
-``E``  float64 [rows, EW]: the event buffer, one row per event (``EV_*`` kinds).
+``E``  float64 [rows, EW]: the event buffer, one row per event, laid out by
+       :data:`EVENT_ROWS` (its kind ``EV_*``, turn, bound, then the kind's values by name),
+       written by :mod:`battle.kernel.rows` and read by :mod:`battle.kernel.decode`.
 ``OA``  int64 [units, NO]: this bound's orders; ``OG`` float64 [units]: their stop gaps.
 ``WK`` int64 [WK_ROWS, units], ``WB`` bool [2, units], ``CH`` int64 [units, 5] and ``CG``
        float64 [units]: working space of one step (choosing a bound's orders, the melee
@@ -307,96 +311,51 @@ NO = O_FORM + 1
     A_ADVANCE,
 ) = range(4)
 
+
 # ---------------------------------------------------------------- events
+def _values(names: str) -> tuple[tuple[str, int], ...]:
+    """``"A B*4"`` -> ``(("A", 1), ("B", 4))``: value names, each one column or ``*`` many."""
+    out = []
+    for word in names.split():
+        name, _, width = word.partition("*")
+        out.append((name, int(width or 1)))
+    return tuple(out)
+
+
 #: the event rows (the ``E`` buffer), declared once: each kind's code name, then its values'
 #: names in column order from column ``E_VALUES`` (every row holds its kind, turn and bound
 #: first), each with how many columns it takes. The kinds' codes ``EV_*`` (from 1: 0 is an
 #: unwritten row), every value's column ``E*_*`` below and the buffer's width ``EW`` are
 #: made from this table (checked at import, never numbered by hand); the kernel writes each
 #: value by its name (:mod:`battle.kernel.rows`) and the decoder reads it by the same name
-#: (:mod:`battle.kernel.decode`). tests/battle/test_kernel_layout.py checks that neither
+#: (:mod:`battle.kernel.decode`). tests/battle/test_kernel_event_rows.py checks that neither
 #: writes or reads a column by number, nor a column of another kind than the row's.
 EVENT_ROWS: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = (
-    ("EV_PHASE", (("EP_SIDE", 1), ("EP_PHASE", 1))),
-    # then EB_NACT rows EV_ACT, one per activated unit
-    ("EV_BOUND", (("EB_SIDE", 1), ("EB_CARD", 1), ("EB_DECK", 1), ("EB_NACT", 1))),
-    ("EV_ACT", (("EA_UNIT", 1),)),
+    ("EV_PHASE", _values("EP_SIDE EP_PHASE")),  # side -1: the withdrawal phase
+    ("EV_BOUND", _values("EB_SIDE EB_CARD EB_DECK EB_NACT")),  # then EB_NACT rows EV_ACT
+    ("EV_ACT", _values("EA_UNIT")),  # an activated unit
+    # a TR_* reason; unit -1 and the other side's roll as target: the initiative roll
+    ("EV_TEST", _values("ET_KIND ET_UNIT ET_DIE ET_ROLL ET_TARGET ET_PASSED ET_WHY ET_ARG")),
     (
-        "EV_TEST",  # unit -1: none (initiative); its target is the other side's roll
-        (
-            ("ET_KIND", 1),
-            ("ET_UNIT", 1),
-            ("ET_DIE", 1),
-            ("ET_ROLL", 1),
-            ("ET_TARGET", 1),
-            ("ET_PASSED", 1),
-            ("ET_WHY", 1),  # a TR_* code
-            ("ET_ARG", 1),
+        "EV_HIT",  # a HOW_* way
+        _values(
+            "EH_HOW EH_ATTACKER EH_TARGET EH_MELEE EH_D EH_BONUS EH_DIVISOR EH_MORALE_HITS"
+            " EH_HITS EH_TOTAL"
         ),
     ),
+    ("EV_MELEE", _values("EM_A EM_B EM_BY_A EM_BY_B EM_LOSER EM_OUTCOME")),  # loser -1: none
+    ("EV_CARD", _values("EC_SIDE EC_CARD EC_LEFT EC_CAUSE EC_UNIT EC_TEST")),  # a CC_* cause
+    ("EV_STATE", _values("ES_UNIT ES_STATE ES_WHY ES_ARG")),  # an ST_* state, an SR_* reason
+    # an MV_* action; from and to in inches; target -1: none
+    ("EV_MOVED", _values("EMV_UNIT EMV_ACTION EMV_FROM EMV_TO EMV_TARGET")),
+    ("EV_FORMED", _values("EF_UNIT EF_FROM EF_TO")),  # formation indices
+    # each side's four §7.2 tallies (T_* order); then EWD_NROLLS rows EV_ROLL, one per die
     (
-        "EV_HIT",
-        (
-            ("EH_HOW", 1),  # a HOW_* code
-            ("EH_ATTACKER", 1),
-            ("EH_TARGET", 1),
-            ("EH_MELEE", 1),
-            ("EH_D", 1),
-            ("EH_BONUS", 1),
-            ("EH_DIVISOR", 1),
-            ("EH_MORALE_HITS", 1),
-            ("EH_HITS", 1),
-            ("EH_TOTAL", 1),
-        ),
+        "EV_WD",
+        _values("EWD_SIDE EWD_PERCENT EWD_TOTAL EWD_WITHDRAWS EWD_NROLLS EWD_OWN*4 EWD_ENEMY*4"),
     ),
-    (
-        "EV_MELEE",
-        (
-            ("EM_A", 1),
-            ("EM_B", 1),
-            ("EM_BY_A", 1),
-            ("EM_BY_B", 1),
-            ("EM_LOSER", 1),  # -1 none
-            ("EM_OUTCOME", 1),  # an MO_* code
-        ),
-    ),
-    (
-        "EV_CARD",
-        (
-            ("EC_SIDE", 1),
-            ("EC_CARD", 1),
-            ("EC_LEFT", 1),
-            ("EC_CAUSE", 1),  # a CC_* code
-            ("EC_UNIT", 1),
-            ("EC_TEST", 1),  # the failed test's kind
-        ),
-    ),
-    ("EV_STATE", (("ES_UNIT", 1), ("ES_STATE", 1), ("ES_WHY", 1), ("ES_ARG", 1))),
-    (
-        "EV_MOVED",
-        (
-            ("EMV_UNIT", 1),
-            ("EMV_ACTION", 1),  # an MV_* code
-            ("EMV_FROM", 1),  # inches (EVENT_FLOATS)
-            ("EMV_TO", 1),
-            ("EMV_TARGET", 1),  # -1 none
-        ),
-    ),
-    ("EV_FORMED", (("EF_UNIT", 1), ("EF_FROM", 1), ("EF_TO", 1))),
-    (
-        "EV_WD",  # then EWD_NROLLS rows EV_ROLL, one per die
-        (
-            ("EWD_SIDE", 1),
-            ("EWD_PERCENT", 1),
-            ("EWD_TOTAL", 1),
-            ("EWD_WITHDRAWS", 1),
-            ("EWD_NROLLS", 1),
-            ("EWD_OWN", 4),  # the side's four §7.2 tallies (T_* order)
-            ("EWD_ENEMY", 4),  # the enemy's
-        ),
-    ),
-    ("EV_ROLL", (("ER_ROLL", 1),)),  # one withdrawal die
-    ("EV_END", (("EE_WINNER", 1), ("EE_REASON", 1))),  # winner -1: a draw
+    ("EV_ROLL", _values("ER_ROLL")),  # one withdrawal die
+    ("EV_END", _values("EE_WINNER EE_REASON")),  # winner -1: a draw
 )
 #: the values that are not whole numbers (the decoder reads them from the rows as floats)
 EVENT_FLOATS = frozenset({"EWD_PERCENT", "EMV_FROM", "EMV_TO"})
