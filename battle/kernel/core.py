@@ -413,7 +413,8 @@ def hit_filter(b: Battle, a: int, tg: int, how: int, bonus: int, cd_x: int) -> i
     passed = roll <= target
     test_event(b, TK_CASUALTY, tg, die, roll, target, passed, TR_NONE, 0)
     hits = take_hits(b, tg, RI[R_HITS_PASS] if passed else RI[R_HITS_FAIL])
-    hit_row(b, mark, how, a, tg, melee, d_roll, bonus, cd, h, hits, U[tg, U_TOTAL])
+    if mark >= 0:  # recording
+        hit_row(b, mark, how, a, tg, melee, d_roll, bonus, cd, h, hits, U[tg, U_TOTAL])
     return hits
 
 
@@ -489,7 +490,8 @@ def roll_withdrawal(b: Battle, side: int, pct: float, total: int) -> bool:
         rolled += roll
         roll_row(b, roll)
     withdraws = rolled >= RI[R_WD_SUCCESS]
-    withdrawal_row(b, r, side, pct, total, withdraws)
+    if r >= 0:
+        withdrawal_row(b, r, side, pct, total, withdraws)
     return bool(withdraws)
 
 

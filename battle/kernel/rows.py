@@ -5,7 +5,9 @@ by the same names; tests/battle/test_kernel_layout.py checks that no other kerne
 writes to the event buffer and that each writer writes only its own kind's columns.
 
 Callers write a row only when the battle records events (``S[S_RECORD]``), except a
-withdrawal check's, which the result always lists. A full buffer sets ``S_EOVER`` and the
+withdrawal check's, which the result always lists. The writers of what the kernel wrote in
+place before they were declared here (a hit's row, a withdrawal check's and its dice) are
+inlined where they are called, as that code was. A full buffer sets ``S_EOVER`` and the
 row is dropped: the battle is then fought again with a larger one
 (:mod:`battle.kernel.run`).
 """
@@ -203,7 +205,7 @@ def hit_mark(b: Battle) -> int:
     return row(b, EV_HIT)
 
 
-@rule(VOID, BT, I8, I8, I8, I8, B1, I8, I8, I8, I8, I8, I8)
+@rule(VOID, BT, I8, I8, I8, I8, B1, I8, I8, I8, I8, I8, I8, inline=True)
 def hit_row(
     b: Battle,
     r: int,
@@ -315,7 +317,7 @@ def formed_row(b: Battle, unit: int, old: int, new: int) -> None:
         E[r, EF_TO] = new
 
 
-@rule(VOID, BT, I8)
+@rule(VOID, BT, I8, inline=True)
 def roll_row(b: Battle, roll: int) -> None:
     """One die of a withdrawal check (RULES.md §7.3), after the check's row."""
     r = row(b, EV_ROLL)
@@ -330,7 +332,7 @@ def withdrawal_mark(b: Battle) -> int:
     return row(b, EV_WD)
 
 
-@rule(VOID, BT, I8, I8, F8, I8, B1)
+@rule(VOID, BT, I8, I8, F8, I8, B1, inline=True)
 def withdrawal_row(b: Battle, r: int, side: int, pct: float, total: int, withdraws: bool) -> None:
     """Fill the withdrawal check's row ``r`` (RULES.md §7.2–§7.3; taken with
     :func:`withdrawal_mark` before its dice's rows; -1: none): the side, its casualty
