@@ -28,7 +28,7 @@ _HERE = Path(__file__).resolve().parent
 _COMPILED = tuple(
     [
         _HERE / f"{m}.py"
-        for m in ("runtime", "jit", "draw", "core", "phases", "orders", "start", "bound")
+        for m in ("runtime", "jit", "draw", "rows", "core", "phases", "orders", "start", "bound")
     ]
     + [_HERE.parent / f"{m}.py" for m in ("fire", "formation", "withdrawal")]
 )

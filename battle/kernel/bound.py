@@ -10,10 +10,8 @@ import numpy as np
 from battle.kernel.core import (
     check_end,
     draw_card,
-    emit,
     finish,
     phase,
-    row,
     withdrawal_phase,
 )
 from battle.kernel.draw import d
@@ -48,10 +46,6 @@ from battle.kernel.layout import (
     END_FLAGS,
     END_NIGHTFALL,
     END_TURN_LIMIT,
-    EV_ACT,
-    EV_BOUND,
-    EV_STATE,
-    EV_TEST,
     NO,
     NS,
     O_ACTION,
@@ -87,10 +81,6 @@ from battle.kernel.layout import (
     S_OVER,
     S_RECORD,
     S_TURN,
-    SR_JOINED,
-    ST_JOINED,
-    TK_INITIATIVE,
-    TR_FIRST,
     U_ACT,
     U_ADV,
     U_ARR,
@@ -110,6 +100,7 @@ from battle.kernel.phases import (
     melee_phase,
     stand_tests,
 )
+from battle.kernel.rows import act_row, bound_row, initiative_row, joined_row
 from battle.kernel.start import deck_cards, index_order, lay_out
 
 
@@ -125,12 +116,7 @@ def first_side(b: Battle) -> int:
     roll_b = d(b, die)
     first = S[S_ATTACKER] if roll_a == roll_b else (0 if roll_a > roll_b else 1)
     if S[S_RECORD]:
-        r = row(b, EV_TEST)
-        if r >= 0:
-            E = b.E
-            E[r, 2] = S[S_BOUNDS] + 1
-            E[r, 3], E[r, 4], E[r, 5], E[r, 6] = TK_INITIATIVE, -1, die, roll_a
-            E[r, 7], E[r, 8], E[r, 9], E[r, 10] = roll_b, first == 0, TR_FIRST, first
+        initiative_row(b, die, roll_a, roll_b, first)
     return first
 
 
@@ -173,11 +159,7 @@ def join_due(b: Battle) -> None:
         if S[S_RECORD]:
             for u in range(U.shape[0]):
                 if U[u, U_ARR] == k:
-                    r = row(b, EV_STATE)
-                    if r >= 0:  # at the start of the next bound
-                        E = b.E
-                        E[r, 2] = next_bound
-                        E[r, 3], E[r, 4], E[r, 5], E[r, 6] = u, ST_JOINED, SR_JOINED, size
+                    joined_row(b, u, size)  # at the start of the next bound
 
 
 @rule(VOID, BT, I8)
@@ -197,9 +179,9 @@ def bound(b: Battle, side: int) -> None:
             if OA[k, O_ACTION] == A_ADVANCE:
                 U[OA[k, O_UNIT], U_ADV] = 1
     if record:
-        emit(b, EV_BOUND, side, card, S[S_DN + side], norders, 0, 0, 0, 0)
+        bound_row(b, side, card, S[S_DN + side], norders)
         for k in range(norders):
-            emit(b, EV_ACT, OA[k, O_UNIT], 0, 0, 0, 0, 0, 0, 0)
+            act_row(b, OA[k, O_UNIT])
     phase(b, side, PH_RESPONSE)
     # 2. response: stand tests, formation completion, charge declarations
     stand_tests(b, side)

@@ -20,16 +20,6 @@ from battle.kernel.layout import (
     END_CARDS,
     END_NO_UNITS,
     END_WITHDRAWAL,
-    EV_CARD,
-    EV_END,
-    EV_HIT,
-    EV_MOVED,
-    EV_PHASE,
-    EV_ROLL,
-    EV_STATE,
-    EV_TEST,
-    EV_WD,
-    EW,
     F_FIRECD,
     F_FIREDATX,
     F_MELEECD,
@@ -54,14 +44,11 @@ from battle.kernel.layout import (
     R_WD_SUCCESS,
     RF_DROP_BACK,
     RF_WD_THRESHOLD,
-    S_BOUNDS,
     S_BOX,
     S_CHANGED,
     S_CL,
     S_DEALT,
     S_DN,
-    S_EN,
-    S_EOVER,
     S_FCT,
     S_LOST,
     S_NWD,
@@ -112,6 +99,19 @@ from battle.kernel.layout import (
     U_SVS,
     U_TOTAL,
 )
+from battle.kernel.rows import (
+    card_row,
+    end_row,
+    hit_mark,
+    hit_row,
+    moved_row,
+    phase_row,
+    roll_row,
+    state_row,
+    test_row,
+    withdrawal_mark,
+    withdrawal_row,
+)
 from battle.withdrawal import highest_loss_step, withdrawal_order
 
 
@@ -125,56 +125,11 @@ def hit_dice(b: Battle) -> int:
     return int(total)
 
 
-@rule(I8, BT, I8, inline=True)
-def row(b: Battle, kind: int) -> int:
-    """A new event row of ``kind`` at the current turn and bound; -1 if the buffer is full
-    (the battle is then fought again with a larger one)."""
-    S, E = b.S, b.E
-    r = S[S_EN]
-    if r >= E.shape[0]:
-        S[S_EOVER] = 1
-        return -1
-    S[S_EN] = r + 1
-    E[r, 0] = kind
-    E[r, 1] = S[S_TURN]
-    E[r, 2] = S[S_BOUNDS]
-    for k in range(3, EW):
-        E[r, k] = 0.0
-    return int(r)
-
-
-@rule(VOID, BT, I8, F8, F8, F8, F8, F8, F8, F8, F8)
-def emit(
-    b: Battle,
-    kind: int,
-    v1: float,
-    v2: float,
-    v3: float,
-    v4: float,
-    v5: float,
-    v6: float,
-    v7: float,
-    v8: float,
-) -> None:
-    """Write one event row of ``kind`` with up to eight values (when recording)."""
-    r = row(b, kind)
-    if r >= 0:
-        E = b.E
-        E[r, 3] = v1
-        E[r, 4] = v2
-        E[r, 5] = v3
-        E[r, 6] = v4
-        E[r, 7] = v5
-        E[r, 8] = v6
-        E[r, 9] = v7
-        E[r, 10] = v8
-
-
 @rule(VOID, BT, I8, I8)
 def phase(b: Battle, side: int, name: int) -> None:
     """Record the start of a phase (RULES.md §6.3)."""
     if b.S[S_RECORD]:
-        emit(b, EV_PHASE, side, name, 0, 0, 0, 0, 0, 0)
+        phase_row(b, side, name)
 
 
 @rule(VOID, BT, I8, I8, I8, I8, I8, B1, I8, I8)
@@ -191,14 +146,14 @@ def test_event(
 ) -> None:
     """Record a test (RULES.md §0.2, §0.3): its kind, unit, die, roll, target and verdict."""
     if b.S[S_RECORD]:
-        emit(b, EV_TEST, kind, unit, die, roll, target, passed, why, arg)
+        test_row(b, kind, unit, die, roll, target, passed, why, arg)
 
 
 @rule(VOID, BT, I8, I8, I8, I8)
 def state_event(b: Battle, unit: int, state: int, why: int, arg: int) -> None:
     """Record that a unit changed state (shaken, routed, destroyed, ...) and why."""
     if b.S[S_RECORD]:
-        emit(b, EV_STATE, unit, state, why, arg, 0, 0, 0, 0)
+        state_row(b, unit, state, why, arg)
 
 
 @rule(I8, BT, I8)
@@ -265,7 +220,7 @@ def bad_thing(b: Battle, side: int, cause: int, unit: int, kind: int) -> None:
     if card:
         S[S_CL + side] += 1
     if S[S_RECORD]:
-        emit(b, EV_CARD, side, card, S[S_DN + side], cause, unit, kind, 0, 0)
+        card_row(b, side, card, S[S_DN + side], cause, unit, kind)
 
 
 @rule(VOID, BT, I8)
@@ -376,7 +331,7 @@ def fall_back(b: Battle, u: int, inches: float, action: int) -> None:
     before = P[u, 0]
     P[u, 0] = before - inches
     if S[S_RECORD]:
-        emit(b, EV_MOVED, u, action, before, max(P[u, 0], 0.0), -1, 0, 0, 0)
+        moved_row(b, u, action, before, max(P[u, 0], 0.0), -1)
     if P[u, 0] < 0.0:
         off_table(b, u, SR_FELL_BACK)
 
@@ -389,7 +344,7 @@ def drop_back(b: Battle, u: int) -> None:
     before = P[u, 0]
     P[u, 0] = before - b.RF[RF_DROP_BACK]
     if S[S_RECORD]:
-        emit(b, EV_MOVED, u, MV_DROP_BACK, before, max(P[u, 0], 0.0), -1, 0, 0, 0)
+        moved_row(b, u, MV_DROP_BACK, before, max(P[u, 0], 0.0), -1)
     if P[u, 0] < 0.0:
         off_table(b, u, SR_DROPPED_BACK)
 
@@ -440,7 +395,7 @@ def hit_filter(b: Battle, a: int, tg: int, how: int, bonus: int, cd_x: int) -> i
     caused.
     """
     U, S, RI, FI, TI = b.U, b.S, b.RI, b.FI, b.TI
-    mark = row(b, EV_HIT) if S[S_RECORD] else -1
+    mark = hit_mark(b) if S[S_RECORD] else -1
     d_roll = hit_dice(b)
     melee = how >= HOW_MELEE
     if melee:
@@ -458,18 +413,8 @@ def hit_filter(b: Battle, a: int, tg: int, how: int, bonus: int, cd_x: int) -> i
     passed = roll <= target
     test_event(b, TK_CASUALTY, tg, die, roll, target, passed, TR_NONE, 0)
     hits = take_hits(b, tg, RI[R_HITS_PASS] if passed else RI[R_HITS_FAIL])
-    if mark >= 0:
-        E = b.E
-        E[mark, 3] = how
-        E[mark, 4] = a
-        E[mark, 5] = tg
-        E[mark, 6] = melee
-        E[mark, 7] = d_roll
-        E[mark, 8] = bonus
-        E[mark, 9] = cd
-        E[mark, 10] = h
-        E[mark, 11] = hits
-        E[mark, 12] = U[tg, U_TOTAL]
+    if mark >= 0:  # recording
+        hit_row(b, mark, how, a, tg, melee, d_roll, bonus, cd, h, hits, U[tg, U_TOTAL])
     return hits
 
 
@@ -480,7 +425,7 @@ def finish(b: Battle, winner: int, reason: int) -> None:
     S[S_REASON] = reason
     S[S_OVER] = 1
     if S[S_RECORD]:
-        emit(b, EV_END, winner, reason, 0, 0, 0, 0, 0, 0)
+        end_row(b, winner, reason)
 
 
 @rule(B1, BT)
@@ -537,26 +482,16 @@ def roll_withdrawal(b: Battle, side: int, pct: float, total: int) -> bool:
     every check (its casualty percent ``pct``, factors, dice and both sides' §7.2 counts)."""
     S, RI = b.S, b.RI
     die = RI[R_WD_DIE]
-    r = row(b, EV_WD)
+    r = withdrawal_mark(b)
     S[S_NWD] += 1
     rolled = 0
     for _ in range(total):  # none when the total is 0 or less
         roll = d(b, die)
         rolled += roll
-        rr = row(b, EV_ROLL)
-        if rr >= 0:
-            b.E[rr, 3] = roll
+        roll_row(b, roll)
     withdraws = rolled >= RI[R_WD_SUCCESS]
     if r >= 0:
-        E = b.E
-        E[r, 3] = side
-        E[r, 4] = pct
-        E[r, 5] = total
-        E[r, 6] = withdraws
-        E[r, 7] = max(total, 0)
-        for j in range(4):
-            E[r, 8 + j] = S[S_TAL + 4 * side + j]
-            E[r, 12 + j] = S[S_TAL + 4 * (1 - side) + j]
+        withdrawal_row(b, r, side, pct, total, withdraws)
     return bool(withdraws)
 
 

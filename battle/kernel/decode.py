@@ -297,6 +297,24 @@ def _started(p: Packed, lay: Layout, attacker: int) -> BattleStarted:
     return event
 
 
+def _int_width() -> int:
+    """The columns :func:`events` reads as whole numbers: up to the last whole value of any
+    kind but a withdrawal check (read as floats, by :func:`_withdrawals`), from the schema
+    (:data:`battle.kernel.layout.EVENT_ROWS`)."""
+    ends = [
+        at + width
+        for kind, widths in L.EVENT_ROWS
+        if kind != "EV_WD"
+        for at, (name, width) in zip(L.event_columns(kind), widths, strict=True)
+        if name not in L.EVENT_FLOATS
+    ]
+    return max(ends)
+
+
+#: the width of the rows' integer copy (a hit's row is the widest)
+_INT_WIDTH = _int_width()
+
+
 def events(
     t: Tables,
     p: Packed,
@@ -305,11 +323,12 @@ def events(
     E: FloatArray,
     checks: tuple[WithdrawalChecked, ...],
 ) -> list[BattleEvent]:
-    """The battle's events, in order, from its event rows ``E`` (one row per event, see
-    :mod:`battle.kernel.layout`) and the start, from its layout."""
+    """The battle's events, in order, from its event rows ``E`` (one row per event, each
+    value read by its name in :data:`battle.kernel.layout.EVENT_ROWS`) and the start, from
+    its layout."""
     ids = [s.id for s in lay.specs]
     names = p.formations
-    ints = E[:, : EH_TOTAL + 1].astype(np.int64).tolist()  # the widest integer row: a hit's
+    ints = E[:, :_INT_WIDTH].astype(np.int64).tolist()
     out: list[BattleEvent] = [_started(p, lay, attacker)]
     append = out.append
     kinds, phases, moves, states = L.TEST_KINDS, PHASES, L.MOVES, L.STATES

@@ -4,14 +4,16 @@ Each family of columns or codes is declared once, as a list of names in order: i
 are made from that order (``(U_SIDE, U_KIND, ...) = range(37)``, which fails at import unless
 the count is right), and its width from its last name (``NU = U_HALFP + 1``). The battle's
 scalars ``S_*``, some several wide (a value per side, the tallies), are numbered from
-:data:`SCALARS`, their names with their widths; tests/battle/test_kernel_layout.py checks
-that they do not overlap, and that the names a decoder prints (``TEST_KINDS``, ``HOWS``, ...)
-match their codes.
+:data:`SCALARS`, their names with their widths, and the event rows from :data:`EVENT_ROWS`,
+each kind's values' names with their widths; tests/battle/test_kernel_layout.py checks that
+they do not overlap, and that the names a decoder prints (``TEST_KINDS``, ``HOWS``, ...)
+match their codes (tests/battle/test_kernel_event_rows.py, that the kernel writes and the
+decoder reads every event value by its name).
 
-The kernel (:mod:`battle.kernel.rules_core`, :mod:`battle.kernel.orders`,
-:mod:`battle.kernel.bound`) keeps one battle as a handful of numpy arrays so that numba can
-compile the rules; these constants name their columns. Module-level ints are compile-time
-constants to numba.
+The kernel (:mod:`battle.kernel.core`, :mod:`battle.kernel.phases`,
+:mod:`battle.kernel.orders`, :mod:`battle.kernel.bound`) keeps one battle as a handful of
+numpy arrays so that numba can compile the rules; these constants name their columns.
+Module-level ints are compile-time constants to numba.
 
 Arrays of one battle (the ``st`` tuple, see :func:`battle.kernel.bound.set_out`):
 
@@ -23,7 +25,9 @@ Arrays of one battle (the ``st`` tuple, see :func:`battle.kernel.bound.set_out`)
 ``DK`` int64 [2, cards]: each side's deck, highest card first (RULES.md §3); ``DL`` the cards
        dealt since the last reshuffle (draw-through).
 ``DB`` float64 [n]: the battle's uniforms, drawn from its generator (battle.kernel.draw).
-``E``  float64 [rows, EW]: the event buffer, one row per event (``EV_*`` kinds).
+``E``  float64 [rows, EW]: the event buffer, one row per event, laid out by
+       :data:`EVENT_ROWS` (its kind ``EV_*``, turn, bound, then the kind's values by name),
+       written by :mod:`battle.kernel.rows` and read by :mod:`battle.kernel.decode`.
 ``OA``  int64 [units, NO]: this bound's orders; ``OG`` float64 [units]: their stop gaps.
 ``WK`` int64 [WK_ROWS, units], ``WB`` bool [2, units], ``CH`` int64 [units, 5] and ``CG``
        float64 [units]: working space of one step (choosing a bound's orders, the melee
@@ -307,31 +311,89 @@ NO = O_FORM + 1
     A_ADVANCE,
 ) = range(4)
 
-# ---------------------------------------------------------------- events
-EW = 16  # columns: kind, turn, bound, then up to 13 values
-(
-    EV_PHASE,  # side, phase
-    EV_BOUND,  # side, card, deck size, activated count; then that many EV_ACT rows
-    EV_ACT,  # unit
-    EV_TEST,  # test kind, unit (-1), die, roll, target, passed, reason code, reason arg
-    EV_HIT,  # how, attacker, target, melee, d, bonus, divisor, morale hits, hits, total
-    EV_MELEE,  # a, b, hits by a, hits by b, loser (-1), outcome
-    EV_CARD,  # side, card, cards left, cause code, unit, test kind
-    EV_STATE,  # unit, state, reason code, reason arg
-    EV_MOVED,  # unit, action, from, to, target (-1)
-    EV_FORMED,  # unit, from formation, to formation
-    EV_WD,  # side, percent, total, withdraws, rolls, own tallies (4), enemy tallies (4)
-    EV_ROLL,  # one withdrawal die
-    EV_END,  # winner (-1), reason
-) = range(1, 14)
 
-# the columns of an event row by name: every row's kind, turn and bound, then each kind's
-# values in the order the kernel writes them (``emit``'s v1, v2, ...), from column 3
-E_KIND, E_TURN, E_BOUND = range(3)
-EP_SIDE, EP_PHASE = range(3, 5)  # EV_PHASE
-EB_SIDE, EB_CARD, EB_DECK, EB_NACT = range(3, 7)  # EV_BOUND
-EA_UNIT = 3  # EV_ACT
-ET_KIND, ET_UNIT, ET_DIE, ET_ROLL, ET_TARGET, ET_PASSED, ET_WHY, ET_ARG = range(3, 11)  # EV_TEST
+# ---------------------------------------------------------------- events
+def _values(names: str) -> tuple[tuple[str, int], ...]:
+    """``"A B*4"`` -> ``(("A", 1), ("B", 4))``: value names, each one column or ``*`` many."""
+    out = []
+    for word in names.split():
+        name, _, width = word.partition("*")
+        out.append((name, int(width or 1)))
+    return tuple(out)
+
+
+#: the event rows (the ``E`` buffer), declared once: each kind's code name, then its values'
+#: names in column order from column ``E_VALUES`` (every row holds its kind, turn and bound
+#: first), each with how many columns it takes. The kinds' codes ``EV_*`` (from 1: 0 is an
+#: unwritten row), every value's column ``E*_*`` below and the buffer's width ``EW`` are
+#: made from this table (checked at import, never numbered by hand); the kernel writes each
+#: value by its name (:mod:`battle.kernel.rows`) and the decoder reads it by the same name
+#: (:mod:`battle.kernel.decode`). tests/battle/test_kernel_event_rows.py checks that neither
+#: writes or reads a column by number, nor a column of another kind than the row's.
+EVENT_ROWS: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = (
+    ("EV_PHASE", _values("EP_SIDE EP_PHASE")),  # side -1: the withdrawal phase
+    ("EV_BOUND", _values("EB_SIDE EB_CARD EB_DECK EB_NACT")),  # then EB_NACT rows EV_ACT
+    ("EV_ACT", _values("EA_UNIT")),  # an activated unit
+    # a TR_* reason; unit -1 and the other side's roll as target: the initiative roll
+    ("EV_TEST", _values("ET_KIND ET_UNIT ET_DIE ET_ROLL ET_TARGET ET_PASSED ET_WHY ET_ARG")),
+    (
+        "EV_HIT",  # a HOW_* way
+        _values(
+            "EH_HOW EH_ATTACKER EH_TARGET EH_MELEE EH_D EH_BONUS EH_DIVISOR EH_MORALE_HITS"
+            " EH_HITS EH_TOTAL"
+        ),
+    ),
+    ("EV_MELEE", _values("EM_A EM_B EM_BY_A EM_BY_B EM_LOSER EM_OUTCOME")),  # loser -1: none
+    ("EV_CARD", _values("EC_SIDE EC_CARD EC_LEFT EC_CAUSE EC_UNIT EC_TEST")),  # a CC_* cause
+    ("EV_STATE", _values("ES_UNIT ES_STATE ES_WHY ES_ARG")),  # an ST_* state, an SR_* reason
+    # an MV_* action; from and to in inches; target -1: none
+    ("EV_MOVED", _values("EMV_UNIT EMV_ACTION EMV_FROM EMV_TO EMV_TARGET")),
+    ("EV_FORMED", _values("EF_UNIT EF_FROM EF_TO")),  # formation indices
+    # each side's four §7.2 tallies (T_* order); then EWD_NROLLS rows EV_ROLL, one per die
+    (
+        "EV_WD",
+        _values("EWD_SIDE EWD_PERCENT EWD_TOTAL EWD_WITHDRAWS EWD_NROLLS EWD_OWN*4 EWD_ENEMY*4"),
+    ),
+    ("EV_ROLL", _values("ER_ROLL")),  # one withdrawal die
+    ("EV_END", _values("EE_WINNER EE_REASON")),  # winner -1: a draw
+)
+#: the values that are not whole numbers (the decoder reads them from the rows as floats)
+EVENT_FLOATS = frozenset({"EWD_PERCENT", "EMV_FROM", "EMV_TO"})
+#: every row's first columns, then its kind's values
+E_KIND, E_TURN, E_BOUND, E_VALUES = range(4)
+
+
+def event_columns(kind: str) -> list[int]:
+    """The first column of each value of the event rows of ``kind`` (an ``EV_*`` name of
+    :data:`EVENT_ROWS`), laid end to end from ``E_VALUES``; ``KeyError`` for another name."""
+    return [E_VALUES + at for at in _starts(dict(EVENT_ROWS)[kind])[:-1]]
+
+
+def _row_width(widths: tuple[tuple[str, int], ...]) -> int:
+    return E_VALUES + _starts(widths)[-1]
+
+
+(
+    EV_PHASE,
+    EV_BOUND,
+    EV_ACT,
+    EV_TEST,
+    EV_HIT,
+    EV_MELEE,
+    EV_CARD,
+    EV_STATE,
+    EV_MOVED,
+    EV_FORMED,
+    EV_WD,
+    EV_ROLL,
+    EV_END,
+) = range(1, len(EVENT_ROWS) + 1)
+#: the columns of the widest row (a withdrawal check's)
+EW = max(_row_width(widths) for _, widths in EVENT_ROWS)
+EP_SIDE, EP_PHASE = event_columns("EV_PHASE")
+EB_SIDE, EB_CARD, EB_DECK, EB_NACT = event_columns("EV_BOUND")
+(EA_UNIT,) = event_columns("EV_ACT")
+ET_KIND, ET_UNIT, ET_DIE, ET_ROLL, ET_TARGET, ET_PASSED, ET_WHY, ET_ARG = event_columns("EV_TEST")
 (
     EH_HOW,
     EH_ATTACKER,
@@ -343,16 +405,45 @@ ET_KIND, ET_UNIT, ET_DIE, ET_ROLL, ET_TARGET, ET_PASSED, ET_WHY, ET_ARG = range(
     EH_MORALE_HITS,
     EH_HITS,
     EH_TOTAL,
-) = range(3, 13)  # EV_HIT
-EM_A, EM_B, EM_BY_A, EM_BY_B, EM_LOSER, EM_OUTCOME = range(3, 9)  # EV_MELEE
-EC_SIDE, EC_CARD, EC_LEFT, EC_CAUSE, EC_UNIT, EC_TEST = range(3, 9)  # EV_CARD
-ES_UNIT, ES_STATE, ES_WHY, ES_ARG = range(3, 7)  # EV_STATE
-EMV_UNIT, EMV_ACTION, EMV_FROM, EMV_TO, EMV_TARGET = range(3, 8)  # EV_MOVED
-EF_UNIT, EF_FROM, EF_TO = range(3, 6)  # EV_FORMED
-EWD_SIDE, EWD_PERCENT, EWD_TOTAL, EWD_WITHDRAWS, EWD_NROLLS = range(3, 8)  # EV_WD, then ...
-EWD_OWN, EWD_ENEMY = 8, 12  # ... each side's four §7.2 tallies (T_* order)
-ER_ROLL = 3  # EV_ROLL
-EE_WINNER, EE_REASON = range(3, 5)  # EV_END
+) = event_columns("EV_HIT")
+EM_A, EM_B, EM_BY_A, EM_BY_B, EM_LOSER, EM_OUTCOME = event_columns("EV_MELEE")
+EC_SIDE, EC_CARD, EC_LEFT, EC_CAUSE, EC_UNIT, EC_TEST = event_columns("EV_CARD")
+ES_UNIT, ES_STATE, ES_WHY, ES_ARG = event_columns("EV_STATE")
+EMV_UNIT, EMV_ACTION, EMV_FROM, EMV_TO, EMV_TARGET = event_columns("EV_MOVED")
+EF_UNIT, EF_FROM, EF_TO = event_columns("EV_FORMED")
+(
+    EWD_SIDE,
+    EWD_PERCENT,
+    EWD_TOTAL,
+    EWD_WITHDRAWS,
+    EWD_NROLLS,
+    EWD_OWN,
+    EWD_ENEMY,
+) = event_columns("EV_WD")
+(ER_ROLL,) = event_columns("EV_ROLL")
+EE_WINNER, EE_REASON = event_columns("EV_END")
+for _code, (_kind, _widths) in enumerate(EVENT_ROWS, 1):  # the names above in the table's order
+    if globals()[_kind] != _code:
+        raise ImportError(f"battle.kernel.layout: {_kind} is not in EVENT_ROWS' place")
+    for _slot, (_value, _) in zip(event_columns(_kind), _widths, strict=True):
+        if globals()[_value] != _slot:
+            raise ImportError(f"battle.kernel.layout: {_value} is not in {_kind}'s place")
+del _code, _kind, _widths, _slot, _value
+
+
+def event_values(row: list[float]) -> tuple[str, dict[str, float | list[float]]]:
+    """One event row (``E[i].tolist()``) read by the schema: its kind's name and each value by
+    its name (a list for a value several columns wide); for reading a buffer by eye and for
+    tests. ``ValueError`` for a row of no kind (an unwritten row)."""
+    code = int(row[E_KIND])
+    if not 1 <= code <= len(EVENT_ROWS):
+        raise ValueError(f"not an event row: kind {row[E_KIND]!r}")
+    kind, widths = EVENT_ROWS[code - 1]
+    values: dict[str, float | list[float]] = {"E_TURN": row[E_TURN], "E_BOUND": row[E_BOUND]}
+    for at, (name, width) in zip(event_columns(kind), widths, strict=True):
+        values[name] = row[at] if width == 1 else row[at : at + width]
+    return kind, values
+
 
 # phases (battle.events.PHASES order)
 (

@@ -12,7 +12,6 @@ from battle.formation import completion_sum
 from battle.kernel.core import (
     bad_thing,
     drop_back,
-    emit,
     fall_back,
     hit_filter,
     morale_test,
@@ -27,9 +26,6 @@ from battle.kernel.layout import (
     A_FORM,
     A_RALLY,
     CC_MELEE,
-    EV_FORMED,
-    EV_MELEE,
-    EV_MOVED,
     F_FIRECD,
     F_SQUARE,
     FF_MOVE,
@@ -123,6 +119,7 @@ from battle.kernel.layout import (
     WK_PAIR_A,
     WK_PAIR_B,
 )
+from battle.kernel.rows import formed_row, melee_row, moved_row
 
 
 @rule(B1, A2I, I8, I8, inline=True)
@@ -169,7 +166,7 @@ def resolve_melee(
         outcome = MO_DECIDED
         loser = a if hits_by_a < hits_by_b else c
     if b.S[S_RECORD]:
-        emit(b, EV_MELEE, a, c, hits_by_a, hits_by_b, loser, outcome, 0, 0)
+        melee_row(b, a, c, hits_by_a, hits_by_b, loser, outcome)
     if loser < 0:
         return
     bad_thing(b, U[loser, U_SIDE], CC_MELEE, loser, 0)
@@ -197,7 +194,7 @@ def pursue(b: Battle, c: int, u: int, bonus: int) -> None:
     before = P[c, 0]
     P[c, 0] += gap
     if b.S[S_RECORD]:
-        emit(b, EV_MOVED, c, MV_PURSUE, before, P[c, 0], u, 0, 0, 0)
+        moved_row(b, c, MV_PURSUE, before, P[c, 0], u)
     U[c, U_MELEE] = u
     U[u, U_MELEE] = c
     bonus_c = charge_bonus(b, c, u, bonus)
@@ -431,8 +428,8 @@ def charge_move(b: Battle, u: int, target: int) -> None:
         U[u, U_CBONUS] = RI[R_CHARGE_BONUS]
         U[target, U_CBONUS] = RI[R_CHARGE_BONUS]
         if record:
-            emit(b, EV_MOVED, u, MV_CHARGE, before, P[u, 0], target, 0, 0, 0)
-            emit(b, EV_MOVED, target, MV_COUNTER, other_before, P[target, 0], u, 0, 0, 0)
+            moved_row(b, u, MV_CHARGE, before, P[u, 0], target)
+            moved_row(b, target, MV_COUNTER, other_before, P[target, 0], u)
         return
     P[u, 1] = before
     P[u, 0] = depth - P[target, 0]
@@ -442,7 +439,7 @@ def charge_move(b: Battle, u: int, target: int) -> None:
     U[target, U_CTF] = 1
     U[u, U_CBONUS] = RI[R_CHARGE_BONUS]
     if record:
-        emit(b, EV_MOVED, u, MV_CHARGE, before, P[u, 0], target, 0, 0, 0)
+        moved_row(b, u, MV_CHARGE, before, P[u, 0], target)
 
 
 @rule(VOID, BT, I8, I8)
@@ -463,7 +460,7 @@ def change_formation(b: Battle, u: int, new: int) -> None:
             state_event(b, u, ST_REFUSED, SR_MAY_NOT_FORM, new)
         return
     if b.S[S_RECORD]:
-        emit(b, EV_FORMED, u, old, new, 0, 0, 0, 0, 0)
+        formed_row(b, u, old, new)
     U[u, U_FID] = new
     U[u, U_CCOST] = CT[old, new]
     U[u, U_DISORD] = 1
@@ -486,7 +483,7 @@ def advance(b: Battle, u: int, to_gap: float, front: float) -> None:
     before = P[u, 0]
     P[u, 0] += step
     if b.S[S_RECORD]:
-        emit(b, EV_MOVED, u, MV_ADVANCE, before, P[u, 0], -1, 0, 0, 0)
+        moved_row(b, u, MV_ADVANCE, before, P[u, 0], -1)
 
 
 @rule(VOID, BT, I8, I8)

@@ -35,6 +35,7 @@ KERNEL_TESTS = [
     "test_engine_call.py",
     "test_engines_equal.py",
     "test_kernel.py",
+    "test_kernel_event_rows.py",
     "test_kernel_layout.py",
     "test_kernel_runtime.py",
     "test_kernel_start.py",
