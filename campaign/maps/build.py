@@ -17,6 +17,7 @@ from collections import Counter
 from typing import Any
 
 import networkx as nx
+import numpy as np
 
 from campaign.errors import MapError
 from campaign.maps.raw import RawJunction, RawMap
@@ -242,15 +243,38 @@ def _place(graph: nx.Graph, seed: int, notes: list[str]) -> None:
             "networkx.bfs_layout (a large map)."
         )
         return
-    layout = nx.spring_layout(ordered, pos=known or None, fixed=sorted(known) or None, seed=seed)
+    with np.errstate(all="ignore"):  # (a degenerate layout is caught below, not warned of)
+        layout = nx.spring_layout(
+            ordered, pos=known or None, fixed=sorted(known) or None, seed=seed
+        )
     scale = 1.0 if known else 100.0
+    how = f"networkx.spring_layout (seed {seed})"
+    if not all(math.isfinite(float(v)) for n in missing for v in layout[n]):
+        # the spring layout fails (NaN) when the given positions are degenerate, e.g. all at
+        # one point (found by issue 32's fuzz: ``map convert`` wrote ``pos: [.nan, .nan]``)
+        layout, scale = _on_a_circle(missing, known), 1.0
+        how = "a circle around the given junctions (the spring layout failed)"
     for n in missing:
         x, y = layout[n]
         graph.nodes[n]["pos"] = (round(float(x) * scale, 3), round(float(y) * scale, 3))
-    notes.append(
-        f"{len(missing)} junctions have no position: placed by networkx.spring_layout "
-        f"(seed {seed})."
-    )
+    notes.append(f"{len(missing)} junctions have no position: placed by {how}.")
+
+
+def _on_a_circle(
+    missing: list[str], known: dict[str, tuple[float, float]]
+) -> dict[str, tuple[float, float]]:
+    """``missing`` junctions evenly on a circle around the finite ``known`` positions (radius
+    their extent, at least 100), in id order: a layout that cannot fail."""
+    points = [p for p in known.values() if all(math.isfinite(float(v)) for v in p)]
+    cx = sum(p[0] for p in points) / len(points) if points else 0.0
+    cy = sum(p[1] for p in points) / len(points) if points else 0.0
+    extent = max((max(abs(p[0] - cx), abs(p[1] - cy)) for p in points), default=0.0)
+    radius = max(extent, 100.0)
+    step = 2 * math.pi / len(missing)
+    return {
+        n: (cx + radius * math.cos(i * step), cy + radius * math.sin(i * step))
+        for i, n in enumerate(missing)
+    }
 
 
 def _place_in_layers(

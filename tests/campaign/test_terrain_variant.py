@@ -19,8 +19,9 @@ from campaign.terrain import defender_steps, hold_ground, stiffen
 
 #: The default rules' hash without the variant: the variant's key is left out of
 #: config/rules.yaml, so the default rules (and every campaign fought under them) are as they
-#: would be without it (9b5e54c2d290 until issue 31 added ``road_victor_rally_minutes``).
-DEFAULT_HASH = "ac12bd73e33d"
+#: would be without it (9b5e54c2d290 until issue 31 added ``road_victor_rally_minutes``,
+#: ac12bd73e33d until it gave the raider temper ``guard_hours: 2``).
+DEFAULT_HASH = "66b7fac0650d"
 SEEDS = range(300)
 
 

@@ -172,3 +172,22 @@ def test_node_link_errors_name_the_edge_by_index_and_ends(tmp_path):
         f"{path}: edges[1] (b–c): march hours must be a positive number (from hours: -2)."
     )
     assert "('b', 'c')" not in info.value.message
+
+
+def test_junctions_placed_around_extreme_positions_get_finite_ones(tmp_path: Path) -> None:
+    """A map whose given positions are extreme (1e300) makes networkx's spring layout give NaN
+    for the junctions without one; they are placed on a circle instead, so ``map convert``
+    never writes ``pos: [.nan, .nan]`` (found by issue 32's fuzz), and no numpy warning."""
+    import math
+    import warnings
+
+    graph = nx.Graph()
+    graph.add_edges_from([("A", "B"), ("B", "C"), ("C", "D"), ("D", "A")])
+    graph.nodes["A"].update(x=1e300, y=0.0)
+    graph.nodes["B"].update(x=-1e300, y=1e300)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cmap = load_map(_write_graph(graph, tmp_path / "far.json"), MapOptions(seed=3))
+    positions = dict(cmap.graph.nodes(data="pos"))
+    assert all(math.isfinite(v) for p in positions.values() for v in p), positions
+    assert "a circle" in " ".join(cmap.notes)
