@@ -21,6 +21,7 @@ import resource
 import signal
 import subprocess
 import sys
+import time
 import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
@@ -59,6 +60,7 @@ class Outcome:
     err: str
     hung: bool = False
     raised: str | None = None
+    cpu: float = 0.0  # CPU seconds the case used (in-process runs)
 
     @property
     def verdict(self) -> str:
@@ -143,6 +145,7 @@ def run_cli_timed(argv: list[str], limit: float = CASE_LIMIT) -> Outcome:
     if os.environ.get("FUZZ_ISOLATE") == "1":
         return run_cli_isolated(argv, limit)
     out, err = io.StringIO(), io.StringIO()
+    start = time.process_time()
     code: int | None = None
     hung = False
     raised = None
@@ -158,7 +161,8 @@ def run_cli_timed(argv: list[str], limit: float = CASE_LIMIT) -> Outcome:
     except Exception as exc:
         raised = "".join(traceback.format_exception_only(exc)).strip()
         raised += "\n" + "".join(traceback.format_tb(exc.__traceback__)[-3:])
-    return Outcome(argv, code, out.getvalue(), err.getvalue(), hung, raised)
+    cpu = time.process_time() - start
+    return Outcome(argv, code, out.getvalue(), err.getvalue(), hung, raised, cpu)
 
 
 def _record(kind: str, outcome: Outcome) -> None:
