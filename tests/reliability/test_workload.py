@@ -15,6 +15,7 @@ from campaign.workload import (
     MAX_DIARY_JUNCTION_DAYS,
     check_campaign_work,
     check_diary_work,
+    check_hold_work,
 )
 
 from .conftest import one_error_line, run_cli
@@ -78,3 +79,20 @@ def test_a_diary_past_the_bound_is_refused_before_the_campaign_is_played(
     line = one_error_line(err)
     assert code == 2 and "36,500 junction-days" in line and "--report" in line
     assert "at most 200 days" in line and not diary.exists()
+
+
+def test_holds_that_could_think_too_often_are_refused_before_the_campaign(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Divisions holding with nowhere to go think again every ``hold_minutes``: 22 divisions
+    (10 a side and the default map's 2 reinforcements) × 128 days × 840 minutes of daylight
+    at 1 minute could think 2.4 million times (the fuzz's 128-day case ran 569 s)."""
+    check_hold_work(8, 128, 840, 1, None)  # 860,160: 17 s of CPU, accepted
+    start = time.process_time()
+    argv = ["run", "--seed", "3", "--set", "campaign.time_limit_days=128"]
+    argv += ["--set", "campaign.hold_minutes=1", "--set", "campaign.divisions_per_side=10"]
+    code, out, err = run_cli(argv, capsys)
+    line = one_error_line(err)
+    assert code == 2 and out == "" and "2,365,440 times" in line and "1,000,000" in line
+    assert "campaign.hold_minutes=3" in line
+    assert time.process_time() - start < 10
