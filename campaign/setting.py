@@ -14,6 +14,7 @@ from campaign.events import SIDES
 from campaign.lookups import map_tables
 from campaign.maps import CampaignMap
 from campaign.reinforcements import check_reinforcements
+from campaign.workload import check_campaign_work, check_hold_work
 
 __all__ = ["SETTINGS", "SETTINGS_MAX", "Setting", "setting_of"]
 
@@ -50,6 +51,10 @@ class Setting:
         self.graph = cmap.graph
         self.time_limit_days = cmap.time_limit(cr.time_limit_days)
         check_reinforcements(cmap, cr, self.time_limit_days)  # MapError: nothing kept
+        check_campaign_work(cmap.graph.number_of_nodes(), self.time_limit_days, cmap.source)
+        divisions = 2 * cr.divisions_per_side + sum(len(r.divisions) for r in cmap.reinforcements)
+        daylight = cr.day_end_minutes - cr.day_start_minutes
+        check_hold_work(divisions, self.time_limit_days, daylight, cr.hold_minutes, cmap.source)
         self.clock = Clock(cr.day_start_minutes, cr.day_end_minutes)
         table = raise_table(rules)
         self.unknown_boxes = table.unknown_boxes

@@ -209,6 +209,11 @@ def run(
         daylight_hours=loaded.rules.campaign.daylight_hours,
     )
     cmap = load_map(map_path, options)
+    if report is not None:  # the diary's work, refused before the campaign is played
+        from campaign.workload import check_diary_work
+
+        days = cmap.time_limit(loaded.rules.campaign.time_limit_days)
+        check_diary_work(cmap.graph.number_of_nodes(), days, cmap.source, "--report")
     verbose = battles is not BattleDetail.summary
     if until is not None or save is not None or tabletop is not None:
         from campaign.cli.save_run import LogOptions, SavedRun, run_and_save

@@ -15,6 +15,7 @@ from battle.errors import plain_message
 from battle.yamlfile import check_file_size, file_error
 from campaign.errors import SimulatorError
 from campaign.events import CampaignEvent, event_from_dict, event_to_dict
+from campaign.printers.event_ranges import check_event_ranges
 
 __all__ = ["dump_event", "read_jsonl", "write_jsonl"]
 
@@ -130,6 +131,7 @@ def _events(handle: TextIO, path: Path) -> Iterator[CampaignEvent]:
             data = json.loads(line)
             _numbers_in_range(data)
             event = _checked_event(data)
+            check_event_ranges(event)
             if not 0 <= event.t <= MAX_EVENT_MINUTES:
                 raise ValueError(
                     f"field 't': expected 0..{MAX_EVENT_MINUTES} minutes (found {event.t})"

@@ -113,6 +113,19 @@ def diary_format(path: Path) -> DiaryFormat:
     )
 
 
+def _check_work(events: Sequence[CampaignEvent], cmap: CampaignMap, flag: str | None) -> None:
+    """Refuse a diary past :data:`campaign.workload.MAX_DIARY_JUNCTION_DAYS` (its days: the
+    last day an event falls on, or the day count of its end)."""
+    from campaign.clock import clock_of
+    from campaign.events import CampaignEnded
+    from campaign.workload import check_diary_work
+
+    clock = clock_of(events)
+    days = max([clock.day(e.t) for e in events] or [1])
+    days = max([days] + [e.days for e in events if isinstance(e, CampaignEnded)])
+    check_diary_work(cmap.graph.number_of_nodes(), days, cmap.source, flag)
+
+
 def write_report(
     events: Sequence[CampaignEvent],
     cmap: CampaignMap,
@@ -151,6 +164,7 @@ def write_report(
 
     check_detail(detail)
     check_output_folder(path, flag)
+    _check_work(events, cmap, flag)
     try:
         text = fmt.write(DiaryRequest(events, cmap, path, view, odds, rules, detail))
         if isinstance(text, bytes):  # a PDF

@@ -22,7 +22,13 @@ def main(path: str) -> None:
     for kind in sorted({k for k, _ in table}):
         counts = {v: table[(kind, v)] for v in ("ok", "refused", "crash", "hang")}
         total = sum(counts.values())
-        print(f"{kind:7s} {total:5d} cases: " + ", ".join(f"{v} {n}" for v, n in counts.items()))
+        cpu = max((r.get("cpu", 0.0) for r in rows if r["kind"] == kind), default=0.0)
+        print(
+            f"{kind:7s} {total:5d} cases: "
+            + ", ".join(f"{v} {n}" for v, n in counts.items())
+            + f"; slowest {cpu:.1f} s CPU"
+        )
+    print(f"all     {len(rows):5d} cases")
     seen: Counter[str] = Counter()
     for r in rows:
         if r["verdict"] in ("crash", "hang"):

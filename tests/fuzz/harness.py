@@ -2,7 +2,9 @@
 
 Each fuzz case calls :func:`campaign.cli.main` (the console script's entry point, so the
 exit codes are the ones a user sees) with stdout and stderr captured, under a ``SIGALRM``
-timer: a case that has not ended after ``limit`` seconds is stopped and counted as a hang.
+timer: a case that has used ``limit`` seconds of CPU (``ITIMER_PROF``: the process's own
+time, so a busy machine does not turn a slow case into a "hang"), or ``WALL_FACTOR`` times
+that of wall-clock time (a case blocked on something), is stopped and counted as a hang.
 Outcomes are classified by :func:`classify`; with ``FUZZ_CENSUS=FILE`` every outcome is also
 appended to FILE as one JSON line, and the tests record instead of failing (used to count
 crashes and hangs before and after a change; see tests/fuzz/census.py).
@@ -13,13 +15,15 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import math
 import os
 import resource
 import signal
 import subprocess
 import sys
+import time
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -27,8 +31,11 @@ from campaign.cli import main
 
 __all__ = ["CASE_LIMIT", "Outcome", "check", "run_cli_timed"]
 
-#: Seconds one fuzz case may take (a campaign on a small map takes well under one second).
+#: CPU seconds one fuzz case may take (a campaign on a small map takes well under one second).
 CASE_LIMIT = float(os.environ.get("FUZZ_CASE_LIMIT", "20"))
+#: Wall-clock limit of a case, as a multiple of its CPU limit: a case waiting on nothing
+#: (a lock, a socket) uses no CPU, and is stopped by this one.
+WALL_FACTOR = float(os.environ.get("FUZZ_WALL_FACTOR", "6"))
 #: Bytes of address space one case may add (beyond it, an allocation raises MemoryError and
 #: the case counts as a crash: a size that was not bounded before work started).
 CASE_MEMORY = int(float(os.environ.get("FUZZ_CASE_MEMORY_GB", "1.5")) * 2**30)
@@ -53,6 +60,7 @@ class Outcome:
     err: str
     hung: bool = False
     raised: str | None = None
+    cpu: float = 0.0  # CPU seconds the case used (in-process runs)
 
     @property
     def verdict(self) -> str:
@@ -74,26 +82,35 @@ def _alarm(limit: float) -> Iterator[None]:
         raise CaseTimeout
 
     previous = signal.signal(signal.SIGALRM, _stop)
+    previous_prof = signal.signal(signal.SIGPROF, _stop)
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     cap = _address_space() + CASE_MEMORY
     if hard != resource.RLIM_INFINITY:
         cap = min(cap, hard)
     resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
-    signal.setitimer(signal.ITIMER_REAL, limit)
+    signal.setitimer(signal.ITIMER_PROF, limit)
+    signal.setitimer(signal.ITIMER_REAL, limit * WALL_FACTOR)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.signal(signal.SIGALRM, previous)
+        signal.signal(signal.SIGPROF, previous_prof)
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
-def _limit_memory() -> None:  # in the child, before exec
-    resource.setrlimit(resource.RLIMIT_AS, (_address_space() + 4 * CASE_MEMORY, -1))
+def _limiter(cpu: float) -> Callable[[], None]:
+    def limit() -> None:  # in the child, before exec
+        resource.setrlimit(resource.RLIMIT_AS, (_address_space() + 4 * CASE_MEMORY, -1))
+        seconds = max(1, math.ceil(cpu))
+        resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 5))  # then SIGXCPU
+
+    return limit
 
 
 def run_cli_isolated(argv: list[str], limit: float = CASE_LIMIT) -> Outcome:
-    """Run ``python -m campaign ARGV`` in a child process with the same time limit.
+    """Run ``python -m campaign ARGV`` in a child process with the same time limits.
 
     Its address space is capped at 4 × ``CASE_MEMORY`` (the interpreter and its libraries
     take some); a child that dies of it, or of the time limit, is killed and counted.
@@ -103,13 +120,15 @@ def run_cli_isolated(argv: list[str], limit: float = CASE_LIMIT) -> Outcome:
             [sys.executable, "-m", "campaign", *argv],
             capture_output=True,
             text=True,
-            timeout=limit,
-            preexec_fn=_limit_memory,
+            timeout=limit * WALL_FACTOR,
+            preexec_fn=_limiter(limit),
             check=False,
         )
     except subprocess.TimeoutExpired as exc:
         err = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else ""
         return Outcome(argv, None, "", err, hung=True)
+    if done.returncode == -signal.SIGXCPU:  # its CPU limit
+        return Outcome(argv, None, done.stdout, done.stderr, hung=True)
     raised = None
     if done.returncode < 0 or "MemoryError" in done.stderr:
         raised = f"killed by signal {-done.returncode}" if done.returncode < 0 else "MemoryError"
@@ -126,6 +145,7 @@ def run_cli_timed(argv: list[str], limit: float = CASE_LIMIT) -> Outcome:
     if os.environ.get("FUZZ_ISOLATE") == "1":
         return run_cli_isolated(argv, limit)
     out, err = io.StringIO(), io.StringIO()
+    start = time.process_time()
     code: int | None = None
     hung = False
     raised = None
@@ -141,7 +161,8 @@ def run_cli_timed(argv: list[str], limit: float = CASE_LIMIT) -> Outcome:
     except Exception as exc:
         raised = "".join(traceback.format_exception_only(exc)).strip()
         raised += "\n" + "".join(traceback.format_tb(exc.__traceback__)[-3:])
-    return Outcome(argv, code, out.getvalue(), err.getvalue(), hung, raised)
+    cpu = time.process_time() - start
+    return Outcome(argv, code, out.getvalue(), err.getvalue(), hung, raised, cpu)
 
 
 def _record(kind: str, outcome: Outcome) -> None:

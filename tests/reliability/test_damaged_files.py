@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 from pathlib import Path
 
 import duckdb
@@ -136,3 +137,41 @@ def test_an_event_stream_with_times_out_of_range_or_order_is_refused(
     code, _, err = run_cli(["report", str(path), "-o", str(tmp_path / "d.html")], capsys)
     line = one_error_line(err)
     assert code == 2 and words in line and f"line {bad_line}" in line, line
+
+
+@pytest.mark.parametrize(
+    ("kind", "key", "value", "words"),
+    [  # each of these hung the diary past 20 s, or raised, before (issue 32's long fuzz)
+        ("CampaignEnded", "days", 10**9, "expected 0..367"),
+        ("CampaignEnded", "days", 300, "past the campaign's time"),
+        ("BattleFought", "minutes", 10**9, "expected 0..1440"),
+        ("CampaignStarted", "day_start", 10**9, "expected 0..1439"),
+        ("CampaignStarted", "day_start", -1, "expected 0..1439"),
+        ("CampaignStarted", "day_end", 300, "not before it ends"),
+        ("CampaignStarted", "seed", -1, "expected 0..18446744073709551616"),
+        ("DayEnded", "day", -1, "expected 1..367"),
+    ],
+)
+@pytest.mark.parametrize("command", ["report", "replay"])
+def test_an_event_stream_with_a_number_no_run_writes_is_refused_at_once(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    kind: str,
+    key: str,
+    value: int,
+    words: str,
+    command: str,
+) -> None:
+    events = [json.loads(line) for line in _stream(tmp_path, capsys)]
+    k = next(i for i, e in enumerate(events) if e["type"] == kind)
+    events[k][key] = value
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(json.dumps(e) for e in events) + "\n", encoding="utf-8")
+    before = path.read_bytes()
+    start = time.process_time()
+    code, _, err = run_cli([command, str(path), "-o", str(tmp_path / "d.html")], capsys)
+    line = one_error_line(err)
+    assert code == 2 and words in line and f"line {k + 1}" in line and str(path) in line, line
+    assert "Give the JSON-lines file" in line  # the fix
+    assert time.process_time() - start < 5  # refused before any work
+    assert path.read_bytes() == before and not (tmp_path / "d.html").exists()
