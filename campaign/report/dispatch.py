@@ -66,7 +66,7 @@ def _concentrations(diary: Diary, narrator: Narrator, day: Day) -> list[str]:
             name = diary.side_name(side)
             seen = "" if _knows_all(diary, side) else " (as seen)"
             out.append(
-                f"{side_noun(name, start=True)} {verb(name, 'has', 'have')} "
+                f"{side_noun(name)} {verb(name, 'has', 'have')} "
                 f"{narrator.divs(sorted(divisions))} together at {narrator.j(junction)}{seen}"
             )
     return out

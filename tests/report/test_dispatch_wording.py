@@ -52,3 +52,12 @@ def test_every_division_called_destroyed_was() -> None:
                     assert named in destroyed, (map_name, seed, text)
                 assert not re.search(r"\bdestroys?\b", text), (map_name, seed, text)
     assert seen_no_units >= 3  # the case is met (Waterloo seeds 8, 22 and 26)
+
+
+def test_a_people_named_mid_sentence_keeps_its_small_the() -> None:
+    """Two sides' gatherings in one sentence: "… at Charleroi and the Allies have B1 …", not
+    "and The Allies" (Waterloo seed 1815, day 1; the sentence's first word is capitalised)."""
+    dispatches, _ = _dispatches("waterloo-1815", 1815)
+    text = " ".join(dispatches)
+    assert re.search(r"together at [^.]* and the (French|Allies) ha", text), text
+    assert not re.search(r"\w (and|,) The (French|Allies)\b", text), text
