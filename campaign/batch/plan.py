@@ -188,6 +188,7 @@ def plan_batch(
     """
     from campaign.config import load_rules
     from campaign.maps import MapOptions, load_map, resolve_map_path
+    from campaign.setting import setting_of
 
     check_local_workers(spec, source, flags)
     n_cells = count_cells(spec, source)
@@ -201,6 +202,9 @@ def plan_batch(
         )
     maps: dict[str, tuple[str, str, set[str]]] = {}
     rules: dict[tuple[Any, ...], tuple[str, str, set[str]]] = {}
+    loaded_maps: dict[str, Any] = {}
+    loaded_rules: dict[tuple[Any, ...], Any] = {}
+    set_up: set[tuple[str, tuple[Any, ...]]] = set()
     planned = []
     flags = flags or {}
     cells = expand_cells(spec)
@@ -217,7 +221,7 @@ def plan_batch(
                         key=flags.get("maps", "maps"),
                         fix="Give a map file's path or a name from maps/ (default, waterloo-1815).",
                     )
-                load_map(path, MapOptions())
+                loaded_maps[cell.map] = load_map(path, MapOptions())
                 maps[cell.map] = (str(path.resolve()), file_sha(path), set())
             part = "rules"
             key = (cell.variants, cell.overrides_json)
@@ -225,6 +229,12 @@ def plan_batch(
                 loaded = load_rules(list(cell.variants), json.loads(cell.overrides_json))
                 names = set(loaded.rules.campaign.doctrines)
                 rules[key] = (loaded.label, loaded.hash, names)
+                loaded_rules[key] = loaded
+            if (cell.map, key) not in set_up:
+                # the campaign's own checks (reinforcements in time, the work bounded by map
+                # size and days, issue 32): refused here, before any results file is made
+                setting_of(loaded_maps[cell.map], loaded_rules[key])
+                set_up.add((cell.map, key))
             label, rules_hash, names = rules[key]
             part = "doctrines"
             for side, name in zip(("red", "blue"), cell.doctrines, strict=True):

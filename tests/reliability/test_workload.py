@@ -96,3 +96,19 @@ def test_holds_that_could_think_too_often_are_refused_before_the_campaign(
     assert code == 2 and out == "" and "2,365,440 times" in line and "1,000,000" in line
     assert "campaign.hold_minutes=3" in line
     assert time.process_time() - start < 10
+
+
+def test_a_batch_past_a_bound_is_refused_before_its_results_file_is_made(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A batch whose cells a campaign would refuse (here the holds' bound) is refused when it
+    is planned: exit 2, and no results file left behind (a new, empty one was, before)."""
+    spec, out = tmp_path / "spec.yaml", tmp_path / "r.duckdb"
+    spec.write_text(
+        "set:\n  campaign.time_limit_days: [128]\n  campaign.hold_minutes: [1]\n"
+        "  campaign.divisions_per_side: [10]\nruns: 2\n",
+        encoding="utf-8",
+    )
+    code, _, err = run_cli(["batch", "run", str(spec), "-o", str(out), "--workers", "0"], capsys)
+    assert code == 2 and "1,000,000" in one_error_line(err), err
+    assert not out.exists()
