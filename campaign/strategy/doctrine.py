@@ -139,29 +139,7 @@ class Strategist(Chooser):
 
     def _settle(self, div: str, at: str, view: SideView, order: Order) -> Order:
         """``order``, or the order ``div`` keeps when no trigger fired (:mod:`.plan`)."""
-
-        # (the enemy groups, own boxes here, those too strong and the snapshot are kept for
-        # the view and the sightings: asking again costs a look-up)
-        def strong() -> set[str]:
-            """The junctions of the enemy groups too strong to attack from here."""
-            return self._stronger(self._enemy_groups(view), self._here(div, at, view)[0])
-
-        made: list[Snapshot] = []  # (worked out once, if asked)
-
-        def snap() -> Snapshot:
-            """What the division knows of the enemy now."""
-            if not made:
-                groups = self._enemy_groups(view)
-                stronger = self._stronger(groups, self._here(div, at, view)[0])
-                made.append(self._snapshot(at, view, groups, stronger))
-            return made[0]
-
-        def go(
-            code: str, at: str, goal: str, enemy_at: str | None,
-            enemies: tuple[str, ...], friends: tuple[str, ...], aim: str | None,
-        ) -> Order:  # fmt: skip
-            return self._go(code, at, goal, strong(), enemy_at, enemies, friends, aim)
-
+        asked = _Asked(self, div, at, view)
         if 0 in view.enemy_boxes.values():
             for enemy, boxes in view.enemy_boxes.items():
                 if boxes <= 0 and enemy not in self.plan.gone:  # no boxes left: as good as gone
@@ -170,7 +148,7 @@ class Strategist(Chooser):
         came = m.arrived
         came_from = came[0] if came is not None and came[1] == at else None
         order = self.plan.settle(
-            div, at, view.now, order, snap, view.enemy_positions, go, came_from
+            div, at, view.now, order, asked.snap, view.enemy_positions, asked.go, came_from
         )
         if (
             came_from is None
@@ -184,7 +162,7 @@ class Strategist(Chooser):
             return order
         # the same day back where it came from, for no reason strong enough: another way
         # if there is one not much longer, else it holds
-        return self._another_way(at, order, came_from, strong(), TURN_BACK_DETOUR_HOURS)
+        return self._another_way(at, order, came_from, asked.strong(), TURN_BACK_DETOUR_HOURS)
 
     def _let_go(self, div: str, at: str, view: SideView, order: Order, m: Memory) -> Order:
         """``order``, kept off the fall back path of the enemies ``m`` beat today (no second
@@ -211,7 +189,7 @@ class Strategist(Chooser):
             came = m.arrived  # (nor back the way it came today)
             if came is not None and came[1] == at and m.arrived_t // DAY_MINUTES == day:
                 avoid.add(came[0])
-            route, _ = self.priced.path_avoiding(at, goal, avoid)
+            route, _ = self.priced.route_hours_avoiding(at, goal, avoid)
             if len(route) >= 2:
                 return Order(
                     order.code, goal, route[1], order.enemy_at, order.enemies,
@@ -253,10 +231,51 @@ class Strategist(Chooser):
         if goal is not None and goal != came_from:
             if order.code in GUARD_CODES:
                 slack = math.inf
-            path, hours = self.priced.path_avoiding(at, goal, avoid | {came_from})
+            path, hours = self.priced.route_hours_avoiding(at, goal, avoid | {came_from})
             if len(path) >= 2 and hours <= self.priced.cost(at, goal) + slack:
                 return Order(
                     order.code, goal, path[1], order.enemy_at, order.enemies,
                     order.friends, order.aim, order.trigger, order.cause,
                 )  # fmt: skip
         return Order("no_turn_back", None, None, aim=goal)
+
+
+class _Asked:
+    """What :meth:`Strategist._settle` may ask about division ``div`` at ``at``, each worked
+    out once, when first asked: the junctions of the enemy groups too strong to attack from
+    here, and the :class:`Snapshot` of what it knows of the enemy now.
+
+    (A small object rather than closures: closures over each other make a reference cycle,
+    which only the garbage collector frees, at every decision.)
+    """
+
+    __slots__ = ("_snap", "_strong", "at", "div", "strategist", "view")
+
+    def __init__(self, strategist: Strategist, div: str, at: str, view: SideView) -> None:
+        self.strategist = strategist
+        self.div = div
+        self.at = at
+        self.view = view
+        self._strong: set[str] | None = None
+        self._snap: Snapshot | None = None
+
+    def strong(self) -> set[str]:
+        """The junctions of the known enemy groups too strong for ``div`` at ``at``."""
+        if self._strong is None:
+            self._strong = self.strategist._stronger_now(self.div, self.at, self.view)
+        return self._strong
+
+    def snap(self) -> Snapshot:
+        """What the division knows of the enemy now (:meth:`Strategist._snapshot`)."""
+        if self._snap is None:
+            s = self.strategist
+            groups = s._enemy_groups(self.view)
+            self._snap = s._snapshot(self.at, self.view, groups, self.strong())
+        return self._snap
+
+    def go(
+        self, code: str, at: str, goal: str, enemy_at: str | None,
+        enemies: tuple[str, ...], friends: tuple[str, ...], aim: str | None,
+    ) -> Order:  # fmt: skip
+        """March for ``goal`` around the stronger enemies (:data:`.plan.Go`)."""
+        return self.strategist._go(code, at, goal, self.strong(), enemy_at, enemies, friends, aim)

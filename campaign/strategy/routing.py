@@ -193,26 +193,28 @@ class PricedRoutes:
         """Cheapest route not entering ``avoid`` (``a`` and ``b`` are always allowed), as a
         read-only tuple; ``()`` if there is none. The route of :meth:`path_avoiding`."""
         plain = self.route(a, b)
-        if not avoid:
+        if not avoid or not runs_through(plain, avoid):
+            # (a cheapest route never passes its ends again: only its middle can be blocked;
+            # with no route at all there is none around either)
             return plain
-        blocked = avoid - {a, b}
-        if not blocked or (plain and blocked.isdisjoint(plain)):
-            return plain
-        return self._search_avoiding(a, b, blocked)[0]
+        return self._search_avoiding(a, b, avoid - {a, b})[0]
+
+    def route_hours_avoiding(
+        self, a: str, b: str, avoid: set[str]
+    ) -> tuple[tuple[str, ...], float]:
+        """:meth:`route_avoiding` and its expected hours: ``((), inf)`` if there is none."""
+        plain = self.route(a, b)
+        if not avoid or not runs_through(plain, avoid):
+            return plain, self.cost(a, b)
+        return self._search_avoiding(a, b, avoid - {a, b})
 
     def path_avoiding(self, a: str, b: str, avoid: set[str]) -> tuple[list[str], float]:
         """Cheapest route not entering ``avoid`` (``a`` and ``b`` are always allowed).
 
         Returns the junctions and expected hours, ``([], inf)`` if there is none.
         """
-        blocked = avoid - {a, b}
-        if not blocked:
-            return self.path(a, b), self.cost(a, b)
-        plain = self.path(a, b)
-        if plain and not blocked.intersection(plain):
-            return plain, self.cost(a, b)
-        found = self._search_avoiding(a, b, blocked)
-        return list(found[0]), found[1]
+        route, hours = self.route_hours_avoiding(a, b, avoid)
+        return list(route), hours
 
     def _search_avoiding(self, a: str, b: str, blocked: set[str]) -> tuple[tuple[str, ...], float]:
         """The cheapest route from ``a`` to ``b`` around ``blocked`` and its hours."""
