@@ -73,6 +73,7 @@ __all__ = [
     "RuleArrays",
     "Rules",
     "StructView",
+    "TableArrays",
     "compile_lazily",
     "fields_address",
     "lean_cache_loads",
@@ -126,8 +127,9 @@ BattleArrays = tuple[
 LayoutArrays = tuple[IntArray, IntArray, IntArray, IntArray]
 #: the rules: RI, RF, FI, FF, TI, CT, MNF, HD, LS, XD, then the doctrines DI, DF, DR, DFF, DAF
 RL = nt.Tuple((A1I, A1F, A2I, A2F, A2I, A2I, A2I, A2I, A2F, A2I, A2I, A2F, A2I, A2I, A2I))
-#: RL as mypy sees it
-RuleArrays = tuple[
+#: RL as mypy sees it: the rules' own arrays RI ... XD (battle.kernel.pack.Packed.arrays),
+#: then the two doctrines' DI, DF, DR, DFF, DAF
+TableArrays = tuple[
     IntArray,
     FloatArray,
     IntArray,
@@ -137,13 +139,9 @@ RuleArrays = tuple[
     IntArray,
     IntArray,
     FloatArray,
-    IntArray,
-    IntArray,
-    FloatArray,
-    IntArray,
-    IntArray,
     IntArray,
 ]
+RuleArrays = tuple[*TableArrays, IntArray, FloatArray, IntArray, IntArray, IntArray]
 
 #: the fields of a Battle: ST's arrays, then RL's
 FIELDS = (
