@@ -51,6 +51,7 @@ __all__ = [
     "A2B",
     "A2F",
     "A2I",
+    "ANNOTATED",
     "B1",
     "BS",
     "BT",
@@ -289,6 +290,27 @@ RT = RulesType(list(zip(RULE_FIELDS, RL.types, strict=True)))
 lower_cast(RulesType, StructView)(_to_view)
 #: the rules as a battle's entry point reads them (see :class:`StructView`)
 RV = StructView(RT)
+
+
+#: what each annotation of a rule function may stand for: the numba types above as mypy sees
+#: them (battle.kernel.jit.check_annotations checks each rule's against its signature)
+ANNOTATED = {
+    "int": (I8,),
+    "float": (F8,),
+    "bool": (B1,),
+    "None": (VOID,),
+    "Battle": (BT,),
+    "IntArray": (A1I, A2I),
+    "FloatArray": (A1F, A2F),
+    "BoolArray": (A1B, A2B),
+    "NDArray[np.int64]": (A1I, A2I),
+    "NDArray[np.float64]": (A1F, A2F),
+    "NDArray[np.bool_]": (A1B, A2B),
+    "BattleArrays": (ST,),
+    "LayoutArrays": (LAY,),
+    "RuleArrays": (RL,),
+    "Rules": (RT,),
+}
 
 
 def fields_address(struct: Any) -> int:

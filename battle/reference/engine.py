@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from battle.arrivals import Arrival, check_arrivals
+from battle.arrivals import Arrival, due_arrivals
 from battle.dice import Dice
 from battle.reference.arrivals import join_due
 from battle.reference.doctrine import ADVANCE, Order, TacticalDoctrine
@@ -71,13 +71,10 @@ def fight(
         _CHECKED[id(tables)] = (tables, force_a, force_b)  # the same pair again: checked
     refuse_doctrines(tables, doctrines)
     docs = [_doctrine(tables, name) for name in doctrines]
-    due = sorted(arrivals, key=lambda a: a.bound)
-    if due:
-        taken = {u.id for f in (force_a, force_b) for u in f.units}
-        check_arrivals(due, taken, tables.max_units_per_force)
-        for a in due:
-            for u in a.units:
-                refuse_unit_type(tables, u)
+    due = due_arrivals(arrivals, (force_a, force_b), tables.max_units_per_force)
+    for a in due:
+        for u in a.units:
+            refuse_unit_type(tables, u)
     start = None if rewind else rng.bit_generator.state
     dice = _CountingDice(rng)
     result = _fight(tables, force_a, force_b, dice, attacker, docs, max_bounds, record_events, due)
