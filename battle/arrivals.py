@@ -15,11 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 from battle.errors import ForceError
-from battle.units import UnitSpec
+from battle.units import ID, Force, UnitSpec
 
-__all__ = ["Arrival", "check_arrivals"]
+__all__ = ["Arrival", "check_arrivals", "due_arrivals"]
+
+_BOUND = attrgetter("bound")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,3 +58,23 @@ def check_arrivals(arrivals: Sequence[Arrival], taken: set[str], limit: int) -> 
             if u.id in taken:
                 raise ForceError(f"unit ids repeat: {u.id}", fix="Give every unit its own id.")
             taken.add(u.id)
+
+
+def due_arrivals(
+    arrivals: Sequence[Arrival], forces: tuple[Force, Force], limit: int
+) -> list[Arrival]:
+    """The ``arrivals`` in bound order, checked (:func:`check_arrivals`) against the ids of
+    the ``forces`` already in the battle; ``limit`` is ``battle.max_units_per_force``.
+
+    Raises
+    ------
+    ForceError
+        As :func:`check_arrivals`.
+    """
+    if not arrivals:
+        return []
+    due = sorted(arrivals, key=_BOUND)
+    taken = set(map(ID, forces[0].units))
+    taken.update(map(ID, forces[1].units))
+    check_arrivals(due, taken, limit)
+    return due

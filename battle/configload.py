@@ -19,7 +19,7 @@ from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
-from battle.errors import ConfigError, plain_message
+from battle.errors import ConfigError, plain_message, unknown_name
 from battle.yamlfile import read_yaml_file
 
 __all__ = [
@@ -82,14 +82,7 @@ def variant_overrides(name: str) -> tuple[dict[str, Any], str]:
         # a shipped variant by its bare name only: '../rules' must not reach config/rules.yaml
         path = VARIANTS_DIR / f"{name}.yaml" if _VARIANT_NAME.fullmatch(name) else None
     if path is None or not path.is_file():
-        names = available_variants()
-        close = difflib.get_close_matches(name, names, n=1)
-        hint = f" Did you mean '{close[0]}'?" if close else ""
-        raise ConfigError(
-            f"no variant named {name!r}",
-            key="--variant",
-            fix=f"Choose one of: {', '.join(names)}.{hint}",
-        )
+        raise unknown_name("variant", name, available_variants(), key="--variant", suggest=True)
     data = read_yaml(path)
     if data is None:
         return {}, str(path)

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from battle.arrivals import Arrival
-from battle.errors import ConfigError
+from battle.errors import unknown_name
 from battle.result import BattleResult
 from battle.rules import BattleRules
 from battle.units import Force
@@ -43,10 +43,8 @@ _loaded: dict[str, Fight] = {}
 
 def _check_name(name: str, where: str) -> str:
     if name not in ENGINES:
-        raise ConfigError(
-            f"no battle engine named {name!r}",
-            key=where,
-            fix=f"Choose one of: {', '.join(ENGINES)} (kernel is the default).",
+        raise unknown_name(
+            "battle engine", name, ENGINES, key=where, note=" (kernel is the default)"
         )
     return name
 

@@ -8,7 +8,8 @@ plain message and exit code 2; nothing else in the engine swallows exceptions.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import difflib
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "ForceError",
     "SimulatorError",
     "plain_message",
+    "unknown_name",
 ]
 
 
@@ -59,6 +61,34 @@ class DiceExpressionError(ConfigError):
 
 class ForceError(SimulatorError):
     """A force description (YAML file or compact flag) is invalid."""
+
+
+def unknown_name(
+    what: str,
+    name: str,
+    choices: Sequence[str],
+    *,
+    key: str,
+    note: str = "",
+    suggest: bool = False,
+) -> ConfigError:
+    """The error for a ``name`` that is not one of ``choices`` (a doctrine, a variant, an
+    engine): what it is, where it was given (``key``: a flag or a config key), and the names
+    there are, in the order given, with ``note`` after them; with ``suggest``, the closest
+    choice too. The caller raises it.
+
+    >>> print(unknown_name("battle engine", "fast", ("kernel", "reference"), key="--engine"))
+    --engine: no battle engine named 'fast'. Choose one of: kernel, reference.
+    >>> print(unknown_name("variant", "ful", ["full"], key="--variant", suggest=True))
+    --variant: no variant named 'ful'. Choose one of: full. Did you mean 'full'?
+    """
+    close = difflib.get_close_matches(name, choices, n=1) if suggest else []
+    hint = f" Did you mean '{close[0]}'?" if close else ""
+    return ConfigError(
+        f"no {what} named {name!r}",
+        key=key,
+        fix=f"Choose one of: {', '.join(choices)}{note}.{hint}",
+    )
 
 
 #: pydantic error types whose own wording a player should not see, in plain words

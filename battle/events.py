@@ -11,6 +11,7 @@ from dataclasses import dataclass, fields
 from typing import Generic, NamedTuple, TypeVar
 
 __all__ = [
+    "END_REASONS",
     "PHASES",
     "BattleEnded",
     "BattleEvent",
@@ -33,6 +34,17 @@ __all__ = [
 
 #: the phases of a bound in order (RULES.md §6.3 steps 2–6), then the turn's withdrawal phase
 PHASES = ("response", "fire", "melee", "manoeuvre", "checks", "withdrawal")
+#: why a battle ends (RULES.md §6.8 a–d, §7.4, §8.3): the ``reason`` of
+#: :class:`BattleEnded` and of :class:`battle.result.BattleResult`
+END_REASONS = (
+    "cards",
+    "both-cards",
+    "withdrawal",
+    "both-withdrew",
+    "no-units",
+    "turn-limit",
+    "nightfall",
+)
 
 
 class Factor(NamedTuple):

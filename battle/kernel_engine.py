@@ -1,30 +1,21 @@
-"""The abstract quick battle (RULES.md §3–§7) on the compiled kernel: :func:`fight`.
-
-A battle is a sequence of turns of two bounds each (§6.2). Each bound runs the phases of
-RULES.md §6.3 for the active side; the battle ends at once when a side is down to its last
-card, has no unit left, or withdraws — checked after every phase (§6.8) — or as a draw after
-``max_turns`` turns (from the start, or from the first withdrawal check under
-``fifteen-after-check``; ``max_turns_cap`` bounds every battle) or at nightfall
-(``max_bounds``).
+"""The abstract quick battle (RULES.md §3–§7) on the compiled kernel: :func:`fight`, the
+battle of :mod:`battle.reference.engine` (which says how it goes), fought alike.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import attrgetter
 
 import numpy as np
 
-from battle.arrivals import Arrival, check_arrivals
+from battle.arrivals import Arrival, due_arrivals
 from battle.kernel.run import fight_tables, kernel_rules
 from battle.result import BattleResult
 from battle.rules import BattleRules
 from battle.tables import compile_rules
-from battle.units import ID, Force
+from battle.units import Force
 
 __all__ = ["fight"]
-
-_BOUND = attrgetter("bound")
 
 
 def fight(
@@ -49,11 +40,7 @@ def fight(
     """
     tables = compile_rules(rules)
     kr = kernel_rules(tables, doctrines)  # refuses a doctrine not in the rules
-    due = sorted(arrivals, key=_BOUND) if arrivals else []
-    if due:
-        taken = set(map(ID, force_a.units))
-        taken.update(map(ID, force_b.units))
-        check_arrivals(due, taken, tables.max_units_per_force)
+    due = due_arrivals(arrivals, (force_a, force_b), tables.max_units_per_force)
     return fight_tables(
         tables,
         kr,

@@ -21,6 +21,7 @@ is refused with its key path (:class:`YamlTagRefused`) before any value is built
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -39,6 +40,7 @@ __all__ = [
     "bounded_loader",
     "check_file_size",
     "file_error",
+    "parse_yaml_text",
     "read_text_file",
     "read_yaml_file",
     "safe_load_text",
@@ -304,8 +306,28 @@ def read_yaml_file(
     path = Path(path)
     check_file_size(path, error)
     text = read_text_file(path, error, not_found=not_found)
+    return parse_yaml_text(text, path, error)
+
+
+def parse_yaml_text(
+    text: str,
+    path: Path,
+    error: type[SimulatorError] = ConfigError,
+    load: Callable[[str], Any] = safe_load_text,
+) -> Any:
+    """Parse ``text``, the contents of the YAML file ``path``, with ``load`` (by default
+    :func:`safe_load_text`; the map reader passes its own loader, built with
+    :func:`bounded_loader`).
+
+    Raises
+    ------
+    SimulatorError
+        (of class ``error``, naming ``path``) If the text is not valid YAML (the message
+        gives line and column, on one line, and says when a tab is the trouble), has a tag
+        other than the core ones, or its aliases expand past :data:`MAX_YAML_NODES` nodes.
+    """
     try:
-        return safe_load_text(text)
+        return load(text)
     except YamlTooLarge as exc:
         raise error(
             str(exc),
@@ -316,7 +338,6 @@ def read_yaml_file(
         raise error(str(exc), source=str(path), key=_where(exc), fix=TAG_FIX) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
         problem = getattr(exc, "problem", None) or " ".join(str(exc).split())
         fix = "Fix the YAML syntax at that place."
         lines = text.splitlines()
@@ -327,6 +348,6 @@ def read_yaml_file(
         raise error(
             f"not valid YAML ({problem})",
             source=str(path),
-            key=where,
+            key=_where(exc),
             fix=fix,
         ) from None

@@ -132,23 +132,6 @@ def phase(b: Battle, side: int, name: int) -> None:
         phase_row(b, side, name)
 
 
-@rule(VOID, BT, I8, I8, I8, I8, I8, B1, I8, I8)
-def test_event(
-    b: Battle,
-    kind: int,
-    unit: int,
-    die: int,
-    roll: int,
-    target: int,
-    passed: bool,
-    why: int,
-    arg: int,
-) -> None:
-    """Record a test (RULES.md §0.2, §0.3): its kind, unit, die, roll, target and verdict."""
-    if b.S[S_RECORD]:
-        test_row(b, kind, unit, die, roll, target, passed, why, arg)
-
-
 @rule(VOID, BT, I8, I8, I8, I8)
 def state_event(b: Battle, unit: int, state: int, why: int, arg: int) -> None:
     """Record that a unit changed state (shaken, routed, destroyed, ...) and why."""
@@ -302,7 +285,8 @@ def morale_test(
     die = RI[R_PCT_DIE]
     roll = d(b, die)
     passed = roll <= target
-    test_event(b, kind, u, die, roll, target, passed, why, arg)
+    if b.S[S_RECORD]:
+        test_row(b, kind, u, die, roll, target, passed, why, arg)
     if not passed:
         fail_morale(b, u, kind)
     return bool(passed)
@@ -411,7 +395,8 @@ def hit_filter(b: Battle, a: int, tg: int, how: int, bonus: int, cd_x: int) -> i
     roll = d(b, die)
     target = RI[R_CAS_PER_H] * h
     passed = roll <= target
-    test_event(b, TK_CASUALTY, tg, die, roll, target, passed, TR_NONE, 0)
+    if S[S_RECORD]:
+        test_row(b, TK_CASUALTY, tg, die, roll, target, passed, TR_NONE, 0)
     hits = take_hits(b, tg, RI[R_HITS_PASS] if passed else RI[R_HITS_FAIL])
     if mark >= 0:  # recording
         hit_row(b, mark, how, a, tg, melee, d_roll, bonus, cd, h, hits, U[tg, U_TOTAL])

@@ -10,7 +10,8 @@ one-off of a few tens of seconds; later runs load the compiled code from ``__pyc
 ``NUMBA_DISABLE_JIT=1`` runs the kernel as plain Python (slow, for debugging).
 
 This module uses numba's public API only; the kernel's types and the few things that need
-numba's internals come from :mod:`battle.kernel.runtime` (re-exported here).
+numba's internals come from :mod:`battle.kernel.runtime` (all of its ``__all__`` re-exported
+here).
 """
 
 from __future__ import annotations
@@ -21,119 +22,28 @@ from typing import Any, TypeVar
 from numba import config, njit
 from numba import types as nt
 
-from battle.kernel import COLD
-from battle.kernel.runtime import (
-    A1B,
-    A1F,
-    A1I,
-    A2B,
-    A2F,
-    A2I,
-    B1,
-    BS,
-    BT,
-    F8,
-    FIELDS,
-    I8,
-    LAY,
-    RL,
-    RT,
-    RULE_FIELDS,
-    RV,
-    ST,
-    VOID,
-    Battle,
-    BattleArrays,
-    BoolArray,
-    FloatArray,
-    IntArray,
-    LayoutArrays,
-    RuleArrays,
-    Rules,
-    StructView,
-    compile_lazily,
-    fields_address,
-    new_battle,
-    new_rules,
-    next_double,
-    rules_at,
-    unmanaged,
-)
+from battle.kernel import COLD, runtime
+from battle.kernel.runtime import *  # noqa: F403  (runtime.__all__, re-exported below)
+from battle.kernel.runtime import ANNOTATED, compile_lazily
 
-__all__ = [
-    "A1B",
-    "A1F",
-    "A1I",
-    "A2B",
-    "A2F",
-    "A2I",
-    "B1",
-    "BS",
-    "BT",
-    "F8",
-    "FIELDS",
-    "I8",
-    "LAY",
-    "RL",
-    "RT",
-    "RULE_FIELDS",
-    "RV",
-    "ST",
-    "VOID",
-    "Battle",
-    "BattleArrays",
-    "BoolArray",
-    "FloatArray",
-    "IntArray",
-    "LayoutArrays",
-    "RuleArrays",
-    "Rules",
-    "StructView",
-    "entry",
-    "fields_address",
-    "new_battle",
-    "new_rules",
-    "next_double",
-    "rule",
-    "rules_at",
-    "unmanaged",
-]
+__all__ = ["entry", "rule"]
+__all__ += runtime.__all__
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-#: what each annotation of a rule function may stand for (checked against its signature)
-_ANNOTATED = {
-    "int": (I8,),
-    "float": (F8,),
-    "bool": (B1,),
-    "None": (VOID,),
-    "Battle": (BT,),
-    "IntArray": (A1I, A2I),
-    "FloatArray": (A1F, A2F),
-    "BoolArray": (A1B, A2B),
-    "NDArray[np.int64]": (A1I, A2I),
-    "NDArray[np.float64]": (A1F, A2F),
-    "NDArray[np.bool_]": (A1B, A2B),
-    "BattleArrays": (ST,),
-    "LayoutArrays": (LAY,),
-    "RuleArrays": (RL,),
-    "Rules": (RT,),
-}
 
 
 def check_annotations(fn: Callable[..., Any], signature: Any) -> None:
     """Raise ``TypeError`` unless the annotations of ``fn`` (what mypy checks) say the
     numba ``signature`` it is compiled for (what numba checks): ``int`` for int64, ``float``
     for float64, ``bool``, ``None`` for void, ``Battle`` for the battle, ``IntArray`` for
-    an int64 array of any dimension, and so on (:data:`_ANNOTATED`); a tuple type (an
+    an int64 array of any dimension, and so on (:data:`ANNOTATED`); a tuple type (an
     order, say) must be annotated with a name that is not one of those."""
     hints = dict(getattr(fn, "__annotations__", {}))
     names = [p for p in fn.__code__.co_varnames[: fn.__code__.co_argcount]]
     wanted = [*zip(names, signature.args, strict=True), ("return", signature.return_type)]
     for name, numba_type in wanted:
         hint = hints.get(name)
-        allowed = _ANNOTATED.get(str(hint))
+        allowed = ANNOTATED.get(str(hint))
         if hint is None or (allowed is None and not isinstance(numba_type, nt.BaseTuple)):
             raise TypeError(f"{fn.__qualname__}: {name} is annotated {hint!r}, not {numba_type}")
         if allowed is not None and numba_type not in allowed:

@@ -37,6 +37,8 @@ Arrays of one battle (the ``st`` tuple, see :func:`battle.kernel.bound.set_out`)
 
 from __future__ import annotations
 
+from battle import events
+
 #: rows of WK: the enemy units that may be charged and its cavalry (orders), the pairs in
 #: melee (melee phase), the units due a half-strength test
 WK_TARGETS, WK_CAV, WK_PAIR_A, WK_PAIR_B = 0, 1, 2, 3
@@ -566,13 +568,5 @@ MOVES = ("advance", "charge", "countercharge", "fall-back", "drop-back", "pursue
     END_TURN_LIMIT,
     END_NIGHTFALL,
 ) = range(8)
-END_REASONS = (
-    "",
-    "cards",
-    "both-cards",
-    "withdrawal",
-    "both-withdrew",
-    "no-units",
-    "turn-limit",
-    "nightfall",
-)
+#: the reason of each code: none yet, then battle.events.END_REASONS in their order
+END_REASONS = ("", *events.END_REASONS)

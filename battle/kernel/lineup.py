@@ -7,19 +7,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import attrgetter
-from typing import NoReturn
 
 import numpy as np
 
 from battle.arrivals import Arrival
-from battle.errors import ForceError
 from battle.kernel import layout as L
 from battle.kernel.pack import FloatArray, IntArray, Packed, rule_arrays
 from battle.kernel.start import index_order, lay_out
+from battle.refusals import refuse_force
 from battle.tables import Tables
 from battle.units import Force, UnitSpec
 
-__all__ = ["Layout", "new_state", "refuse_repeats"]
+__all__ = ["Layout", "new_state"]
 
 _EMPTY = np.zeros(0, np.int64)
 _BOUND = attrgetter("bound")
@@ -93,25 +92,6 @@ class Layout:
         return [0] * self.split + [1] * (len(self.listed_ids) - self.split)
 
 
-def _refuse_force(t: Tables, force: Force, live: int) -> None:
-    """Refuse a force of more than ``max_units_per_force`` units, or with no unit able to
-    fight (``live`` of its units have fewer than ``destroyed_at`` hits); raises ForceError."""
-    limit = t.max_units_per_force
-    if len(force.units) > limit:
-        raise ForceError(
-            f"force {force.name!r} has {len(force.units)} units, more than the "
-            f"{limit} a battle allows",
-            key="battle.max_units_per_force",
-            fix=f"Give it at most {limit} units, or raise "
-            "battle.max_units_per_force (e.g. --set battle.max_units_per_force=500).",
-        )
-    if not live:
-        raise ForceError(
-            f"force {force.name!r} has no unit able to fight",
-            fix=f"Give each side at least one unit with fewer than {t.destroyed_at} hits.",
-        )
-
-
 def new_state(
     t: Tables,
     forces: tuple[Force, Force],
@@ -131,8 +111,8 @@ def new_state(
     ForceError
         If a unit's type or formation is not in the rules, a force has more than
         ``max_units_per_force`` units or none able to fight. Repeated unit ids are refused
-        by :func:`refuse_repeats` once the kernel has found them (and arrivals' by
-        :func:`battle.arrivals.check_arrivals`).
+        (:func:`battle.refusals.refuse_repeats`) once the kernel has found them (and
+        arrivals' by :func:`battle.arrivals.check_arrivals`).
     """
     if p is None:
         p = rule_arrays(t)
@@ -195,8 +175,8 @@ def _name(
             ids_a, codes_a, ids_b, codes_b = known
         limit = t.max_units_per_force
         if not codes_a or not codes_b or len(units_a) > limit or len(units_b) > limit:
-            _refuse_force(t, force_a, len(codes_a))
-            _refuse_force(t, force_b, len(codes_b))
+            refuse_force(t, force_a, bool(codes_a))
+            refuse_force(t, force_b, bool(codes_b))
     forces = (ids_a, codes_a, ids_b, codes_b)
     if not due:
         return (force_a, force_b, None, forces), ids_a, codes_a, ids_b, codes_b, (units_a, units_b)
@@ -213,11 +193,3 @@ def _name(
             codes_b = codes_b + got
             runs_b.append(arrival.units)
     return (force_a, force_b, None, forces), ids_a, codes_a, ids_b, codes_b, (*runs_a, *runs_b)
-
-
-def refuse_repeats(lay: Layout) -> NoReturn:
-    """Refuse a battle whose units' ids repeat (the kernel found it, ``S_DUP``, and did not
-    fight it); raises ForceError naming them."""
-    listed = lay.listed_ids
-    dup = sorted({i for i in listed if listed.count(i) > 1})
-    raise ForceError(f"unit ids repeat: {', '.join(dup)}", fix="Give every unit its own id.")

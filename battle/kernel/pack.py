@@ -17,11 +17,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from battle.errors import ConfigError, ForceError
 from battle.kernel import layout as L
 from battle.kernel.bound import rules_of
-from battle.kernel.jit import RuleArrays, Rules, fields_address
+from battle.kernel.jit import RuleArrays, Rules, TableArrays, fields_address
 from battle.kernel.start import explicit_decks
+from battle.refusals import refuse_doctrines, refuse_unit_type
 from battle.tables import Tables
 from battle.units import GRADES, ID, UnitSpec
 
@@ -30,8 +30,6 @@ __all__ = [
     "UnitRows",
     "doctrine_arrays",
     "doctrine_rules",
-    "refuse_doctrines",
-    "refuse_type",
     "rule_arrays",
 ]
 
@@ -181,7 +179,7 @@ class UnitRows:
         """Lay out one unit (RULES.md §1.2–§1.3): its type, formation (its own or its type's
         default), hits carried, grade's morale; -1 if it is destroyed (left out). Raises
         ForceError for a type or formation not in the rules."""
-        refuse_type(t, spec)
+        refuse_unit_type(t, spec)
         if spec.hits >= t.destroyed_at:
             return -1
         key = (side, arrival, *_ROW_KEY(spec))
@@ -224,18 +222,7 @@ class Packed:
     names by formation index; ``fid`` the inverse; ``unit_rows`` the units laid out so far.
     """
 
-    arrays: tuple[
-        IntArray,
-        FloatArray,
-        IntArray,
-        FloatArray,
-        IntArray,
-        IntArray,
-        IntArray,
-        IntArray,
-        FloatArray,
-        IntArray,
-    ]
+    arrays: TableArrays
     kinds: tuple[str, ...]
     kind_index: dict[str, int]
     formations: tuple[str, ...]
@@ -427,32 +414,3 @@ def doctrine_rules(t: Tables, names: tuple[str, str]) -> tuple[Packed, Rules, in
         _RULES.clear()
     _RULES[key] = (t, rule_arrays(t), made, fields_address(made))
     return _RULES[key][1], made, _RULES[key][3]
-
-
-def refuse_doctrines(t: Tables, names: tuple[str, str]) -> None:
-    """Refuse a tactical doctrine name not in the rules (RULES.md §6.7); raises ConfigError."""
-    for name in names:
-        if name not in t.doctrines:
-            raise ConfigError(
-                f"no tactical doctrine named {name!r}",
-                key="--doctrine",
-                fix=f"Choose one of: {', '.join(sorted(t.doctrines))}.",
-            )
-
-
-def refuse_type(t: Tables, spec: UnitSpec) -> None:
-    """Refuse a unit whose type or formation is not in the rules; raises ForceError."""
-    kind = t.unit_types.get(spec.kind)
-    if kind is None:
-        raise ForceError(
-            f"unit {spec.id} is of unknown type {spec.kind!r}",
-            key="battle.units",
-            fix=f"Use one of: {', '.join(t.unit_types)}, or add the type to "
-            "battle.units in config/rules.yaml.",
-        )
-    if spec.formation is not None and (spec.kind, spec.formation) not in t.formations:
-        raise ForceError(
-            f"unit {spec.id} ({spec.kind}) has no formation {spec.formation!r}",
-            key=f"battle.units.{spec.kind}.formations",
-            fix=f"Use one of: {', '.join(kind.formations)}.",
-        )

@@ -16,7 +16,6 @@ from battle.kernel.core import (
     hit_filter,
     morale_test,
     state_event,
-    test_event,
 )
 from battle.kernel.draw import d
 from battle.kernel.jit import A2I, B1, BT, F8, I8, VOID, Battle, IntArray, rule
@@ -119,7 +118,7 @@ from battle.kernel.layout import (
     WK_PAIR_A,
     WK_PAIR_B,
 )
-from battle.kernel.rows import formed_row, melee_row, moved_row
+from battle.kernel.rows import formed_row, melee_row, moved_row, test_row
 
 
 @rule(B1, A2I, I8, I8, inline=True)
@@ -269,7 +268,8 @@ def completion_tests(b: Battle, side: int) -> None:
         )
         roll = d(b, die)
         passed = roll > total
-        test_event(b, TK_COMPLETION, u, die, roll, total, passed, TR_FORMING, U[u, U_FID])
+        if b.S[S_RECORD]:
+            test_row(b, TK_COMPLETION, u, die, roll, total, passed, TR_FORMING, U[u, U_FID])
         if passed:
             U[u, U_DISORD] = 0
             U[u, U_FAILED] = 0

@@ -31,14 +31,9 @@ from battle.kernel.bound import (
 from battle.kernel.decode import result
 from battle.kernel.jit import FIELDS, Battle
 from battle.kernel.layout import EW, NS, S_DNUM, S_DUP, S_DUSED, S_EN, S_EOVER, S_NWD
-from battle.kernel.lineup import new_state, refuse_repeats
-from battle.kernel.pack import (
-    Packed,
-    doctrine_arrays,
-    doctrine_rules,
-    refuse_doctrines,
-    rule_arrays,
-)
+from battle.kernel.lineup import new_state
+from battle.kernel.pack import Packed, doctrine_arrays, doctrine_rules, rule_arrays
+from battle.refusals import refuse_doctrines, refuse_repeats
 from battle.result import BattleResult
 from battle.tables import Tables
 from battle.units import Force
@@ -131,7 +126,7 @@ def fight_tables(
         rows = EVENT_ROWS + EVENT_ROWS_PER_UNIT * len(lay.listed_ids) if record else QUIET_ROWS
         out, E = _plain(t, lay.arrays, attacker, doctrines, rng, rows, record, nightfall, rewind)
         if out[L.S_DUP]:
-            refuse_repeats(lay)
+            refuse_repeats(lay.listed_ids)
         return result(t, p, lay, (force_a, force_b), out, E, record)
     forces = (force_a, force_b)
     lay = new_state(t, forces, due, p)
@@ -159,7 +154,7 @@ def fight_tables(
         out = OUT[:size].tolist()  # S, then the units' outcome columns
         if out[S_DUP]:
             _SPARE.append(buf)
-            refuse_repeats(lay)
+            refuse_repeats(lay.listed_ids)
         drawn = out[S_DNUM]
         if out[S_DUSED] > len(DB):  # more uniforms than DB keeps: kept, and room for more
             more = np.empty(4 * len(DB), np.float64)

@@ -51,6 +51,7 @@ __all__ = [
     "A2B",
     "A2F",
     "A2I",
+    "ANNOTATED",
     "B1",
     "BS",
     "BT",
@@ -73,6 +74,7 @@ __all__ = [
     "RuleArrays",
     "Rules",
     "StructView",
+    "TableArrays",
     "compile_lazily",
     "fields_address",
     "lean_cache_loads",
@@ -126,8 +128,9 @@ BattleArrays = tuple[
 LayoutArrays = tuple[IntArray, IntArray, IntArray, IntArray]
 #: the rules: RI, RF, FI, FF, TI, CT, MNF, HD, LS, XD, then the doctrines DI, DF, DR, DFF, DAF
 RL = nt.Tuple((A1I, A1F, A2I, A2F, A2I, A2I, A2I, A2I, A2F, A2I, A2I, A2F, A2I, A2I, A2I))
-#: RL as mypy sees it
-RuleArrays = tuple[
+#: RL as mypy sees it: the rules' own arrays RI ... XD (battle.kernel.pack.Packed.arrays),
+#: then the two doctrines' DI, DF, DR, DFF, DAF
+TableArrays = tuple[
     IntArray,
     FloatArray,
     IntArray,
@@ -137,13 +140,9 @@ RuleArrays = tuple[
     IntArray,
     IntArray,
     FloatArray,
-    IntArray,
-    IntArray,
-    FloatArray,
-    IntArray,
-    IntArray,
     IntArray,
 ]
+RuleArrays = tuple[*TableArrays, IntArray, FloatArray, IntArray, IntArray, IntArray]
 
 #: the fields of a Battle: ST's arrays, then RL's
 FIELDS = (
@@ -291,6 +290,27 @@ RT = RulesType(list(zip(RULE_FIELDS, RL.types, strict=True)))
 lower_cast(RulesType, StructView)(_to_view)
 #: the rules as a battle's entry point reads them (see :class:`StructView`)
 RV = StructView(RT)
+
+
+#: what each annotation of a rule function may stand for: the numba types above as mypy sees
+#: them (battle.kernel.jit.check_annotations checks each rule's against its signature)
+ANNOTATED = {
+    "int": (I8,),
+    "float": (F8,),
+    "bool": (B1,),
+    "None": (VOID,),
+    "Battle": (BT,),
+    "IntArray": (A1I, A2I),
+    "FloatArray": (A1F, A2F),
+    "BoolArray": (A1B, A2B),
+    "NDArray[np.int64]": (A1I, A2I),
+    "NDArray[np.float64]": (A1F, A2F),
+    "NDArray[np.bool_]": (A1B, A2B),
+    "BattleArrays": (ST,),
+    "LayoutArrays": (LAY,),
+    "RuleArrays": (RL,),
+    "Rules": (RT,),
+}
 
 
 def fields_address(struct: Any) -> int:

@@ -14,9 +14,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from battle.arrivals import Arrival, check_arrivals
+from battle.arrivals import Arrival, due_arrivals
 from battle.dice import Dice
-from battle.errors import ConfigError, ForceError
 from battle.reference.arrivals import join_due
 from battle.reference.doctrine import ADVANCE, Order, TacticalDoctrine
 from battle.reference.ending import check_end, finish, first_side, withdrawal_phase
@@ -31,10 +30,11 @@ from battle.reference.phases import (
     stand_tests,
 )
 from battle.reference.state import BattleState
+from battle.refusals import refuse_doctrines, refuse_force, refuse_repeats, refuse_unit_type
 from battle.result import BattleResult
 from battle.rules import BattleRules
 from battle.tables import Tables, compile_rules
-from battle.units import Force, UnitSpec
+from battle.units import Force
 
 __all__ = ["fight"]
 
@@ -69,21 +69,12 @@ def fight(
         if len(_CHECKED) > 64:
             _CHECKED.clear()
         _CHECKED[id(tables)] = (tables, force_a, force_b)  # the same pair again: checked
-    docs = []
-    for name in doctrines:
-        if name not in tables.doctrines:
-            raise ConfigError(
-                f"no tactical doctrine named {name!r}",
-                key="--doctrine",
-                fix=f"Choose one of: {', '.join(sorted(tables.doctrines))}.",
-            )
-        docs.append(_doctrine(tables, name))
-    due = sorted(arrivals, key=lambda a: a.bound)
-    if due:
-        taken = {u.id for f in (force_a, force_b) for u in f.units}
-        check_arrivals(due, taken, tables.max_units_per_force)
-        for a in due:
-            _check_types(tables, a.units)
+    refuse_doctrines(tables, doctrines)
+    docs = [_doctrine(tables, name) for name in doctrines]
+    due = due_arrivals(arrivals, (force_a, force_b), tables.max_units_per_force)
+    for a in due:
+        for u in a.units:
+            refuse_unit_type(tables, u)
     start = None if rewind else rng.bit_generator.state
     dice = _CountingDice(rng)
     result = _fight(tables, force_a, force_b, dice, attacker, docs, max_bounds, record_events, due)
@@ -179,47 +170,14 @@ def _doctrine(t: Tables, name: str) -> TacticalDoctrine:
 
 def _check_forces(t: Tables, force_a: Force, force_b: Force) -> None:
     """Refuse forces the battle cannot fight (see :func:`fight`); raises ForceError."""
-    limit, destroyed_at = t.max_units_per_force, t.destroyed_at
+    destroyed_at = t.destroyed_at
     for force in (force_a, force_b):
-        _check_types(t, force.units)
-        if len(force.units) > limit:
-            raise ForceError(
-                f"force {force.name!r} has {len(force.units)} units, more than the "
-                f"{limit} a battle allows",
-                key="battle.max_units_per_force",
-                fix=f"Give it at most {limit} units, or raise "
-                "battle.max_units_per_force (e.g. --set battle.max_units_per_force=500).",
-            )
-        if not any(u.hits < destroyed_at for u in force.units):
-            raise ForceError(
-                f"force {force.name!r} has no unit able to fight",
-                fix=f"Give each side at least one unit with fewer than {destroyed_at} hits.",
-            )
-    ids = {u.id for u in force_a.units}
-    ids.update(u.id for u in force_b.units)
-    if len(ids) != len(force_a.units) + len(force_b.units):
-        every = [u.id for f in (force_a, force_b) for u in f.units]
-        dup = sorted({i for i in every if every.count(i) > 1})
-        raise ForceError(f"unit ids repeat: {', '.join(dup)}", fix="Give every unit its own id.")
-
-
-def _check_types(t: Tables, units: Sequence[UnitSpec]) -> None:
-    """Refuse a unit whose type or formation is not in the rules; raises ForceError."""
-    for u in units:
-        kind = t.unit_types.get(u.kind)
-        if kind is None:
-            raise ForceError(
-                f"unit {u.id} is of unknown type {u.kind!r}",
-                key="battle.units",
-                fix=f"Use one of: {', '.join(t.unit_types)}, or add the type to "
-                "battle.units in config/rules.yaml.",
-            )
-        if u.formation is not None and (u.kind, u.formation) not in t.formations:
-            raise ForceError(
-                f"unit {u.id} ({u.kind}) has no formation {u.formation!r}",
-                key=f"battle.units.{u.kind}.formations",
-                fix=f"Use one of: {', '.join(kind.formations)}.",
-            )
+        for u in force.units:
+            refuse_unit_type(t, u)
+        refuse_force(t, force, any(u.hits < destroyed_at for u in force.units))
+    every = [u.id for f in (force_a, force_b) for u in f.units]
+    if len(set(every)) != len(every):
+        refuse_repeats(every)
 
 
 def _bound(st: BattleState, side: int, doc: TacticalDoctrine) -> None:

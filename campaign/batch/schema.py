@@ -9,6 +9,7 @@ Add a column here (one line), in the table's order, and in the writer's columns.
 
 from __future__ import annotations
 
+from battle.events import END_REASONS
 from campaign.batch.reasons import RUN_REASONS
 
 __all__ = ["SCHEMA_VERSION", "TABLES", "TABLE_COMMENTS", "comment_sql", "create_sql"]
@@ -105,18 +106,7 @@ TABLES: dict[str, tuple[tuple[str, str, str], ...]] = {
         (
             "reason",
             "VARCHAR",
-            "why it ended, a code: "
-            + ", ".join(
-                [
-                    "cards",
-                    "both-cards",
-                    "withdrawal",
-                    "both-withdrew",
-                    "no-units",
-                    "turn-limit",
-                    "nightfall",
-                ]
-            ),
+            "why it ended, a code: " + ", ".join(END_REASONS),
         ),
         ("bounds", "INTEGER", "bounds fought (15 minutes each)"),
         ("red_divisions", "INTEGER", "Red divisions in the battle"),

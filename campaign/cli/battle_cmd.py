@@ -24,7 +24,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from battle.engine import fight, use_engine
-from battle.errors import ConfigError
+from battle.errors import ConfigError, unknown_name
 from battle.events import event_to_dict
 from battle.forces import load_forces_yaml, parse_force_flag
 from battle.log import format_events
@@ -154,14 +154,9 @@ def write_events(out: TextIO, index: int, result: BattleResult) -> None:
 
 def _check_doctrine(name: str, flag: str, rules: BattleRules) -> str:
     if name not in rules.doctrines:
-        names = sorted(rules.doctrines)
-        close = difflib.get_close_matches(name, names, n=1)
-        hint = f" Did you mean '{close[0]}'?" if close else ""
-        raise ConfigError(
-            f"no tactical doctrine named {name!r}",
-            key=flag,
-            fix=f"Choose one of: {', '.join(names)} (config/rules.yaml battle.doctrines).{hint}",
-        )
+        where = " (config/rules.yaml battle.doctrines)"
+        choices = sorted(rules.doctrines)
+        raise unknown_name("tactical doctrine", name, choices, key=flag, note=where, suggest=True)
     return name
 
 

@@ -23,11 +23,9 @@ import yaml
 
 from battle.yamlfile import (
     MAX_YAML_BYTES,
-    TAG_FIX,
-    YamlTagRefused,
-    YamlTooLarge,
     bounded_loader,
     check_file_size,
+    parse_yaml_text,
     read_text_file,
 )
 from campaign.errors import MapError
@@ -157,32 +155,11 @@ def read_map_yaml(
     )
     if check_size is not None:
         check_size(count_list_items(text, ("junctions", "roads"), cap))
-    try:
-        return yaml.load(text, Loader=MapYamlLoader)
-    except YamlTooLarge as exc:
-        raise MapError(
-            str(exc),
-            source=str(path),
-            fix="Write the values out, or use fewer nested aliases (*name).",
-        ) from None
-    except YamlTagRefused as exc:
-        mark = exc.problem_mark
-        raise MapError(
-            str(exc),
-            source=str(path),
-            key=f"line {mark.line + 1}, column {mark.column + 1}" if mark else None,
-            fix=TAG_FIX,
-        ) from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise MapError(
-            f"not valid YAML ({problem})",
-            source=str(path),
-            key=where,
-            fix="Fix the YAML syntax at that place.",
-        ) from None
+    return parse_yaml_text(text, Path(path), MapError, _load_map)
+
+
+def _load_map(text: str) -> Any:
+    return yaml.load(text, Loader=MapYamlLoader)
 
 
 class _MapDumper(yaml.SafeDumper):

@@ -65,14 +65,14 @@ def _is_event_buffer(node: ast.expr) -> bool:
 
 
 def _row_kinds(fn: ast.AST) -> set[str]:
-    """The kinds of the rows ``fn`` takes with ``row(b, EV_...)``."""
+    """The kinds of the rows ``fn`` takes with ``row(b, EV_...)`` (or ``row(b, L.EV_...)``)."""
     return {
-        c.args[1].id
+        kind.id if isinstance(kind, ast.Name) else kind.attr
         for c in ast.walk(fn)
         if isinstance(c, ast.Call)
         and isinstance(c.func, ast.Name)
         and c.func.id == "row"
-        and isinstance(c.args[1], ast.Name)
+        and isinstance(kind := c.args[1], ast.Name | ast.Attribute)
     }
 
 
