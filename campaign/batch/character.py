@@ -9,6 +9,7 @@ flank marches (§8.8) and the share of campaigns whose base fell (§8.7).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import duckdb
 
@@ -36,17 +37,24 @@ class CellCharacter:
     base_fell_share: float = 0.0
 
 
+#: The character from the stored columns: each :class:`CellCharacter` field and its mean
+#: over the cell's runs in DuckDB, in the query's order.
+_STORED: tuple[tuple[str, str], ...] = (
+    ("places", "avg(battle_places)"),
+    ("rough_tests", "avg(rough_road_tests)"),
+    ("rough_share", "avg((rough_road_tests > 0)::INTEGER)"),
+    ("rough_failures", "avg(rough_road_failures)"),
+    ("marches", "avg(marches)"),
+    ("flank_marches", "avg(flank_marches)"),
+    ("base_fell_share", "avg((base_fell IS NOT NULL)::INTEGER)"),
+)
+
+
 def cell_character(con: duckdb.DuckDBPyConnection, batch_id: str) -> list[CellCharacter]:
     """The character of every cell of ``batch_id`` that has runs, in cell order."""
     have = set(run_columns(con))
     stored = all(name in have for name, _ in RUN_COLUMNS_ADDED)
-    extra = (
-        ", count(rough_road_tests), avg(battle_places), avg(rough_road_tests), "
-        "avg((rough_road_tests > 0)::INTEGER), avg(rough_road_failures), avg(marches), "
-        "avg(flank_marches), avg((base_fell IS NOT NULL)::INTEGER)"
-        if stored
-        else ""
-    )
+    extra = ", count(rough_road_tests), " + ", ".join(sql for _, sql in _STORED) if stored else ""
     rows = con.execute(
         f"SELECT cell, count(*), avg(days), median(days), avg(battles), median(battles){extra} "
         "FROM runs WHERE batch_id = ? GROUP BY cell ORDER BY cell",
@@ -59,20 +67,11 @@ def cell_character(con: duckdb.DuckDBPyConnection, batch_id: str) -> list[CellCh
         if not stored or not row[6]:  # no run of this cell has the columns filled
             out.append(CellCharacter(**base, stored=False))
             continue
-        places, tests, share, fails, marches, flanks, fell = (float(x or 0) for x in row[7:])
-        out.append(
-            CellCharacter(
-                **base,
-                stored=True,
-                places=places,
-                rough_tests=tests,
-                rough_share=share,
-                rough_failures=fails,
-                marches=marches,
-                flank_marches=flanks,
-                base_fell_share=fell,
-            )
-        )
+        # by field name (mypy cannot match a dict's keys to the fields): means, 0 where NULL
+        values: dict[str, Any] = {
+            name: float(x or 0) for (name, _), x in zip(_STORED, row[7:], strict=True)
+        }
+        out.append(CellCharacter(**base, stored=True, **values))
     return out
 
 

@@ -19,10 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import BeforeValidator, Field, ValidationError
 
 from battle.errors import plain_message
 from campaign.errors import MapError
+from campaign.maps.strict import StrictModel
 from campaign.paths import MAPS_DIR
 
 __all__ = [
@@ -63,8 +64,7 @@ Text = Annotated[str, BeforeValidator(_text)]
 Colour = Annotated[str, BeforeValidator(_colour)]
 
 
-class _DivisionName(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _DivisionName(StrictModel):
     name: Text
     commander: Text | None = None
     rank: str | None = None  # over the side's rank; "" for a title that stands alone
@@ -77,10 +77,9 @@ def _division_entry(value: Any) -> Any:
 DivisionEntry = Annotated[_DivisionName, BeforeValidator(_division_entry)]
 
 
-class SideNamesModel(BaseModel):
+class SideNamesModel(StrictModel):
     """The naming keys of one side (in a map's ``sides.<side>`` or an overlay's)."""
 
-    model_config = ConfigDict(extra="forbid")
     name: Text | None = None
     adjective: Text | None = None
     colour: Colour | None = None
@@ -92,14 +91,12 @@ class SideNamesModel(BaseModel):
     home: list[Text] = Field(default_factory=list, max_length=MAX_NAMES)
 
 
-class _OverlaySides(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _OverlaySides(StrictModel):
     red: SideNamesModel = Field(default_factory=SideNamesModel)
     blue: SideNamesModel = Field(default_factory=SideNamesModel)
 
 
-class _Overlay(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Overlay(StrictModel):
     map: Text | None = None  # the file it names, for the reader (checked against the stem)
     note: str | None = None
     sides: _OverlaySides

@@ -9,10 +9,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from battle.errors import plain_message
 from campaign.errors import MapError
+from campaign.maps.strict import StrictModel
 from campaign.maps.yaml_io import read_map_yaml
 from campaign.paths import CONFIG_DIR
 
@@ -23,8 +24,7 @@ ROAD_KINDS_FILE = CONFIG_DIR / "road_kinds.yaml"
 Mapped = Literal["normal", "rough", "impassable"]
 
 
-class _TableFile(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _TableFile(StrictModel):
     default_hours: float = Field(gt=0)
     kinds: dict[str, Mapped]
     hours_per_length: dict[str, float]

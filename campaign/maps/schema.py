@@ -25,6 +25,7 @@ from battle.errors import plain_message
 from campaign.errors import MapError
 from campaign.maps.naming import MapNaming, SideNamesModel, SideNaming
 from campaign.maps.raw import RawJunction, RawMap, RawReinforcement, RawRoad, RawSide
+from campaign.maps.strict import StrictModel
 from campaign.maps.yaml_io import COUNT_CAP, read_map_yaml
 
 #: A check of a map's size before it is read: ``{"junctions": n, "roads": m}``; it raises.
@@ -71,8 +72,7 @@ Number = Annotated[float, BeforeValidator(_not_bool)]
 Count = Annotated[int, BeforeValidator(_not_bool)]
 
 
-class _Junction(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Junction(StrictModel):
     id: Ident
     name: Ident | None = None
     pos: tuple[Number, Number] | None = None
@@ -85,10 +85,9 @@ class _NeutralJunction(_Junction):
     model_config = ConfigDict(extra="allow")
 
 
-class _RoadAttrs(BaseModel):
+class _RoadAttrs(StrictModel):
     """A road of the project's own format: kind normal, rough or impassable (RULES.md §8.1)."""
 
-    model_config = ConfigDict(extra="forbid")
     kind: Literal["normal", "rough", "impassable"] = "normal"
     hours: Number | None = Field(default=None, gt=0, allow_inf_nan=False)
     primary: Literal["red", "blue"] | None = None
@@ -109,8 +108,7 @@ def _road_from_list(value: Any) -> Any:
     raise ValueError("a road is a list: [junction, junction, {kind: ..., hours: ...}]")
 
 
-class _Road(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Road(StrictModel):
     a: Ident
     b: Ident
     attrs: _RoadAttrs
@@ -128,17 +126,15 @@ class _NeutralRoad(_Road):
 class _Side(SideNamesModel):
     """A side: base, starts, primary road, and its names (:mod:`campaign.maps.naming`)."""
 
-    model_config = ConfigDict(extra="forbid")
     name: Ident | None = None
     base: Ident
     start: list[Ident] = Field(min_length=1)
     primary_road: tuple[Ident, Ident] | None = None
 
 
-class _Reinforcement(BaseModel):
+class _Reinforcement(StrictModel):
     """RULES.md §8.9: divisions entering at a junction on a day and hour."""
 
-    model_config = ConfigDict(extra="forbid")
     side: Literal["red", "blue"]
     junction: Ident
     day: int = Field(ge=1, le=365)
@@ -157,14 +153,12 @@ class _Reinforcement(BaseModel):
         return self
 
 
-class _Sides(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Sides(StrictModel):
     red: _Side
     blue: _Side
 
 
-class _MapFile(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _MapFile(StrictModel):
     name: Ident | None = None
     source: str | None = None
     license_note: str | None = None

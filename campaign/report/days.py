@@ -11,31 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from campaign import events as ev
 from campaign.clock import Clock, clock_of
-from campaign.events import (
-    BattleFought,
-    CampaignEnded,
-    CampaignEvent,
-    CampaignStarted,
-    DayEnded,
-    DivisionDestroyed,
-    DivisionRaised,
-    FallBackCaught,
-    FellBack,
-    Halted,
-    MarchArrived,
-    MarchBegun,
-    MarchResumed,
-    MeetingOnRoad,
-    Ordered,
-    Reinforced,
-    ReturnBegun,
-    RoughRoadTest,
-    Sighted,
-    StrengthLearned,
-    Surrendered,
-    WithdrawalCheck,
-)
+from campaign.events import CampaignEvent
 from campaign.maps.model import SIDES
 from campaign.report.view import Knowledge, check_view, side_view
 
@@ -44,27 +22,27 @@ __all__ = ["DIARY_HANDLED", "Day", "Diary", "March", "Mark", "build_diary"]
 #: How the diary uses each event type besides narrating it (a test checks that every type
 #: of campaign/events.py is listed, so a new type is placed deliberately).
 DIARY_HANDLED: dict[type[CampaignEvent], str] = {
-    CampaignStarted: "the cover: scenario, sides, bases",
-    DivisionRaised: "order of battle; division marks on the maps",
-    RoughRoadTest: "narrative",
-    MarchBegun: "march arrows on the day's map and the final map",
-    MarchArrived: "division marks on the maps",
-    Halted: "narrative",
-    Ordered: "narrative (the strategy's decisions and reasons)",
-    Reinforced: "narrative (their divisions come in by DivisionRaised)",
-    Sighted: "enemy marks on a side's maps",
-    StrengthLearned: "enemy strengths on a side's maps and charts",
-    MeetingOnRoad: "narrative",
-    BattleFought: "battle sections, battle sites on the maps, charts, histories",
-    FellBack: "narrative; division histories",
-    Surrendered: "division marks removed; histories",
-    FallBackCaught: "narrative; division histories",
-    DivisionDestroyed: "narrative; division histories",
-    ReturnBegun: "narrative; division histories",
-    MarchResumed: "narrative",
-    WithdrawalCheck: "narrative (evening checks)",
-    DayEnded: "nightfall tally; cuts the days",
-    CampaignEnded: "the result, the losses table",
+    ev.CampaignStarted: "the cover: scenario, sides, bases",
+    ev.DivisionRaised: "order of battle; division marks on the maps",
+    ev.RoughRoadTest: "narrative",
+    ev.MarchBegun: "march arrows on the day's map and the final map",
+    ev.MarchArrived: "division marks on the maps",
+    ev.Halted: "narrative",
+    ev.Ordered: "narrative (the strategy's decisions and reasons)",
+    ev.Reinforced: "narrative (their divisions come in by DivisionRaised)",
+    ev.Sighted: "enemy marks on a side's maps",
+    ev.StrengthLearned: "enemy strengths on a side's maps and charts",
+    ev.MeetingOnRoad: "narrative",
+    ev.BattleFought: "battle sections, battle sites on the maps, charts, histories",
+    ev.FellBack: "narrative; division histories",
+    ev.Surrendered: "division marks removed; histories",
+    ev.FallBackCaught: "narrative; division histories",
+    ev.DivisionDestroyed: "narrative; division histories",
+    ev.ReturnBegun: "narrative; division histories",
+    ev.MarchResumed: "narrative",
+    ev.WithdrawalCheck: "narrative (evening checks)",
+    ev.DayEnded: "nightfall tally; cuts the days",
+    ev.CampaignEnded: "the result, the losses table",
 }
 
 
@@ -110,11 +88,11 @@ class Day:
     number: int
     events: list[CampaignEvent] = field(default_factory=list)
     marches: list[March] = field(default_factory=list)
-    battles: list[BattleFought] = field(default_factory=list)
+    battles: list[ev.BattleFought] = field(default_factory=list)
     marks: list[Mark] = field(default_factory=list)
     strength: dict[str, int | None] = field(default_factory=dict)
     snapshot_t: int = 0
-    tally: DayEnded | None = None
+    tally: ev.DayEnded | None = None
 
 
 @dataclass
@@ -123,11 +101,11 @@ class Diary:
 
     view: str
     clock: Clock
-    header: CampaignStarted | None
+    header: ev.CampaignStarted | None
     days: list[Day]
     series: list[tuple[int, dict[str, int | None]]]
-    battles: list[BattleFought]
-    end: CampaignEnded | None
+    battles: list[ev.BattleFought]
+    end: ev.CampaignEnded | None
     events: list[CampaignEvent]
     #: actual hits that destroy a unit: a fresh unit's boxes (``battle.destroyed_at_hits``,
     #: RULES.md §1.2)
@@ -195,21 +173,21 @@ def build_diary(
     clock = clock or clock_of(events)
     stream = side_view(events, view)
     seen = sorted(stream, key=lambda e: e.t)
-    header = next((e for e in seen if isinstance(e, CampaignStarted)), None)
-    end = next((e for e in seen if isinstance(e, CampaignEnded)), None)
+    header = next((e for e in seen if isinstance(e, ev.CampaignStarted)), None)
+    end = next((e for e in seen if isinstance(e, ev.CampaignEnded)), None)
     last_day = max([clock.day(e.t) for e in seen] + [end.days if end else 1])
     days = {n: Day(n) for n in range(1, last_day + 1)}
     cuts = _nightfall_cuts(stream, clock, last_day)
     k = Knowledge(view, destroyed_at=destroyed_at)
     series: list[tuple[int, dict[str, int | None]]] = []
-    battles: list[BattleFought] = []
+    battles: list[ev.BattleFought] = []
     snap = 1
     for key, e in sorted((((e.t, i), e) for i, e in enumerate(stream)), key=lambda r: r[0]):
         while snap <= last_day and key >= cuts[snap]:  # nightfall of day ``snap`` has passed
             _close(days[snap], k, clock, cuts[snap][0])
             snap += 1
         k.apply(e)
-        if isinstance(e, CampaignStarted):
+        if isinstance(e, ev.CampaignStarted):
             continue
         _file(days[clock.day(e.t)], e, k, battles)
         _note_strength(series, e, k)
@@ -221,18 +199,18 @@ def build_diary(
     return Diary(view, clock, header, list(days.values()), series, battles, end, seen, destroyed_at)
 
 
-def _file(day: Day, e: CampaignEvent, k: Knowledge, battles: list[BattleFought]) -> None:
+def _file(day: Day, e: CampaignEvent, k: Knowledge, battles: list[ev.BattleFought]) -> None:
     """Put the event in its day: among its events, and its marches (as the view knows the
     marching side), battles (also the diary's) or nightly tally."""
     day.events.append(e)
-    if isinstance(e, MarchBegun):
+    if isinstance(e, ev.MarchBegun):
         day.marches.append(
             March(e.t, e.side, e.division, e.origin, e.destination, e.kind, k.knows_all(e.side))
         )
-    elif isinstance(e, BattleFought):
+    elif isinstance(e, ev.BattleFought):
         day.battles.append(e)
         battles.append(e)
-    elif isinstance(e, DayEnded):
+    elif isinstance(e, ev.DayEnded):
         day.tally = e
 
 
@@ -241,7 +219,7 @@ def _note_strength(
 ) -> None:
     """After an event that changes a side's known strength, the sides' strengths at its time
     (one point per minute: a later event of the same minute replaces it)."""
-    if isinstance(e, (DivisionRaised, BattleFought, StrengthLearned, Surrendered)):
+    if isinstance(e, (ev.DivisionRaised, ev.BattleFought, ev.StrengthLearned, ev.Surrendered)):
         point = (e.t, _strength(k))
         if series and series[-1][0] == e.t:
             series[-1] = point
@@ -257,7 +235,7 @@ def _nightfall_cuts(
     The umpire's :class:`DayEnded` tally marks the exact place in the stream; events at
     nightfall that came before it belong to the day's map, those after it to the night.
     """
-    marks = {e.day: i for i, e in enumerate(events) if isinstance(e, DayEnded)}
+    marks = {e.day: i for i, e in enumerate(events) if isinstance(e, ev.DayEnded)}
     return {
         n: (int(clock.nightfall((n - 1) * 1440)), marks.get(n, float("inf")))
         for n in range(1, last_day + 1)

@@ -14,34 +14,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from campaign import events as ev
 from campaign.clock import Clock, default_clock
 from campaign.errors import SimulatorError
-from campaign.events import (
-    BattleFought,
-    CampaignEnded,
-    CampaignEvent,
-    CampaignStarted,
-    DayEnded,
-    DivisionAtEnd,
-    DivisionDestroyed,
-    DivisionRaised,
-    FallBackCaught,
-    FellBack,
-    Halted,
-    MarchArrived,
-    MarchBegun,
-    MarchResumed,
-    MeetingOnRoad,
-    Ordered,
-    Place,
-    Reinforced,
-    ReturnBegun,
-    RoughRoadTest,
-    Sighted,
-    StrengthLearned,
-    Surrendered,
-    WithdrawalCheck,
-)
+from campaign.events import CampaignEvent, Place
 
 __all__ = [
     "VIEWS",
@@ -145,7 +121,7 @@ class Knowledge:
         self.divisions: dict[str, DivisionState] = {}
         self.now = 0
         #: the battle just before in the stream being filtered (the side filter's)
-        self.last_battle: BattleFought | None = None
+        self.last_battle: ev.BattleFought | None = None
 
     # ------------------------------------------------------------------ queries
     def knows_all(self, side: str) -> bool:
@@ -183,40 +159,40 @@ class Knowledge:
     def apply(self, e: CampaignEvent) -> None:
         """Update the knowledge with one event of the view (see :func:`visible_events`)."""
         self.now = max(self.now, e.t)
-        if isinstance(e, CampaignStarted):
+        if isinstance(e, ev.CampaignStarted):
             self.clock = Clock(e.day_start, e.day_end)
-        elif isinstance(e, DivisionRaised):
+        elif isinstance(e, ev.DivisionRaised):
             d = self._get(e.division, e.side)
             d.where = ("at", e.junction)
             d.unit_hits = {u.id: 0 for u in e.units}
             if d.own:
                 self._recount(d)
-        elif isinstance(e, MarchBegun):
+        elif isinstance(e, ev.MarchBegun):
             d = self._get(e.division, e.side)
             d.where = ("road", e.origin, e.destination, e.t, round(e.hours * 60))
             d.seen_t = e.t
-        elif isinstance(e, MarchArrived):
+        elif isinstance(e, ev.MarchArrived):
             d = self._get(e.division, e.side)
             d.where = ("at", e.junction)
             d.seen_t = e.t
-        elif isinstance(e, Sighted):
+        elif isinstance(e, ev.Sighted):
             d = self._get(e.enemy, enemy_of(e.side))
             d.where = ("at", e.junction)
             d.seen_t = e.t
-        elif isinstance(e, StrengthLearned) and not self.knows_all(enemy_of(e.side)):
+        elif isinstance(e, ev.StrengthLearned) and not self.knows_all(enemy_of(e.side)):
             d = self._get(e.enemy, enemy_of(e.side))
             d.boxes, d.units = e.boxes, e.units
             d.alive = e.units > 0
-        elif isinstance(e, BattleFought):
+        elif isinstance(e, ev.BattleFought):
             self._battle(e)
-        elif isinstance(e, FellBack):
+        elif isinstance(e, ev.FellBack):
             d = self._get(e.division, e.side)
             d.seen_t = e.t
-        elif isinstance(e, Surrendered | DivisionDestroyed):
+        elif isinstance(e, ev.Surrendered | ev.DivisionDestroyed):
             d = self._get(e.division, e.side)
             d.alive = False
 
-    def _battle(self, e: BattleFought) -> None:
+    def _battle(self, e: ev.BattleFought) -> None:
         if e.road:  # a road meeting: its two junctions, never parsed from the id
             a, b = e.road
             place: tuple[Any, ...] = ("road", a, b, e.t, 0)
@@ -264,7 +240,7 @@ def _evening_check(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent |
     """The enemy's evening check is never seen (§7.6, §8.6): that it is rolled at all tells
     that the enemy has lost 25% of its strength. Only its outcome is learned, when it is
     seen: an army that withdraws ends the campaign (:class:`CampaignEnded` says so)."""
-    assert isinstance(e, WithdrawalCheck)
+    assert isinstance(e, ev.WithdrawalCheck)
     return e if e.side == view else None
 
 
@@ -272,7 +248,7 @@ def _learned(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | None:
     """A strength is learned by fighting (§8.6) when the battle ends, not when it begins:
     the engine stamps it at the battle's start; the view moves it to the battle's end
     (:func:`side_view` holds it back until the stream reaches that time)."""
-    assert isinstance(e, StrengthLearned)
+    assert isinstance(e, ev.StrengthLearned)
     if view not in e.seen_by:
         return None
     b = k.last_battle  # the engine writes a battle's strengths right after it
@@ -284,7 +260,7 @@ def _learned(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | None:
 
 def _fell_back(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | None:
     """An enemy falling back is seen leaving the field, not where it goes (§8.5, §8.6)."""
-    assert isinstance(e, FellBack)
+    assert isinstance(e, ev.FellBack)
     if view not in e.seen_by:
         return None
     if e.side == view:
@@ -294,7 +270,7 @@ def _fell_back(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | Non
 
 def _nightfall(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | None:
     """The nightfall tally: own strength and positions; the enemy's only as fought (§8.6)."""
-    assert isinstance(e, DayEnded)
+    assert isinstance(e, ev.DayEnded)
     enemy = enemy_of(view)
     strength = {view: e.strength.get(view), enemy: k.strength(enemy)}
     own = {d: p for d, p in e.positions.items() if d in k.divisions and k.divisions[d].own}
@@ -306,7 +282,7 @@ def _nightfall(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | Non
 
 def _the_end(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | None:
     """The end: own divisions exactly; enemy divisions only as last seen and last learned."""
-    assert isinstance(e, CampaignEnded)
+    assert isinstance(e, ev.CampaignEnded)
     rows = []
     for row in e.divisions:
         if row.side == view:
@@ -321,7 +297,7 @@ def _the_end(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | None:
         elif d.where:
             where = (d.where[1], d.where[2])
         status = "known lost" if not d.alive else "last seen " + k.clock.label(d.seen_t).lower()
-        rows.append(DivisionAtEnd(row.division, row.side, where, d.units, d.boxes, status))
+        rows.append(ev.DivisionAtEnd(row.division, row.side, where, d.units, d.boxes, status))
     left = {view: e.divisions_left.get(view), enemy_of(view): None}
     return replace(e, divisions=tuple(rows), divisions_left=left, seen_by=(view,))
 
@@ -330,27 +306,27 @@ def _the_end(e: CampaignEvent, view: str, k: Knowledge) -> CampaignEvent | None:
 #: (a test checks it): a new event type is hidden from the sides (umpire only) until its
 #: entry says what they see.
 REDACTORS: dict[type[CampaignEvent], Redactor] = {
-    CampaignStarted: _as_seen,
-    DivisionRaised: _as_seen,
-    RoughRoadTest: _as_seen,
-    MarchBegun: _as_seen,
-    MarchArrived: _as_seen,
-    Halted: _as_seen,
-    Ordered: _as_seen,  # a side's own decisions (RULES.md §8.8)
-    Reinforced: _as_seen,  # the enemy's only where sighted (§8.6, §8.9)
-    Sighted: _as_seen,
-    StrengthLearned: _learned,
-    MeetingOnRoad: _as_seen,
-    BattleFought: _as_seen,
-    FellBack: _fell_back,
-    Surrendered: _as_seen,
-    FallBackCaught: _as_seen,  # both sides: a battle is fought there
-    DivisionDestroyed: _as_seen,  # both sides: they fought it
-    ReturnBegun: _as_seen,  # the enemy's only where sighted (§8.6)
-    MarchResumed: _as_seen,  # the enemy's only where sighted (§8.6)
-    WithdrawalCheck: _evening_check,
-    DayEnded: _nightfall,
-    CampaignEnded: _the_end,
+    ev.CampaignStarted: _as_seen,
+    ev.DivisionRaised: _as_seen,
+    ev.RoughRoadTest: _as_seen,
+    ev.MarchBegun: _as_seen,
+    ev.MarchArrived: _as_seen,
+    ev.Halted: _as_seen,
+    ev.Ordered: _as_seen,  # a side's own decisions (RULES.md §8.8)
+    ev.Reinforced: _as_seen,  # the enemy's only where sighted (§8.6, §8.9)
+    ev.Sighted: _as_seen,
+    ev.StrengthLearned: _learned,
+    ev.MeetingOnRoad: _as_seen,
+    ev.BattleFought: _as_seen,
+    ev.FellBack: _fell_back,
+    ev.Surrendered: _as_seen,
+    ev.FallBackCaught: _as_seen,  # both sides: a battle is fought there
+    ev.DivisionDestroyed: _as_seen,  # both sides: they fought it
+    ev.ReturnBegun: _as_seen,  # the enemy's only where sighted (§8.6)
+    ev.MarchResumed: _as_seen,  # the enemy's only where sighted (§8.6)
+    ev.WithdrawalCheck: _evening_check,
+    ev.DayEnded: _nightfall,
+    ev.CampaignEnded: _the_end,
 }
 
 
@@ -384,9 +360,9 @@ def side_view(events: Iterable[CampaignEvent], view: str) -> list[CampaignEvent]
             due = heapq.heappop(later)[2]
             k.apply(due)
             out.append(due)
-        if isinstance(e, BattleFought):
+        if isinstance(e, ev.BattleFought):
             k.last_battle = e
-        elif not isinstance(e, StrengthLearned):
+        elif not isinstance(e, ev.StrengthLearned):
             k.last_battle = None
         shown = REDACTORS.get(type(e), _as_seen)(e, view, k)
         if shown is None:
