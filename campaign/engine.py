@@ -39,6 +39,7 @@ from campaign.reinforcements import raise_armies, schedule_entries
 from campaign.result import CampaignResult, header
 from campaign.schedule import (
     Clock,
+    Routine,
     after_urgent,
     due_now,
     first_of,
@@ -239,8 +240,8 @@ class Campaign:
         update_sightings(self)
         env = self.env
         for div in self.divisions:
-            div.process = env.process(self.division_process(div))
-        env.process(self.endgame.evenings())
+            div.process = Routine(env, self.division_process(div))
+        Routine(env, self.endgame.evenings())
         # the initial contact check and the reinforcements' entries, scheduled by one urgent
         # event where the processes that waited for them started (campaign.schedule.ring)
         begin = env.event()

@@ -38,6 +38,7 @@ from simpy.events import NORMAL, URGENT
 
 __all__ = [
     "Clock",
+    "Routine",
     "after_urgent",
     "due_now",
     "first_of",
@@ -86,18 +87,19 @@ class Clock:
         self.steps = 0
         # SimPy's Process sets this attribute of its environment as it resumes (the process)
         # and as it leaves off (None), as every environment must let it; read it through
-        # active_process (SimPy's Process.interrupt does)
-        self._active_proc: simpy.Process | None = None
+        # active_process (SimPy's Process.interrupt does); a Routine sets it through
+        # active_process
+        self._active_proc: simpy.Process | Routine | None = None
         # (priority, delay) asked of the next schedule() by trigger()
         self._asked: tuple[float, SimTime] | None = None
 
     @property
-    def active_process(self) -> simpy.Process | None:
+    def active_process(self) -> simpy.Process | Routine | None:
         """The process running now (None: none)."""
         return self._active_proc
 
     @active_process.setter
-    def active_process(self, process: simpy.Process | None) -> None:
+    def active_process(self, process: simpy.Process | Routine | None) -> None:
         self._active_proc = process
 
     # --------------------------------------------------------------- SimPy's environment
@@ -206,6 +208,101 @@ class Clock:
         return None
 
 
+class Routine:
+    """A process of the campaign (a division's life, the evenings' checks), run on the clock
+    as ``simpy.Process`` runs one, event for event, with SimPy's public API only: started by
+    an urgent event of this minute, resumed by the events it yields (it is their callback),
+    woken by :meth:`interrupt` (an urgent event that throws ``simpy.Interrupt`` into it).
+    Compiled, it resumes its generator without SimPy's interpreted ``Process._resume``, the
+    most run code of the event loop (issue 31). Not an event itself: nothing waits on it; it
+    ends as a process does, with one normal event of its minute (a failure raised from
+    :meth:`Clock.step` when that event runs, as SimPy raises a process's).
+
+    Attributes
+    ----------
+    target
+        The event it waits on (SimPy's ``Process.target``).
+    is_alive
+        True until its generator has returned or raised.
+    """
+
+    def __init__(self, env: Clock, generator: Generator[simpy.Event, Any, Any]) -> None:
+        self.env = env
+        self.generator = generator
+        self.is_alive = True
+        start = env.event()
+        start.callbacks.append(self)
+        env.trigger(start, URGENT)  # as SimPy's Initialize: urgent, ahead of interrupts
+        self.target: simpy.Event = start
+
+    def __call__(self, event: simpy.Event) -> None:
+        """Resume with ``event``'s value (it ran), or its exception (it failed)."""
+        self._resume(event, None)
+
+    def interrupt(self, cause: Any = None) -> None:
+        """Throw ``simpy.Interrupt(cause)`` into it as an urgent event of this minute runs
+        (``simpy.Process.interrupt``); ignored if it has ended by then.
+
+        Raises RuntimeError if it has ended, or if it is the one running."""
+        if not self.is_alive:
+            raise RuntimeError(f"{self} has terminated and cannot be interrupted.")
+        env = self.env
+        if self is env.active_process:
+            raise RuntimeError("A process is not allowed to interrupt itself.")
+        interruption = env.event()
+        interruption.callbacks.append(self._interrupted)
+        env.trigger(interruption, URGENT, cause)
+
+    def _interrupted(self, event: simpy.Event) -> None:
+        if self.is_alive:  # (two interrupts on their way, and it ended at the first)
+            self.target.callbacks.remove(self)
+            self._resume(event, simpy.Interrupt(event.value))
+
+    def _resume(self, event: simpy.Event, thrown: BaseException | None) -> None:
+        """Run the generator on from ``event`` (or with ``thrown`` thrown in) to the next
+        event it waits on, as ``simpy.Process`` does."""
+        env = self.env
+        env.active_process = self
+        generator = self.generator
+        while True:
+            try:
+                if thrown is not None:
+                    event = generator.throw(thrown)
+                elif type(event) is _TIMEOUT or event.ok:  # (a timeout cannot fail)
+                    event = generator.send(event.value)
+                else:  # a failed event: a copy of its exception is thrown in
+                    event.defused = True
+                    failure = event.value
+                    assert isinstance(failure, BaseException)  # (Event.fail takes exceptions)
+                    error = type(failure)(*failure.args)
+                    error.__cause__ = failure
+                    event = generator.throw(error)
+            except StopIteration as stop:
+                self._end(stop.value, None)
+                break
+            except Exception as error:  # (KeyboardInterrupt and the like go straight up)
+                self._end(None, error)
+                break
+            thrown = None
+            callbacks = event.callbacks
+            if callbacks is not None:  # not run yet: it resumes this process when it runs
+                callbacks.append(self)
+                self.target = event
+                break
+            # run already: resumed at once with it (as SimPy's Process)
+        env.active_process = None
+
+    def _end(self, value: Any, error: Exception | None) -> None:
+        """Its generator returned ``value`` or raised ``error``: the event that ends a
+        process (a step of this minute; the error raised as it runs)."""
+        self.is_alive = False
+        end = self.env.event()
+        if error is None:
+            end.succeed(value)
+        else:
+            end.fail(error)
+
+
 # ------------------------------------------------------------------- the campaign's helpers
 def now_of(env: Clock) -> SimTime:
     """The campaign's minute now (``env.now``)."""
@@ -230,18 +327,18 @@ def queued(env: Clock) -> int:
     return len(env.queue)
 
 
-def waits_on(process: simpy.Process) -> simpy.Event:
+def waits_on(process: simpy.Process | Routine) -> simpy.Event:
     """The event ``process`` waits on (SimPy's ``process.target``)."""
     return process.target
 
 
-def may_wake(env: Clock, process: simpy.Process) -> bool:
+def may_wake(env: Clock, process: simpy.Process | Routine) -> bool:
     """Whether ``process`` may be woken (``process.interrupt()``): it is alive and not the
     one running (``Process.interrupt`` raises for either)."""
     return process.is_alive and process is not env.active_process
 
 
-def set_active(env: Clock, process: simpy.Process | None) -> None:
+def set_active(env: Clock, process: simpy.Process | Routine | None) -> None:
     """Make ``process`` the one counted as running (None: none), as while the event that
     runs a callback outside any process would: a wake then interrupts it as it would that
     event's."""
@@ -261,7 +358,7 @@ def later(env: Clock, delay: float, action: Callable[[], None]) -> None:
     on may change before those urgent events have run.
     """
     if urgent_pending(env):
-        env.process(_wait_then(env, delay, action))
+        Routine(env, _wait_then(env, delay, action))
         return
     env.timeout(delay).callbacks.append(lambda _: action())
 
