@@ -39,6 +39,7 @@ from simpy.events import NORMAL, URGENT
 __all__ = [
     "Clock",
     "Routine",
+    "Wait",
     "after_urgent",
     "due_now",
     "first_of",
@@ -60,9 +61,42 @@ _RESUMED = -1.0
 #: the events SimPy makes triggered and ok (``simpy.Timeout``): none of them can fail
 _TIMEOUT: Final = simpy.Timeout
 
+
+class Wait:
+    """A timeout of the campaign's own (:meth:`Clock.wait`): what ``simpy.Timeout`` is to a
+    process, made by compiled code (SimPy's timeout is made by interpreted code, a twentieth
+    of a campaign's time, issue 31). It is scheduled at ``NORMAL`` as it is made, exactly
+    where a ``simpy.Timeout`` made then would be; it never fails and has no value (a
+    :class:`Routine` waiting on it resumes with None). Only routines wait on it (yield it);
+    :meth:`then` adds a callback.
+
+    Attributes
+    ----------
+    callbacks
+        What is called with it when it runs, in order; None once it has run (SimPy's mark).
+    """
+
+    def __init__(self, env: Clock, delay: SimTime) -> None:
+        if delay < 0:
+            raise ValueError(f"Negative delay {delay}")
+        self.callbacks: list[Callable[[Any], None]] | None = []
+        env.schedule(self, NORMAL, delay)
+
+    def then(self, callback: Callable[[Wait], None]) -> None:
+        """Call ``callback`` with this wait when it runs (after those added before).
+
+        Raises RuntimeError if it has run."""
+        callbacks = self.callbacks
+        if callbacks is None:
+            raise RuntimeError("the wait has run")
+        callbacks.append(callback)
+
+
+#: what a process of the campaign waits on (yields): SimPy's events, or a :class:`Wait`
+Waitable = simpy.Event | Wait
 #: one scheduled event: (minute, priority, order of scheduling, event), as simpy.Environment
 #: keeps them; the order makes every entry unique, so events themselves are never compared
-Entry = tuple[SimTime, float, int, simpy.Event]
+Entry = tuple[SimTime, float, int, Waitable]
 
 
 class Clock:
@@ -113,12 +147,17 @@ class Clock:
         env: Any = self
         return simpy.Timeout(env, delay, value)
 
+    def wait(self, delay: SimTime) -> Wait:
+        """A :class:`Wait` that runs in ``delay`` minutes (>= 0): ``timeout(delay)`` for a
+        :class:`Routine`, cheaper. Raises ValueError for a negative delay."""
+        return Wait(self, delay)
+
     def process(self, generator: Generator[simpy.Event, Any, Any]) -> simpy.Process:
         """Start ``generator`` as a process (its start is an urgent event of this minute)."""
         env: Any = self
         return simpy.Process(env, generator)
 
-    def schedule(self, event: simpy.Event, priority: float = NORMAL, delay: SimTime = 0) -> None:
+    def schedule(self, event: Waitable, priority: float = NORMAL, delay: SimTime = 0) -> None:
         """Queue the triggered ``event`` to run in ``delay`` minutes at ``priority`` (SimPy's
         events call this as they are triggered), or as :meth:`trigger` asked."""
         asked = self._asked
@@ -161,7 +200,8 @@ class Clock:
         self.now, _, _, event = heappop(self.queue)
         self.steps += 1
         callbacks = event.callbacks
-        event.callbacks = None  # type: ignore[assignment]  # processed (SimPy's mark)
+        assert callbacks is not None  # (an event runs once)
+        event.callbacks = None  # processed (SimPy's mark)
         try:
             for callback in callbacks:
                 callback(event)
@@ -170,8 +210,10 @@ class Clock:
             self.schedule(event, _RESUMED)
             raise
         # a Timeout cannot fail (it is made triggered, ok): its check, a SimPy property
-        # call, is left out, a tenth of the clock's time a timeout compiled
-        if type(event) is not _TIMEOUT and not event.ok and not event.defused:
+        # call, is left out, a tenth of the clock's time a timeout compiled; nor can a Wait
+        if isinstance(event, Wait) or type(event) is _TIMEOUT:
+            return
+        if not event.ok and not event.defused:
             failure = event.value
             assert isinstance(failure, BaseException)  # (Event.fail takes exceptions only)
             error = type(failure)(*failure.args)
@@ -226,16 +268,16 @@ class Routine:
         True until its generator has returned or raised.
     """
 
-    def __init__(self, env: Clock, generator: Generator[simpy.Event, Any, Any]) -> None:
+    def __init__(self, env: Clock, generator: Generator[Waitable, Any, Any]) -> None:
         self.env = env
         self.generator = generator
         self.is_alive = True
         start = env.event()
         start.callbacks.append(self)
         env.trigger(start, URGENT)  # as SimPy's Initialize: urgent, ahead of interrupts
-        self.target: simpy.Event = start
+        self.target: Waitable = start
 
-    def __call__(self, event: simpy.Event) -> None:
+    def __call__(self, event: Waitable) -> None:
         """Resume with ``event``'s value (it ran), or its exception (it failed)."""
         self._resume(event, None)
 
@@ -255,10 +297,12 @@ class Routine:
 
     def _interrupted(self, event: simpy.Event) -> None:
         if self.is_alive:  # (two interrupts on their way, and it ended at the first)
-            self.target.callbacks.remove(self)
+            callbacks = self.target.callbacks
+            assert callbacks is not None  # (what it waits on has not run)
+            callbacks.remove(self)
             self._resume(event, simpy.Interrupt(event.value))
 
-    def _resume(self, event: simpy.Event, thrown: BaseException | None) -> None:
+    def _resume(self, event: Waitable, thrown: BaseException | None) -> None:
         """Run the generator on from ``event`` (or with ``thrown`` thrown in) to the next
         event it waits on, as ``simpy.Process`` does."""
         env = self.env
@@ -268,6 +312,8 @@ class Routine:
             try:
                 if thrown is not None:
                     event = generator.throw(thrown)
+                elif isinstance(event, Wait):  # (no value)
+                    event = generator.send(None)
                 elif type(event) is _TIMEOUT or event.ok:  # (a timeout cannot fail)
                     event = generator.send(event.value)
                 else:  # a failed event: a copy of its exception is thrown in
@@ -327,7 +373,7 @@ def queued(env: Clock) -> int:
     return len(env.queue)
 
 
-def waits_on(process: simpy.Process | Routine) -> simpy.Event:
+def waits_on(process: simpy.Process | Routine) -> Waitable:
     """The event ``process`` waits on (SimPy's ``process.target``)."""
     return process.target
 
@@ -360,13 +406,13 @@ def later(env: Clock, delay: float, action: Callable[[], None]) -> None:
     if urgent_pending(env):
         Routine(env, _wait_then(env, delay, action))
         return
-    env.timeout(delay).callbacks.append(lambda _: action())
+    env.wait(delay).then(lambda _: action())
 
 
 def _wait_then(
     env: Clock, delay: float, action: Callable[[], None]
-) -> Generator[simpy.Event, Any, None]:
-    yield env.timeout(delay)
+) -> Generator[Waitable, Any, None]:
+    yield env.wait(delay)
     action()
     yield env.event()  # never triggered: an ending process would schedule an event (a step)
 
