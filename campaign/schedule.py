@@ -65,22 +65,27 @@ _TIMEOUT: Final = simpy.Timeout
 class Wait:
     """A timeout of the campaign's own (:meth:`Clock.wait`): what ``simpy.Timeout`` is to a
     process, made by compiled code (SimPy's timeout is made by interpreted code, a twentieth
-    of a campaign's time, issue 31). It is scheduled at ``NORMAL`` as it is made, exactly
-    where a ``simpy.Timeout`` made then would be; it never fails and has no value (a
-    :class:`Routine` waiting on it resumes with None). Only routines wait on it (yield it);
-    :meth:`then` adds a callback.
+    of a campaign's time, issue 31). It is scheduled as it is made, at ``priority`` (SimPy's
+    ``NORMAL`` unless told), exactly where a ``simpy.Timeout`` made then, or an event
+    triggered then at that priority, would be; it never fails. Only routines wait on it
+    (yield it; resumed with ``value``); :meth:`then` adds a callback.
 
     Attributes
     ----------
     callbacks
         What is called with it when it runs, in order; None once it has run (SimPy's mark).
+    value
+        What a routine waiting on it resumes with (None; an interrupt's cause).
     """
 
-    def __init__(self, env: Clock, delay: SimTime) -> None:
+    def __init__(
+        self, env: Clock, delay: SimTime, priority: float = NORMAL, value: Any = None
+    ) -> None:
         if delay < 0:
             raise ValueError(f"Negative delay {delay}")
         self.callbacks: list[Callable[[Any], None]] | None = []
-        env.schedule(self, NORMAL, delay)
+        self.value = value
+        env.schedule(self, priority, delay)
 
     def then(self, callback: Callable[[Wait], None]) -> None:
         """Call ``callback`` with this wait when it runs (after those added before).
@@ -272,9 +277,8 @@ class Routine:
         self.env = env
         self.generator = generator
         self.is_alive = True
-        start = env.event()
-        start.callbacks.append(self)
-        env.trigger(start, URGENT)  # as SimPy's Initialize: urgent, ahead of interrupts
+        start = Wait(env, 0, URGENT)  # as SimPy's Initialize: urgent, ahead of interrupts
+        start.then(self)
         self.target: Waitable = start
 
     def __call__(self, event: Waitable) -> None:
@@ -291,11 +295,9 @@ class Routine:
         env = self.env
         if self is env.active_process:
             raise RuntimeError("A process is not allowed to interrupt itself.")
-        interruption = env.event()
-        interruption.callbacks.append(self._interrupted)
-        env.trigger(interruption, URGENT, cause)
+        Wait(env, 0, URGENT, cause).then(self._interrupted)  # (SimPy's Interruption)
 
-    def _interrupted(self, event: simpy.Event) -> None:
+    def _interrupted(self, event: Wait) -> None:
         if self.is_alive:  # (two interrupts on their way, and it ended at the first)
             callbacks = self.target.callbacks
             assert callbacks is not None  # (what it waits on has not run)
@@ -312,8 +314,8 @@ class Routine:
             try:
                 if thrown is not None:
                     event = generator.throw(thrown)
-                elif isinstance(event, Wait):  # (no value)
-                    event = generator.send(None)
+                elif isinstance(event, Wait):  # noqa: SIM114  (never fails; read natively)
+                    event = generator.send(event.value)
                 elif type(event) is _TIMEOUT or event.ok:  # (a timeout cannot fail)
                     event = generator.send(event.value)
                 else:  # a failed event: a copy of its exception is thrown in
@@ -437,9 +439,7 @@ def ring(env: Clock, event: simpy.Event) -> None:
     env.trigger(event, URGENT)
 
 
-def after_urgent(env: Clock) -> simpy.Event:
+def after_urgent(env: Clock) -> Wait:
     """A triggered event of this minute that runs after every urgent event of the minute,
     however late scheduled, and before its normal ones (priority 0.5)."""
-    event = env.event()
-    env.trigger(event, _AFTER_URGENT)
-    return event
+    return Wait(env, 0, _AFTER_URGENT)
