@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
     from campaign.config import CampaignRules, Rules
     from campaign.events import Place
+    from campaign.schedule import Routine
     from campaign.strategy.knowledge import OwnDivision
 
 __all__ = [
@@ -56,7 +57,7 @@ class Division:
     #: nor marching); ``road_walked`` is then (minutes walked from a, minutes left to b)
     on_road: tuple[str, str] | None
     road_walked: tuple[float, float]
-    process: simpy.Process | None
+    process: Routine | None
     #: scheduling state (campaign.engine): an interrupt is on its way to its process
     #: (``woken``); it is one of a battle's divisions, held until the battle ends and wakes
     #: it (``in_battle``); its process sleeps on no event until then (``asleep``); its

@@ -9,12 +9,10 @@ from battle.withdrawal import WithdrawalTable, roll_withdrawals, withdrawal_tabl
 from campaign.events import SIDES, CampaignEnded, DayEnded, DivisionAtEnd, WithdrawalCheck
 from campaign.ledger import Ledger
 from campaign.result import CampaignResult
-from campaign.schedule import due_now, now_of
+from campaign.schedule import Waitable, due_now, now_of
 
 if TYPE_CHECKING:
     from collections.abc import Generator
-
-    import simpy
 
     from campaign.engine import Campaign
 
@@ -152,18 +150,18 @@ class Endgame:
         """§7.6: hits taken (+25% of surrendered boxes) over the boxes the side began with."""
         return self.ledger.casualty_percent(side)
 
-    def evenings(self) -> Generator[simpy.Event, Any, None]:
+    def evenings(self) -> Generator[Waitable, Any, None]:
         """Each nightfall: the day's tally, withdrawal checks (§7.6), the time limit (§8.7)."""
         camp = self.camp
         env = camp.env
         for day in range(1, camp.time_limit_days + 1):
             nightfall = (day - 1) * 1440 + camp.clock.daylight_minutes
             if nightfall > now_of(env):
-                yield env.timeout(nightfall - now_of(env))
+                yield env.wait(nightfall - now_of(env))
             # let every battle that ends at nightfall settle its fall backs first (§8.5); with
             # nothing else due this minute, the wait would end at once
             if due_now(env):
-                yield env.timeout(0)
+                yield env.wait(0)
             if camp.over:
                 return
             if camp.event_wanted():

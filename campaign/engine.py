@@ -39,6 +39,9 @@ from campaign.reinforcements import raise_armies, schedule_entries
 from campaign.result import CampaignResult, header
 from campaign.schedule import (
     Clock,
+    Routine,
+    Wait,
+    Waitable,
     after_urgent,
     due_now,
     first_of,
@@ -61,11 +64,11 @@ from campaign.table_result import TableResult
 #: a division's ``halted_reason`` while it holds on its doctrine's order (``held_for``)
 HOLDING = "holds on its doctrine's order"
 #: a SimPy process: yields events, returns nothing
-Process = Generator[simpy.Event, Any, None]
+Process = Generator[Waitable, Any, None]
 #: a part of a division's process: yields events, returns True when it was woken at a wait
 #: that handles the wake itself; a wake (:meth:`Campaign.wake`, ``simpy.Interrupt``) at any
 #: other wait goes up to :meth:`Campaign.division_process`, which starts over from the top
-Step = Generator[simpy.Event, Any, bool]
+Step = Generator[Waitable, Any, bool]
 
 __all__ = ["Campaign", "run_campaign"]
 
@@ -239,8 +242,8 @@ class Campaign:
         update_sightings(self)
         env = self.env
         for div in self.divisions:
-            div.process = env.process(self.division_process(div))
-        env.process(self.endgame.evenings())
+            div.process = Routine(env, self.division_process(div))
+        Routine(env, self.endgame.evenings())
         # the initial contact check and the reinforcements' entries, scheduled by one urgent
         # event where the processes that waited for them started (campaign.schedule.ring)
         begin = env.event()
@@ -323,9 +326,9 @@ class Campaign:
                         yield alarm
                         div.woken = div.asleep = False
                     else:
-                        yield env.timeout(div.busy_until - now)
+                        yield env.wait(div.busy_until - now)
                 elif not self.clock.is_daylight(now):
-                    yield env.timeout(self.clock.next_dawn(now) - now)
+                    yield env.wait(self.clock.next_dawn(now) - now)
                 else:  # its doctrine decides: march on, or wait (or hold) where it is
                     dest, delay, hold = self._decide(div)
                     if dest is not None:
@@ -335,11 +338,11 @@ class Campaign:
                     elif hold:  # may be woken to march with others or by the guns (§8.8)
                         self.holding.add(div.id)
                         try:
-                            yield env.timeout(delay)
+                            yield env.wait(delay)
                         finally:
                             self.holding.discard(div.id)
                     else:
-                        yield env.timeout(delay)
+                        yield env.wait(delay)
             except simpy.Interrupt:
                 woken = True
             if woken:
@@ -355,7 +358,7 @@ class Campaign:
             now = now_of(env)
             if until > now:
                 try:
-                    yield env.timeout(until - now)
+                    yield env.wait(until - now)
                 except simpy.Interrupt:
                     if now_of(env) < until and div.orders:  # woken early: it still waits (a
                         div.orders.insert(0, (kind, arg))  # return after a draw at nightfall
@@ -378,7 +381,7 @@ class Campaign:
                     # evening's); by day the dawn after this evening
                     night = not self.clock.is_daylight(now)
                     dawn = self.clock.next_dawn(now if night else nightfall)
-                    yield env.timeout(dawn - now)
+                    yield env.wait(dawn - now)
                     return False
             if kind == "return":  # told once, as it first sets off (issue 31: every move)
                 seen = (div.side, *enemies_seeing(self, div.side, origin))
@@ -393,7 +396,7 @@ class Campaign:
             if div.orders and div.location == dest and due_now(env):
                 # a fall back that reaches a junction lets this minute's contact check run
                 # before it marches on: an enemy standing there catches it (RULES.md §8.4)
-                yield env.timeout(0)
+                yield env.wait(0)
                 return False
         elif kind in ("arrive", "march_on", "return_road"):  # the rest of a road after a
             # road battle: a loser's walk back (its fall back told), a winner's march on or a
@@ -404,7 +407,7 @@ class Campaign:
                 seen = (div.side, *enemies_seeing(self, div.side, dest))
                 telling.road_left(self, div, kind, leg, seen)
             div.location = None
-            yield env.timeout(max(minutes, 0.0))
+            yield env.wait(max(minutes, 0.0))
             div.location = dest
             div.on_road = None
             self._arrival(div, dest)
@@ -531,7 +534,7 @@ class Campaign:
                 )
             if not passed:
                 div.halted_reason = ""
-                yield env.timeout(self.cr.rough_road_retry_minutes)
+                yield env.wait(self.cr.rough_road_retry_minutes)
                 return False
         div.halted_reason = ""
         minutes = hours * 60.0
@@ -547,7 +550,7 @@ class Campaign:
                 MarchBegun(int(now), div.side, div.id, origin, dest, kind, hours, seen_by=seen)
             )
         self.desk.watch_road(div)
-        yield env.timeout(minutes)
+        yield env.wait(minutes)
         if div.road is None or not div.alive:  # a meeting on the road already settled it
             return False
         div.road = None
@@ -583,7 +586,7 @@ class Campaign:
             # the check runs when this zero-delay event does, before the division goes on:
             # done by the division's process as it resumes (where a callback of the event
             # would run it, without the callback), outside any process as a callback would be
-            check = env.timeout(0)
+            check = env.wait(0)
             try:
                 yield check
             except simpy.Interrupt:  # woken first: the check still runs with its event
@@ -603,12 +606,12 @@ class Campaign:
             yield after_urgent(env)
         return False
 
-    def _contact_when(self, check: simpy.Event, div: Division, junction: str) -> None:
+    def _contact_when(self, check: Wait, div: Division, junction: str) -> None:
         """Run the contact check of ``div`` at ``junction`` when ``check`` runs (apart from
         :meth:`_land`: compiled, a closure makes its frame at every call, taken or not)."""
-        check.callbacks.append(lambda _: self._contact(check, div, junction))
+        check.then(lambda _: self._contact(check, div, junction))
 
-    def _contact(self, check: simpy.Event | None, div: Division, junction: str) -> None:
+    def _contact(self, check: Wait | None, div: Division, junction: str) -> None:
         """The contact check after ``div``'s arrival (§8.4), run by ``check`` (or inline)."""
         if not self.over:
             n = queued(self.env)
@@ -622,13 +625,13 @@ class Campaign:
         """Run ``action`` after everything already scheduled for this minute: a zero-delay
         event created now is queued behind every event scheduled earlier for this minute
         (arrivals included) and ahead of anything the running process does next."""
-        event = self.env.timeout(0)
+        event = self.env.wait(0)
 
         def run(_: object) -> None:
             if not self.over:
                 action()
 
-        event.callbacks.append(run)
+        event.then(run)
 
     def wake(self, div: Division) -> None:
         """Wake a division's process (as an interrupt would) so that it reads its new orders."""

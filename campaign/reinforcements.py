@@ -12,7 +12,7 @@ import simpy
 from campaign.army import raise_division
 from campaign.errors import MapError
 from campaign.events import SIDES, DivisionRaised, RaisedUnit, Reinforced
-from campaign.schedule import now_of
+from campaign.schedule import Routine, now_of
 from campaign.sightings import enemies_seeing, update_sightings
 
 if TYPE_CHECKING:
@@ -143,7 +143,7 @@ def _starting(camp: Campaign, div: Division) -> Callable[[], None]:
     """An action that starts ``div``'s process (its decisions, RULES.md §8.8)."""
 
     def start() -> None:
-        div.process = camp.env.process(camp.division_process(div))
+        div.process = Routine(camp.env, camp.division_process(div))
 
     return start
 

@@ -38,6 +38,8 @@ from simpy.events import NORMAL, URGENT
 
 __all__ = [
     "Clock",
+    "Routine",
+    "Wait",
     "after_urgent",
     "due_now",
     "first_of",
@@ -59,9 +61,47 @@ _RESUMED = -1.0
 #: the events SimPy makes triggered and ok (``simpy.Timeout``): none of them can fail
 _TIMEOUT: Final = simpy.Timeout
 
+
+class Wait:
+    """A timeout of the campaign's own (:meth:`Clock.wait`): what ``simpy.Timeout`` is to a
+    process, made by compiled code (SimPy's timeout is made by interpreted code, a twentieth
+    of a campaign's time, issue 31). It is scheduled as it is made, at ``priority`` (SimPy's
+    ``NORMAL`` unless told), exactly where a ``simpy.Timeout`` made then, or an event
+    triggered then at that priority, would be; it never fails. Only routines wait on it
+    (yield it; resumed with ``value``); :meth:`then` adds a callback.
+
+    Attributes
+    ----------
+    callbacks
+        What is called with it when it runs, in order; None once it has run (SimPy's mark).
+    value
+        What a routine waiting on it resumes with (None; an interrupt's cause).
+    """
+
+    def __init__(
+        self, env: Clock, delay: SimTime, priority: float = NORMAL, value: Any = None
+    ) -> None:
+        if delay < 0:
+            raise ValueError(f"Negative delay {delay}")
+        self.callbacks: list[Callable[[Any], None]] | None = []
+        self.value = value
+        env.schedule(self, priority, delay)
+
+    def then(self, callback: Callable[[Wait], None]) -> None:
+        """Call ``callback`` with this wait when it runs (after those added before).
+
+        Raises RuntimeError if it has run."""
+        callbacks = self.callbacks
+        if callbacks is None:
+            raise RuntimeError("the wait has run")
+        callbacks.append(callback)
+
+
+#: what a process of the campaign waits on (yields): SimPy's events, or a :class:`Wait`
+Waitable = simpy.Event | Wait
 #: one scheduled event: (minute, priority, order of scheduling, event), as simpy.Environment
 #: keeps them; the order makes every entry unique, so events themselves are never compared
-Entry = tuple[SimTime, float, int, simpy.Event]
+Entry = tuple[SimTime, float, int, Waitable]
 
 
 class Clock:
@@ -86,18 +126,19 @@ class Clock:
         self.steps = 0
         # SimPy's Process sets this attribute of its environment as it resumes (the process)
         # and as it leaves off (None), as every environment must let it; read it through
-        # active_process (SimPy's Process.interrupt does)
-        self._active_proc: simpy.Process | None = None
+        # active_process (SimPy's Process.interrupt does); a Routine sets it through
+        # active_process
+        self._active_proc: simpy.Process | Routine | None = None
         # (priority, delay) asked of the next schedule() by trigger()
         self._asked: tuple[float, SimTime] | None = None
 
     @property
-    def active_process(self) -> simpy.Process | None:
+    def active_process(self) -> simpy.Process | Routine | None:
         """The process running now (None: none)."""
         return self._active_proc
 
     @active_process.setter
-    def active_process(self, process: simpy.Process | None) -> None:
+    def active_process(self, process: simpy.Process | Routine | None) -> None:
         self._active_proc = process
 
     # --------------------------------------------------------------- SimPy's environment
@@ -111,12 +152,17 @@ class Clock:
         env: Any = self
         return simpy.Timeout(env, delay, value)
 
+    def wait(self, delay: SimTime) -> Wait:
+        """A :class:`Wait` that runs in ``delay`` minutes (>= 0): ``timeout(delay)`` for a
+        :class:`Routine`, cheaper. Raises ValueError for a negative delay."""
+        return Wait(self, delay)
+
     def process(self, generator: Generator[simpy.Event, Any, Any]) -> simpy.Process:
         """Start ``generator`` as a process (its start is an urgent event of this minute)."""
         env: Any = self
         return simpy.Process(env, generator)
 
-    def schedule(self, event: simpy.Event, priority: float = NORMAL, delay: SimTime = 0) -> None:
+    def schedule(self, event: Waitable, priority: float = NORMAL, delay: SimTime = 0) -> None:
         """Queue the triggered ``event`` to run in ``delay`` minutes at ``priority`` (SimPy's
         events call this as they are triggered), or as :meth:`trigger` asked."""
         asked = self._asked
@@ -159,7 +205,8 @@ class Clock:
         self.now, _, _, event = heappop(self.queue)
         self.steps += 1
         callbacks = event.callbacks
-        event.callbacks = None  # type: ignore[assignment]  # processed (SimPy's mark)
+        assert callbacks is not None  # (an event runs once)
+        event.callbacks = None  # processed (SimPy's mark)
         try:
             for callback in callbacks:
                 callback(event)
@@ -168,8 +215,10 @@ class Clock:
             self.schedule(event, _RESUMED)
             raise
         # a Timeout cannot fail (it is made triggered, ok): its check, a SimPy property
-        # call, is left out, a tenth of the clock's time a timeout compiled
-        if type(event) is not _TIMEOUT and not event.ok and not event.defused:
+        # call, is left out, a tenth of the clock's time a timeout compiled; nor can a Wait
+        if isinstance(event, Wait) or type(event) is _TIMEOUT:
+            return
+        if not event.ok and not event.defused:
             failure = event.value
             assert isinstance(failure, BaseException)  # (Event.fail takes exceptions only)
             error = type(failure)(*failure.args)
@@ -206,6 +255,102 @@ class Clock:
         return None
 
 
+class Routine:
+    """A process of the campaign (a division's life, the evenings' checks), run on the clock
+    as ``simpy.Process`` runs one, event for event, with SimPy's public API only: started by
+    an urgent event of this minute, resumed by the events it yields (it is their callback),
+    woken by :meth:`interrupt` (an urgent event that throws ``simpy.Interrupt`` into it).
+    Compiled, it resumes its generator without SimPy's interpreted ``Process._resume``, the
+    most run code of the event loop (issue 31). Not an event itself: nothing waits on it; it
+    ends as a process does, with one normal event of its minute (a failure raised from
+    :meth:`Clock.step` when that event runs, as SimPy raises a process's).
+
+    Attributes
+    ----------
+    target
+        The event it waits on (SimPy's ``Process.target``).
+    is_alive
+        True until its generator has returned or raised.
+    """
+
+    def __init__(self, env: Clock, generator: Generator[Waitable, Any, Any]) -> None:
+        self.env = env
+        self.generator = generator
+        self.is_alive = True
+        start = Wait(env, 0, URGENT)  # as SimPy's Initialize: urgent, ahead of interrupts
+        start.then(self)
+        self.target: Waitable = start
+
+    def __call__(self, event: Waitable) -> None:
+        """Resume with ``event``'s value (it ran), or its exception (it failed)."""
+        self._resume(event, None)
+
+    def interrupt(self, cause: Any = None) -> None:
+        """Throw ``simpy.Interrupt(cause)`` into it as an urgent event of this minute runs
+        (``simpy.Process.interrupt``); ignored if it has ended by then.
+
+        Raises RuntimeError if it has ended, or if it is the one running."""
+        if not self.is_alive:
+            raise RuntimeError(f"{self} has terminated and cannot be interrupted.")
+        env = self.env
+        if self is env.active_process:
+            raise RuntimeError("A process is not allowed to interrupt itself.")
+        Wait(env, 0, URGENT, cause).then(self._interrupted)  # (SimPy's Interruption)
+
+    def _interrupted(self, event: Wait) -> None:
+        if self.is_alive:  # (two interrupts on their way, and it ended at the first)
+            callbacks = self.target.callbacks
+            assert callbacks is not None  # (what it waits on has not run)
+            callbacks.remove(self)
+            self._resume(event, simpy.Interrupt(event.value))
+
+    def _resume(self, event: Waitable, thrown: BaseException | None) -> None:
+        """Run the generator on from ``event`` (or with ``thrown`` thrown in) to the next
+        event it waits on, as ``simpy.Process`` does."""
+        env = self.env
+        env.active_process = self
+        generator = self.generator
+        while True:
+            try:
+                if thrown is not None:
+                    event = generator.throw(thrown)
+                elif isinstance(event, Wait):  # noqa: SIM114  (never fails; read natively)
+                    event = generator.send(event.value)
+                elif type(event) is _TIMEOUT or event.ok:  # (a timeout cannot fail)
+                    event = generator.send(event.value)
+                else:  # a failed event: a copy of its exception is thrown in
+                    event.defused = True
+                    failure = event.value
+                    assert isinstance(failure, BaseException)  # (Event.fail takes exceptions)
+                    error = type(failure)(*failure.args)
+                    error.__cause__ = failure
+                    event = generator.throw(error)
+            except StopIteration as stop:
+                self._end(stop.value, None)
+                break
+            except Exception as error:  # (KeyboardInterrupt and the like go straight up)
+                self._end(None, error)
+                break
+            thrown = None
+            callbacks = event.callbacks
+            if callbacks is not None:  # not run yet: it resumes this process when it runs
+                callbacks.append(self)
+                self.target = event
+                break
+            # run already: resumed at once with it (as SimPy's Process)
+        env.active_process = None
+
+    def _end(self, value: Any, error: Exception | None) -> None:
+        """Its generator returned ``value`` or raised ``error``: the event that ends a
+        process (a step of this minute; the error raised as it runs)."""
+        self.is_alive = False
+        end = self.env.event()
+        if error is None:
+            end.succeed(value)
+        else:
+            end.fail(error)
+
+
 # ------------------------------------------------------------------- the campaign's helpers
 def now_of(env: Clock) -> SimTime:
     """The campaign's minute now (``env.now``)."""
@@ -230,18 +375,18 @@ def queued(env: Clock) -> int:
     return len(env.queue)
 
 
-def waits_on(process: simpy.Process) -> simpy.Event:
+def waits_on(process: simpy.Process | Routine) -> Waitable:
     """The event ``process`` waits on (SimPy's ``process.target``)."""
     return process.target
 
 
-def may_wake(env: Clock, process: simpy.Process) -> bool:
+def may_wake(env: Clock, process: simpy.Process | Routine) -> bool:
     """Whether ``process`` may be woken (``process.interrupt()``): it is alive and not the
     one running (``Process.interrupt`` raises for either)."""
     return process.is_alive and process is not env.active_process
 
 
-def set_active(env: Clock, process: simpy.Process | None) -> None:
+def set_active(env: Clock, process: simpy.Process | Routine | None) -> None:
     """Make ``process`` the one counted as running (None: none), as while the event that
     runs a callback outside any process would: a wake then interrupts it as it would that
     event's."""
@@ -261,15 +406,15 @@ def later(env: Clock, delay: float, action: Callable[[], None]) -> None:
     on may change before those urgent events have run.
     """
     if urgent_pending(env):
-        env.process(_wait_then(env, delay, action))
+        Routine(env, _wait_then(env, delay, action))
         return
-    env.timeout(delay).callbacks.append(lambda _: action())
+    env.wait(delay).then(lambda _: action())
 
 
 def _wait_then(
     env: Clock, delay: float, action: Callable[[], None]
-) -> Generator[simpy.Event, Any, None]:
-    yield env.timeout(delay)
+) -> Generator[Waitable, Any, None]:
+    yield env.wait(delay)
     action()
     yield env.event()  # never triggered: an ending process would schedule an event (a step)
 
@@ -294,9 +439,7 @@ def ring(env: Clock, event: simpy.Event) -> None:
     env.trigger(event, URGENT)
 
 
-def after_urgent(env: Clock) -> simpy.Event:
+def after_urgent(env: Clock) -> Wait:
     """A triggered event of this minute that runs after every urgent event of the minute,
     however late scheduled, and before its normal ones (priority 0.5)."""
-    event = env.event()
-    env.trigger(event, _AFTER_URGENT)
-    return event
+    return Wait(env, 0, _AFTER_URGENT)

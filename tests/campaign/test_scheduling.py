@@ -14,6 +14,7 @@ from campaign.maps import load_map
 from campaign.reinforcements import entry_minute, initial_contacts, raise_armies, reinforce
 from campaign.schedule import (
     Clock,
+    Routine,
     after_urgent,
     due_now,
     first_of,
@@ -185,6 +186,75 @@ def test_the_clock_runs_events_as_simpy_environment_does():
     ]
 
 
+def _routines(routine: bool) -> list[str]:
+    """Processes woken by interrupts (one twice, one ended before its second interrupt
+    runs), one thrown a failed event, one ending and one failing, each waiting on timeouts:
+    what happens, in order, with SimPy's processes and timeouts, or with routines and
+    waits (``routine``)."""
+    env = Clock()
+    log: list[str] = []
+    start = (lambda g: Routine(env, g)) if routine else env.process
+    wait = env.wait if routine else env.timeout
+
+    def sleeper(name: str, waits: int):
+        for _ in range(waits):
+            try:
+                value = yield wait(100)
+            except simpy.Interrupt as stop:
+                value = f"woken ({stop.cause})"
+            log.append(f"{name} {value} at {env.now}")
+        log.append(f"{name} ends")
+
+    bad = env.event()
+
+    def catcher():
+        try:
+            yield bad
+        except KeyError as error:
+            log.append(f"caught {error!r} at {env.now}")
+        yield env.event()
+
+    def step():
+        yield wait(1)
+        wait(0).callbacks.append(lambda _: log.append("normal"))
+        a.interrupt(1)
+        b.interrupt(2)
+        a.interrupt(3)
+        b.interrupt(5)  # b has ended when it runs: left alone
+        bad.fail(KeyError("bad"))
+        value = yield env.timeout(0.5, value="half")
+        log.append(f"step got {value} at {env.now}")
+        raise ValueError("step fails")
+
+    a, b = start(sleeper("a", 3)), start(sleeper("b", 1))
+    start(step())
+    start(catcher())
+    with pytest.raises(ValueError) as raised:
+        env.run(until=30)
+    log.append(f"raised {raised.value!r} at {env.now}")
+    env.run()
+    log.append(f"ended at {env.now}, steps {env.steps}")
+    return log
+
+
+def test_a_routine_runs_as_a_simpy_process():
+    """Routine and Wait, the campaign's compiled process and timeout, run as SimPy's
+    Process and Timeout do: the same things, in the same order, in as many steps."""
+    plain = _routines(routine=False)
+    assert _routines(routine=True) == plain
+    assert plain == [
+        "a woken (1) at 1",
+        "b woken (2) at 1",
+        "b ends",
+        "a woken (3) at 1",
+        "normal",
+        "caught KeyError('bad') at 1",
+        "step got half at 1.5",
+        "raised ValueError('step fails') at 1.5",
+        "ended at 30, steps 15",  # (the stop at 30 of the first run stops the second)
+    ]
+
+
 def test_the_clock_raises_what_simpy_raises():
     """A process's error comes out of run (a copy, caused by the original); a minute not
     after now and an event never triggered are refused as SimPy refuses them."""
@@ -315,8 +385,8 @@ class _Started(Campaign):
         update_sightings(self)
         env = self.env
         for div in self.divisions:
-            div.process = env.process(self.division_process(div))
-        env.process(self.endgame.evenings())
+            div.process = Routine(env, self.division_process(div))  # (as env.process would)
+        Routine(env, self.endgame.evenings())
         env.process(self._contacts_process())
         rank = self.side_order.index
         for r in sorted(self.map.reinforcements, key=lambda r: rank(r.side)):
