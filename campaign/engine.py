@@ -63,7 +63,7 @@ from campaign.table_result import TableResult
 
 #: a division's ``halted_reason`` while it holds on its doctrine's order (``held_for``)
 HOLDING = "holds on its doctrine's order"
-#: a SimPy process: yields events, returns nothing
+#: a process (campaign.schedule.Routine): yields events or waits, returns nothing
 Process = Generator[Waitable, Any, None]
 #: a part of a division's process: yields events, returns True when it was woken at a wait
 #: that handles the wake itself; a wake (:meth:`Campaign.wake`, ``simpy.Interrupt``) at any

@@ -20,10 +20,17 @@ and the count of events are the clock's own attributes, kept exactly as
 same, event for event (``python -m benchmarks.fingerprint --check`` is the check;
 ``tests/campaign/test_scheduling.py`` runs one scenario on both environments).
 
+The campaign's own processes (a division's life, the evenings' checks) run as
+:class:`Routine`, SimPy's ``Process`` compiled, and wait on :class:`Wait`, a compiled
+``simpy.Timeout`` (:meth:`Clock.wait`): each is scheduled where SimPy's would be, so the
+queue and the campaign stay the same, with none of SimPy's interpreted code run at every
+step (issue 31; ``tests/campaign/test_scheduling.py`` runs one scenario both ways).
+``Clock.process`` and ``Clock.timeout`` stay SimPy's, for anything else.
+
 The helpers below place their work exactly where the plainer SimPy idiom each replaces would
 have (same minute, same order), with fewer events (issue 15). A division's process is woken
-with SimPy's ``Process.interrupt`` (:meth:`campaign.engine.Campaign.wake`), which every wait
-of its process expects.
+with ``Routine.interrupt`` (SimPy's ``Process.interrupt``: :meth:`campaign.engine.Campaign.wake`),
+which every wait of its process expects.
 """
 
 from __future__ import annotations
