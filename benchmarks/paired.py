@@ -25,6 +25,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from benchmarks.bounds import out_of_bounds
+
 __all__ = ["main"]
 
 _ROOT = Path(__file__).resolve().parents[1]
@@ -77,14 +79,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per", type=int, default=50, help="campaigns a round (1-10000)")
     parser.add_argument("--start", type=int, default=1000, help="first seed (0-2**31)")
     args = parser.parse_args(argv)
-    for name, value, low, high in (
-        ("--rounds", args.rounds, 1, 100),
-        ("--per", args.per, 1, 10_000),
-        ("--start", args.start, 0, 2**31),
-    ):
-        if not low <= value <= high:
-            print(f"error: {name} {value}: expected {low} to {high}", file=sys.stderr)
-            return 2
+    refused = out_of_bounds(
+        (
+            ("--rounds", args.rounds, 1, 100),
+            ("--per", args.per, 1, 10_000),
+            ("--start", args.start, 0, 2**31),
+        )
+    )
+    if refused is not None:
+        print(refused, file=sys.stderr)
+        return 2
     other = args.other.resolve()
     if not (other / "campaign" / "engine.py").is_file():
         print(f"error: {other} holds no checkout of this project (campaign/engine.py)",

@@ -28,6 +28,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from benchmarks.bounds import out_of_bounds
+
 __all__ = ["main"]
 
 _ROOT = Path(__file__).resolve().parents[1]
@@ -100,14 +102,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="local workers (1-64)")
     parser.add_argument("--rounds", type=int, default=3, help="alternations (1-20)")
     args = parser.parse_args(argv)
-    for name, value, low, high in (
-        ("--runs", args.runs, 100, 100_000),
-        ("--workers", args.workers, 1, 64),
-        ("--rounds", args.rounds, 1, 20),
-    ):
-        if not low <= value <= high:
-            print(f"error: {name} {value}: expected {low} to {high}", file=sys.stderr)
-            return 2
+    refused = out_of_bounds(
+        (
+            ("--runs", args.runs, 100, 100_000),
+            ("--workers", args.workers, 1, 64),
+            ("--rounds", args.rounds, 1, 20),
+        )
+    )
+    if refused is not None:
+        print(refused, file=sys.stderr)
+        return 2
     known = subprocess.run(
         ["git", "-C", str(_ROOT), "rev-parse", "--verify", "--quiet", f"{args.ref}^{{commit}}"],
         capture_output=True,
