@@ -58,7 +58,7 @@ class Division:
     on_road: tuple[str, str] | None
     road_walked: tuple[float, float]
     process: Routine | None
-    #: scheduling state (campaign.engine): an interrupt is on its way to its process
+    #: scheduling state (campaign.engine): a wake-up is on its way to its process
     #: (``woken``); it is one of a battle's divisions, held until the battle ends and wakes
     #: it (``in_battle``); its process sleeps on no event until then (``asleep``); its
     #: contact check scheduled events it must let go first (``defer``); it arrived this

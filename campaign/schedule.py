@@ -29,8 +29,9 @@ step (issue 31; ``tests/campaign/test_scheduling.py`` runs one scenario both way
 
 The helpers below place their work exactly where the plainer SimPy idiom each replaces would
 have (same minute, same order), with fewer events (issue 15). A division's process is woken
-with ``Routine.interrupt`` (SimPy's ``Process.interrupt``: :meth:`campaign.engine.Campaign.wake`),
-which every wait of its process expects.
+with ``Routine.wake`` (:meth:`campaign.engine.Campaign.wake`): where SimPy's
+``Process.interrupt`` would throw ``simpy.Interrupt`` into it, the same event resumes it with
+:data:`WOKEN`, which every wait of its process expects.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from simpy.core import EmptySchedule, Infinity, SimTime, StopSimulation
 from simpy.events import NORMAL, URGENT
 
 __all__ = [
+    "WOKEN",
     "Clock",
     "Routine",
     "Wait",
@@ -67,6 +69,18 @@ _RESUMED = -1.0
 
 #: the events SimPy makes triggered and ok (``simpy.Timeout``): none of them can fail
 _TIMEOUT: Final = simpy.Timeout
+
+
+class _Woken:
+    """The type of :data:`WOKEN` (one instance)."""
+
+    def __repr__(self) -> str:
+        return "WOKEN"
+
+
+#: what a routine woken by :meth:`Routine.wake` resumes with, at whatever wait it was at
+#: (no event of the campaign runs with it as its value)
+WOKEN: Final = _Woken()
 
 
 class Wait:
@@ -304,12 +318,30 @@ class Routine:
             raise RuntimeError("A process is not allowed to interrupt itself.")
         Wait(env, 0, URGENT, cause).then(self._interrupted)  # (SimPy's Interruption)
 
+    def wake(self) -> None:
+        """Resume it with :data:`WOKEN`, whatever it waits on, as an urgent event of this
+        minute runs: the event :meth:`interrupt` would send, in the same place among the
+        minute's events, resuming it where the interrupt would be thrown, without the
+        exception (issue 31: thrown through a division's nested steps, an interrupt cost
+        more than the step it ended). Ignored if it has ended by then.
+
+        Raises RuntimeError as :meth:`interrupt` does."""
+        if not self.is_alive:
+            raise RuntimeError(f"{self} has terminated and cannot be woken.")
+        env = self.env
+        if self is env.active_process:
+            raise RuntimeError("A process is not allowed to wake itself.")
+        Wait(env, 0, URGENT, WOKEN).then(self._interrupted)
+
     def _interrupted(self, event: Wait) -> None:
+        """Run by the event of :meth:`interrupt` or :meth:`wake`: throw the interrupt, or
+        send :data:`WOKEN`."""
         if self.is_alive:  # (two interrupts on their way, and it ended at the first)
             callbacks = self.target.callbacks
             assert callbacks is not None  # (what it waits on has not run)
             callbacks.remove(self)
-            self._resume(event, simpy.Interrupt(event.value))
+            value = event.value
+            self._resume(event, None if value is WOKEN else simpy.Interrupt(value))
 
     def _resume(self, event: Waitable, thrown: BaseException | None) -> None:
         """Run the generator on from ``event`` (or with ``thrown`` thrown in) to the next
