@@ -9,11 +9,9 @@ from battle.dice import Dice
 from battle.units import Force, UnitSpec
 
 if TYPE_CHECKING:
-    import simpy
-
     from campaign.config import CampaignRules, Rules
     from campaign.events import Place
-    from campaign.schedule import Routine
+    from campaign.schedule import Alarm, Routine
     from campaign.strategy.knowledge import OwnDivision
 
 __all__ = [
@@ -65,7 +63,7 @@ class Division:
     #: minute and waits for its contact check to go on (``checking``)
     woken: bool
     checking: bool
-    alarm: simpy.Event | None  # what it sleeps on (``asleep``)
+    alarm: Alarm | None  # what it sleeps on (``asleep``)
     in_battle: bool
     asleep: bool
     defer: bool

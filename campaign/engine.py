@@ -38,6 +38,7 @@ from campaign.reinforcements import raise_armies, schedule_entries
 from campaign.result import CampaignResult, header
 from campaign.schedule import (
     WOKEN,
+    Alarm,
     Clock,
     Routine,
     Wait,
@@ -320,7 +321,7 @@ class Campaign:
                 woken = yield from self._follow_orders(div)
             elif now < div.busy_until:
                 if div.in_battle:  # asleep until the battle's end rings its alarm (wake)
-                    div.alarm = alarm = env.event()
+                    div.alarm = alarm = Alarm()
                     div.asleep = True
                     woken = (yield alarm) is WOKEN
                     div.woken = div.asleep = False

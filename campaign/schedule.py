@@ -22,7 +22,8 @@ same, event for event (``python -m benchmarks.fingerprint --check`` is the check
 
 The campaign's own processes (a division's life, the evenings' checks) run as
 :class:`Routine`, SimPy's ``Process`` compiled, and wait on :class:`Wait`, a compiled
-``simpy.Timeout`` (:meth:`Clock.wait`): each is scheduled where SimPy's would be, so the
+``simpy.Timeout`` (:meth:`Clock.wait`), or on an :class:`Alarm`, an untriggered event
+compiled (rung by :func:`ring`): each is scheduled where SimPy's would be, so the
 queue and the campaign stay the same, with none of SimPy's interpreted code run at every
 step (issue 31; ``tests/campaign/test_scheduling.py`` runs one scenario both ways).
 ``Clock.process`` and ``Clock.timeout`` stay SimPy's, for anything else.
@@ -46,6 +47,7 @@ from simpy.events import NORMAL, URGENT
 
 __all__ = [
     "WOKEN",
+    "Alarm",
     "Clock",
     "Routine",
     "Wait",
@@ -116,6 +118,23 @@ class Wait:
         if callbacks is None:
             raise RuntimeError("the wait has run")
         callbacks.append(callback)
+
+
+class Alarm(Wait):
+    """A :class:`Wait` that is not scheduled as it is made but when it is rung (:func:`ring`,
+    at most once), if ever: what an untriggered ``simpy.Event`` is to a routine sleeping on
+    it, made and rung by compiled code (issue 31). Its value is None.
+
+    Attributes
+    ----------
+    rung
+        Whether it has been rung (scheduled).
+    """
+
+    def __init__(self) -> None:  # (a Wait's attributes, unscheduled)
+        self.callbacks = []
+        self.value = None
+        self.rung = False
 
 
 #: what a process of the campaign waits on (yields): SimPy's events, or a :class:`Wait`
@@ -455,7 +474,7 @@ def _wait_then(
 ) -> Generator[Waitable, Any, None]:
     yield env.wait(delay)
     action()
-    yield env.event()  # never triggered: an ending process would schedule an event (a step)
+    yield Alarm()  # never rung: an ending process would schedule an event (a step)
 
 
 def first_of(env: Clock, events: tuple[simpy.Event, ...]) -> simpy.Event:
@@ -472,10 +491,17 @@ def first_of(env: Clock, events: tuple[simpy.Event, ...]) -> simpy.Event:
     return first
 
 
-def ring(env: Clock, event: simpy.Event) -> None:
-    """Trigger ``event`` as an urgent event of this minute: a process waiting on it resumes
-    where an interrupt sent now would have resumed it, without the exception."""
-    env.trigger(event, URGENT)
+def ring(env: Clock, event: simpy.Event | Alarm) -> None:
+    """Trigger ``event`` (or ring the alarm) as an urgent event of this minute: a process
+    waiting on it resumes where an interrupt sent now would have resumed it, without the
+    exception. Raises RuntimeError if it was triggered (rung) already."""
+    if isinstance(event, Alarm):
+        if event.rung:
+            raise RuntimeError("the alarm has rung")
+        event.rung = True
+        env.schedule(event, URGENT)
+    else:
+        env.trigger(event, URGENT)
 
 
 def after_urgent(env: Clock) -> Wait:

@@ -14,6 +14,7 @@ from campaign.maps import load_map
 from campaign.reinforcements import entry_minute, initial_contacts, raise_armies, reinforce
 from campaign.schedule import (
     WOKEN,
+    Alarm,
     Clock,
     Routine,
     after_urgent,
@@ -338,6 +339,12 @@ def test_ring_and_after_urgent_set_the_priority_and_nothing_else():
     later_one = env.timeout(0)
     assert [entry[1] for entry in sorted(env.queue)] == [0, 1]
     assert sorted(env.queue)[1][3] is later_one
+    alarm = Alarm()
+    assert len(env.queue) == 2  # (not scheduled until rung)
+    ring(env, alarm)
+    with pytest.raises(RuntimeError):
+        ring(env, alarm)
+    assert sorted(env.queue)[1][1:] == (0, 3, alarm)  # urgent, after the event rung first
 
 
 def test_due_now():
