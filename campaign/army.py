@@ -9,11 +9,9 @@ from battle.dice import Dice
 from battle.units import Force, UnitSpec
 
 if TYPE_CHECKING:
-    import simpy
-
     from campaign.config import CampaignRules, Rules
     from campaign.events import Place
-    from campaign.schedule import Routine
+    from campaign.schedule import Alarm, Routine
     from campaign.strategy.knowledge import OwnDivision
 
 __all__ = [
@@ -58,14 +56,14 @@ class Division:
     on_road: tuple[str, str] | None
     road_walked: tuple[float, float]
     process: Routine | None
-    #: scheduling state (campaign.engine): an interrupt is on its way to its process
+    #: scheduling state (campaign.engine): a wake-up is on its way to its process
     #: (``woken``); it is one of a battle's divisions, held until the battle ends and wakes
     #: it (``in_battle``); its process sleeps on no event until then (``asleep``); its
     #: contact check scheduled events it must let go first (``defer``); it arrived this
     #: minute and waits for its contact check to go on (``checking``)
     woken: bool
     checking: bool
-    alarm: simpy.Event | None  # what it sleeps on (``asleep``)
+    alarm: Alarm | None  # what it sleeps on (``asleep``)
     in_battle: bool
     asleep: bool
     defer: bool

@@ -10,7 +10,6 @@ campaign by §8.7, with a hard cap on the number of events.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
-from contextlib import suppress
 from typing import Any
 
 import networkx as nx
@@ -38,6 +37,8 @@ from campaign.maps import CampaignMap
 from campaign.reinforcements import raise_armies, schedule_entries
 from campaign.result import CampaignResult, header
 from campaign.schedule import (
+    WOKEN,
+    Alarm,
     Clock,
     Routine,
     Wait,
@@ -65,9 +66,9 @@ from campaign.table_result import TableResult
 HOLDING = "holds on its doctrine's order"
 #: a process (campaign.schedule.Routine): yields events or waits, returns nothing
 Process = Generator[Waitable, Any, None]
-#: a part of a division's process: yields events, returns True when it was woken at a wait
-#: that handles the wake itself; a wake (:meth:`Campaign.wake`, ``simpy.Interrupt``) at any
-#: other wait goes up to :meth:`Campaign.division_process`, which starts over from the top
+#: a part of a division's process: yields events, returns True when it was woken at one of
+#: its waits (:meth:`Campaign.wake`: resumed with ``WOKEN``), for
+#: :meth:`Campaign.division_process` to start over from the top
 Step = Generator[Waitable, Any, bool]
 
 __all__ = ["Campaign", "run_campaign"]
@@ -309,46 +310,41 @@ class Campaign:
     # ------------------------------------------------------------------ processes
     def division_process(self, div: Division) -> Process:
         """A division's life: orders first, then waits (a battle, the night), then its
-        doctrine's decisions (RULES.md §8.8). Woken (:meth:`wake`: ``Process.interrupt``),
-        whatever it waited on, it starts over from the top: the interrupt unwinds the step
-        it was in (a step with something to do first catches it and returns True)."""
+        doctrine's decisions (RULES.md §8.8). Woken (:meth:`wake`: resumed with ``WOKEN``),
+        whatever it waited on, it starts over from the top: the step it was in returns True
+        at once (after what it must do first), as SimPy's interrupt would have unwound it."""
         env = self.env
         while not self.over and div.alive:
             now = now_of(env)
             woken = False
-            try:
-                if div.orders:
-                    woken = yield from self._follow_orders(div)
-                elif now < div.busy_until:
-                    if div.in_battle:  # asleep until the battle's end rings its alarm (wake)
-                        div.alarm = alarm = env.event()
-                        div.asleep = True
-                        yield alarm
-                        div.woken = div.asleep = False
-                    else:
-                        yield env.wait(div.busy_until - now)
-                elif not self.clock.is_daylight(now):
-                    yield env.wait(self.clock.next_dawn(now) - now)
-                else:  # its doctrine decides: march on, or wait (or hold) where it is
-                    dest, delay, hold = self._decide(div)
-                    if dest is not None:
-                        woken = yield from self._march(
-                            div, div.location or "", dest, test_rough=True
-                        )
-                    elif hold:  # may be woken to march with others or by the guns (§8.8)
-                        self.holding.add(div.id)
-                        try:
-                            yield env.wait(delay)
-                        finally:
-                            self.holding.discard(div.id)
-                    else:
-                        yield env.wait(delay)
-            except simpy.Interrupt:
-                woken = True
+            if div.orders:
+                woken = yield from self._follow_orders(div)
+            elif now < div.busy_until:
+                if div.in_battle:  # asleep until the battle's end rings its alarm (wake)
+                    div.alarm = alarm = Alarm()
+                    div.asleep = True
+                    woken = (yield alarm) is WOKEN
+                    div.woken = div.asleep = False
+                else:
+                    woken = (yield env.wait(div.busy_until - now)) is WOKEN
+            elif not self.clock.is_daylight(now):
+                woken = (yield env.wait(self.clock.next_dawn(now) - now)) is WOKEN
+            else:  # its doctrine decides: march on, or wait (or hold) where it is
+                dest, delay, hold = self._decide(div)
+                if dest is not None:
+                    woken = yield from self._march(div, div.location or "", dest, test_rough=True)
+                elif hold:  # may be woken to march with others or by the guns (§8.8)
+                    self.holding.add(div.id)
+                    try:
+                        woken = (yield env.wait(delay)) is WOKEN
+                    finally:
+                        self.holding.discard(div.id)
+                else:
+                    woken = (yield env.wait(delay)) is WOKEN
             if woken:
                 div.woken = div.asleep = div.checking = False
-        with suppress(simpy.Interrupt):  # (woken after all, it ends)
-            yield self.never  # sleeps for good: an ending process schedules an event (a step)
+        # sleeps for good (woken after all, it ends): an ending process schedules an event
+        yield self.never
 
     def _follow_orders(self, div: Division) -> Step:
         kind, arg = div.orders.pop(0)
@@ -357,9 +353,7 @@ class Campaign:
             until = float(arg)  # type: ignore[arg-type]
             now = now_of(env)
             if until > now:
-                try:
-                    yield env.wait(until - now)
-                except simpy.Interrupt:
+                if (yield env.wait(until - now)) is WOKEN:
                     if now_of(env) < until and div.orders:  # woken early: it still waits (a
                         div.orders.insert(0, (kind, arg))  # return after a draw at nightfall
                     return True  # goes at dawn, RULES.md §8.3, §8.5)
@@ -381,8 +375,7 @@ class Campaign:
                     # evening's); by day the dawn after this evening
                     night = not self.clock.is_daylight(now)
                     dawn = self.clock.next_dawn(now if night else nightfall)
-                    yield env.wait(dawn - now)
-                    return False
+                    return (yield env.wait(dawn - now)) is WOKEN
             if kind == "return":  # told once, as it first sets off (issue 31: every move)
                 seen = (div.side, *enemies_seeing(self, div.side, origin))
                 telling.returns(self, div, origin, dest, origin, seen)
@@ -396,8 +389,7 @@ class Campaign:
             if div.orders and div.location == dest and due_now(env):
                 # a fall back that reaches a junction lets this minute's contact check run
                 # before it marches on: an enemy standing there catches it (RULES.md §8.4)
-                yield env.wait(0)
-                return False
+                return (yield env.wait(0)) is WOKEN
         elif kind in ("arrive", "march_on", "return_road"):  # the rest of a road after a
             # road battle: a loser's walk back (its fall back told), a winner's march on or a
             # return after a draw (told here, §8.4)
@@ -407,7 +399,8 @@ class Campaign:
                 seen = (div.side, *enemies_seeing(self, div.side, dest))
                 telling.road_left(self, div, kind, leg, seen)
             div.location = None
-            yield env.wait(max(minutes, 0.0))
+            if (yield env.wait(max(minutes, 0.0))) is WOKEN:
+                return True
             div.location = dest
             div.on_road = None
             self._arrival(div, dest)
@@ -534,8 +527,7 @@ class Campaign:
                 )
             if not passed:
                 div.halted_reason = ""
-                yield env.wait(self.cr.rough_road_retry_minutes)
-                return False
+                return (yield env.wait(self.cr.rough_road_retry_minutes)) is WOKEN
         div.halted_reason = ""
         minutes = hours * 60.0
         self.counts["marches"] += 1
@@ -550,7 +542,8 @@ class Campaign:
                 MarchBegun(int(now), div.side, div.id, origin, dest, kind, hours, seen_by=seen)
             )
         self.desk.watch_road(div)
-        yield env.wait(minutes)
+        if (yield env.wait(minutes)) is WOKEN:
+            return True
         if div.road is None or not div.alive:  # a meeting on the road already settled it
             return False
         div.road = None
@@ -587,9 +580,7 @@ class Campaign:
             # done by the division's process as it resumes (where a callback of the event
             # would run it, without the callback), outside any process as a callback would be
             check = env.wait(0)
-            try:
-                yield check
-            except simpy.Interrupt:  # woken first: the check still runs with its event
+            if (yield check) is WOKEN:  # woken first: the check still runs with its event
                 self._contact_when(check, div, junction)
                 return True
             set_active(env, None)
@@ -600,10 +591,10 @@ class Campaign:
             self._contact(None, div, junction)
             set_active(env, div.process)
         defer, div.defer, div.checking = div.defer, False, False
-        if div.woken:  # its wake-up (an interrupt, sent) ends this wait
-            yield self.never
-        elif defer and not div.in_battle:  # (in a battle it only falls asleep next)
-            yield after_urgent(env)
+        if div.woken:  # its wake-up (sent) ends this wait
+            return (yield self.never) is WOKEN
+        if defer and not div.in_battle:  # (in a battle it only falls asleep next)
+            return (yield after_urgent(env)) is WOKEN
         return False
 
     def _contact_when(self, check: Wait, div: Division, junction: str) -> None:
@@ -634,13 +625,14 @@ class Campaign:
         event.then(run)
 
     def wake(self, div: Division) -> None:
-        """Wake a division's process (as an interrupt would) so that it reads its new orders."""
+        """Wake a division's process (as an interrupt would: ``Routine.wake``) so that it
+        reads its new orders."""
         p = div.process
         if p is not None and may_wake(self.env, p):
             if div.asleep and not div.woken and div.alarm is not None:
                 ring(self.env, div.alarm)  # where an interrupt would be, and cheaper
             else:
-                p.interrupt()  # it starts over (division_process)
+                p.wake()  # it starts over (division_process)
             div.woken = True
 
     def forget(self, div: Division) -> None:

@@ -22,15 +22,17 @@ same, event for event (``python -m benchmarks.fingerprint --check`` is the check
 
 The campaign's own processes (a division's life, the evenings' checks) run as
 :class:`Routine`, SimPy's ``Process`` compiled, and wait on :class:`Wait`, a compiled
-``simpy.Timeout`` (:meth:`Clock.wait`): each is scheduled where SimPy's would be, so the
+``simpy.Timeout`` (:meth:`Clock.wait`), or on an :class:`Alarm`, an untriggered event
+compiled (rung by :func:`ring`): each is scheduled where SimPy's would be, so the
 queue and the campaign stay the same, with none of SimPy's interpreted code run at every
 step (issue 31; ``tests/campaign/test_scheduling.py`` runs one scenario both ways).
 ``Clock.process`` and ``Clock.timeout`` stay SimPy's, for anything else.
 
 The helpers below place their work exactly where the plainer SimPy idiom each replaces would
 have (same minute, same order), with fewer events (issue 15). A division's process is woken
-with ``Routine.interrupt`` (SimPy's ``Process.interrupt``: :meth:`campaign.engine.Campaign.wake`),
-which every wait of its process expects.
+with ``Routine.wake`` (:meth:`campaign.engine.Campaign.wake`): where SimPy's
+``Process.interrupt`` would throw ``simpy.Interrupt`` into it, the same event resumes it with
+:data:`WOKEN`, which every wait of its process expects.
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ from simpy.core import EmptySchedule, Infinity, SimTime, StopSimulation
 from simpy.events import NORMAL, URGENT
 
 __all__ = [
+    "WOKEN",
+    "Alarm",
     "Clock",
     "Routine",
     "Wait",
@@ -67,6 +71,18 @@ _RESUMED = -1.0
 
 #: the events SimPy makes triggered and ok (``simpy.Timeout``): none of them can fail
 _TIMEOUT: Final = simpy.Timeout
+
+
+class _Woken:
+    """The type of :data:`WOKEN` (one instance)."""
+
+    def __repr__(self) -> str:
+        return "WOKEN"
+
+
+#: what a routine woken by :meth:`Routine.wake` resumes with, at whatever wait it was at
+#: (no event of the campaign runs with it as its value)
+WOKEN: Final = _Woken()
 
 
 class Wait:
@@ -102,6 +118,23 @@ class Wait:
         if callbacks is None:
             raise RuntimeError("the wait has run")
         callbacks.append(callback)
+
+
+class Alarm(Wait):
+    """A :class:`Wait` that is not scheduled as it is made but when it is rung (:func:`ring`,
+    at most once), if ever: what an untriggered ``simpy.Event`` is to a routine sleeping on
+    it, made and rung by compiled code (issue 31). Its value is None.
+
+    Attributes
+    ----------
+    rung
+        Whether it has been rung (scheduled).
+    """
+
+    def __init__(self) -> None:  # (a Wait's attributes, unscheduled)
+        self.callbacks = []
+        self.value = None
+        self.rung = False
 
 
 #: what a process of the campaign waits on (yields): SimPy's events, or a :class:`Wait`
@@ -304,12 +337,30 @@ class Routine:
             raise RuntimeError("A process is not allowed to interrupt itself.")
         Wait(env, 0, URGENT, cause).then(self._interrupted)  # (SimPy's Interruption)
 
+    def wake(self) -> None:
+        """Resume it with :data:`WOKEN`, whatever it waits on, as an urgent event of this
+        minute runs: the event :meth:`interrupt` would send, in the same place among the
+        minute's events, resuming it where the interrupt would be thrown, without the
+        exception (issue 31: thrown through a division's nested steps, an interrupt cost
+        more than the step it ended). Ignored if it has ended by then.
+
+        Raises RuntimeError as :meth:`interrupt` does."""
+        if not self.is_alive:
+            raise RuntimeError(f"{self} has terminated and cannot be woken.")
+        env = self.env
+        if self is env.active_process:
+            raise RuntimeError("A process is not allowed to wake itself.")
+        Wait(env, 0, URGENT, WOKEN).then(self._interrupted)
+
     def _interrupted(self, event: Wait) -> None:
+        """Run by the event of :meth:`interrupt` or :meth:`wake`: throw the interrupt, or
+        send :data:`WOKEN`."""
         if self.is_alive:  # (two interrupts on their way, and it ended at the first)
             callbacks = self.target.callbacks
             assert callbacks is not None  # (what it waits on has not run)
             callbacks.remove(self)
-            self._resume(event, simpy.Interrupt(event.value))
+            value = event.value
+            self._resume(event, None if value is WOKEN else simpy.Interrupt(value))
 
     def _resume(self, event: Waitable, thrown: BaseException | None) -> None:
         """Run the generator on from ``event`` (or with ``thrown`` thrown in) to the next
@@ -423,7 +474,7 @@ def _wait_then(
 ) -> Generator[Waitable, Any, None]:
     yield env.wait(delay)
     action()
-    yield env.event()  # never triggered: an ending process would schedule an event (a step)
+    yield Alarm()  # never rung: an ending process would schedule an event (a step)
 
 
 def first_of(env: Clock, events: tuple[simpy.Event, ...]) -> simpy.Event:
@@ -440,10 +491,17 @@ def first_of(env: Clock, events: tuple[simpy.Event, ...]) -> simpy.Event:
     return first
 
 
-def ring(env: Clock, event: simpy.Event) -> None:
-    """Trigger ``event`` as an urgent event of this minute: a process waiting on it resumes
-    where an interrupt sent now would have resumed it, without the exception."""
-    env.trigger(event, URGENT)
+def ring(env: Clock, event: simpy.Event | Alarm) -> None:
+    """Trigger ``event`` (or ring the alarm) as an urgent event of this minute: a process
+    waiting on it resumes where an interrupt sent now would have resumed it, without the
+    exception. Raises RuntimeError if it was triggered (rung) already."""
+    if isinstance(event, Alarm):
+        if event.rung:
+            raise RuntimeError("the alarm has rung")
+        event.rung = True
+        env.schedule(event, URGENT)
+    else:
+        env.trigger(event, URGENT)
 
 
 def after_urgent(env: Clock) -> Wait:

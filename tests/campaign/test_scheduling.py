@@ -13,6 +13,8 @@ from campaign.engine import SIDES, Campaign
 from campaign.maps import load_map
 from campaign.reinforcements import entry_minute, initial_contacts, raise_armies, reinforce
 from campaign.schedule import (
+    WOKEN,
+    Alarm,
     Clock,
     Routine,
     after_urgent,
@@ -255,6 +257,56 @@ def test_a_routine_runs_as_a_simpy_process():
     ]
 
 
+def _woken(wake: bool) -> list[str]:
+    """Routines woken twice (one ended before its second wake-up runs) by ``wake``, or by
+    ``interrupt``: what each resumes with, when, and after how many steps."""
+    env = Clock()
+    log: list[str] = []
+
+    def sleeper(name: str, waits: int):
+        for _ in range(waits):
+            try:
+                value = yield env.wait(100)
+            except simpy.Interrupt:
+                value = "interrupted"
+            log.append(f"{name} {value} at {env.now}, step {env.steps}")
+        log.append(f"{name} ends")
+
+    def step():
+        yield env.wait(1)
+        env.wait(0).then(lambda _: log.append(f"normal, step {env.steps}"))
+        for p in (a, b, a, b):  # b has ended when its second runs: left alone
+            p.wake() if wake else p.interrupt()
+        with pytest.raises(RuntimeError):
+            me.wake()  # (a routine may not wake itself)
+        yield env.wait(1)
+
+    a, b = Routine(env, sleeper("a", 3)), Routine(env, sleeper("b", 1))
+    me = Routine(env, step())
+    env.run()
+    with pytest.raises(RuntimeError):
+        b.wake()  # (it has ended)
+    log.append(f"ended at {env.now}, steps {env.steps}")
+    return log
+
+
+def test_a_woken_routine_resumes_where_an_interrupted_one_would():
+    """``Routine.wake`` resumes a routine with WOKEN by the event, in the step and order,
+    where ``Routine.interrupt`` would throw its interrupt."""
+    interrupted = _woken(wake=False)
+    assert [line.replace("interrupted", repr(WOKEN)) for line in interrupted] == _woken(wake=True)
+    assert interrupted == [
+        "a interrupted at 1, step 5",
+        "b interrupted at 1, step 6",
+        "b ends",
+        "a interrupted at 1, step 7",
+        "normal, step 9",
+        "a None at 101, step 16",  # (the waits it was woken from run too)
+        "a ends",
+        "ended at 101, steps 17",
+    ]
+
+
 def test_the_clock_raises_what_simpy_raises():
     """A process's error comes out of run (a copy, caused by the original); a minute not
     after now and an event never triggered are refused as SimPy refuses them."""
@@ -287,6 +339,12 @@ def test_ring_and_after_urgent_set_the_priority_and_nothing_else():
     later_one = env.timeout(0)
     assert [entry[1] for entry in sorted(env.queue)] == [0, 1]
     assert sorted(env.queue)[1][3] is later_one
+    alarm = Alarm()
+    assert len(env.queue) == 2  # (not scheduled until rung)
+    ring(env, alarm)
+    with pytest.raises(RuntimeError):
+        ring(env, alarm)
+    assert sorted(env.queue)[1][1:] == (0, 3, alarm)  # urgent, after the event rung first
 
 
 def test_due_now():
@@ -301,39 +359,36 @@ def test_due_now():
 class _Plain(Campaign):
     """The scheduling as it was at main 85a0b04: an arrival's contact check and the
     division's wait are two zero-delay events, and a division in a battle waits on a
-    timeout to the battle's end (woken at each refight). Counts its SimPy steps."""
+    timeout to the battle's end (woken at each refight). Counts its SimPy steps. (Woken as
+    the campaign's divisions are: resumed with WOKEN where an interrupt would be thrown.)"""
 
     def _land(self, div, junction):
         self._after_this_minute(lambda: self.desk.check_contact(junction, arriving=div))
         if len({d.side for d in self.divisions if d.alive}) < len(SIDES):
             self._after_this_minute(self.endgame.check_immediate)
-        yield self.env.timeout(0)
-        return False
+        return (yield self.env.timeout(0)) is WOKEN
 
     def division_process(self, div):
         env = self.env
         while not self.over and div.alive:
             woken = False
-            try:
-                if div.orders:
-                    woken = yield from self._follow_orders(div)
-                elif env.now < div.busy_until:
-                    yield env.timeout(div.busy_until - env.now)
-                elif not self.clock.is_daylight(env.now):
-                    yield env.timeout(self.clock.next_dawn(env.now) - env.now)
+            if div.orders:
+                woken = yield from self._follow_orders(div)
+            elif env.now < div.busy_until:
+                woken = (yield env.timeout(div.busy_until - env.now)) is WOKEN
+            elif not self.clock.is_daylight(env.now):
+                woken = (yield env.timeout(self.clock.next_dawn(env.now) - env.now)) is WOKEN
+            else:
+                dest, delay, hold = self._decide(div)
+                if dest is not None:
+                    woken = yield from self._march(div, div.location, dest, test_rough=True)
                 else:
-                    dest, delay, hold = self._decide(div)
-                    if dest is not None:
-                        woken = yield from self._march(div, div.location, dest, test_rough=True)
-                    else:
-                        if hold:
-                            self.holding.add(div.id)
-                        try:
-                            yield env.timeout(delay)
-                        finally:
-                            self.holding.discard(div.id)
-            except simpy.Interrupt:
-                woken = True
+                    if hold:
+                        self.holding.add(div.id)
+                    try:
+                        woken = (yield env.timeout(delay)) is WOKEN
+                    finally:
+                        self.holding.discard(div.id)
             if woken:
                 div.woken = False
 
