@@ -12,9 +12,10 @@ own with ``simpy.Environment``'s public methods (``now``, ``schedule``, ``step``
 ``peek``, ``active_process``, the factories ``event``, ``timeout``, ``process``). It does not
 subclass ``simpy.Environment`` (SimPy 4's way to a custom environment, since it dropped
 ``BaseEnvironment``): a compiled class cannot subclass a Python one, and the subclass would
-carry SimPy's private attributes. SimPy's events call only ``schedule()`` and
-``active_process`` of their environment, and SimPy's ``Process`` sets its ``_active_proc``
-as it resumes and leaves off, an attribute the clock declares for it. The queue, the time
+carry SimPy's private attributes. SimPy's events call only ``schedule()`` of their
+environment. A process on the clock is a :class:`Routine` (``Clock.process`` starts one):
+SimPy's ``Process`` keeps its environment's running process in a private attribute, which
+the clock does not have. The queue, the time
 and the count of events are the clock's own attributes, kept exactly as
 ``simpy.Environment`` keeps them (same heap, same order), so that a campaign comes out the
 same, event for event (``python -m benchmarks.fingerprint --check`` is the check;
@@ -26,7 +27,7 @@ The campaign's own processes (a division's life, the evenings' checks) run as
 compiled (rung by :func:`ring`): each is scheduled where SimPy's would be, so the
 queue and the campaign stay the same, with none of SimPy's interpreted code run at every
 step (issue 31; ``tests/campaign/test_scheduling.py`` runs one scenario both ways).
-``Clock.process`` and ``Clock.timeout`` stay SimPy's, for anything else.
+``Clock.timeout`` stays SimPy's, for anything else.
 
 The helpers below place their work exactly where the plainer SimPy idiom each replaces would
 have (same minute, same order), with fewer events (issue 15). A division's process is woken
@@ -157,6 +158,8 @@ class Clock:
         The scheduled events, a heap of :data:`Entry` (triggered, waiting to run).
     scheduled, steps
         Events scheduled and events run so far (the first is each entry's order).
+    active_process
+        The :class:`Routine` running now, None when none is (``env.active_process``).
     """
 
     def __init__(self) -> None:
@@ -164,22 +167,10 @@ class Clock:
         self.queue: list[Entry] = []
         self.scheduled = 0
         self.steps = 0
-        # SimPy's Process sets this attribute of its environment as it resumes (the process)
-        # and as it leaves off (None), as every environment must let it; read it through
-        # active_process (SimPy's Process.interrupt does); a Routine sets it through
-        # active_process
-        self._active_proc: simpy.Process | Routine | None = None
+        #: the routine running now (None: none), set as it resumes and leaves off
+        self.active_process: Routine | None = None
         # (priority, delay) asked of the next schedule() by trigger()
         self._asked: tuple[float, SimTime] | None = None
-
-    @property
-    def active_process(self) -> simpy.Process | Routine | None:
-        """The process running now (None: none)."""
-        return self._active_proc
-
-    @active_process.setter
-    def active_process(self, process: simpy.Process | Routine | None) -> None:
-        self._active_proc = process
 
     # --------------------------------------------------------------- SimPy's environment
     def event(self) -> simpy.Event:
@@ -197,10 +188,10 @@ class Clock:
         :class:`Routine`, cheaper. Raises ValueError for a negative delay."""
         return Wait(self, delay)
 
-    def process(self, generator: Generator[simpy.Event, Any, Any]) -> simpy.Process:
-        """Start ``generator`` as a process (its start is an urgent event of this minute)."""
-        env: Any = self
-        return simpy.Process(env, generator)
+    def process(self, generator: Generator[Waitable, Any, Any]) -> Routine:
+        """Start ``generator`` as a process, a :class:`Routine` (``simpy.Environment.process``;
+        its start is an urgent event of this minute)."""
+        return Routine(self, generator)
 
     def schedule(self, event: Waitable, priority: float = NORMAL, delay: SimTime = 0) -> None:
         """Queue the triggered ``event`` to run in ``delay`` minutes at ``priority`` (SimPy's
@@ -301,9 +292,10 @@ class Routine:
     an urgent event of this minute, resumed by the events it yields (it is their callback),
     woken by :meth:`interrupt` (an urgent event that throws ``simpy.Interrupt`` into it).
     Compiled, it resumes its generator without SimPy's interpreted ``Process._resume``, the
-    most run code of the event loop (issue 31). Not an event itself: nothing waits on it; it
-    ends as a process does, with one normal event of its minute (a failure raised from
-    :meth:`Clock.step` when that event runs, as SimPy raises a process's).
+    most run code of the event loop (issue 31). Not an event itself: what waits for it to
+    end waits on :attr:`ended`. It ends as a process does, with one normal event of its
+    minute, :attr:`ended` (a failure raised from :meth:`Clock.step` when that event runs, as
+    SimPy raises a process's, unless something waited on it).
 
     Attributes
     ----------
@@ -317,9 +309,18 @@ class Routine:
         self.env = env
         self.generator = generator
         self.is_alive = True
+        self._ended: simpy.Event | None = None  # (made when first asked for, or at the end)
         start = Wait(env, 0, URGENT)  # as SimPy's Initialize: urgent, ahead of interrupts
         start.then(self)
         self.target: Waitable = start
+
+    @property
+    def ended(self) -> simpy.Event:
+        """The event of its end (what ``yield process`` waits on with SimPy): triggered as
+        it ends, with what its generator returned, or failed with what it raised."""
+        if self._ended is None:
+            self._ended = self.env.event()
+        return self._ended
 
     def __call__(self, event: Waitable) -> None:
         """Resume with ``event``'s value (it ran), or its exception (it failed)."""
@@ -402,7 +403,7 @@ class Routine:
         """Its generator returned ``value`` or raised ``error``: the event that ends a
         process (a step of this minute; the error raised as it runs)."""
         self.is_alive = False
-        end = self.env.event()
+        end = self.ended
         if error is None:
             end.succeed(value)
         else:
@@ -433,18 +434,18 @@ def queued(env: Clock) -> int:
     return len(env.queue)
 
 
-def waits_on(process: simpy.Process | Routine) -> Waitable:
+def waits_on(process: Routine) -> Waitable:
     """The event ``process`` waits on (SimPy's ``process.target``)."""
     return process.target
 
 
-def may_wake(env: Clock, process: simpy.Process | Routine) -> bool:
+def may_wake(env: Clock, process: Routine) -> bool:
     """Whether ``process`` may be woken (``process.interrupt()``): it is alive and not the
     one running (``Process.interrupt`` raises for either)."""
     return process.is_alive and process is not env.active_process
 
 
-def set_active(env: Clock, process: simpy.Process | Routine | None) -> None:
+def set_active(env: Clock, process: Routine | None) -> None:
     """Make ``process`` the one counted as running (None: none), as while the event that
     runs a callback outside any process would: a wake then interrupts it as it would that
     event's."""

@@ -107,6 +107,11 @@ def test_after_urgent_runs_after_every_urgent_event_and_before_normal_ones():
     assert log == ["interrupted", "started", "after urgent", "normal, scheduled first"]
 
 
+def _end_of(process):
+    """What waits for ``process`` to end: a SimPy process itself, a routine's ``ended``."""
+    return process.ended if isinstance(process, Routine) else process
+
+
 def _scenario(env) -> list[str]:
     """Processes started, woken by ``Process.interrupt`` (one twice, one ended before its
     second interrupt runs), events triggered by hand, a
@@ -146,10 +151,10 @@ def _scenario(env) -> list[str]:
         failing.callbacks.append(lambda e: setattr(e, "defused", True))
         failing.fail(ValueError("defused"))
         yield env.timeout(0.5)
-        log.append(f"step at {env.now}, b returned {b.value!r}")
+        log.append(f"step at {env.now}, b returned {_end_of(b).value!r}")
 
     def waiter():
-        log.append(f"waiter got {(yield b)!r} at {env.now}")
+        log.append(f"waiter got {(yield _end_of(b))!r} at {env.now}")
 
     a, b = env.process(sleeper("a", 3)), env.process(sleeper("b", 1))
     env.process(step())
@@ -167,7 +172,8 @@ def _scenario(env) -> list[str]:
 
 
 def test_the_clock_runs_events_as_simpy_environment_does():
-    """Clock, the campaign's environment, runs SimPy's events in SimPy's order."""
+    """Clock, the campaign's environment, runs SimPy's events in SimPy's order; its
+    processes (routines) run as SimPy's."""
     plain = _scenario(simpy.Environment())
     assert _scenario(Clock()) == plain
     assert plain == [
@@ -188,14 +194,26 @@ def test_the_clock_runs_events_as_simpy_environment_does():
     ]
 
 
+class _CountingEnvironment(simpy.Environment):
+    """SimPy's environment, counting the events it runs (as the clock's ``steps``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.steps = 0
+
+    def step(self) -> None:
+        self.steps += 1
+        super().step()
+
+
 def _routines(routine: bool) -> list[str]:
     """Processes woken by interrupts (one twice, one ended before its second interrupt
     runs), one thrown a failed event, one ending and one failing, each waiting on timeouts:
     what happens, in order, with SimPy's processes and timeouts, or with routines and
-    waits (``routine``)."""
-    env = Clock()
+    waits on the campaign's clock (``routine``)."""
+    env = Clock() if routine else _CountingEnvironment()
     log: list[str] = []
-    start = (lambda g: Routine(env, g)) if routine else env.process
+    start = env.process
     wait = env.wait if routine else env.timeout
 
     def sleeper(name: str, waits: int):

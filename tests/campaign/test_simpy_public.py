@@ -1,8 +1,8 @@
 """SimPy through its public API only (issue 26, item 3): no product module (``campaign/``,
 ``battle/``, ``maps/``) reads or writes a private attribute of a SimPy object, nor imports a
 private name of SimPy. The campaign's clock (``campaign/schedule.py``) is an environment of
-its own: its attributes are read through ``self`` (SimPy's Process sets the clock's
-``_active_proc``, the one attribute every environment keeps for it)."""
+its own, with attributes of its own (its processes are its own routines: SimPy's Process
+would set a private attribute of it); nor does any product file name ``_active_proc``."""
 
 from __future__ import annotations
 
@@ -82,7 +82,9 @@ def test_no_simpy_private_attribute_in_the_product():
     assert PROJECT / "campaign" / "schedule.py" in files
     found = []
     for path in files:
-        found += private_uses(path.read_text(encoding="utf-8"), str(path.relative_to(PROJECT)))
+        text = path.read_text(encoding="utf-8")
+        found += private_uses(text, str(path.relative_to(PROJECT)))
+        found += [f"{path.relative_to(PROJECT)}: _active_proc"] * ("_active_proc" in text)
     assert found == []
 
 
