@@ -142,14 +142,9 @@ def charge_bonus(b: Battle, u: int, other: int, bonus: int) -> int:
 def resolve_melee(
     b: Battle, a: int, c: int, bonus_a: int, bonus_b: int, x_a: int, x_b: int, how: int
 ) -> None:
-    """One round of melee between ``a`` and ``c`` (RULES.md §4.5): both apply the hit filter
-    (charge bonuses added to D, CD multiplied by ``x_a`` / ``x_b``), then the outcome.
-
-    The unit that inflicted fewer actual hits loses: a bad thing, and it falls back (after
-    the ``free-attack`` of §6.10). A unit routed or destroyed by the melee has lost it,
-    whatever the hits: one bad thing for its side, and its opponent holds. If both went,
-    nobody lost. A tie leaves them in melee.
-    """
+    """One round of melee between ``a`` and ``c`` (RULES.md §4.5), as
+    :func:`battle.reference.phases.resolve_melee` (which says how it goes) fights it between
+    its ``a`` and ``b``: both apply the hit filter, then the outcome."""
     U, RI = b.U, b.RI
     hits_by_a = hit_filter(b, a, c, how, bonus_a, x_a)
     hits_by_b = hit_filter(b, c, a, how, bonus_b, x_b)

@@ -14,7 +14,6 @@ from collections.abc import Iterable
 
 from campaign.events import (
     BattleFought,
-    CampaignEvent,
     DivisionDestroyed,
     FallBackCaught,
     FellBack,
@@ -24,12 +23,15 @@ from campaign.events import (
     Surrendered,
 )
 
-__all__ = ["Fates"]
+__all__ = ["Fates", "Line"]
+
+#: a plain event row's sentence and its style (rich markup: "" plain, "magenta", "bold red")
+Line = tuple[str, str]
 
 
 class Fates:
     """Handlers and the record they keep (mixed into the narrator, which gives ``j``,
-    ``div``, ``divs`` and ``_row``)."""
+    ``div`` and ``divs``). Each handler gives its event's :data:`Line`."""
 
     #: division -> whether the last battle it fought was lost (RULES.md §8.5: "beaten")
     lost_last: dict[str, bool]
@@ -45,9 +47,6 @@ class Fates:
         raise NotImplementedError
 
     def divs(self, divisions: Iterable[str]) -> str:
-        raise NotImplementedError
-
-    def _row(self, e: CampaignEvent, day: int, tm: str, text: str, style: str = "") -> object:
         raise NotImplementedError
 
     # ------------------------------------------------------------------ what is known
@@ -69,7 +68,7 @@ class Fates:
         return bool(defenders) and all(d in caught for d in defenders)
 
     # ------------------------------------------------------------------ handlers
-    def _fell_back(self, e: FellBack, day: int, tm: str) -> object:
+    def _fell_back(self, e: FellBack) -> Line:
         """Where a beaten division falls back to (RULES.md §8.5), said as a march toward its
         last junction: one caught on its way is told where (:meth:`_caught`)."""
         path = [self.j(j) for j in e.path]
@@ -89,21 +88,18 @@ class Fates:
         if len(path) == 1 and not seen_all:
             route += ", out of sight"
         onto = ", its base" if e.onto_base else ""
-        return self._row(e, day, tm, f"{self.div(e.division)} falls back {route}{onto}", "magenta")
+        return f"{self.div(e.division)} falls back {route}{onto}", "magenta"
 
-    def _caught(self, e: FallBackCaught, day: int, tm: str) -> object:
+    def _caught(self, e: FallBackCaught) -> Line:
         self.caught.setdefault((e.t, e.junction), []).append(e.division)
         by = f" by {self.divs(e.by)}" if e.by else ""
-        return self._row(
-            e,
-            day,
-            tm,
+        return (
             f"{self.div(e.division)}, falling back toward {self.j(e.toward)}, is caught at "
             f"{self.j(e.junction)}{by}",
             "magenta",
         )
 
-    def _return(self, e: ReturnBegun, day: int, tm: str) -> object:
+    def _return(self, e: ReturnBegun) -> Line:
         if isinstance(e.origin, str):
             text = (
                 f"{self.div(e.division)} goes back to {self.j(e.destination)} after the drawn "
@@ -114,33 +110,25 @@ class Fates:
                 f"{self.div(e.division)} turns back along {self.j(e.origin)} to "
                 f"{self.j(e.destination)} after the drawn fight there"
             )
-        return self._row(e, day, tm, text)
+        return text, ""
 
-    def _resumed(self, e: MarchResumed, day: int, tm: str) -> object:
-        return self._row(
-            e,
-            day,
-            tm,
+    def _resumed(self, e: MarchResumed) -> Line:
+        text = (
             f"{self.div(e.division)}, the victor on {self.j(e.road)}, marches on to "
-            f"{self.j(e.destination)}",
+            f"{self.j(e.destination)}"
         )
+        return text, ""
 
-    def _destroyed(self, e: DivisionDestroyed, day: int, tm: str) -> object:
+    def _destroyed(self, e: DivisionDestroyed) -> Line:
         by = f" by {self.divs(e.by)}" if e.by else ""
-        return self._row(
-            e,
-            day,
-            tm,
+        return (
             f"{self.div(e.division)} is destroyed at {self.j(e.place)}{by}: its last unit is gone",
             "bold red",
         )
 
-    def _surrendered(self, e: Surrendered, day: int, tm: str) -> object:
+    def _surrendered(self, e: Surrendered) -> Line:
         to = f" to {self.divs(e.by)}" if e.by else ""
-        return self._row(
-            e,
-            day,
-            tm,
+        return (
             f"{self.div(e.division)} is cut off at {self.j(e.junction)} and surrenders{to}",
             "bold red",
         )

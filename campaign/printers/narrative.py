@@ -43,7 +43,7 @@ from campaign.events import (
 from campaign.maps.naming import MapNaming
 from campaign.printers.battle_story import battle_details, faced_overnight, unit_table
 from campaign.printers.commanders import Commanders
-from campaign.printers.fates import Fates
+from campaign.printers.fates import Fates, Line
 from campaign.printers.folding import Folds, chain_line, rough_line
 from campaign.printers.folding import fold as fold_events
 from campaign.printers.odds import Odds
@@ -119,8 +119,16 @@ class Narrator(Fates):
         battle headers.
     """
 
-    HANDLERS: ClassVar[dict[type[CampaignEvent], str]] = {
+    #: the events told in an entry of their own: ``handler(event, day, time) -> Entry``
+    ENTRIES: ClassVar[dict[type[CampaignEvent], str]] = {
         CampaignStarted: "_header",
+        BattleFought: "_battle",
+        DayEnded: "_night",
+        CampaignEnded: "_end",
+    }
+    #: the events told in a plain event row: ``handler(event) -> Line`` (its sentence and
+    #: style), or None for an event the diary leaves out
+    LINES: ClassVar[dict[type[CampaignEvent], str]] = {
         DivisionRaised: "_raised",
         MarchBegun: "_march",
         MarchArrived: "_arrived",
@@ -131,17 +139,16 @@ class Narrator(Fates):
         Sighted: "_sighted",
         StrengthLearned: "_learned",
         MeetingOnRoad: "_meeting",
-        BattleFought: "_battle",
         FellBack: "_fell_back",
         FallBackCaught: "_caught",
         ReturnBegun: "_return",
         MarchResumed: "_resumed",
         DivisionDestroyed: "_destroyed",
         Surrendered: "_surrendered",
-        DayEnded: "_night",
         WithdrawalCheck: "_check",
-        CampaignEnded: "_end",
     }
+    #: every event type with a handler
+    HANDLERS: ClassVar[dict[type[CampaignEvent], str]] = {**ENTRIES, **LINES}
 
     def __init__(
         self,
@@ -172,11 +179,6 @@ class Narrator(Fates):
         self.orders: dict[str, Ordered] = {}  # each division's last order seen (§8.8)
         self.lost_last: dict[str, bool] = {}  # "beaten" only when it is (printers/fates.py)
         self.caught: dict[tuple[int, str], list[str]] = {}
-
-    def _row(self, e: CampaignEvent, day: int, tm: str, text: str, style: str = "") -> Entry:
-        """A plain event row (every handler of a plain event, and printers/fates.py, writes
-        through it)."""
-        return Entry("event", day, tm, text, style=style, event=e)
 
     # ------------------------------------------------------------------ names
     def j(self, junction: Place) -> str:
@@ -268,12 +270,20 @@ class Narrator(Fates):
         """The entry of one event (None for an event a diary does not narrate)."""
         if isinstance(e, Reinforced) and self.commanders is not None:
             self.commanders.joined(e)  # the map may name their commanders (§8.9)
-        name = self.HANDLERS.get(type(e))
+        name = self.ENTRIES.get(type(e))
+        if name is not None:
+            told: Callable[[Any, int, str], Entry] = getattr(self, name)
+            return told(e, day, self._time(e.t))
+        name = self.LINES.get(type(e))
         if name is None:
             self.unhandled.append(type(e).__name__)
             return self._generic(e, day)
-        handler: Callable[[Any, int, str], Entry | None] = getattr(self, name)
-        return handler(e, day, self._time(e.t))
+        said: Callable[[Any], Line | None] = getattr(self, name)
+        line = said(e)
+        if line is None:
+            return None
+        text, style = line
+        return Entry("event", day, self._time(e.t), text, style=style, event=e)
 
     def _time(self, t: int) -> str:
         return self.clock.label(t).split(" ")[-1]
@@ -311,7 +321,7 @@ class Narrator(Fates):
             details.insert(0, f"What {self.noun(self.view)} knew at the time (RULES.md §8.6)")
         return Entry("header", 0, "", f"Campaign log: {e.map_name}", details, "bold", event=e)
 
-    def _raised(self, e: DivisionRaised, day: int, tm: str) -> Entry:
+    def _raised(self, e: DivisionRaised) -> Line:
         kinds = [u.kind for u in e.units]
         parts = [
             f"{kinds.count(k)} "
@@ -322,14 +332,12 @@ class Narrator(Fates):
         under = f" under {who}" if who else ""
         named = self.commanders.division_name(e.division) if self.commanders else ""
         under = f", {named}," + under if named else under  # the map's name (III Corps)
-        return self._row(
-            e,
-            day,
-            tm,
+        text = (
             f"{self.noun(e.side, True)} {verb(self.side(e.side), 'raises', 'raise')} division "
             f"{e.division}{under} at {self.j(e.junction)}: "
-            f"{', '.join(parts)} (d100 roll {e.roll})",
+            f"{', '.join(parts)} (d100 roll {e.roll})"
         )
+        return text, ""
 
     def adjective(self, side: str) -> str:
         """A side's name before a noun, opening a sentence: ``Red scouts``, ``French
@@ -338,38 +346,31 @@ class Narrator(Fates):
         own = self.naming.side(side).adjective if self.naming else None
         return own[:1].upper() + own[1:] if own else attributive(self.side(side), start=True)
 
-    def _march(self, e: MarchBegun, day: int, tm: str) -> Entry:
+    def _march(self, e: MarchBegun) -> Line:
         road = "a rough road" if e.kind == "rough" else "the road"
         hours = f"{e.hours:g} hour's" if e.hours == 1 else f"{e.hours:g} hours'"
-        return self._row(
-            e,
-            day,
-            tm,
+        text = (
             f"{self.div(e.division)} sets out from {self.j(e.origin)} for "
-            f"{self.j(e.destination)} along {road} ({hours} march)",
+            f"{self.j(e.destination)} along {road} ({hours} march)"
         )
+        return text, ""
 
-    def _arrived(self, e: MarchArrived, day: int, tm: str) -> Entry:
-        return self._row(e, day, tm, f"{self.div(e.division)} reaches {self.j(e.junction)}")
+    def _arrived(self, e: MarchArrived) -> Line:
+        return f"{self.div(e.division)} reaches {self.j(e.junction)}", ""
 
-    def _rough(self, e: RoughRoadTest, day: int, tm: str) -> Entry:
+    def _rough(self, e: RoughRoadTest) -> Line:
         verdict = "gets through" if e.passed else f"cannot pass and stays at {self.j(e.origin)}"
-        return self._row(
-            e,
-            day,
-            tm,
+        return (
             f"{self.div(e.division)} tries the rough road from {self.j(e.origin)} to "
             f"{self.j(e.destination)}: rolls {e.roll}, needing {e.target:g} or less, and "
             f"{verdict}",
             "" if e.passed else "yellow",
         )
 
-    def _halted(self, e: Halted, day: int, tm: str) -> Entry:
-        return self._row(
-            e, day, tm, f"{self.div(e.division)} holds at {self.j(e.junction)}: {e.reason}", "dim"
-        )
+    def _halted(self, e: Halted) -> Line:
+        return f"{self.div(e.division)} holds at {self.j(e.junction)}: {e.reason}", "dim"
 
-    def _ordered(self, e: Ordered, day: int, tm: str) -> Entry | None:
+    def _ordered(self, e: Ordered) -> Line | None:
         """A strategy decision (RULES.md §8.8), said once: a repeated order (the next road
         of the same march) and the divisions marching with another are left out."""
         key = (e.code, e.goal, e.enemy_at, e.friends, e.aim)
@@ -382,45 +383,33 @@ class Narrator(Fates):
             self.marching_with.update((e.t, f) for f in e.friends)
         if repeat and e.road_kind != "rough":
             return None
-        return self._row(e, day, tm, order_sentence(self, e), "italic")
+        return order_sentence(self, e), "italic"
 
-    def _reinforced(self, e: Reinforced, day: int, tm: str) -> Entry:
-        return self._row(
-            e,
-            day,
-            tm,
+    def _reinforced(self, e: Reinforced) -> Line:
+        return (
             f"Reinforcements for {self.noun(e.side)}: {', '.join(e.names)} "
             f"({self.divs(e.divisions)}) enter at {self.j(e.junction)}",
             "bold",
         )
 
-    def _sighted(self, e: Sighted, day: int, tm: str) -> Entry:
-        return self._row(
-            e,
-            day,
-            tm,
+    def _sighted(self, e: Sighted) -> Line:
+        return (
             f"{self.adjective(e.side)} scouts see {self.div(e.enemy)} at {self.j(e.junction)}",
             "cyan",
         )
 
-    def _learned(self, e: StrengthLearned, day: int, tm: str) -> Entry | None:
+    def _learned(self, e: StrengthLearned) -> Line | None:
         if self.view == "umpire":
             return None  # the umpire knows every strength; the battle entry gives it
-        return self._row(
-            e,
-            day,
-            tm,
+        return (
             f"{self.noun(e.side, True)} {verb(self.side(e.side), 'now knows', 'now know')} "
             f"{self.div(e.enemy)}: "
             f"{_count(e.units, 'unit')} left, {figures(e.boxes, 'box', 'boxes')}",
             "dim",
         )
 
-    def _meeting(self, e: MeetingOnRoad, day: int, tm: str) -> Entry:
-        return self._row(
-            e,
-            day,
-            tm,
+    def _meeting(self, e: MeetingOnRoad) -> Line:
+        return (
             f"{self.divs(e.divisions)} run into each other on {self.j((e.road[0], e.road[1]))}",
             "bold",
         )
@@ -518,7 +507,7 @@ class Narrator(Fates):
             event=e,
         )
 
-    def _check(self, e: WithdrawalCheck, day: int, tm: str) -> Entry:
+    def _check(self, e: WithdrawalCheck) -> Line:
         name = self.side(e.side)
         who = side_noun(name)
         withdraws, fights, its = (verb(name, *v) for v in _AGREE)
@@ -545,7 +534,7 @@ class Narrator(Fates):
                 f"Evening withdrawal check for {who}, {e.casualty_percent:.0f}% of {its} strength "
                 f"lost. Factors: {rows}; {dice}: {verdict}"
             )
-        return self._row(e, day, tm, text, "bold red" if e.withdraws else "")
+        return text, ("bold red" if e.withdraws else "")
 
     def _end(self, e: CampaignEnded, day: int, tm: str) -> Entry:
         outcome = f"Victory for {self.noun(e.winner)}" if e.winner else "A draw"

@@ -22,7 +22,9 @@ NAMES = {"m": "Mont Fère", "k": "Kressheim", "g": "Glotz"}
 
 
 def _said(e: FellBack, view: str = "umpire") -> str:
-    return Narrator(NAMES, view=view)._fell_back(e, 1, "19:00").text
+    entry = Narrator(NAMES, view=view).one(e, 1)
+    assert entry is not None
+    return entry.text
 
 
 @pytest.mark.parametrize(
@@ -53,7 +55,9 @@ def test_a_road_loser_is_never_said_to_leave_a_junction_it_has_not_reached(campa
     assert road_losses, "the fixed campaign has no battle lost on a road any more"
     narrator = Narrator(names)
     for e in road_losses:
-        text = narrator._fell_back(e, 1, "00:00").text
+        entry = narrator.one(e, 1)
+        assert entry is not None
+        text = entry.text
         assert f"along the road toward {names[e.path[0]]}" in text
         assert f"from {names[e.path[0]]}" not in text
 
