@@ -6,17 +6,19 @@ definition answers, whatever changed since the last question (RULES.md §8.6, §
 from __future__ import annotations
 
 import copy
+import sys
 
 import networkx as nx
 import numpy as np
 import pytest
 
 import campaign.engine
-import campaign.reinforcements
 from campaign import sightings
 from campaign.config import load_rules
 from campaign.engine import Campaign
+from campaign.events import Sighted
 from campaign.strategy import EnemyGroup, OwnDivision, SideView, Strategist
+from tests.campaign.stepping import stepped
 
 DOCTRINES = [
     None,
@@ -108,85 +110,91 @@ def _two_pass_sightings(camp: Campaign, last_seen: dict[str, dict[str, str]]) ->
                 seen[d.id] = d.location
 
 
-@pytest.mark.plain_python
+def _sightings_after_update(camp: Campaign) -> tuple[dict[str, dict[str, str]], list[object]]:
+    """What :func:`sightings.update_sightings` (the campaign's own, compiled when it ships)
+    makes of a copy of the campaign's sightings now, and the events it tells: the campaign
+    itself is left as it was (its sightings, its events and their count; no event cap met)."""
+    kept, n_events, cap, told = camp.last_seen, camp.n_events, camp.max_events, len(camp.events)
+    camp.last_seen = copy.deepcopy(kept)
+    camp.max_events = sys.maxsize
+    try:
+        sightings.update_sightings(camp)
+        return camp.last_seen, camp.events[told:]
+    finally:
+        camp.last_seen, camp.n_events, camp.max_events = kept, n_events, cap
+        del camp.events[told:]
+
+
 @pytest.mark.parametrize("doctrines", DOCTRINES)
-def test_one_pass_sightings_equal_the_plain_definition(rules, default_map, monkeypatch, doctrines):
-    """At every update of 20 campaigns (starts, arrivals, reinforcements) the sightings
-    after the one-pass update equal those of the plain definition worked out on a copy of
-    the sightings before it, order of insertion included; some updates do change them."""
-    real = sightings.update_sightings
+def test_one_pass_sightings_equal_the_plain_definition(rules, default_map, doctrines):
+    """Before every event of 20 campaigns the sightings after the one-pass update equal those
+    of the plain definition worked out on a copy of the sightings before it, order of
+    insertion included, and the update tells each enemy newly seen (``Sighted``); some
+    updates do change them. The campaigns come out as unwatched."""
     checked = changed = 0
-
-    def checked_update(camp: Campaign) -> None:
-        nonlocal checked, changed
-        before = copy.deepcopy(camp.last_seen)
-        expected = copy.deepcopy(camp.last_seen)
-        _two_pass_sightings(camp, expected)
-        real(camp)
-        for side in ("red", "blue"):
-            assert list(camp.last_seen[side].items()) == list(expected[side].items())
-        checked += 1
-        changed += camp.last_seen != before
-
-    seeds = range(20)
-    unpatched = [
-        campaign.engine.run_campaign(default_map, rules, s, doctrines, record_events=False)
-        for s in seeds
-    ]
-    monkeypatch.setattr(campaign.engine, "update_sightings", checked_update)
-    monkeypatch.setattr(campaign.reinforcements, "update_sightings", checked_update)
-    patched = [
-        campaign.engine.run_campaign(default_map, rules, s, doctrines, record_events=False)
-        for s in seeds
-    ]
-    assert patched == unpatched
+    for seed in range(20):
+        camp = Campaign(default_map, rules, seed, doctrines)
+        for _ in stepped(camp):
+            before = copy.deepcopy(camp.last_seen)
+            expected = copy.deepcopy(camp.last_seen)
+            _two_pass_sightings(camp, expected)
+            got, told = _sightings_after_update(camp)
+            for side in ("red", "blue"):
+                assert list(got[side].items()) == list(expected[side].items())
+            assert camp.last_seen == before
+            new = {
+                (side, d, j)
+                for side in ("red", "blue")
+                for d, j in got[side].items()
+                if before[side].get(d) != j
+            }
+            assert {(e.side, e.division, e.junction) for e in told} == new  # type: ignore[attr-defined]
+            assert all(isinstance(e, Sighted) for e in told)
+            checked += 1
+            changed += got != before
+        watched = camp.finish()
+        assert watched == campaign.engine.run_campaign(default_map, rules, seed, doctrines)
     assert checked > 500 and changed > 50
 
 
-@pytest.mark.plain_python
 @pytest.mark.parametrize("doctrines", DOCTRINES)
 def test_kept_threats_and_stronger_sets_equal_fresh_ones_in_campaigns(
-    rules, default_map, monkeypatch, doctrines
+    rules, default_map, doctrines
 ):
-    """At every question of 20 campaigns the kept nearest threat and stronger enemies equal
-    the plain definitions worked out afresh; kept answers are given (and new ones worked
-    out); the campaigns come out as unpatched."""
-    real_threat, real_stronger = Strategist._threat, Strategist._stronger
+    """Before every event of 20 campaigns each side's strategist, asked for the nearest
+    threat to its base and the stronger enemies of its enemy groups then (for the boxes of
+    each of its divisions), answers the plain definitions worked out afresh; kept answers
+    are given (and new ones worked out); the campaigns come out as unwatched."""
     counts = {"threat": 0, "threat kept": 0, "stronger": 0, "stronger kept": 0}
-
-    def threat(self: Strategist, groups: dict[str, EnemyGroup], base: str) -> str | None:
-        kept = groups is self._threat_groups and base == self._threat_base
-        got = real_threat(self, groups, base)
-        to_base = {j: self.priced.cost(j, base) for j in groups}
-        near = [(h, j) for j, h in to_base.items() if h <= self._doc_guard_hours]
-        assert got == (min(near)[1] if near else None)
-        counts["threat"] += 1
-        counts["threat kept"] += kept
-        return got
-
-    def stronger(self: Strategist, groups: dict[str, EnemyGroup], here: int) -> set[str]:
-        kept = groups is self._stronger_groups and here in self._stronger_by_here
-        got = real_stronger(self, groups, here)
-        assert got == {j for j, g in groups.items() if here < self._doc_attack_ratio * g.boxes}
-        counts["stronger"] += 1
-        counts["stronger kept"] += kept
-        return got
-
-    seeds = range(20)
-    unpatched = [
-        campaign.engine.run_campaign(default_map, rules, s, doctrines, record_events=False)
-        for s in seeds
-    ]
-    monkeypatch.setattr(Strategist, "_threat", threat)
-    monkeypatch.setattr(Strategist, "_stronger", stronger)
-    patched = [
-        campaign.engine.run_campaign(default_map, rules, s, doctrines, record_events=False)
-        for s in seeds
-    ]
-    assert patched == unpatched
+    for seed in range(20):
+        camp = Campaign(default_map, rules, seed, doctrines, record_events=False)
+        for _ in stepped(camp):
+            for side in ("red", "blue"):
+                s = camp.strategists[side]
+                view = sightings.side_view(camp, side)
+                groups = s._enemy_groups(view)
+                base = view.own_base
+                kept = groups is s._threat_groups and base == s._threat_base
+                got = s._threat(groups, base)
+                to_base = {j: s.priced.cost(j, base) for j in groups}
+                near = [(h, j) for j, h in to_base.items() if h <= s.doctrine.guard_hours]
+                assert got == (min(near)[1] if near else None)
+                counts["threat"] += 1
+                counts["threat kept"] += kept
+                for here in sorted({d.boxes for d in view.own}):
+                    kept = groups is s._stronger_groups and here in s._stronger_by_here
+                    got_stronger = s._stronger(groups, here)
+                    ratio = s.doctrine.attack_ratio
+                    assert got_stronger == {j for j, g in groups.items() if here < ratio * g.boxes}
+                    counts["stronger"] += 1
+                    counts["stronger kept"] += kept
+        watched = camp.finish()
+        unwatched = campaign.engine.run_campaign(
+            default_map, rules, seed, doctrines, record_events=False
+        )
+        assert watched == unwatched
     assert 0 < counts["stronger kept"] < counts["stronger"]
-    if doctrines is not None:  # cautious guards its base
-        assert 0 < counts["threat kept"] < counts["threat"]
+    assert 0 < counts["threat kept"] < counts["threat"]
 
 
 def _guard_view() -> SideView:

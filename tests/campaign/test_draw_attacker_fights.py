@@ -11,8 +11,6 @@ drew with are not met again (nothing else has come); that stays so.
 
 from __future__ import annotations
 
-import pytest
-
 from campaign.army import Division
 from campaign.config import load_rules
 from campaign.engine import Campaign
@@ -46,7 +44,6 @@ def _stage(
     return camp, junction, waiting, friend, enemy
 
 
-@pytest.mark.plain_python
 def test_a_draws_waiting_attacker_fights_when_a_friend_brings_battle() -> None:
     camp, junction, waiting, friend, enemy = _stage(returning=True, friend_arrives=True)
     battle = camp.desk.fighting.get(junction)
@@ -56,14 +53,12 @@ def test_a_draws_waiting_attacker_fights_when_a_friend_brings_battle() -> None:
     assert waiting.orders == [], "the battle decides: its return is given up (§8.4)"
 
 
-@pytest.mark.plain_python
 def test_a_draws_waiting_attacker_alone_is_not_met_again() -> None:
     camp, junction, waiting, _friend, _enemy = _stage(returning=True, friend_arrives=False)
     assert junction not in camp.desk.fighting
     assert waiting.orders and waiting.orders[0][0] == "wait_until"
 
 
-@pytest.mark.plain_python
 def test_a_division_standing_there_is_met() -> None:
     """The control case: not waiting to go back, the same two fight (§8.4)."""
     camp, junction, waiting, _friend, enemy = _stage(returning=False, friend_arrives=False)

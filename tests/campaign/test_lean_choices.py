@@ -10,10 +10,13 @@ from __future__ import annotations
 import pytest
 
 import campaign.engine
-import campaign.strategy.choosing as choosing_module
+from campaign import sightings
 from campaign.reinforcements import raise_armies
 from campaign.strategy import EnemyGroup, Order, SideView, Strategist
-from campaign.strategy.knowledge import GUARD_CODES, Memory
+from campaign.strategy.knowledge import GUARD_CODES, Memory, rally_places
+from campaign.strategy.plan import not_fought_today
+from campaign.strategy.targets import attack_target
+from tests.campaign.stepping import stepped
 
 DOCTRINES = [
     None,
@@ -69,7 +72,8 @@ def _plain_concentrate(
     base = view.own_base
     rally = min(places, key=lambda p: (priced.cost(p, enemy.junction), priced.cost(p, base), p))
     kept = s.plan.rendezvous.get(enemy.junction)  # one rendezvous per group, kept (§8.8)
-    if kept is not None and kept[0] in places:
+    if kept is not None and kept[1] not in s.plan.gone and kept[0] in places:  # (its chooser
+        # not gone)
         rally = kept[0]
     within = s.doctrine.concentrate_hours
     gather = {
@@ -108,98 +112,119 @@ def _plain_attack_target(s: Strategist, div: str, at: str, view: SideView) -> st
     return None
 
 
-#: codes _choose gives only after its attack step found nothing to attack
-AFTER_ATTACK = {"concentrate", "wait", "plan", "objective", "advance", "hold"}
+def _free_at_junctions(view: SideView) -> list[tuple[str, str]]:
+    """``(division, junction)`` of each free division of the view standing at a junction:
+    the divisions that may decide now."""
+    return [(d.id, d.at) for d in view.own if d.free and d.at is not None]
 
 
-@pytest.mark.plain_python
+def _lean_concentrate(
+    s: Strategist,
+    div: str,
+    at: str,
+    view: SideView,
+    enemy: EnemyGroup,
+    stronger: set[str],
+    able: dict[str, tuple[str, int, str | None]],
+    places: list[str],
+) -> Order | None:
+    """The strategist's own concentration (compiled when it ships), its plan's rendezvous
+    put back as they were after (asking chooses one: only the campaign's own questions may)."""
+    rendezvous = s.plan.rendezvous
+    kept = dict(rendezvous)
+    try:
+        return s._concentrate(div, at, view, enemy, stronger, able, places)
+    finally:
+        rendezvous.clear()
+        rendezvous.update(kept)
+
+
 @pytest.mark.parametrize("doctrines", DOCTRINES)
-def test_choices_equal_the_plain_definitions_in_campaigns(
-    rules, default_map, monkeypatch, doctrines
-):
-    """At every decision, rally-point question and concentration of 100 campaigns the lean
-    answers equal the plain ones (the attack target too: an attack goes for the plain
-    target, and no later step answers while there is one); the campaigns come out as
-    unpatched; each path is taken."""
-    real_choose = Strategist._choose
-    real_rally = choosing_module.rally_places
-    real_concentrate = Strategist._concentrate
+def test_choices_equal_the_plain_definitions_in_campaigns(rules, default_map, doctrines):
+    """Before every event of 100 campaigns, for each free division at a junction, the lean
+    attack target (:func:`campaign.strategy.targets.attack_target`, asked as the strategist
+    asks it), the rally points and each concentration against a group within reach when
+    there is nothing to attack equal the plain answers; the campaigns come out as
+    unwatched; each path is taken."""
     counts = {"attack": 0, "after": 0, "rally": 0, "concentrate": 0, "gathered": 0}
-
-    def choose(self: Strategist, div: str, at: str, view: SideView, m: Memory) -> Order:
-        expected = _plain_attack_target(self, div, at, view)
-        order = real_choose(self, div, at, view, m)
-        if order.code == "attack":
-            assert order.goal == expected
-            counts["attack"] += 1
-        elif order.code in AFTER_ATTACK and view.enemy_positions:
-            assert expected is None
-            counts["after"] += 1
-        return order
-
-    def rally(
-        memory: dict[str, Memory], view: SideView, groups: dict[str, EnemyGroup]
-    ) -> tuple[dict[str, tuple[str, int, str | None]], list[str]]:
-        got = real_rally(memory, view, groups)
-        assert got == _plain_rally_places(memory, view)
-        counts["rally"] += 1
-        return got
-
-    def concentrate(
-        self: Strategist,
-        div: str,
-        at: str,
-        view: SideView,
-        enemy: EnemyGroup,
-        stronger: set[str],
-        able: dict[str, tuple[str, int, str | None]],
-        places: list[str],
-    ) -> Order | None:
-        got = real_concentrate(self, div, at, view, enemy, stronger, able, places)
-        assert got == _plain_concentrate(self, div, at, view, enemy, stronger, able, places)
-        counts["concentrate"] += 1
-        counts["gathered"] += got is not None
-        return got
-
-    unpatched = _runs(default_map, rules, doctrines)
-    monkeypatch.setattr(Strategist, "_choose", choose)
-    monkeypatch.setattr(choosing_module, "rally_places", rally)
-    monkeypatch.setattr(Strategist, "_concentrate", concentrate)
-    assert _runs(default_map, rules, doctrines) == unpatched
-    assert counts["attack"] > 50 and counts["after"] > 50
+    for seed in SEEDS:
+        camp = campaign.engine.Campaign(default_map, rules, seed, doctrines, record_events=False)
+        for _ in stepped(camp):
+            for side in ("red", "blue"):
+                s = camp.strategists[side]
+                view = sightings.side_view(camp, side)
+                seen = s._enemy_groups(view)
+                if not seen:
+                    continue
+                able, places = rally_places(s.memory, view, seen)
+                assert (able, places) == _plain_rally_places(s.memory, view)
+                counts["rally"] += 1
+                base = view.own_base
+                for div, at in _free_at_junctions(view):
+                    m = s.memory.get(div)
+                    groups = seen if m is None else not_fought_today(m, seen, view.now)
+                    here = s._here(div, at, view)[0]
+                    target, within_reach = attack_target(
+                        s.priced, s.priced.costs_from(at), s._base_hours(base), at, base,
+                        groups, s._doc_seek_hours, here, s._doc_attack_ratio,
+                    )  # fmt: skip
+                    expected = _plain_attack_target(s, div, at, view)
+                    assert (None if target is None else target.junction) == expected
+                    seek = s.doctrine.seek_hours
+                    near = [j for j in groups if j != at and s.priced.cost(at, j) <= seek]
+                    assert within_reach == bool(near)
+                    if target is not None:
+                        counts["attack"] += 1
+                        continue
+                    counts["after"] += 1
+                    if not (s._doc_concentrate and places):
+                        continue
+                    stronger = s._stronger(groups, here)
+                    for j in near:
+                        enemy = groups[j]
+                        got = _lean_concentrate(s, div, at, view, enemy, stronger, able, places)
+                        plain = _plain_concentrate(s, div, at, view, enemy, stronger, able, places)
+                        assert got == plain
+                        counts["concentrate"] += 1
+                        counts["gathered"] += got is not None
+        watched = camp.finish()
+        unwatched = campaign.engine.run_campaign(
+            default_map, rules, seed, doctrines, record_events=False
+        )
+        assert watched == unwatched
+    assert counts["attack"] > 50 and counts["after"] > 50, counts
     if doctrines is None or "aggressive" not in doctrines.values():  # aggressive never does
-        assert counts["rally"] > 20 and 0 < counts["gathered"] < counts["concentrate"]
+        assert counts["rally"] > 20 and 0 < counts["gathered"] < counts["concentrate"], counts
 
 
-@pytest.mark.plain_python
 @pytest.mark.parametrize("doctrines", DOCTRINES[:2])
-def test_no_sightings_share_one_empty_answer(rules, default_map, monkeypatch, doctrines):
+def test_no_sightings_share_one_empty_answer(rules, default_map, doctrines):
     """With nothing seen, the groups and the stronger enemies are the strategist's own
     empty containers, the same at every question and never filled (read-only); the
-    answers for sightings are never those containers."""
-    real_groups, real_stronger = Strategist._enemy_groups, Strategist._stronger
+    answers for sightings are never those containers. Asked before every event of 25
+    campaigns, for the boxes of each own division; the campaigns come out as unwatched."""
     empty = 0
-
-    def groups(self: Strategist, view: SideView) -> dict[str, EnemyGroup]:
-        nonlocal empty
-        got = real_groups(self, view)
-        assert (got is self._no_groups) == (not view.enemy_positions)
-        assert not self._no_groups
-        empty += not view.enemy_positions
-        return got
-
-    def stronger(self: Strategist, groups: dict[str, EnemyGroup], here: int) -> set[str]:
-        got = real_stronger(self, groups, here)
-        assert (got is self._no_stronger) == (not groups)
-        assert not self._no_stronger
-        ratio = self.doctrine.attack_ratio
-        assert got == {j for j, g in groups.items() if here < ratio * g.boxes}
-        return got
-
-    unpatched = _runs(default_map, rules, doctrines)
-    monkeypatch.setattr(Strategist, "_enemy_groups", groups)
-    monkeypatch.setattr(Strategist, "_stronger", stronger)
-    assert _runs(default_map, rules, doctrines) == unpatched
+    for seed in SEEDS:
+        camp = campaign.engine.Campaign(default_map, rules, seed, doctrines, record_events=False)
+        for _ in stepped(camp):
+            for side in ("red", "blue"):
+                s = camp.strategists[side]
+                view = sightings.side_view(camp, side)
+                groups = s._enemy_groups(view)
+                assert (groups is s._no_groups) == (not view.enemy_positions)
+                assert not s._no_groups
+                empty += not view.enemy_positions
+                ratio = s.doctrine.attack_ratio
+                for here in sorted({d.boxes for d in view.own}):
+                    got = s._stronger(groups, here)
+                    assert (got is s._no_stronger) == (not groups)
+                    assert not s._no_stronger
+                    assert got == {j for j, g in groups.items() if here < ratio * g.boxes}
+        watched = camp.finish()
+        unwatched = campaign.engine.run_campaign(
+            default_map, rules, seed, doctrines, record_events=False
+        )
+        assert watched == unwatched
     assert empty > 100
 
 

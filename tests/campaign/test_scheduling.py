@@ -1,17 +1,22 @@
 """Fewer SimPy events, the same campaigns (issue 15): the scheduling helpers place their work
-where the plain SimPy idioms they replace did, and a campaign run the plain way comes out
-exactly as the lean one, event for event."""
+where the plain SimPy idioms they replace did, and a campaign run the plain way came out
+exactly as the lean one, event for event (stored, :data:`REFERENCE`)."""
 
 from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from pathlib import Path
 
 import pytest
 import simpy
 
 from campaign.config import load_rules
-from campaign.endgame import final_result
-from campaign.engine import SIDES, Campaign
+from campaign.engine import Campaign
+from campaign.events import event_to_dict
 from campaign.maps import load_map
-from campaign.reinforcements import entry_minute, initial_contacts, raise_armies, reinforce
+from campaign.result import CampaignResult
 from campaign.schedule import (
     WOKEN,
     Alarm,
@@ -19,12 +24,10 @@ from campaign.schedule import (
     Routine,
     after_urgent,
     due_now,
-    first_of,
     later,
     ring,
     urgent_pending,
 )
-from campaign.sightings import update_sightings
 
 
 def _wait_then(env, delay, action):
@@ -374,59 +377,52 @@ def test_due_now():
     assert due_now(env)
 
 
-class _Plain(Campaign):
-    """The scheduling as it was at main 85a0b04: an arrival's contact check and the
-    division's wait are two zero-delay events, and a division in a battle waits on a
-    timeout to the battle's end (woken at each refight). Counts its SimPy steps. (Woken as
-    the campaign's divisions are: resumed with WOKEN where an interrupt would be thrown.)"""
-
-    def _land(self, div, junction):
-        self._after_this_minute(lambda: self.desk.check_contact(junction, arriving=div))
-        if len({d.side for d in self.divisions if d.alive}) < len(SIDES):
-            self._after_this_minute(self.endgame.check_immediate)
-        return (yield self.env.timeout(0)) is WOKEN
-
-    def division_process(self, div):
-        env = self.env
-        while not self.over and div.alive:
-            woken = False
-            if div.orders:
-                woken = yield from self._follow_orders(div)
-            elif env.now < div.busy_until:
-                woken = (yield env.timeout(div.busy_until - env.now)) is WOKEN
-            elif not self.clock.is_daylight(env.now):
-                woken = (yield env.timeout(self.clock.next_dawn(env.now) - env.now)) is WOKEN
-            else:
-                dest, delay, hold = self._decide(div)
-                if dest is not None:
-                    woken = yield from self._march(div, div.location, dest, test_rough=True)
-                else:
-                    if hold:
-                        self.holding.add(div.id)
-                    try:
-                        woken = (yield env.timeout(delay)) is WOKEN
-                    finally:
-                        self.holding.discard(div.id)
-            if woken:
-                div.woken = False
+#: The plain scheduling's campaigns, stored: for each case below, the digest (:func:`_digest`)
+#: of each seed's campaign and the SimPy steps of all of them, as the reference classes ran
+#: them: ``_Plain`` (the scheduling as it was at main 85a0b04: an arrival's contact check and
+#: the division's wait two zero-delay events, a division in a battle waiting on a timeout to
+#: its end) and ``_Started`` (the start as at main 8e61569: the initial contact check and each
+#: reinforcement's entry processes of their own), subclasses of :class:`Campaign` kept in this
+#: file up to abbc36b and run there on the plain modules (``CAMPAIGN_NATIVE=0``): compiled
+#: classes cannot be subclassed (issue 26, item 8). Both gave exactly the lean campaigns then.
+#: A change that alters campaigns on purpose (a new tests/golden/fingerprint.txt) alters these
+#: too: the reference can then only be run again from that commit, or the lean campaigns'
+#: digests stored in its place with the reason (the steps of the reference kept).
+REFERENCE = Path(__file__).resolve().parents[1] / "golden" / "scheduling_reference.json"
 
 
-def _counted(camp: Campaign) -> tuple[object, int]:
-    return camp.run(), camp.env.steps
+def _digest(result: CampaignResult) -> str:
+    """16 hex digits of a campaign: its event stream as JSON rows (the header's package
+    versions and map path left out, as ``benchmarks.fingerprint`` does) and its result."""
+    digest = hashlib.sha256()
+    for event in result.events:
+        row = event_to_dict(event)
+        row.pop("versions", None)
+        row.pop("map_source", None)
+        digest.update(json.dumps(row, sort_keys=True, default=str).encode())
+    summary = dataclasses.asdict(result)
+    summary.pop("events")
+    digest.update(json.dumps(summary, sort_keys=True, default=str).encode())
+    return digest.hexdigest()[:16]
 
 
-def _same_campaigns(reference, cmap, rules, doctrines, seeds):
-    """Run seeds 0..seeds-1 as Campaign and as ``reference`` (a Campaign subclass kept as
-    the code was), assert each pair of results equal, and return the SimPy steps each took
-    in all: (Campaign's, reference's)."""
-    lean_steps = plain_steps = 0
+def _as_the_reference_ran(kind, map_name, doctrines, overrides, seeds):
+    """Run seeds 0..seeds-1 as the product runs them, assert each campaign is the stored one
+    of the reference ``kind`` (``plain`` or ``started``), and return the SimPy steps they
+    took in all and those the reference took."""
+    rules = load_rules(None, {f"campaign.{k}": v for k, v in overrides.items()})
+    cmap = load_map(map_name)
+    pair = f"{doctrines['red']}-{doctrines['blue']}" if doctrines else "balanced-balanced"
+    settings = ",".join(f"{k}={v}" for k, v in overrides.items()) or "-"
+    stored = json.loads(REFERENCE.read_text(encoding="utf-8"))
+    reference = stored[f"{kind} {map_name or 'default'} {pair} {settings}"]
+    assert len(reference["campaigns"]) == seeds
+    steps = 0
     for seed in range(seeds):
-        lean, n = _counted(Campaign(cmap, rules, seed, doctrines))
-        plain, m = _counted(reference(cmap, rules, seed, doctrines))
-        assert lean == plain, seed
-        lean_steps += n
-        plain_steps += m
-    return lean_steps, plain_steps
+        camp = Campaign(cmap, rules, seed, doctrines)
+        assert _digest(camp.run()) == reference["campaigns"][seed], seed
+        steps += camp.env.steps
+    return steps, reference["steps"]
 
 
 @pytest.mark.parametrize(
@@ -438,51 +434,12 @@ def _same_campaigns(reference, cmap, rules, doctrines, seeds):
         ("waterloo-1815", {"red": "cautious", "blue": "aggressive"}, {}),
     ],
 )
-@pytest.mark.plain_python
 def test_lean_scheduling_gives_the_plain_campaign(map_name, doctrines, overrides):
     """Event for event the same campaign as the plain scheduling (late arrivals, night
-    battles, reinforcements, sides wiped out included), in fewer SimPy steps."""
-    rules = load_rules(None, {f"campaign.{k}": v for k, v in overrides.items()})
-    cmap = load_map(map_name)
-    lean_steps, plain_steps = _same_campaigns(_Plain, cmap, rules, doctrines, 12)
+    battles, reinforcements, sides wiped out included; stored, :data:`REFERENCE`), in fewer
+    SimPy steps."""
+    lean_steps, plain_steps = _as_the_reference_ran("plain", map_name, doctrines, overrides, 12)
     assert lean_steps < 0.85 * plain_steps
-
-
-class _Started(Campaign):
-    """The start as it was at main 8e61569: the initial contact check and each
-    reinforcement's entry are processes of their own, started after the evenings' process."""
-
-    def run(self):
-        self._started()
-        raise_armies(self)
-        update_sightings(self)
-        env = self.env
-        for div in self.divisions:
-            div.process = Routine(env, self.division_process(div))  # (as env.process would)
-        Routine(env, self.endgame.evenings())
-        env.process(self._contacts_process())
-        rank = self.side_order.index
-        for r in sorted(self.map.reinforcements, key=lambda r: rank(r.side)):
-            env.process(self._reinforce_process(r))
-        limit = self.time_limit_days * 1440 + 1
-        env.run(until=first_of(env, (self.done, env.timeout(limit))))
-        if not self.over:
-            self.end(None, "time limit reached with nothing decided: a draw")
-        result = final_result(self)
-        self.streams.release()
-        return result
-
-    def _contacts_process(self):
-        yield self.env.timeout(0)
-        initial_contacts(self)
-        yield self.never
-
-    def _reinforce_process(self, r):
-        yield self.env.timeout(entry_minute(self, r))
-        if self.over:
-            return
-        reinforce(self, r)
-        yield self.never
 
 
 @pytest.mark.parametrize(
@@ -493,13 +450,10 @@ class _Started(Campaign):
         ("waterloo-1815", {"red": "cautious", "blue": "aggressive"}),
     ],
 )
-@pytest.mark.plain_python
 def test_start_events_give_the_campaign_the_processes_gave(map_name, doctrines):
     """The initial contact check and the reinforcements scheduled by one urgent event
     (campaign.reinforcements.schedule_entries) give event for event the campaign their own
-    processes gave, in fewer SimPy steps (no process starts)."""
-    rules = load_rules()
-    cmap = load_map(map_name)
-    assert cmap.reinforcements  # the maps bring reinforcements: their entries are compared
-    lean_steps, plain_steps = _same_campaigns(_Started, cmap, rules, doctrines, 16)
+    processes gave (stored, :data:`REFERENCE`), in fewer SimPy steps (no process starts)."""
+    assert load_map(map_name).reinforcements  # the maps bring reinforcements: entries compared
+    lean_steps, plain_steps = _as_the_reference_ran("started", map_name, doctrines, {}, 16)
     assert lean_steps < plain_steps

@@ -6,14 +6,16 @@ from __future__ import annotations
 import math
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import networkx as nx
 import numpy as np
 import pytest
 
+from campaign import sightings
 from campaign.config import load_rules
-from campaign.engine import run_campaign
+from campaign.engine import Campaign, run_campaign
 from campaign.events import BattleFought, FellBack, MarchBegun, Ordered
 from campaign.maps import load_map
 from campaign.strategy import (
@@ -24,6 +26,7 @@ from campaign.strategy import (
     rough_road_cost,
 )
 from campaign.strategy.doctrine import GUARD_CODES
+from tests.campaign.stepping import stepped
 
 CAMPAIGN = Path(sys.executable).parent / "campaign"
 TEMPERS = ("aggressive", "cautious", "balanced", "raider")
@@ -167,61 +170,98 @@ def _threat(strategist: Strategist, view: SideView) -> bool:
     return any(cost(j, view.own_base) <= hours for j in view.enemy_positions.values())
 
 
-@pytest.mark.plain_python
+def _decisions(camp: Campaign) -> Iterator[tuple[Ordered, SideView, dict[str, str]]]:
+    """Run ``camp`` (events on) to its end, giving each decision it logs (``Ordered``,
+    RULES.md §8.8) with the view its side had just before the event of the clock that took
+    it, and the enemy positions of that view then (a view's are the campaign's own, updated
+    since). A decision is logged once while it stays the same (the same order at the same
+    junction, the same day). Left out: a decision taken after something else of the same
+    event changed what its side knew (a battle's end, say: the view before is not the
+    view it was taken on), seen by the division not free at that junction before the
+    event, or by the enemy positions known changed by the event."""
+    told: set[int] = set()
+    before: tuple[float, dict[str, tuple[SideView, dict[str, str]]]] | None = None
+
+    def taken() -> Iterator[tuple[Ordered, SideView, dict[str, str]]]:
+        for e in camp.events:
+            if isinstance(e, Ordered) and id(e) not in told:
+                told.add(id(e))
+                # (a decision of the minute stopped at: run on to it, not by the step seen)
+                if before is None or e.t != int(before[0]):
+                    continue
+                view, positions = before[1][e.side]
+                was = view.division(e.division)
+                if was is None or was.at != e.junction or not was.free:
+                    continue
+                if positions != camp.last_seen[e.side]:
+                    continue
+                yield e, view, positions
+
+    for _ in stepped(camp):
+        yield from taken()
+        now = camp.env.now
+        views = {}
+        for side in ("red", "blue"):
+            view = sightings.side_view(camp, side)
+            views[side] = view, dict(view.enemy_positions)
+        before = now, views
+    yield from taken()
+
+
 @pytest.mark.slow
-def test_the_base_is_guarded_while_an_enemy_is_within_guard_hours(monkeypatch) -> None:
+def test_the_base_is_guarded_while_an_enemy_is_within_guard_hours() -> None:
     """§8.8 over many seeds and every temper: after each decision taken while a known enemy
     is within guard_hours of the base, a division is on, bound for or ordered to the base
     (or holds a junction covering it) — or a free division nearer the base than the one
     deciding will be sent when it decides. *(house)* A division holding the enemy base holds
-    it instead (holding it at nightfall wins, §8.7): it is never the guard."""
-    decide = Strategist.decide
+    it instead (holding it at nightfall wins, §8.7): it is never the guard. (Each decision
+    the campaign logs, with the view its side had as it was taken.)"""
     seen = {"threats": 0, "guards": 0, "zero": 0, "zero_decisions": 0}
 
-    def checked(self, div, at, view):
-        order = decide(self, div, at, view)
-        if self.doctrine.guard_hours == 0:
-            seen["zero"] += order.code in GUARD_CODES
-            seen["zero_decisions"] += 1
-            return order
-        if not _threat(self, view):
-            return order
-        if at == view.enemy_base:
-            assert order.code == "hold_base", (self.side, div, at, order)
-            return order
-        seen["threats"] += 1
-        base = view.own_base
-        cost = self.priced.cost
-        covered = order.code in GUARD_CODES or any(
-            d.id != div
-            and (
-                base in (d.at, d.heading)
-                or self.memory[d.id].order in (("guard", base), ("guard_hold", None))
+    def check(camp: Campaign) -> None:
+        for order, view, positions in _decisions(camp):
+            s = camp.strategists[order.side]
+            div, at = order.division, order.junction
+            if s.doctrine.guard_hours == 0:
+                seen["zero"] += order.code in GUARD_CODES
+                seen["zero_decisions"] += 1
+                continue
+            cost, guard_hours = s.priced.cost, s.doctrine.guard_hours
+            if not any(cost(j, view.own_base) <= guard_hours for j in positions.values()):
+                continue
+            if at == view.enemy_base:
+                assert order.code == "hold_base", (order, view)
+                continue
+            seen["threats"] += 1
+            base = view.own_base
+            covered = order.code in GUARD_CODES or any(
+                d.id != div
+                and (
+                    base in (d.at, d.heading)
+                    or s.memory[d.id].order in (("guard", base), ("guard_hold", None))
+                )
+                for d in view.own
+                if d.id in s.memory or base in (d.at, d.heading)
             )
-            for d in view.own
-            if d.id in self.memory or base in (d.at, d.heading)
-        )
-        nearer = any(
-            d.free and d.id != div and (cost(d.at, base), d.id) < (cost(at, base), div)
-            for d in view.own
-            if d.at is not None and d.at != view.enemy_base
-        )
-        seen["guards"] += order.code in GUARD_CODES
-        assert covered or nearer, (self.side, div, at, order, view)
-        return order
+            nearer = any(
+                d.free and d.id != div and (cost(d.at, base), d.id) < (cost(at, base), div)
+                for d in view.own
+                if d.at is not None and d.at != view.enemy_base
+            )
+            seen["guards"] += order.code in GUARD_CODES
+            assert covered or nearer, (order, view)
 
-    monkeypatch.setattr(Strategist, "decide", checked)
     cmap = load_map()
     loaded = load_rules()
     for temper in TEMPERS:
         for seed in range(15):
-            run_campaign(cmap, loaded, seed, {"red": temper, "blue": "aggressive"})
+            check(Campaign(cmap, loaded, seed, {"red": temper, "blue": "aggressive"}))
     assert seen["threats"] > 50 and seen["guards"] > 10, seen  # the property was exercised
     # a doctrine may set guard_hours: 0 (RULES.md §8.8): it never guards (raider did until
     # issue 31 gave it 2 hours, so that raiders racing for each other's base still meet)
     never = load_rules(overrides={"campaign.doctrines.raider.guard_hours": 0})
     for seed in range(5):
-        run_campaign(cmap, never, seed, {"red": "raider", "blue": "aggressive"})
+        check(Campaign(cmap, never, seed, {"red": "raider", "blue": "aggressive"}))
     assert seen["zero_decisions"] > 20 and seen["zero"] == 0, seen
 
 

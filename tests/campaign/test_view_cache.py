@@ -11,6 +11,7 @@ from campaign import sightings
 from campaign.engine import Campaign
 from campaign.reinforcements import raise_armies
 from campaign.strategy import SideView
+from tests.campaign.stepping import stepped
 
 
 def _fields(view: SideView) -> tuple[object, ...]:
@@ -29,60 +30,61 @@ def _fields(view: SideView) -> tuple[object, ...]:
     )
 
 
-@pytest.mark.plain_python
+def _fresh_view(camp: Campaign, side: str) -> SideView:
+    """The side's view built with nothing shared: every OwnDivision anew (each division's
+    ``own_view`` put back after)."""
+    kept = [d.own_view for d in camp.divisions]
+    for d in camp.divisions:
+        d.own_view = None
+    try:
+        return sightings.side_view(camp, side)
+    finally:
+        for d, shown in zip(camp.divisions, kept, strict=True):
+            d.own_view = shown
+
+
 @pytest.mark.parametrize("doctrines", [None, {"red": "balanced", "blue": "cautious"}])
-def test_every_view_of_a_campaign_equals_a_view_built_afresh(
-    rules, default_map, monkeypatch, doctrines
-):
-    """At every decision of 40 campaigns the view the campaign builds (sharing unchanged
-    OwnDivision objects) equals one built with nothing shared, field by field; shared ones
-    do occur, and changed divisions get new objects. The one-pass view of a decision
-    (:func:`sightings.decision_view`) is None exactly when a living enemy without orders
-    stands at the junction (the contact check first, RULES.md §8.4), as it was asked
-    before the view was built; that happens too. The campaigns come out as unpatched."""
-    real = sightings.decision_view
+def test_every_view_of_a_campaign_equals_a_view_built_afresh(rules, default_map, doctrines):
+    """Before every event of 20 campaigns, each side's view (sharing unchanged OwnDivision
+    objects with its previous one) equals one built with nothing shared, field by field;
+    shared ones do occur, and changed divisions get new objects. The one-pass view of a
+    decision (:func:`sightings.decision_view`) at each junction a free division of the side
+    stands on is None exactly when a living enemy without orders stands there (the contact
+    check first, RULES.md §8.4), and is otherwise that same view; that happens too. The
+    campaigns come out as unwatched."""
     checked = shared = contested = 0
-
-    def checked_view(camp: Campaign, side: str, at: str) -> SideView | None:
-        nonlocal checked, shared, contested
-        before = {d.id: d.own_view for d in camp.divisions}
-        enemy_here = any(
-            d.location == at and d.side != side and d.alive and not d.orders for d in camp.divisions
+    for seed in range(20):
+        camp = Campaign(default_map, rules, seed, doctrines, record_events=False)
+        for _ in stepped(camp):
+            for side in ("red", "blue"):
+                before = {d.id: d.own_view for d in camp.divisions}
+                view = sightings.side_view(camp, side)
+                fresh = _fresh_view(camp, side)
+                assert _fields(view) == _fields(fresh)
+                for d in view.own:
+                    if before.get(d.id) is d:
+                        shared += 1
+                    else:  # built anew: something of it differs from its previous view
+                        old = before.get(d.id)
+                        assert old is None or old != d
+                checked += 1
+                for at in sorted({d.at for d in view.own if d.free and d.at is not None}):
+                    enemy_here = any(
+                        d.location == at and d.side != side and d.alive and not d.orders
+                        for d in camp.divisions
+                    )
+                    asked = sightings.decision_view(camp, side, at)
+                    assert (asked is None) == enemy_here
+                    if asked is None:
+                        contested += 1
+                    else:
+                        assert _fields(asked) == _fields(view)
+                        assert all(a is b for a, b in zip(asked.own, view.own, strict=True))
+        watched = camp.finish()
+        unwatched = campaign.engine.run_campaign(
+            default_map, rules, seed, doctrines, record_events=False
         )
-        view = real(camp, side, at)
-        assert (view is None) == enemy_here
-        if view is None:
-            contested += 1
-            return None
-        kept = [d.own_view for d in camp.divisions]
-        for d in camp.divisions:
-            d.own_view = None
-        try:
-            fresh = sightings.side_view(camp, side)  # nothing to share: built anew
-        finally:
-            for d, shown in zip(camp.divisions, kept, strict=True):
-                d.own_view = shown
-        assert _fields(view) == _fields(fresh)
-        for d in view.own:
-            if before.get(d.id) is d:
-                shared += 1
-            else:  # built anew: something of it differs from its previous view
-                old = before.get(d.id)
-                assert old is None or old != d
-        checked += 1
-        return view
-
-    seeds = range(20)
-    unpatched = [
-        campaign.engine.run_campaign(default_map, rules, s, doctrines, record_events=False)
-        for s in seeds
-    ]
-    monkeypatch.setattr(campaign.engine, "decision_view", checked_view)
-    patched = [
-        campaign.engine.run_campaign(default_map, rules, s, doctrines, record_events=False)
-        for s in seeds
-    ]
-    assert patched == unpatched
+        assert watched == unwatched
     assert checked > 500 and 0 < shared < checked * 8
     assert contested > 0
 

@@ -16,15 +16,16 @@ import numpy as np
 import pytest
 from referee import Referee, load_battle_rules
 
-import campaign.battles
-import campaign.native
 from battle.arrivals import Arrival
 from battle.engine import fight
 from battle.events import event_to_dict
 from battle.forces import parse_force_flag
+from battle.log import format_events
 from battle.units import UnitSpec
+from campaign.analysis.refight import logged_battles, refight, setup_of
 from campaign.config import load_rules
 from campaign.engine import run_campaign
+from campaign.events import CampaignStarted
 from campaign.maps import load_map
 
 
@@ -86,32 +87,22 @@ def test_the_referee_catches_a_broken_arrival(what, mutate, words) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(
-    campaign.native.status() == "compiled",
-    reason="patches campaign.battles.fight, which compiled modules refuse: run by make test's "
-    "plain-Python pass (CAMPAIGN_NATIVE=0 pytest -m plain_python)",
-)
-@pytest.mark.plain_python
 @pytest.mark.parametrize("map_name", ["default", "waterloo-1815"])
-def test_the_referee_passes_every_campaign_battle(monkeypatch, map_name: str) -> None:
+def test_the_referee_passes_every_campaign_battle(map_name: str) -> None:
     """Every battle of 12 campaigns per map, refought once per late arrival: the last fight
-    of each battle (the one its result comes from) is audited."""
-    fought: dict[tuple[int, int], tuple] = {}
-
-    def spy(a, b, *args, **kw):
-        result = fight(a, b, *args, **kw)
-        fought[(id(a), id(b))] = (a, b, result, bool(kw.get("arrivals")))
-        return result
-
-    monkeypatch.setattr(campaign.battles, "fight", spy)
+    of each battle (the one its result comes from) is audited. Each is fought again from its
+    logged set-up (:func:`campaign.analysis.refight.refight`), which gives the campaign's
+    fight back event for event: its printed log is the one the campaign logged."""
     referee = Referee(load_battle_rules())
     cmap, loaded = load_map(map_name), load_rules()
     battles = late = 0
     for seed in range(12):
-        fought.clear()
-        run_campaign(cmap, loaded, seed, battle_logs=True)
-        for _a, _b, result, arrivals in fought.values():
-            assert referee.audit(_json(result.events)) == [], (map_name, seed)
+        events = run_campaign(cmap, loaded, seed, battle_logs=True).events
+        header = next(e for e in events if isinstance(e, CampaignStarted))
+        for number, b in enumerate(logged_battles(events), 1):
+            result = refight(setup_of(b, number, loaded.rules, header), loaded.rules, seed)
+            assert tuple(format_events(result)) == b.log, (map_name, seed, number)
+            assert referee.audit(_json(result.events)) == [], (map_name, seed, number)
             battles += 1
-            late += arrivals
+            late += bool(b.joined)
     assert battles > 30 and late > 0, (battles, late)
