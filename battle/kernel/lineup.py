@@ -22,6 +22,8 @@ __all__ = ["Layout", "new_state"]
 
 _EMPTY = np.zeros(0, np.int64)
 _BOUND = attrgetter("bound")
+#: the ids and codes of the two forces' units: side 0's, then side 1's
+Named = tuple[list[str], list[int], list[str], list[int]]
 _SIDE = attrgetter("side")
 
 
@@ -118,70 +120,66 @@ def new_state(
         p = rule_arrays(t)
     rows = p.unit_rows
     force_a, force_b = forces
-    rows.bound()
+    units_a, units_b = force_a.units, force_b.units
+    if due:  # its arrivals may add units (a battle that adds none leaves nothing to bound)
+        rows.bound()
     last = rows.last
+    named: Named | None
     if last is not None and last[0] is force_a and last[1] is force_b:
         reused: Layout | None = last[2]
         if not due and reused is not None:
             return reused
-    rows.reranked = False
-    named = _name(t, p, force_a, force_b, due)
-    if rows.reranked:  # a new id ranked every id anew: the codes again, of one ranking
+        named = last[3]  # the forces' units (never changed here)
+    else:
+        named = rows.forces(units_a, units_b)  # every unit known: most battles
+    if named is None:  # a unit met for the first time, or destroyed
+        rows.bound()
         rows.reranked = False
-        named = _name(t, p, force_a, force_b, due)
-    last, ids_a, codes_a, ids_b, codes_b, runs = named
-    listed = ids_a + ids_b
+        named = _name(t, p, units_a, units_b)
+        if rows.reranked:  # a new id ranked every id anew: the codes again, of one ranking
+            rows.reranked = False
+            named = _name(t, p, units_a, units_b)
+    ids_a, codes_a, ids_b, codes_b = named
+    limit = t.max_units_per_force
+    if not codes_a or not codes_b or len(units_a) > limit or len(units_b) > limit:
+        refuse_force(t, force_a, bool(codes_a))
+        refuse_force(t, force_b, bool(codes_b))
+    if due:
+        return _with_arrivals(t, p, forces, named, due)
     # each unit's code (its id's rank and its row): the kernel orders them by id and refuses
     # repeated ids (battle.kernel.start.index_order, battle.kernel.run)
     RX = np.array(codes_a + codes_b, np.int64)
-    if due:
-        rows.last = last
-        AB = np.array(list(map(_BOUND, due)), np.int64)
-        AS = np.array(list(map(_SIDE, due)), np.int64)
-        arrays = (rows.table(), RX, AB, AS)
-        return Layout(arrays, (runs, t.destroyed_at), listed, len(ids_a), True)
-    lay = Layout(
-        (rows.table(), RX, _EMPTY, _EMPTY), (runs, t.destroyed_at), listed, len(ids_a), False
-    )
-    rows.last = (force_a, force_b, lay, last[3])
+    given = ((units_a, units_b), t.destroyed_at)
+    lay = Layout((rows.table(), RX, _EMPTY, _EMPTY), given, ids_a + ids_b, len(ids_a), False)
+    rows.last = (force_a, force_b, lay, named)
     return lay
 
 
-def _name(
-    t: Tables, p: Packed, force_a: Force, force_b: Force, due: Sequence[Arrival]
-) -> tuple[
-    tuple[Force, Force, None, tuple[list[str], list[int], list[str], list[int]]],
-    list[str],
-    list[int],
-    list[str],
-    list[int],
-    tuple[Sequence[UnitSpec], ...],
-]:
-    """The ids and codes of each side's units (:meth:`~battle.kernel.pack.UnitRows.live`),
-    its force's then its arrivals' in turn, for :func:`new_state`: ``rows.last`` for these
-    forces (without a layout), ids and codes of side 0, of side 1, and the units as given
-    in runs (side 0's force and arrivals, then side 1's)."""
+def _name(t: Tables, p: Packed, units_a: Sequence[UnitSpec], units_b: Sequence[UnitSpec]) -> Named:
+    """The ids and codes of each force's units (:meth:`~battle.kernel.pack.UnitRows.live`),
+    side 0's then side 1's, for :func:`new_state`."""
     rows = p.unit_rows
-    units_a, units_b = force_a.units, force_b.units
-    last = rows.last
-    if last is not None and last[0] is force_a and last[1] is force_b:
-        ids_a, codes_a, ids_b, codes_b = last[3]  # the forces' units (never changed here)
-    else:
-        known = rows.forces(units_a, units_b)  # every unit known and able to fight
-        if known is None:
-            ids_a, codes_a = rows.live(t, p, 0, -1, units_a)
-            ids_b, codes_b = rows.live(t, p, 1, -1, units_b)
-        else:
-            ids_a, codes_a, ids_b, codes_b = known
-        limit = t.max_units_per_force
-        if not codes_a or not codes_b or len(units_a) > limit or len(units_b) > limit:
-            refuse_force(t, force_a, bool(codes_a))
-            refuse_force(t, force_b, bool(codes_b))
-    forces = (ids_a, codes_a, ids_b, codes_b)
-    if not due:
-        return (force_a, force_b, None, forces), ids_a, codes_a, ids_b, codes_b, (units_a, units_b)
-    runs_a: list[Sequence[UnitSpec]] = [units_a]
-    runs_b: list[Sequence[UnitSpec]] = [units_b]
+    ids_a, codes_a = rows.live(t, p, 0, -1, units_a)
+    ids_b, codes_b = rows.live(t, p, 1, -1, units_b)
+    return ids_a, codes_a, ids_b, codes_b
+
+
+def _with_arrivals(
+    t: Tables,
+    p: Packed,
+    forces: tuple[Force, Force],
+    named: Named,
+    due: Sequence[Arrival],
+) -> Layout:
+    """The layout of a battle with late arrivals ``due``, its forces' units ``named``
+    (:func:`new_state`): each side's units, its force's then its arrivals' in turn; the
+    forces' names are kept for the battle fought again (``rows.last``)."""
+    rows = p.unit_rows
+    force_a, force_b = forces
+    ids_a, codes_a, ids_b, codes_b = named
+    rows.reranked = False
+    runs_a: list[Sequence[UnitSpec]] = [force_a.units]
+    runs_b: list[Sequence[UnitSpec]] = [force_b.units]
     for k, arrival in enumerate(due):
         ids, got = rows.live(t, p, arrival.side, k, arrival.units)
         if arrival.side == 0:  # new lists: the forces' own are kept in rows.last
@@ -192,4 +190,12 @@ def _name(
             ids_b = ids_b + ids
             codes_b = codes_b + got
             runs_b.append(arrival.units)
-    return (force_a, force_b, None, forces), ids_a, codes_a, ids_b, codes_b, (*runs_a, *runs_b)
+    if rows.reranked:  # an arrival's new id ranked every id anew: name them all again
+        rows.reranked = False
+        return new_state(t, forces, due, p)
+    rows.last = (force_a, force_b, None, named)
+    RX = np.array(codes_a + codes_b, np.int64)
+    AB = np.array(list(map(_BOUND, due)), np.int64)
+    AS = np.array(list(map(_SIDE, due)), np.int64)
+    given = ((*runs_a, *runs_b), t.destroyed_at)
+    return Layout((rows.table(), RX, AB, AS), given, ids_a + ids_b, len(ids_a), True)

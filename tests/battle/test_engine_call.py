@@ -12,7 +12,7 @@ import pytest
 
 from battle.arrivals import Arrival
 from battle.engine import fight
-from battle.errors import ForceError
+from battle.errors import ConfigError, ForceError
 from battle.kernel import layout as L
 from battle.kernel import pack
 from battle.kernel.lineup import new_state
@@ -362,3 +362,16 @@ def test_a_force_of_known_units_past_the_limit_is_refused(rules):
     _fight(Force("Red", units[half:]), blue, rules, 2)
     with pytest.raises(ForceError, match=f"more than the {limit}"):
         _fight(Force("Red", units), blue, rules, 3)
+
+
+def test_a_doctrine_not_in_the_rules_is_refused_before_and_after_good_battles(rules):
+    """The rules a battle is given are looked up once per rules object and doctrines: a
+    doctrine not in the rules is refused every time (nothing kept for it), and the same
+    rules with good doctrines fight alike before and after."""
+    red, blue, arrivals = _battle(5)
+    first = _fight(red, blue, rules, 5, arrivals=arrivals)
+    for _ in range(2):
+        with pytest.raises(ConfigError, match="no tactical doctrine named 'nope'"):
+            _fight(red, blue, rules, 5, doctrines=("steady", "nope"))
+        assert _fight(red, blue, rules, 5, arrivals=arrivals) == first
+    assert _fight(red, blue, copy.deepcopy(rules), 5, arrivals=arrivals) == first
