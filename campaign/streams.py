@@ -62,21 +62,37 @@ ODDS = 1 << 62
 _TOP = 192  # a stream id is the counter's top 64-bit word
 
 
+#: the constants of SeedSequence's output hash (numpy/random/bit_generator.pyx: INIT_B, MULT_B)
+_INIT_B = 0x8B51F9DD
+_MULT_B = 0x58F38DED
+_MASK32 = 0xFFFFFFFF
+
+
 def key_words(seed: int) -> tuple[int, int]:
     """The 128-bit Philox key of ``seed`` (an int >= 0) as two ints < 2**64: the uint64 words
     of ``SeedSequence(seed).generate_state(2, uint64)``, so that near seeds give unrelated
     keys. Put together from its four 32-bit words as numpy does (little end first): the same
     ints without a uint64 array and its scalars (each campaign's :class:`Streams` makes one).
 
+    SeedSequence mixes the seed into its ``pool`` (four 32-bit words); ``generate_state``
+    then hashes each pool word once, under numpy's floating-point error state (more than half
+    the cost of a key, issue 15). That last hash is done here on plain ints instead: the
+    same words, checked against ``generate_state`` over many seeds, huge ones included
+    (tests/campaign/test_streams.py).
+
     Raises
     ------
     ValueError, TypeError
         If ``seed`` is negative, or not an integer.
     """
-    low0, high0, low1, high1 = (
-        np.random.SeedSequence(operator.index(seed)).generate_state(4, np.uint32).tolist()
-    )
-    return low0 | high0 << 32, low1 | high1 << 32
+    hash_const = _INIT_B
+    words: list[int] = []
+    for pooled in np.random.SeedSequence(operator.index(seed)).pool.tolist():
+        word = pooled ^ hash_const
+        hash_const = hash_const * _MULT_B & _MASK32
+        word = word * hash_const & _MASK32
+        words.append(word ^ word >> 16)
+    return words[0] | words[1] << 32, words[2] | words[3] << 32
 
 
 def seed_key(seed: int) -> np.ndarray[Any, Any]:

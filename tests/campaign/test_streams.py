@@ -3,6 +3,8 @@ a stream per counter block, and a campaign's battles each on their own stream.""
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -88,6 +90,8 @@ def test_odds_stream_of_new_and_older_event_files(battle_seed, expected) -> None
 
 _LARGE_SEEDS = [2**31 - 1, 2**32 - 1, 2**32, 2**32 + 1, 2**63 + 5, 2**64, 2**96 + 3]
 _LARGE_SEEDS += [2**128 - 1, 2**128, 3**100, 7**200, 123456789123456789123456789]
+_LARGE_SEEDS += [2**k + d for k in range(1, 520, 7) for d in (-1, 0, 1)]
+_LARGE_SEEDS += [random.Random(k).getrandbits(k % 700 + 1) for k in range(2_000)]
 
 
 @pytest.mark.parametrize("seeds", [range(0, 3_000), _LARGE_SEEDS])
