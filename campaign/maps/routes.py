@@ -7,7 +7,41 @@ from heapq import heappop, heappush
 
 import networkx as nx
 
-__all__ = ["Routes", "retreat_path", "weighted_diameter"]
+__all__ = ["RoadNet", "Routes", "fall_back_search", "retreat_path", "weighted_diameter"]
+
+
+class RoadNet:
+    """A map's roads by junction number, for the searches compiled here (issue 15): what
+    networkx's searches walk, as native lists.
+
+    Parameters
+    ----------
+    graph : networkx.Graph
+        The map, each road's march hours under ``weight`` (1 when a road has none). It must
+        not change while the net is in use.
+    weight : str
+        The road attribute to read.
+
+    Attributes
+    ----------
+    names : list of str
+        The junctions in the graph's order; a junction's number is its place here.
+    number : dict
+        Junction -> its number.
+    next, hours : list of lists
+        By junction number: its neighbours' numbers and the hours of the roads to them, in
+        the graph's adjacency order (the order networkx relaxes them in).
+    """
+
+    def __init__(self, graph: nx.Graph, weight: str = "hours") -> None:
+        self.names: list[str] = list(graph)
+        self.number: dict[str, int] = {j: i for i, j in enumerate(self.names)}
+        self.next: list[list[int]] = []
+        self.hours: list[list[float]] = []
+        for j in self.names:
+            roads = graph.adj[j]
+            self.next.append([self.number[k] for k in roads])
+            self.hours.append([float(road.get(weight, 1)) for road in roads.values()])
 
 
 class Routes:
@@ -43,9 +77,8 @@ class Routes:
         self._junctions = frozenset(graph.nodes)
         self._hours: dict[str, dict[str, float]] = {}
         self._paths: dict[str, dict[str, list[str]]] = {}
-        #: junction -> (neighbour, hours) in the graph's adjacency order, for the searches
-        #: of :meth:`retreat` (made when first asked)
-        self._roads: dict[str, list[tuple[str, float]]] | None = None
+        #: the roads by number, for the searches of :meth:`retreat` (made when first asked)
+        self._net: RoadNet | None = None
         #: fall-back paths already searched (see :meth:`retreat`)
         self._retreats: dict[
             tuple[str, str, frozenset[str], frozenset[tuple[str, str]]], tuple[str, ...] | None
@@ -124,20 +157,10 @@ class Routes:
         if key in self._retreats:
             found = self._retreats[key]
         else:
-            found = None
-            blocked = blocked_nodes - {start}
-            if start in self._junctions and base in self._junctions and base not in blocked:
-                roads = self._roads
-                if roads is None:
-                    roads = self._roads = {
-                        j: [
-                            (k, float(road.get("hours", 1)))
-                            for k, road in self._graph.adj[j].items()
-                        ]
-                        for j in self._graph
-                    }
-                cut = set(edges) | {(b, a) for a, b in edges}
-                found = fall_back_search(roads, start, base, blocked, cut)
+            net = self._net
+            if net is None:
+                net = self._net = RoadNet(self._graph)
+            found = fall_back_search(net, start, base, blocked_nodes, blocked_edges)
             if len(self._retreats) >= 50_000:
                 self._retreats.clear()
             self._retreats[key] = found
@@ -205,82 +228,98 @@ def retreat_path(
 
 
 def fall_back_search(
-    roads: dict[str, list[tuple[str, float]]],
+    net: RoadNet,
     start: str,
     base: str,
-    blocked: set[str],
-    cut: set[tuple[str, str]],
+    blocked_nodes: set[str],
+    blocked_edges: tuple[tuple[str, str], ...] = (),
 ) -> tuple[str, ...] | None:
-    """The search of :func:`retreat_path`, on a map given as junction -> (neighbour, hours)
-    in the graph's adjacency order: the junctions from ``start`` to ``base`` (both on the
-    map) not entering ``blocked`` (which holds neither) nor taking a road of ``cut`` (each
-    road both ways round), or None when there is none (RULES.md §8.5).
+    """:func:`retreat_path` on the map ``net`` (the same answers), as a tuple.
 
     It is ``networkx.bidirectional_dijkstra`` step for step, so its answer is the same,
     ties included: the two heaps of (hours, push count, junction) with one count, the
-    directions taken in turn from the start's, neighbours relaxed in the same order, the
+    directions taken in turn from the start's, neighbours relaxed in the graph's order, the
     best meeting junction kept as it is found, and the search stopped when a junction is
     settled from both ends (tests/campaign/test_routing_search.py compares the two).
     Compiled (campaign.native), it takes a fraction of networkx's generic search with a
     Python weight function (issue 15).
     """
-    if start == base:
+    number = net.number
+    first = number.get(start, -1)
+    last = number.get(base, -1)
+    if first < 0 or last < 0 or (base in blocked_nodes and base != start):
+        return None
+    if first == last:
         return (start,)
-    settled: tuple[dict[str, float], dict[str, float]] = ({}, {})
-    seen: tuple[dict[str, float], dict[str, float]] = ({start: 0.0}, {base: 0.0})
-    came_from: tuple[dict[str, str | None], dict[str, str | None]] = ({start: None}, {base: None})
-    fringes: tuple[list[tuple[float, int, str]], list[tuple[float, int, str]]] = (
-        [(0.0, 0, start)],
-        [(0.0, 1, base)],
+    n = len(net.names)
+    shut = [False] * n  # blocked: never entered
+    for junction in blocked_nodes:
+        k = number.get(junction, -1)
+        if k >= 0:
+            shut[k] = True
+    shut[first] = False
+    cut: set[int] = set()  # (a, b) roads, either way, as a * n + b
+    for a, b in blocked_edges:
+        i, k = number.get(a, -1), number.get(b, -1)
+        if i >= 0 and k >= 0:
+            cut.add(i * n + k)
+            cut.add(k * n + i)
+    inf = math.inf
+    # per direction (0 from the start, 1 from the base): settled, best hours seen, the
+    # junction each was reached from (-1: none), and the heap
+    settled = ([False] * n, [False] * n)
+    seen = ([inf] * n, [inf] * n)
+    came_from = ([-1] * n, [-1] * n)
+    seen[0][first] = 0.0
+    seen[1][last] = 0.0
+    fringes: tuple[list[tuple[float, int, int]], list[tuple[float, int, int]]] = (
+        [(0.0, 0, first)],
+        [(0.0, 1, last)],
     )
     pushed = 2
-    best = math.inf
-    meet: str | None = None
-    forward = False
+    best = inf
+    meet = -1
+    side = 1
     while fringes[0] and fringes[1]:
-        forward = not forward
-        side = 0 if forward else 1
+        side = 1 - side
         here_settled, here_seen, here_from = settled[side], seen[side], came_from[side]
         hours, _, j = heappop(fringes[side])
-        if j in here_settled:
+        if here_settled[j]:
             continue
-        here_settled[j] = hours
-        if j in settled[1 - side]:
-            if meet is None:  # (cannot happen: a junction seen from both ends is a meeting)
-                return None
-            return _joined(came_from, meet)
+        here_settled[j] = True
+        if settled[1 - side][j]:
+            return _joined(net.names, came_from, meet)
         there_seen = seen[1 - side]
-        for k, road in roads[j]:
-            if k in blocked or (j, k) in cut or k in here_settled:
+        nexts, roads = net.next[j], net.hours[j]
+        for i in range(len(nexts)):
+            k = nexts[i]
+            if shut[k] or here_settled[k] or j * n + k in cut:
                 continue
-            far = hours + road
-            known = here_seen.get(k)
-            if known is None or far < known:
+            far = hours + roads[i]
+            if far < here_seen[k]:
                 here_seen[k] = far
                 heappush(fringes[side], (far, pushed, k))
                 pushed += 1
                 here_from[k] = j
-                other = there_seen.get(k)
-                if other is not None and far + other < best:
+                other = there_seen[k]
+                if other < inf and far + other < best:
                     best = far + other
                     meet = k
     return None
 
 
-def _joined(
-    came_from: tuple[dict[str, str | None], dict[str, str | None]], meet: str
-) -> tuple[str, ...]:
-    """The route through ``meet``: back to the start by the forward search's predecessors,
-    on to the base by the backward search's."""
+def _joined(names: list[str], came_from: tuple[list[int], list[int]], meet: int) -> tuple[str, ...]:
+    """The route through junction ``meet``: back to the start by the forward search's
+    predecessors, on to the base by the backward search's."""
     route: list[str] = []
-    j: str | None = meet
-    while j is not None:
-        route.append(j)
+    j = meet
+    while j >= 0:
+        route.append(names[j])
         j = came_from[0][j]
     route.reverse()
     j = came_from[1][meet]
-    while j is not None:
-        route.append(j)
+    while j >= 0:
+        route.append(names[j])
         j = came_from[1][j]
     return tuple(route)
 

@@ -13,6 +13,7 @@ import networkx as nx
 import pytest
 
 from campaign.maps import Routes, load_map, retreat_path
+from campaign.maps.routes import RoadNet
 from campaign.strategy.routing import PricedRoutes, cheapest_avoiding, runs_through
 
 
@@ -48,14 +49,12 @@ def tie_maps(n_maps: int, rng: random.Random) -> Iterator[nx.Graph]:
 def test_the_search_around_blocked_junctions_is_networkxs_on_tied_maps() -> None:
     rng = random.Random(15)
     for graph in tie_maps(300, rng):
-        roads = {j: [(k, float(r["hours"])) for k, r in graph.adj[j].items()] for j in graph}
+        net = RoadNet(graph)
         nodes = list(graph)
         for _ in range(30):
             a, b = rng.choice(nodes), rng.choice(nodes)
             blocked = set(rng.sample(nodes, rng.randint(0, len(nodes) // 2))) - {a, b}
-            assert cheapest_avoiding(roads, a, b, blocked) == networkx_avoiding(
-                graph, a, b, blocked
-            )
+            assert cheapest_avoiding(net, a, b, blocked) == networkx_avoiding(graph, a, b, blocked)
 
 
 @pytest.mark.parametrize("map_name", ["default", "waterloo-1815"])
@@ -70,16 +69,21 @@ def test_the_search_around_blocked_junctions_is_networkxs_on_the_shipped_maps(
         a, b = rng.choice(nodes), rng.choice(nodes)
         blocked = set(rng.sample(nodes, rng.randint(0, min(8, len(nodes) // 2)))) - {a, b}
         want = networkx_avoiding(priced.graph, a, b, blocked)
-        assert cheapest_avoiding(priced.roads, a, b, blocked) == want
+        assert cheapest_avoiding(priced.net, a, b, blocked) == want
         if runs_through(priced.route(a, b), blocked):
             assert priced.route_hours_avoiding(a, b, blocked) == want
 
 
 def test_the_search_raises_as_networkx_for_an_unknown_start() -> None:
+    graph = nx.Graph()
+    graph.add_edge("a", "b", hours=1.0)
+    net = RoadNet(graph)
     with pytest.raises(nx.NodeNotFound):
-        cheapest_avoiding({"a": []}, "z", "a", set())
-    assert cheapest_avoiding({"a": []}, "a", "z", set()) == ((), math.inf)
-    assert cheapest_avoiding({"a": []}, "a", "a", {"a"}) == (("a",), 0.0)
+        cheapest_avoiding(net, "z", "a", set())
+    assert cheapest_avoiding(net, "a", "z", set()) == ((), math.inf)
+    assert cheapest_avoiding(net, "a", "a", {"a"}) == (("a",), 0.0)
+    assert cheapest_avoiding(net, "a", "b", {"a"}) == networkx_avoiding(graph, "a", "b", {"a"})
+    assert cheapest_avoiding(net, "a", "b", {"b"}) == networkx_avoiding(graph, "a", "b", {"b"})
 
 
 def test_the_fall_back_search_is_networkxs_on_tied_maps() -> None:
