@@ -351,7 +351,8 @@ class Ledger:
         # (SideTally's fields in order, given positionally: flags, batteries, retiring
         # shaken, off the table, objectives lost, primary roads lost)
         # objectives lost: the primary road's junction counts in its own row, not also here
-        objectives = self.objectives_lost(side) - self._primary_lost_count(side)
+        primary = self._primary_lost_count(side)
+        objectives = self.objectives_lost(side) - primary
         if scale == "division":
             return SideTally(
                 r.divisions_destroyed + r.divisions_surrendered,
@@ -359,7 +360,7 @@ class Ledger:
                 r.division_defeats,
                 r.onto_base + r.cut_off,
                 objectives,
-                int(self.primary_road_lost(side)),
+                int(primary > 0),  # primary_road_lost
             )
         if scale == "unit":
             return SideTally(
@@ -368,7 +369,7 @@ class Ledger:
                 r.battles_lost,
                 r.cut_off + r.onto_base,
                 objectives,
-                int(self.primary_road_lost(side)),
+                int(primary > 0),  # primary_road_lost
             )
         raise ValueError(f"unknown withdrawal scale {scale!r}: expected division or unit")
 
