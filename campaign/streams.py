@@ -71,7 +71,8 @@ _MIX_MULT_L = 0xCA01F9DD
 _MIX_MULT_R = 0x4973F715
 _MASK32 = 0xFFFFFFFF
 #: the keys of seeds below 2**32 are worked out this many at a time (a block of consecutive
-#: seeds, as a batch runs them): about 0.3 us a seed, where one SeedSequence takes 5 to 20
+#: seeds, as a batch runs them): about 0.3 us a seed, where one SeedSequence takes 5 to 20.
+#: A power of two, so that the last block ends at 2**32
 _BLOCK = 512
 #: block number (seed // _BLOCK) -> the keys of its seeds, for the next seeds of this process;
 #: at most _BLOCKS_KEPT blocks are kept (then it starts afresh)
