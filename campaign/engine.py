@@ -118,7 +118,7 @@ class Campaign:
         # Who acts first when things happen in the same minute (processes started, woken,
         # reinforcements entering) is a seeded draw per campaign, never the colour: with
         # red always first, equal positions were not equal (issue 10, item 4).
-        first = int(self.streams.restart(SIDE_ORDER).integers(2))
+        first = self.streams.coin(SIDE_ORDER)  # (``integers(2)`` of its stream)
         #: the sides in the order they act within one minute (RULES.md §0.6: seeded)
         self.side_order: tuple[str, str] = (SIDES[first], SIDES[1 - first])
         self.clock = setting.clock  # immutable: shared

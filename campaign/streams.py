@@ -62,21 +62,94 @@ ODDS = 1 << 62
 _TOP = 192  # a stream id is the counter's top 64-bit word
 
 
+#: SeedSequence's hash constants (numpy/random/bit_generator.pyx), for :func:`_block_keys`
+_INIT_A = 0x43B0D7E5
+_MULT_A = 0x931E8875
+_INIT_B = 0x8B51F9DD
+_MULT_B = 0x58F38DED
+_MIX_MULT_L = 0xCA01F9DD
+_MIX_MULT_R = 0x4973F715
+_MASK32 = 0xFFFFFFFF
+#: the keys of seeds below 2**32 are worked out this many at a time (a block of consecutive
+#: seeds, as a batch runs them): about 0.3 us a seed, where one SeedSequence takes 5 to 20.
+#: A power of two, so that the last block ends at 2**32
+_BLOCK = 512
+#: block number (seed // _BLOCK) -> the keys of its seeds, for the next seeds of this process;
+#: at most _BLOCKS_KEPT blocks are kept (then it starts afresh)
+_KEYS: dict[int, list[tuple[int, int]]] = {}
+_BLOCKS_KEPT = 4
+
+
 def key_words(seed: int) -> tuple[int, int]:
     """The 128-bit Philox key of ``seed`` (an int >= 0) as two ints < 2**64: the uint64 words
     of ``SeedSequence(seed).generate_state(2, uint64)``, so that near seeds give unrelated
     keys. Put together from its four 32-bit words as numpy does (little end first): the same
     ints without a uint64 array and its scalars (each campaign's :class:`Streams` makes one).
 
+    A seed below 2**32 (one 32-bit word of entropy) gets its key from a block of consecutive
+    seeds hashed together (:func:`_block_keys`), kept for the next seeds of this process: the
+    same words, checked against numpy for every seed of several blocks
+    (tests/campaign/test_streams.py), at a fraction of the cost (issue 15).
+
     Raises
     ------
     ValueError, TypeError
         If ``seed`` is negative, or not an integer.
     """
-    low0, high0, low1, high1 = (
-        np.random.SeedSequence(operator.index(seed)).generate_state(4, np.uint32).tolist()
-    )
+    seed = operator.index(seed)
+    if 0 <= seed <= _MASK32:
+        block, at = divmod(seed, _BLOCK)
+        keys = _KEYS.get(block)
+        if keys is None:
+            if len(_KEYS) >= _BLOCKS_KEPT:
+                _KEYS.clear()
+            keys = _KEYS[block] = _block_keys(block * _BLOCK, _BLOCK)
+        return keys[at]
+    low0, high0, low1, high1 = np.random.SeedSequence(seed).generate_state(4, np.uint32).tolist()
     return low0 | high0 << 32, low1 | high1 << 32
+
+
+#: uint32 words, one a seed (numpy's integer arrays wrap modulo 2**32, as its C code does)
+Words = np.ndarray[Any, np.dtype[np.uint32]]
+
+
+def _hashed(value: Words, before: int, after: int) -> Words:
+    """SeedSequence's ``hashmix`` of ``value`` between the hash constants ``before`` and
+    ``after``: xor ``before``, times ``after``, then xor itself shifted right 16."""
+    value = (value ^ np.uint32(before)) * np.uint32(after)
+    return value ^ value >> np.uint32(16)
+
+
+def _block_keys(first: int, count: int) -> list[tuple[int, int]]:
+    """:func:`key_words` of the seeds ``first .. first + count - 1`` (all below 2**32), by
+    SeedSequence's own steps on uint32 arrays (:data:`Words`): the entropy (the seed, then
+    zeros) hashed into a pool of four words, each pool word mixed into every other, then the
+    pool hashed out as four state words (``mix_entropy`` and ``generate_state`` of
+    numpy/random/bit_generator.pyx)."""
+    hash_const = _INIT_A
+
+    def hashmix(value: Words) -> Words:
+        nonlocal hash_const
+        before, hash_const = hash_const, hash_const * _MULT_A & _MASK32
+        return _hashed(value, before, hash_const)
+
+    zeros = np.zeros(count, dtype=np.uint32)
+    seeds = np.arange(first, first + count, dtype=np.uint32)
+    pool = [hashmix(seeds), hashmix(zeros), hashmix(zeros), hashmix(zeros)]
+    for src in range(4):
+        for dst in range(4):
+            if src != dst:
+                hashed = hashmix(pool[src])
+                mixed = pool[dst] * np.uint32(_MIX_MULT_L) - hashed * np.uint32(_MIX_MULT_R)
+                pool[dst] = mixed ^ mixed >> np.uint32(16)
+    hash_const = _INIT_B
+    words: list[np.ndarray[Any, np.dtype[np.uint64]]] = []
+    for word in pool:
+        before, hash_const = hash_const, hash_const * _MULT_B & _MASK32
+        words.append(_hashed(word, before, hash_const).astype(np.uint64))
+    low = words[0] | words[1] << np.uint64(32)
+    high = words[2] | words[3] << np.uint64(32)
+    return list(zip(low.tolist(), high.tolist(), strict=True))
 
 
 def seed_key(seed: int) -> np.ndarray[Any, Any]:
@@ -194,6 +267,14 @@ class Streams:
         self._state["state"]["counter"][3] = stream
         pair[0].state = self._state
         return pair[1]
+
+    def coin(self, stream: int) -> int:
+        """0 or 1, drawn at the start of ``stream``: what ``restart(stream).integers(2)``
+        draws — numpy's bounded draw (Lemire's) of 0..1 from the low 32 bits of the
+        stream's first 64-bit word, which is their top bit, bit 31 — read from the bit
+        generator itself, without the generator's general integer path (a campaign's side
+        order, issue 15). Moves the shared generator as :meth:`restart` does."""
+        return self.restart(stream).bit_generator.random_raw() >> 31 & 1
 
     def release(self) -> None:
         """Hand every generator made by this object back, for the next :class:`Streams` of

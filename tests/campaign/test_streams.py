@@ -3,6 +3,8 @@ a stream per counter block, and a campaign's battles each on their own stream.""
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -88,15 +90,28 @@ def test_odds_stream_of_new_and_older_event_files(battle_seed, expected) -> None
 
 _LARGE_SEEDS = [2**31 - 1, 2**32 - 1, 2**32, 2**32 + 1, 2**63 + 5, 2**64, 2**96 + 3]
 _LARGE_SEEDS += [2**128 - 1, 2**128, 3**100, 7**200, 123456789123456789123456789]
+_LARGE_SEEDS += [2**k + d for k in range(1, 520, 7) for d in (-1, 0, 1)]
+_LARGE_SEEDS += [random.Random(k).getrandbits(k % 700 + 1) for k in range(2_000)]
+#: seeds below 2**32 get their keys by blocks of consecutive seeds: the last blocks, and seeds
+#: all over the range (each a block of its own, kept a few at a time)
+_WORD_SEEDS = [2**32 - 1 - k for k in range(1_100)]
+_WORD_SEEDS += [random.Random(k).getrandbits(32) for k in range(300)]
 
 
-@pytest.mark.parametrize("seeds", [range(0, 3_000), _LARGE_SEEDS])
+@pytest.mark.parametrize("seeds", [range(0, 3_000), _LARGE_SEEDS, _WORD_SEEDS])
 def test_the_key_is_numpys_seed_sequence_word_for_word(seeds) -> None:
     # small seeds (one 32-bit word of entropy) and large ones (more than the pool's four)
     for seed in seeds:
         expected = np.random.SeedSequence(seed).generate_state(2, np.uint64).tolist()
         assert seed_key(seed).tolist() == expected, seed
         assert list(Streams(seed).key) == expected
+
+
+def test_a_coin_is_what_integers_draws_at_the_start_of_its_stream() -> None:
+    for seed in range(1_500):
+        streams, again = Streams(seed), Streams(seed)
+        for stream in (SIDE_ORDER, BATTLE + seed % 7, ODDS | seed):
+            assert streams.coin(stream) == int(again.restart(stream).integers(2))
 
 
 def test_a_bad_seed_is_refused_as_numpy_refuses_it() -> None:
