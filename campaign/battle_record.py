@@ -9,10 +9,10 @@ from battle.log import format_events
 from battle.result import BattleResult
 from campaign.army import Division
 from campaign.events import SIDES, BattleFought, Check, LateArrival, UnitFate
+from campaign.meetings import Battle
 from campaign.result import BattleRow
 
 if TYPE_CHECKING:
-    from campaign.battles import Battle
     from campaign.engine import Campaign
 
 __all__ = ["battle_row", "fought_event", "unit_totals"]

@@ -37,7 +37,17 @@ from campaign.army import Division
 from campaign.battle_record import battle_row, fought_event, unit_totals
 from campaign.clock import arrival_bound
 from campaign.events import SIDES, CampaignEvent, MeetingOnRoad, StrengthLearned
-from campaign.fallback import Aftermath, Road
+from campaign.fallback import Aftermath
+from campaign.meetings import (
+    Battle,
+    Meeting,
+    arrived_together,
+    both_sides,
+    may_fight,
+    place_of,
+    pursuing_side,
+    same_start,
+)
 from campaign.result import BattleRow
 from campaign.schedule import later, now_of
 from campaign.streams import BATTLE
@@ -46,136 +56,11 @@ from campaign.terrain import defender_steps, hold_ground
 if TYPE_CHECKING:
     from campaign.engine import Campaign
 
-__all__ = ["BattleDesk", "Meeting"]
+__all__ = ["BattleDesk"]
 
 
 def _enemy(side: str) -> str:
     return "blue" if side == "red" else "red"
-
-
-def _pursuer(divisions: list[Division]) -> str | None:
-    """The side that attacks because every division of the other side at the junction is
-    in mid fall back (RULES.md §8.5): a beaten division caught on its way is never the
-    attacker, whoever arrived last (issue 31: the pursuer is). None when neither side, or
-    both, are all falling back: then §6.9 decides (the side that arrived last, or a
-    roll-off)."""
-    falling = {"red": True, "blue": True}
-    for d in divisions:
-        if not d.orders or d.orders[0][0] != "march":
-            falling[d.side] = False
-    if falling["red"] == falling["blue"]:
-        return None
-    return "blue" if falling["red"] else "red"
-
-
-def _may_fight(d: Division) -> bool:
-    """Whether a division at a junction is met there by an enemy (RULES.md §8.4).
-
-    Every division standing there is, and so is one falling back through it (its next order
-    a fall back's ``march``): a retreat that runs into the enemy is caught. A division
-    waiting to return after a draw (``wait_until``, ``return``) or to finish a road
-    (``arrive``) is not: the draw's rule (§8.5) or the road battle placed it there. Not met,
-    it starts no battle; yet a battle that starts there (another division met) is fought
-    with it too: every division of either side at the junction (§8.4,
-    :meth:`BattleDesk.check_contact`).
-    """
-    return not d.orders or d.orders[0][0] == "march"
-
-
-class Meeting:
-    """Where a battle is fought: a junction, or a road between ``road[0]`` and ``road[1]``
-    (RULES.md §8.4). A structured key: nothing parses junction ids. Read-only once made.
-
-    (Plain classes here, not dataclasses: compiled, their constructors run in C.)"""
-
-    junction: str | None
-    road: Road | None
-
-    def __init__(self, junction: str | None = None, road: Road | None = None) -> None:
-        self.junction = junction
-        self.road = road
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Meeting):
-            return NotImplemented
-        return self.junction == other.junction and self.road == other.road
-
-    def __hash__(self) -> int:
-        return hash((self.junction, self.road))
-
-    def __repr__(self) -> str:
-        return f"Meeting(junction={self.junction!r}, road={self.road!r})"
-
-    @property
-    def key(self) -> str:
-        """The display key of the event stream: the junction id, or ``"a~b"`` for a road."""
-        return self.junction if self.junction is not None else "~".join(self.road or ())
-
-
-class Battle:
-    """A battle being fought: what it needs to be fought again with a late arrival.
-
-    ``start`` is in campaign minutes; ``divisions`` were at the place when it began;
-    ``joins`` are the late arrivals with the bound each joins (RULES.md §8.4); ``slot`` is
-    where its record goes in the event stream; ``stream`` is its random stream (``BATTLE +
-    number``, :mod:`campaign.streams`); ``version`` counts the times it was fought;
-    ``ground_steps`` the training grades the defender's units gained from the ground (the
-    optional house rule ``terrain``, :mod:`campaign.terrain`; 0 without it).
-    """
-
-    number: int
-    where: Meeting
-    divisions: list[Division]
-    forces: tuple[Force, Force]
-    attacker: str
-    roll_off: tuple[int, int] | None
-    start: float
-    max_bounds: int
-    stream: int
-    slot: int
-    joins: list[tuple[Division, int]]
-    result: BattleResult | None
-    version: int
-    ground_steps: int
-
-    def __init__(
-        self,
-        number: int,
-        where: Meeting,
-        divisions: list[Division],
-        forces: tuple[Force, Force],
-        attacker: str,
-        roll_off: tuple[int, int] | None,
-        start: float,
-        max_bounds: int,
-        stream: int,
-        slot: int,
-        ground_steps: int = 0,
-    ) -> None:
-        self.number = number
-        self.where = where
-        self.divisions = divisions
-        self.forces = forces
-        self.attacker = attacker
-        self.roll_off = roll_off
-        self.start = start
-        self.max_bounds = max_bounds
-        self.stream = stream
-        self.slot = slot
-        self.joins = []
-        self.result = None
-        self.version = 0
-        self.ground_steps = ground_steps
-
-    @property
-    def end(self) -> float:
-        """Campaign minute the battle ends (bounds x 15 minutes after its start, §8.3)."""
-        assert self.result is not None
-        return self.start + self.result.minutes
-
-    def members(self) -> list[Division]:
-        """Everyone in it: those there at the start, then the late arrivals."""
-        return self.divisions + [d for d, _ in self.joins]
 
 
 class BattleDesk:
@@ -269,8 +154,8 @@ class BattleDesk:
             if not d.alive or road is None:
                 continue
             # the same road, way and hour of departure (its first three items; no slices)
-            if (d.side == a.side and _same_start(road, road_a)) or (
-                d.side == b.side and _same_start(road, road_b)
+            if (d.side == a.side and same_start(road, road_a)) or (
+                d.side == b.side and same_start(road, road_b)
             ):
                 together.append(d)
         if camp.event_wanted():
@@ -301,10 +186,10 @@ class BattleDesk:
         # (§8.3, §8.4; left out, nobody looked at the junction again at dawn)
         start = self._start_time(now)
         here = self._ready_at(junction, start)
-        met = [d for d in here if _may_fight(d)]
-        if not _both_sides(met):
+        met = [d for d in here if may_fight(d)]
+        if not both_sides(met):
             return
-        if arriving is not None and _arrived_together(here, arriving, now):
+        if arriving is not None and arrived_together(here, arriving, now):
             arriving = None  # arrived together: a roll-off decides the attacker (§6.9)
         if start > now:  # no battle starts at night: fought at dawn with all there then (§8.3)
             self._hold_for_dawn(junction, met, now, start, arriving)
@@ -315,7 +200,7 @@ class BattleDesk:
         """Divisions that reach ``junction`` in the night of a battle held for ``dawn`` wait
         for it there (RULES.md §8.4)."""
         for d in self.camp.divisions:
-            if d.alive and d.location == junction and _may_fight(d) and d.busy_until < dawn:
+            if d.alive and d.location == junction and may_fight(d) and d.busy_until < dawn:
                 d.busy_until = dawn
 
     def _ready_at(self, junction: str, start: float) -> list[Division]:
@@ -374,7 +259,7 @@ class BattleDesk:
         when it ends."""
         camp = self.camp
         roll_off = None
-        pursuer = _pursuer(divisions) if where.junction is not None else None
+        pursuer = pursuing_side(divisions) if where.junction is not None else None
         if pursuer is not None:  # a beaten division caught on its fall back (issue 31)
             attacker = pursuer
         elif arriving is not None:
@@ -488,7 +373,7 @@ class BattleDesk:
         k = arrival_bound(now_of(camp.env), battle.start, self.bound_minutes)
         new = []
         for d in camp.divisions:
-            if not d.alive or d.location != junction or not _may_fight(d) or d.id in inside:
+            if not d.alive or d.location != junction or not may_fight(d) or d.id in inside:
                 continue
             telling.catches(camp, [d], junction, battle.members())
             d.orders = []  # a fall back caught by the battle stops here (§8.4)
@@ -567,7 +452,7 @@ class BattleDesk:
         joined = [(d, k, tuple([u.id for u in d.units])) for d, k in battle.joins] if record else []
         self._losses(result, everyone, by_side, winner)
         self.count += 1
-        place = _place(battle.where)
+        place = place_of(battle.where)
         if place not in self.places:
             self.places[place] = None
         start = int(battle.start)
@@ -656,32 +541,6 @@ class BattleDesk:
         for other in self.pending.values():
             if other.slot > slot or (other.slot == slot and other.number > battle.number):
                 other.slot += len(added)
-
-
-def _place(where: Meeting) -> str | tuple[str, str]:
-    """Where a battle was fought: its junction, or its road's two ends in order (either way
-    marched)."""
-    road = where.road
-    if road is not None:
-        x, y = road
-        return (x, y) if x <= y else (y, x)
-    assert where.junction is not None
-    return where.junction
-
-
-def _both_sides(divisions: list[Division]) -> bool:
-    """Whether both sides have a division among ``divisions``."""
-    return len({d.side for d in divisions}) == 2
-
-
-def _arrived_together(here: list[Division], arriving: Division, now: float) -> bool:
-    """Whether an enemy of ``arriving`` among ``here`` arrived at the same minute ``now``."""
-    return any(d.side != arriving.side and d.arrived_at == now for d in here)
-
-
-def _same_start(road: tuple[str, str, float, float], other: tuple[str, str, float, float]) -> bool:
-    """``road[:3] == other[:3]``: the same origin, destination and departure minute."""
-    return road[0] == other[0] and road[1] == other[1] and road[2] == other[2]
 
 
 def _ids(divisions: list[Division]) -> tuple[str, ...]:

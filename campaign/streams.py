@@ -89,7 +89,7 @@ def key_words(seed: int) -> tuple[int, int]:
     A seed below 2**32 (one 32-bit word of entropy) gets its key from a block of consecutive
     seeds hashed together (:func:`_block_keys`), kept for the next seeds of this process: the
     same words, checked against numpy for every seed of several blocks
-    (tests/campaign/test_streams.py), at a fraction of the cost (issue 15).
+    (tests/campaign/test_streams.py), at a fraction of the cost (issue 31's speed).
 
     Raises
     ------

@@ -49,12 +49,12 @@ from battle.units import UnitSpec
 from campaign.battle_record import fought_event
 from campaign.errors import SimulatorError
 from campaign.events import SIDES, BattleFought
+from campaign.meetings import Battle, Meeting
 from campaign.state import CampaignState
 from campaign.table_result import TableResult, TableUnit
 
 if TYPE_CHECKING:
     from campaign.army import Division
-    from campaign.battles import Battle, Meeting
     from campaign.engine import Campaign
 
 __all__ = [

@@ -40,7 +40,7 @@ __all__ = [
 def fall_back_goal(d: Division) -> str | None:
     """The junction a division in mid fall back is making for (the last junction of its
     fall back's ``march`` orders, RULES.md §8.5), or None when it is not falling back (its
-    next order is not a fall back's march: :func:`campaign.battles._may_fight`)."""
+    next order is not a fall back's march: :func:`campaign.meetings.may_fight`)."""
     if not d.orders or d.orders[0][0] != "march":
         return None
     goal = None

@@ -41,6 +41,7 @@ MODULES: tuple[str, ...] = (
     "campaign.fallback",
     "campaign.ledger",
     "campaign.lookups",
+    "campaign.meetings",
     "campaign.maps.routes",
     "campaign.reinforcements",
     "campaign.schedule",

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 
 import pytest
 
-from campaign.battles import _may_fight
 from campaign.config import load_rules
 from campaign.engine import Campaign
 from campaign.events import (
@@ -19,6 +18,7 @@ from campaign.events import (
     MarchBegun,
 )
 from campaign.maps import load_map
+from campaign.meetings import may_fight
 from tests.campaign.stepping import stepped
 
 
@@ -48,7 +48,7 @@ def _missed(camp: Campaign) -> tuple[list[tuple[int, str, str]], int]:
                 if d.alive
                 and d.side != e.side
                 and d.location == e.junction
-                and _may_fight(d)
+                and may_fight(d)
                 and d.busy_until < now  # not one whose battle ends this very minute
             ]
             if enemies:
