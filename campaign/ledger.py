@@ -20,6 +20,7 @@ summary read from it. Nothing else keeps a tally.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from battle.withdrawal import SideTally
@@ -68,50 +69,23 @@ class Losses:
         return f"Losses({self.division!r}, {self.hits!r}, {self.destroyed!r})"
 
 
+@dataclass(eq=False)  # compared and hashed by identity, as before
 class SideRecord:
     """Counts of what happened to one army over the campaign (RULES.md §7.6 rows), all 0 at
-    the start. Compared and hashed by identity. (A plain class, not a dataclass: compiled,
-    its constructor runs in C, campaign.native; a campaign makes two.)"""
+    the start."""
 
-    initial_boxes: int
-    hits: int  # actual hits taken over the campaign
-    surrendered_boxes: float  # §7.5: boxes of surrendered divisions x 25%
-    units_destroyed: int  # infantry and cavalry units destroyed in battle
-    batteries_destroyed: int  # artillery units destroyed in battle
-    divisions_destroyed: int
-    divisions_surrendered: int
-    battles_lost: int  # battles this army lost (once per battle)
-    division_defeats: int  # divisions that lost a battle (once per division per battle)
-    onto_base: int  # divisions that fell back onto their own base
-    cut_off: int  # divisions cut off (they surrendered)
-    fall_backs: int  # fall backs of any length
-
-    def __init__(self) -> None:
-        self.initial_boxes = 0
-        self.hits = 0
-        self.surrendered_boxes = 0.0
-        self.units_destroyed = 0
-        self.batteries_destroyed = 0
-        self.divisions_destroyed = 0
-        self.divisions_surrendered = 0
-        self.battles_lost = 0
-        self.division_defeats = 0
-        self.onto_base = 0
-        self.cut_off = 0
-        self.fall_backs = 0
-
-    def __repr__(self) -> str:
-        return (
-            f"SideRecord(initial_boxes={self.initial_boxes!r}, hits={self.hits!r}, "
-            f"surrendered_boxes={self.surrendered_boxes!r}, "
-            f"units_destroyed={self.units_destroyed!r}, "
-            f"batteries_destroyed={self.batteries_destroyed!r}, "
-            f"divisions_destroyed={self.divisions_destroyed!r}, "
-            f"divisions_surrendered={self.divisions_surrendered!r}, "
-            f"battles_lost={self.battles_lost!r}, division_defeats={self.division_defeats!r}, "
-            f"onto_base={self.onto_base!r}, cut_off={self.cut_off!r}, "
-            f"fall_backs={self.fall_backs!r})"
-        )
+    initial_boxes: int = 0
+    hits: int = 0  # actual hits taken over the campaign
+    surrendered_boxes: float = 0.0  # §7.5: boxes of surrendered divisions x 25%
+    units_destroyed: int = 0  # infantry and cavalry units destroyed in battle
+    batteries_destroyed: int = 0  # artillery units destroyed in battle
+    divisions_destroyed: int = 0
+    divisions_surrendered: int = 0
+    battles_lost: int = 0  # battles this army lost (once per battle)
+    division_defeats: int = 0  # divisions that lost a battle (once per division per battle)
+    onto_base: int = 0  # divisions that fell back onto their own base
+    cut_off: int = 0  # divisions cut off (they surrendered)
+    fall_backs: int = 0  # fall backs of any length
 
 
 class Ledger:
