@@ -26,14 +26,13 @@ from campaign.events import (
     SIDES,
     CampaignEnded,
     CampaignEvent,
-    Halted,
     MarchArrived,
     MarchBegun,
-    Ordered,
     RoughRoadTest,
 )
 from campaign.ledger import Ledger
 from campaign.maps import CampaignMap
+from campaign.orders import OrderBook
 from campaign.reinforcements import raise_armies, schedule_entries
 from campaign.result import CampaignResult, header
 from campaign.schedule import (
@@ -54,16 +53,14 @@ from campaign.schedule import (
     waits_on,
 )
 from campaign.setting import setting_of
-from campaign.sightings import decision_view, enemies_seeing, update_sightings
+from campaign.sightings import enemies_seeing, update_sightings
 from campaign.snapshot import capture
 from campaign.state import CampaignState
-from campaign.strategy import Order, Strategist, check_doctrines
+from campaign.strategy import Strategist, check_doctrines
 from campaign.streams import FORCES, MARCH, SIDE_ORDER, STRATEGY, Streams
 from campaign.table_battle import BattleReached, BattleStart, TableDesk
 from campaign.table_result import TableResult
 
-#: a division's ``halted_reason`` while it holds on its doctrine's order (``held_for``)
-HOLDING = "holds on its doctrine's order"
 #: a process (campaign.schedule.Routine): yields events or waits, returns nothing
 Process = Generator[Waitable, Any, None]
 #: a part of a division's process: yields events, returns True when it was woken at one of
@@ -156,9 +153,8 @@ class Campaign:
         self.desk = BattleDesk(self)
         #: battles fought on the table: their results, the stop before one (issue 28)
         self.table = TableDesk(self, table_results)
-        self._last_order: dict[str, tuple[str, str | None]] = {}
-        #: each division's last order logged: (junction, code, goal, step, aim, day)
-        self._given: dict[str, tuple[object, ...]] = {}
+        #: what each division is ordered, and what the log has told of it (RULES.md §8.8)
+        self.orders = OrderBook(self)
         self.holding: set[str] = set()  # divisions holding on a doctrine's order (may be woken)
         self.endgame = Endgame(self)
         self.strategists = {
@@ -330,7 +326,7 @@ class Campaign:
             elif not self.clock.is_daylight(now):
                 woken = (yield env.wait(self.clock.next_dawn(now) - now)) is WOKEN
             else:  # its doctrine decides: march on, or wait (or hold) where it is
-                dest, delay, hold = self._decide(div)
+                dest, delay, hold = self.orders.decide(div)
                 if dest is not None:
                     woken = yield from self._march(div, div.location or "", dest, test_rough=True)
                 elif hold:  # may be woken to march with others or by the guns (§8.8)
@@ -407,102 +403,6 @@ class Campaign:
             self.arrived(div, dest)
             return (yield from self._land(div, dest))
         return False
-
-    def _decide(self, div: Division) -> tuple[str | None, Any, bool]:
-        """What a free division at a junction does next (RULES.md §8.8): ``(junction, 0,
-        False)`` to march there (its friends woken to come along), or ``(None, minutes,
-        hold)`` to wait, ``hold`` when its doctrine holds it (it may be woken to march with
-        others). Minutes typed Any: an int stays an int on SimPy's clock."""
-        env = self.env
-        at = div.location
-        assert at is not None
-        side = div.side
-        view = decision_view(self, side, at)
-        if view is None:
-            # an enemy reached this junction this minute: the contact check comes first (§8.4).
-            # An enemy with orders (a beaten division falling back, an attacker going back
-            # after a draw) fights nobody here (BattleDesk.check_contact): waiting for it cost
-            # the side woken first after a battle a minute (issue 10, item 4)
-            return None, 1, False
-        order = self.strategists[side].decide(div.id, at, view)
-        dest = order.step
-        if dest is None:
-            key = (order.code, order.goal, order.enemy_at, order.friends)
-            if div.halted_reason != HOLDING or div.held_for != key:  # logged once (§8.8)
-                div.halted_reason, div.held_for = HOLDING, key
-                self._order(div, at, order, "")
-            if order.code in LONG_HOLDS:  # (fewer decisions that would only hold again)
-                return None, 2 * self.hold_minutes, True
-            return None, self.hold_minutes, True
-        hours, kind = self.roads_from[at][dest]
-        minutes = hours * 60.0
-        now = now_of(env)
-        nightfall = self.clock.nightfall(now)
-        if now + minutes > nightfall and minutes <= self.clock.daylight_minutes:
-            # the log names the leg it would not start (the reason the halt is kept by stays
-            # the bare words: said once a day, as before); with events off nothing is logged
-            # and the words are not put together
-            leg = ""
-            if self.record:
-                to = self.map.graph.nodes[dest].get("name", dest)
-                march = f"{hours:g} hour's" if hours == 1 else f"{hours:g} hours'"
-                leg = f" for {to} ({march} march)"
-            self._halt(div, at, "too late in the day to set off", leg)
-            return None, self.clock.next_dawn(nightfall) - now, False
-        self._order(div, at, order, kind)
-        if order.friends and self.holding:
-            for other in self.divisions:  # divisions counted in the order march with it (§8.8)
-                if other.id in order.friends and other.id in self.holding:
-                    self.holding.discard(other.id)  # woken once: never again mid-march
-                    self.wake(other)
-        return dest, 0, False
-
-    def _order(self, div: Division, at: str, order: Order, road_kind: str) -> None:
-        """Log a strategy decision with its reason (RULES.md §8.8); count flank marches. An
-        order the division already has (the same at the same junction, the same day: a
-        retry after a failed rough-road test, say) is kept, not given again."""
-        key = (order.code, order.goal)  # counted as count_flank_marches counts them
-        if order.code == "flank" and self._last_order.get(div.id) != key:
-            self.counts["flank"] += 1
-        self._last_order[div.id] = key
-        now = now_of(self.env)
-        given = (at, order.code, order.goal, order.step, order.aim, now // 1440)
-        if self._given.get(div.id) == given:
-            return
-        self._given[div.id] = given
-        if not self.event_wanted():
-            return
-        self.emit(
-            Ordered(
-                int(now_of(self.env)),
-                div.side,
-                div.id,
-                at,
-                order.code,
-                order.goal,
-                order.step,
-                road_kind,
-                order.enemy_at,
-                order.enemies,
-                order.friends,
-                order.aim,
-                order.trigger,
-                order.cause,
-                seen_by=(div.side,),
-            )
-        )
-
-    def _halt(self, div: Division, at: str, why: str, detail: str = "") -> None:
-        """Log that ``div`` holds at ``at`` (once while ``why`` stays the same); ``detail``
-        follows ``why`` in the logged reason (the leg it would not start)."""
-        if div.halted_reason != why:
-            div.halted_reason = why
-            if not self.event_wanted():
-                return
-            reason = why + detail
-            self.emit(
-                Halted(int(now_of(self.env)), div.side, div.id, at, reason, seen_by=(div.side,))
-            )
 
     def _march(self, div: Division, origin: str, dest: str, test_rough: bool) -> Step:
         env = self.env
@@ -641,13 +541,6 @@ class Campaign:
             self.last_seen[side].pop(div.id, None)
         for strategist in self.strategists.values():
             strategist.observe_gone(div.id)
-
-
-#: holds a division thinks again about after twice ``hold_minutes``: a turn back refused
-#: (nothing new until a trigger), a taken enemy base held until nightfall (RULES.md §8.7) and
-#: the base's guard on it (§8.8 *(house)*); each is woken early to march with others, like
-#: any hold
-LONG_HOLDS = ("no_turn_back", "hold_base", "guard_hold")
 
 
 def run_campaign(

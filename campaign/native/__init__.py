@@ -42,6 +42,7 @@ MODULES: tuple[str, ...] = (
     "campaign.ledger",
     "campaign.lookups",
     "campaign.meetings",
+    "campaign.orders",
     "campaign.maps.routes",
     "campaign.reinforcements",
     "campaign.schedule",
