@@ -11,7 +11,7 @@ __all__ = ["RoadNet", "Routes", "fall_back_search", "retreat_path", "weighted_di
 
 
 class RoadNet:
-    """A map's roads by junction number, for the searches compiled here (issue 15): what
+    """A map's roads by junction number, for the searches compiled here (issue 31): what
     networkx's searches walk, as native lists.
 
     Parameters
@@ -242,7 +242,7 @@ def fall_back_search(
     best meeting junction kept as it is found, and the search stopped when a junction is
     settled from both ends (tests/campaign/test_routing_search.py compares the two).
     Compiled (campaign.native), it takes a fraction of networkx's generic search with a
-    Python weight function (issue 15).
+    Python weight function (issue 31).
     """
     number = net.number
     first = number.get(start, -1)

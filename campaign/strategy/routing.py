@@ -250,7 +250,7 @@ def cheapest_avoiding(
     junction's predecessor the one that last lowered its hours, the search stopped when
     ``b`` is settled (tests/campaign/test_routing_search.py compares the two). Compiled
     (campaign.native), on junction numbers, it takes a fraction of networkx's generic search
-    with a Python weight function (issue 15).
+    with a Python weight function (issue 31).
 
     Raises
     ------
