@@ -47,7 +47,7 @@ from campaign.printers.fates import Fates, Line
 from campaign.printers.folding import Folds, chain_line, rough_line
 from campaign.printers.folding import fold as fold_events
 from campaign.printers.odds import Odds
-from campaign.printers.orders import order_sentence
+from campaign.printers.orders import Told, order_told, told
 from campaign.printers.phrases import (
     attributive,
     division_order,
@@ -173,7 +173,7 @@ class Narrator(Fates):
         self.battle_logs = False
         self.bases: dict[str, str] = {}
         self.landmarks: frozenset[str] = frozenset()  # objectives' junction ids (folding)
-        self.last_order: dict[str, tuple[object, ...]] = {}
+        self.last_order: dict[str, Told] = {}  # each division's last order told
         self.marching_with: set[tuple[int, str]] = set()  # (minute, division) already said
         self.opened: set[str] = set()  # divisions whose opening plan was told
         self.orders: dict[str, Ordered] = {}  # each division's last order seen (§8.8)
@@ -371,19 +371,17 @@ class Narrator(Fates):
         return f"{self.div(e.division)} holds at {self.j(e.junction)}: {e.reason}", "dim"
 
     def _ordered(self, e: Ordered) -> Line | None:
-        """A strategy decision (RULES.md §8.8), said once: a repeated order (the next road
-        of the same march) and the divisions marching with another are left out."""
-        key = (e.code, e.goal, e.enemy_at, e.friends, e.aim)
+        """A strategy decision (RULES.md §8.8), said once (:func:`order_told`); the
+        divisions marching with another are left out."""
         self.orders[e.division] = e
-        repeat = self.last_order.get(e.division) == key
-        self.last_order[e.division] = key
+        last = self.last_order.get(e.division)
+        self.last_order[e.division] = told(e)
         if (e.t, e.division) in self.marching_with:
             return None
         if e.code in ("attack", "pursue"):
             self.marching_with.update((e.t, f) for f in e.friends)
-        if repeat and e.road_kind != "rough":
-            return None
-        return order_sentence(self, e), "italic"
+        text = order_told(self, e, last)
+        return None if text is None else (text, "italic")
 
     def _reinforced(self, e: Reinforced) -> Line:
         return (

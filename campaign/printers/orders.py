@@ -14,7 +14,7 @@ from campaign.events import Ordered
 from campaign.printers.namer import Namer
 from campaign.printers.phrases import side_noun, the_attributive
 
-__all__ = ["order_sentence", "trigger_phrase"]
+__all__ = ["Told", "order_sentence", "order_told", "told", "trigger_phrase"]
 
 
 @dataclass(frozen=True)
@@ -160,6 +160,28 @@ def order_sentence(n: Namer, e: Ordered) -> str:
     if e.trigger:
         text += f" ({trigger_phrase(n, e)})"
     return text
+
+
+#: an order as the narrator tells it (what it is), the junction it was given at and its road
+Told = tuple[tuple[object, ...], str, str | None]
+
+
+def told(e: Ordered) -> Told:
+    """``e`` as :func:`order_told` compares it with the division's next order."""
+    return (e.code, e.goal, e.enemy_at, e.friends, e.aim), e.junction, e.step
+
+
+def order_told(n: Namer, e: Ordered, last: Told | None) -> str | None:
+    """The sentence of ``e`` (:func:`order_sentence`) after ``last``, the division's order
+    told before (:func:`told`), or None for the same order again on an ordinary road: the
+    next road of the same march, said once. The same order from the same junction by
+    another road (its rough road would not pass, RULES.md §8.2) is a new way: said, with
+    the road it takes instead, for every move is told with its reason."""
+    if last is None or last[0] != told(e)[0] or e.road_kind == "rough":
+        return order_sentence(n, e)
+    if last[1] == e.junction and last[2] != e.step:
+        return f"{order_sentence(n, e)}, by way of {n.j(e.step or '')} instead"
+    return None
 
 
 def _beaten(n: Namer, enemies: tuple[str, ...]) -> str:

@@ -93,3 +93,26 @@ def test_moves_and_ends_are_told_with_where_and_by_whom() -> None:
         "is gone",
         "B2 is cut off at Kressheim and surrenders to R1",
     ]
+
+
+def test_the_same_order_by_another_road_is_told_and_the_next_road_is_not() -> None:
+    """A rough road that would not pass may send a division another way (RULES.md §8.2):
+    the same order again from the same junction by another road is a move of its own, told
+    with the road it takes instead; the next road of the same march is the same order, not
+    told again. (Default seed 890526279, day 4 12:00, set out with no order told.)"""
+    n = Narrator({**NAMES, "c": "La Croisée", "x": "Mont Fère"})
+
+    def regroup(t: int, at: str, step: str, road: str) -> Ordered:
+        return Ordered(t, "blue", "B4", at, "regroup", "x", step, road, friends=("B1",))
+
+    said = _said(
+        n,
+        regroup(660, "p", "g", "rough"),  # the rough road to Glotz: its test fails
+        regroup(720, "p", "c", "normal"),  # the same order, by La Croisée instead
+        regroup(840, "c", "x", "normal"),  # the next road of that march
+    )
+    assert said[0] == (
+        "B4 marches to rejoin B1 at Mont Fère, taking the rough road to Glotz as a short cut"
+    )
+    assert said[1] == "B4 marches to rejoin B1 at Mont Fère, by way of La Croisée instead"
+    assert said[2] == ""
