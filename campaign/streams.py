@@ -33,6 +33,7 @@ state instead of making new ones (issue 15: the same draws, cheaper).
 from __future__ import annotations
 
 import operator
+from collections.abc import Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -48,7 +49,10 @@ __all__ = [
     "Streams",
     "key_words",
     "odds_stream",
+    "remember_keys",
     "seed_key",
+    "sequence_states",
+    "uint32_words",
 ]
 
 FORCES = 1
@@ -87,9 +91,10 @@ def key_words(seed: int) -> tuple[int, int]:
     ints without a uint64 array and its scalars (each campaign's :class:`Streams` makes one).
 
     A seed below 2**32 (one 32-bit word of entropy) gets its key from a block of consecutive
-    seeds hashed together (:func:`_block_keys`), kept for the next seeds of this process: the
-    same words, checked against numpy for every seed of several blocks
-    (tests/campaign/test_streams.py), at a fraction of the cost (issue 31's speed).
+    seeds hashed together (:func:`_block_keys`), kept for the next seeds of this process; a
+    seed given to :func:`remember_keys` beforehand (a batch's chunk of runs) gets the key
+    worked out then. The same words, checked against numpy (tests/campaign/test_streams.py),
+    at a fraction of the cost (issues 26 and 31's speed).
 
     Raises
     ------
@@ -105,8 +110,40 @@ def key_words(seed: int) -> tuple[int, int]:
                 _KEYS.clear()
             keys = _KEYS[block] = _block_keys(block * _BLOCK, _BLOCK)
         return keys[at]
+    known = _REMEMBERED.get(seed)
+    if known is not None:
+        return known
     low0, high0, low1, high1 = np.random.SeedSequence(seed).generate_state(4, np.uint32).tolist()
     return low0 | high0 << 32, low1 | high1 << 32
+
+
+def remember_keys(seeds: Sequence[int]) -> None:
+    """Work out the keys of ``seeds`` (ints >= 2**32; smaller ones have theirs by blocks, and
+    negative ones are left to :func:`key_words` to refuse) all at once, for the next
+    :class:`Streams` of this process: a batch worker's chunk of runs, whose seeds are
+    spread over [0, 2**63) (:func:`campaign.batch.worker.run_seed`). Below
+    :data:`_TOGETHER` seeds of one word count, they are left to :func:`key_words` (arrays
+    too short to pay). At most :data:`_REMEMBERED_MAX` keys are kept: the oldest go first."""
+    by_size: dict[int, list[int]] = {}
+    for seed in seeds:
+        if seed > _MASK32 and seed not in _REMEMBERED:
+            by_size.setdefault((seed.bit_length() + 31) // 32, []).append(seed)
+    for size, group in by_size.items():
+        if len(group) < _TOGETHER:
+            continue
+        entropy = [
+            np.array([seed >> 32 * k & _MASK32 for seed in group], np.uint32) for k in range(size)
+        ]
+        if len(_REMEMBERED) + len(group) > _REMEMBERED_MAX:
+            _REMEMBERED.clear()
+        _REMEMBERED.update(zip(group, _keys_of(sequence_states(entropy, 4)), strict=True))
+
+
+#: seeds of one word count worked out together by :func:`remember_keys`, at the least
+_TOGETHER = 16
+#: seed -> key, of the seeds given to :func:`remember_keys`
+_REMEMBERED: dict[int, tuple[int, int]] = {}
+_REMEMBERED_MAX = 4096
 
 
 #: uint32 words, one a seed (numpy's integer arrays wrap modulo 2**32, as its C code does)
@@ -120,12 +157,34 @@ def _hashed(value: Words, before: int, after: int) -> Words:
     return value ^ value >> np.uint32(16)
 
 
-def _block_keys(first: int, count: int) -> list[tuple[int, int]]:
-    """:func:`key_words` of the seeds ``first .. first + count - 1`` (all below 2**32), by
-    SeedSequence's own steps on uint32 arrays (:data:`Words`): the entropy (the seed, then
-    zeros) hashed into a pool of four words, each pool word mixed into every other, then the
-    pool hashed out as four state words (``mix_entropy`` and ``generate_state`` of
-    numpy/random/bit_generator.pyx)."""
+def uint32_words(value: int) -> list[int]:
+    """``value`` (an int >= 0) as SeedSequence reads an entropy integer: its 32-bit words,
+    the low one first; 0 is one word, ``[0]``."""
+    words = [value & _MASK32]
+    value >>= 32
+    while value:
+        words.append(value & _MASK32)
+        value >>= 32
+    return words
+
+
+def sequence_states(entropy: Sequence[Words], n_words: int) -> list[Words]:
+    """``SeedSequence(...).generate_state(n_words, uint32)`` of many seed sequences at once:
+    word ``i`` of each one's assembled entropy is ``entropy[i]`` (equal-length arrays, one
+    element a sequence; as numpy assembles it, spawn keys after the entropy padded to four
+    words), and the answer's word ``j`` of each one is element ``j`` of the list. By
+    SeedSequence's own steps on uint32 arrays (:data:`Words`): the entropy hashed into a
+    pool of four words, each pool word mixed into every other, the entropy beyond four
+    words mixed into each, then the pool hashed out (``mix_entropy`` and
+    ``generate_state`` of numpy/random/bit_generator.pyx).
+
+    Raises
+    ------
+    ValueError
+        If ``entropy`` is empty.
+    """
+    if not entropy:
+        raise ValueError("a seed sequence has at least one word of entropy")
     hash_const = _INIT_A
 
     def hashmix(value: Words) -> Words:
@@ -133,23 +192,39 @@ def _block_keys(first: int, count: int) -> list[tuple[int, int]]:
         before, hash_const = hash_const, hash_const * _MULT_A & _MASK32
         return _hashed(value, before, hash_const)
 
-    zeros = np.zeros(count, dtype=np.uint32)
-    seeds = np.arange(first, first + count, dtype=np.uint32)
-    pool = [hashmix(seeds), hashmix(zeros), hashmix(zeros), hashmix(zeros)]
+    def mix(into: Words, value: Words) -> Words:
+        mixed: Words = into * np.uint32(_MIX_MULT_L) - hashmix(value) * np.uint32(_MIX_MULT_R)
+        return mixed ^ mixed >> np.uint32(16)
+
+    zeros = np.zeros_like(entropy[0])
+    pool = [hashmix(entropy[k] if k < len(entropy) else zeros) for k in range(4)]
     for src in range(4):
         for dst in range(4):
             if src != dst:
-                hashed = hashmix(pool[src])
-                mixed = pool[dst] * np.uint32(_MIX_MULT_L) - hashed * np.uint32(_MIX_MULT_R)
-                pool[dst] = mixed ^ mixed >> np.uint32(16)
+                pool[dst] = mix(pool[dst], pool[src])
+    for word in entropy[4:]:
+        for dst in range(4):
+            pool[dst] = mix(pool[dst], word)
     hash_const = _INIT_B
-    words: list[np.ndarray[Any, np.dtype[np.uint64]]] = []
-    for word in pool:
+    state: list[Words] = []
+    for k in range(n_words):
         before, hash_const = hash_const, hash_const * _MULT_B & _MASK32
-        words.append(_hashed(word, before, hash_const).astype(np.uint64))
-    low = words[0] | words[1] << np.uint64(32)
-    high = words[2] | words[3] << np.uint64(32)
+        state.append(_hashed(pool[k % 4], before, hash_const))
+    return state
+
+
+def _keys_of(state: list[Words]) -> list[tuple[int, int]]:
+    """Keys (:func:`key_words`) from four state words of many seeds (:func:`sequence_states`)."""
+    low0, high0, low1, high1 = (word.astype(np.uint64) for word in state)
+    low = low0 | high0 << np.uint64(32)
+    high = low1 | high1 << np.uint64(32)
     return list(zip(low.tolist(), high.tolist(), strict=True))
+
+
+def _block_keys(first: int, count: int) -> list[tuple[int, int]]:
+    """:func:`key_words` of the seeds ``first .. first + count - 1`` (all below 2**32): one
+    word of entropy each (:func:`sequence_states`)."""
+    return _keys_of(sequence_states([np.arange(first, first + count, dtype=np.uint32)], 4))
 
 
 def seed_key(seed: int) -> np.ndarray[Any, Any]:
