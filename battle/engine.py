@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import TypedDict, Unpack
 
 import numpy as np
 
@@ -26,12 +27,46 @@ from battle.result import BattleResult
 from battle.rules import BattleRules
 from battle.units import Force
 
-__all__ = ["ENGINES", "ENV", "engine_name", "fight", "load_engine", "use_engine"]
+__all__ = ["ENGINES", "ENV", "FightOptions", "engine_name", "fight", "load_engine", "use_engine"]
 
 #: the engines a battle can be fought on (RULES.md §3–§7 either way)
 ENGINES = ("kernel", "reference")
 #: the environment variable that names the engine when no ``--engine`` is given
 ENV = "BATTLE_ENGINE"
+
+
+class FightOptions(TypedDict, total=False):
+    """The keyword options of :func:`fight`, each optional; both engines' ``fight`` take
+    them alike, with the defaults given here.
+
+    Attributes
+    ----------
+    attacker
+        0 or 1: the side that moved in and has the first bound (RULES.md §6.2, §6.9).
+        Default 0.
+    doctrines
+        Names of each side's tactical doctrine in ``rules.doctrines`` (§6.7). Default
+        ``("steady", "steady")``.
+    max_bounds
+        Nightfall: the battle stops as a draw after this many bounds (§8.3). Default None:
+        no limit but the ``max_turns`` cap.
+    record_events
+        Keep every event (dice included); off for speed in batch runs. Default True.
+    arrivals
+        Units that join a side at the start of a given bound (RULES.md §8.4; see
+        :mod:`battle.arrivals`). Arrivals due after the battle ends never join. Default none.
+    rewind
+        Leave ``rng`` just after the blocks of 64 uniforms the battle used (the default,
+        True). False: it is left just after the last uniform used; the battle is the same.
+    """
+
+    attacker: int
+    doctrines: tuple[str, str]
+    max_bounds: int | None
+    record_events: bool
+    arrivals: Sequence[Arrival]
+    rewind: bool
+
 
 Fight = Callable[..., BattleResult]
 
@@ -129,13 +164,7 @@ def fight(
     force_b: Force,
     rules: BattleRules,
     rng: np.random.Generator,
-    *,
-    attacker: int = 0,
-    doctrines: tuple[str, str] = ("steady", "steady"),
-    max_bounds: int | None = None,
-    record_events: bool = True,
-    arrivals: Sequence[Arrival] = (),
-    rewind: bool = True,
+    **options: Unpack[FightOptions],
 ) -> BattleResult:
     """Fight one abstract battle between two forces (RULES.md §6) on the chosen engine
     (:func:`use_engine`); both engines fight it alike.
@@ -149,21 +178,9 @@ def fight(
         The battle rules (``config/rules.yaml`` ``battle:`` with any variant applied).
     rng
         The battle's own random generator (RULES.md §0.6); nothing else is read.
-    attacker
-        0 or 1: the side that moved in and has the first bound (§6.2, §6.9).
-    doctrines
-        Names of each side's tactical doctrine in ``rules.doctrines`` (§6.7).
-    max_bounds
-        Nightfall: the battle stops as a draw after this many bounds (§8.3). None: no limit
-        but the ``max_turns`` cap.
-    record_events
-        Keep every event (dice included); off for speed in batch runs.
-    arrivals
-        Units that join a side at the start of a given bound (RULES.md §8.4; see
-        :mod:`battle.arrivals`). Arrivals due after the battle ends never join.
-    rewind
-        Leave ``rng`` just after the blocks of 64 uniforms the battle used (the default).
-        False: it is left just after the last uniform used; the battle is the same.
+    **options
+        By keyword, each optional: ``attacker``, ``doctrines``, ``max_bounds``,
+        ``record_events``, ``arrivals``, ``rewind`` (:class:`FightOptions`).
 
     Returns
     -------
@@ -180,15 +197,4 @@ def fight(
         engine.
     """
     chosen = _chosen[0] if _chosen else _choose()
-    return chosen[1](
-        force_a,
-        force_b,
-        rules,
-        rng,
-        attacker=attacker,
-        doctrines=doctrines,
-        max_bounds=max_bounds,
-        record_events=record_events,
-        arrivals=arrivals,
-        rewind=rewind,
-    )
+    return chosen[1](force_a, force_b, rules, rng, **options)

@@ -8,19 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from battle.events import (
-    BattleEnded,
-    BattleEvent,
-    BoundStarted,
-    CardLost,
-    FormationChanged,
-    HitResolved,
-    MeleeResolved,
-    Moved,
-    StateChanged,
-    TestRolled,
-    WithdrawalChecked,
-)
+from battle import events
 from battle.result import BattleResult
 
 __all__ = ["a_number", "format_event", "format_events", "plural", "reason_text"]
@@ -81,7 +69,7 @@ def _loser_cards(result: BattleResult) -> int | None:
     return None if result.winner is None else result.cards_left[1 - result.winner]
 
 
-def _test(e: TestRolled) -> str:
+def _test(e: events.TestRolled) -> str:
     if e.kind == "completion":
         verdict = "completes" if e.passed else "fails, stays disordered"
         return f"{e.unit} reaction test {e.reason}: {e.dice}={e.roll} vs >{e.target}: {verdict}"
@@ -92,21 +80,21 @@ def _test(e: TestRolled) -> str:
 
 
 def format_event(
-    e: BattleEvent, names: tuple[str, str], loser_cards: int | None = None
+    e: events.BattleEvent, names: tuple[str, str], loser_cards: int | None = None
 ) -> str | None:
     """One event as one line of text (None for events printed elsewhere).
 
     ``loser_cards``: the loser's cards left at the end (see :func:`reason_text`).
     """
-    if isinstance(e, BoundStarted):
+    if isinstance(e, events.BoundStarted):
         acts = ", ".join(e.activated) or "none"
         return (
             f"Turn {e.turn}, bound {e.bound}: {names[e.side]} draws {a_number(e.card)} "
             f"({plural(e.deck_size, 'card')}); activates {acts}"
         )
-    if isinstance(e, TestRolled):
+    if isinstance(e, events.TestRolled):
         return "  " + _test(e)
-    if isinstance(e, HitResolved):
+    if isinstance(e, events.HitResolved):
         how = _HOW.get(e.how, e.how)
         bonus = f"+{e.bonus}" if e.bonus else ""
         return (
@@ -114,7 +102,7 @@ def format_event(
             f"{e.morale_hits} morale hits; {e.actual_hits} actual hit"
             f"{'s' if e.actual_hits != 1 else ''} ({e.target} now {e.target_total_hits})"
         )
-    if isinstance(e, MeleeResolved):
+    if isinstance(e, events.MeleeResolved):
         who = {
             "decided": f"{e.loser} loses",
             "broken": f"{e.loser} loses (routed or destroyed)",
@@ -122,20 +110,20 @@ def format_event(
             "ended": "both are gone, nobody loses",
         }[e.outcome]
         return f"  melee {e.unit_a} {e.hits_by_a} - {e.hits_by_b} {e.unit_b}: {who}"
-    if isinstance(e, CardLost):
+    if isinstance(e, events.CardLost):
         return (
             f"  bad thing for {names[e.side]} ({e.cause}): loses {a_number(e.card)}, "
             f"{plural(e.cards_left, 'card')} left"
         )
-    if isinstance(e, StateChanged):
+    if isinstance(e, events.StateChanged):
         why = f" ({e.reason})" if e.reason else ""
         return f"  {e.unit} is {e.state}{why}"
-    if isinstance(e, Moved):
+    if isinstance(e, events.Moved):
         tgt = f" on {e.target}" if e.target else ""
         return f'  {e.unit} {e.action}{tgt}: {e.from_inches:.0f}" -> {e.to_inches:.0f}"'
-    if isinstance(e, FormationChanged):
+    if isinstance(e, events.FormationChanged):
         return f"  {e.unit} changes {e.from_formation} -> {e.to_formation} (disordered)"
-    if isinstance(e, WithdrawalChecked):
+    if isinstance(e, events.WithdrawalChecked):
         rows = ", ".join(f"{f.row} {f.factors:+d}" for f in e.factors) or "no factors"
         verdict = "WITHDRAWS" if e.withdraws else "holds"
         if e.total <= 0 or not e.rolls:  # the factors leave no die to roll (RULES.md §7.3)
@@ -146,7 +134,7 @@ def format_event(
             f"  withdrawal check {names[e.side]} at {e.casualty_percent:.0f}% losses: "
             f"{rows} = {roll} vs {e.success_total}+: {verdict}"
         )
-    if isinstance(e, BattleEnded):
+    if isinstance(e, events.BattleEnded):
         who = names[e.winner] + " wins" if e.winner is not None else "Draw"
         why = reason_text(e.reason, names, e.winner, loser_cards)
         return f"End after bound {e.bound}: {who}: {why}"

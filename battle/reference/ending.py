@@ -46,7 +46,7 @@ def check_end(st: BattleState) -> bool:
     st.changed = False
     if st.over:
         return True
-    lose = st.lose_at
+    lose = st.t.lose_at_cards
     out0 = len(st.decks[0].cards) <= lose
     out1 = len(st.decks[1].cards) <= lose
     if out0 or out1:

@@ -16,19 +16,10 @@ import numpy as np
 
 from battle.arrivals import Arrival, due_arrivals
 from battle.dice import Dice
+from battle.reference import phases
 from battle.reference.arrivals import join_due
 from battle.reference.doctrine import ADVANCE, Order, TacticalDoctrine
 from battle.reference.ending import check_end, finish, first_side, withdrawal_phase
-from battle.reference.phases import (
-    completion_tests,
-    declare_charges,
-    end_bound,
-    fire_phase,
-    half_strength_checks,
-    manoeuvre_phase,
-    melee_phase,
-    stand_tests,
-)
 from battle.reference.state import BattleState
 from battle.refusals import refuse_doctrines, refuse_force, refuse_repeats, refuse_unit_type
 from battle.result import BattleResult
@@ -202,33 +193,33 @@ def _bound(st: BattleState, side: int, doc: TacticalDoctrine) -> None:
         st.bound_started(side, card, orders)
         st.phase(side, "response")
     # 2. response: stand tests, formation completion, charge declarations
-    stand_tests(st, side)
-    completion_tests(st, side)
-    charges = declare_charges(st, side, orders)
+    phases.stand_tests(st, side)
+    phases.completion_tests(st, side)
+    charges = phases.declare_charges(st, side, orders)
     if st.changed and check_end(st):
         return
     # 3. fire
     if record:
         st.phase(side, "fire")
-    fire_phase(st, side, charges)
+    phases.fire_phase(st, side, charges)
     if st.changed and check_end(st):
         return
     # 4. melee
     if record:
         st.phase(side, "melee")
-    melee_phase(st)
+    phases.melee_phase(st)
     if st.changed and check_end(st):
         return
     # 5. manoeuvre
     if record:
         st.phase(side, "manoeuvre")
-    manoeuvre_phase(st, side, orders, charges)
+    phases.manoeuvre_phase(st, side, orders, charges)
     if st.changed and check_end(st):
         return
     # 6. checks
     if record:
         st.phase(side, "checks")
-    half_strength_checks(st)
-    end_bound(st, side, orders)
+    phases.half_strength_checks(st)
+    phases.end_bound(st, side, orders)
     if st.changed:
         check_end(st)

@@ -36,12 +36,12 @@ def morale_test(
     A shaken unit tests at −10 (§1.5); so does, in melee, a unit that failed to complete
     a formation change (§5.3: it counts as shaken in melee).
     """
-    if st.cumulative and minus:
+    if st.t.cumulative_morale and minus:
         u.morale -= minus
         minus = 0
     target = u.morale - minus + bonus
     if u.shaken or (in_melee and u.failed_change):
-        target -= st.shaken_penalty
+        target -= st.t.shaken_penalty
     roll = st.dice.d(st.pct_die)  # a percentage test (§0.2): passes on roll <= target
     passed = roll <= target
     if st.record:
@@ -61,7 +61,7 @@ def take_hits(st: BattleState, u: Unit, hits: int) -> int:
     destroyed (§1.2) and is a flag, or a battery, lost for §7.2.
     """
     total = u.total_hits
-    room = st.destroyed_at - total
+    room = st.t.destroyed_at - total
     if hits > room:
         hits = room if room > 0 else 0
     u.hits += hits
@@ -69,10 +69,10 @@ def take_hits(st: BattleState, u: Unit, hits: int) -> int:
     u.total_hits = total
     if not u.routed:  # a routed unit's remaining boxes were all counted when it routed
         st.lost[u.side] += hits
-    if not u.half_tested and total >= st.half_at:
+    if not u.half_tested and total >= st.t.half_strength_at:
         u.half_tested = True
         st.half_pending.append(u)
-    if total >= st.destroyed_at and not u.destroyed:
+    if total >= st.t.destroyed_at and not u.destroyed:
         if u.routed:
             u.routed = False
         else:
@@ -90,7 +90,7 @@ def take_hits(st: BattleState, u: Unit, hits: int) -> int:
                     st.bounds,
                     u.id,
                     "destroyed",
-                    f"{st.destroyed_at} actual hits",
+                    f"{st.t.destroyed_at} actual hits",
                 )
             )
     return hits
@@ -133,8 +133,8 @@ def casualty_filter(st: BattleState, b: Unit, h: int) -> int:
     """The casualty filter (RULES.md §4.4): a percentage test at 10 × ``h``; pass: 3
     actual hits, fail: 1."""
     roll = st.dice.d(st.pct_die)
-    target = st.casualty_per_h * h
+    target = st.t.casualty_per_morale_hit * h
     passed = roll <= target
     if st.record:
         st.emit(TestRolled(st.turn, st.bounds, "casualty", b.id, st.pct_name, roll, target, passed))
-    return st.hits_pass if passed else st.hits_fail
+    return st.t.hits_on_pass if passed else st.t.hits_on_fail

@@ -79,7 +79,7 @@ def rout(st: BattleState, u: Unit, reason: str) -> None:
         return
     u.routed = True
     # §7.1: a routed unit counts all its remaining boxes as casualties
-    st.lost[u.side] += st.destroyed_at - u.total_hits
+    st.lost[u.side] += st.t.destroyed_at - u.total_hits
     gone(st, u)
     leave_contact(st, u)
     if st.record:

@@ -80,7 +80,7 @@ def _pursue(st: BattleState, c: Unit, u: Unit, bonus: int) -> None:
     stand, with the rest of its charge reach, and fights it at once, ``u`` at CD x2."""
     t = st.t
     used = c.pos - c.charge_from
-    gap = st.depth - c.pos - u.pos
+    gap = t.depth - c.pos - u.pos
     if gap <= 0.0 or c.reach - used < gap or c.melee is not None or u.melee is not None:
         return
     before = c.pos
@@ -187,7 +187,7 @@ def fire_phase(st: BattleState, side: int, charges: list[Order]) -> None:
     move_and_fire = t.move_and_fire
     enemies = st.field[1 - side]
     target = None  # the enemy every firer aims at (found when first needed)
-    depth = st.depth
+    depth = t.depth
     # Own units cannot leave the field while their side fires, so the live list is safe.
     for u in st.field[side]:
         if u.stood_vs is not None:
@@ -336,7 +336,7 @@ def _charge_move(st: BattleState, u: Unit, target: Unit | None) -> None:
     t = st.t
     before = u.pos
     if t.countercharge and target.mounted and not (target.disordered or target.shaken):
-        half = (st.depth - u.pos - target.pos) / 2
+        half = (t.depth - u.pos - target.pos) / 2
         u.pos += half
         other_before = target.pos
         target.pos += half
@@ -351,7 +351,7 @@ def _charge_move(st: BattleState, u: Unit, target: Unit | None) -> None:
             )
         return
     u.charge_from = before
-    u.pos = st.depth - target.pos
+    u.pos = t.depth - target.pos
     target.charged_by, u.charging = u, target
     st.charged[target.side].append(target)
     target.charge_target_flag = True
@@ -391,7 +391,7 @@ def _advance(st: BattleState, u: Unit, to_gap: float, front: float) -> None:
     position ``front`` (< 0: no enemy left)."""
     t = st.t
     stop = t.stop_short if t.stop_short > to_gap else to_gap
-    room = (0.0 if front < 0 else st.depth - u.pos - front) - stop
+    room = (0.0 if front < 0 else t.depth - u.pos - front) - stop
     move = u.move * t.move_and_fire_fraction if u.half_move else u.move
     step = room if room < move else move
     if step <= 0.0:

@@ -45,25 +45,17 @@ class BattleState:
         "bounds",
         "boxes",
         "cards_lost",
-        "casualty_per_h",
         "changed",
         "changing",
         "charged",
-        "cumulative",
         "decks",
-        "depth",
-        "destroyed_at",
         "dice",
         "events",
         "field",
         "first_check_turn",
         "flagged",
         "forces",
-        "half_at",
         "half_pending",
-        "hits_fail",
-        "hits_pass",
-        "lose_at",
         "lost",
         "on_field",
         "over",
@@ -72,7 +64,6 @@ class BattleState:
         "r",
         "reason",
         "record",
-        "shaken_penalty",
         "sides",
         "t",
         "tally",
@@ -103,15 +94,7 @@ class BattleState:
         self.winner: int | None = None
         self.reason = ""
         self.over = False
-        self.depth = t.depth
-        # rule numbers read for every hit, kept on the state (RULES.md §1.2, §1.5, §4.3, §4.4)
-        self.cumulative = t.cumulative_morale
-        self.shaken_penalty = t.shaken_penalty
-        self.destroyed_at = destroyed_at = t.destroyed_at
-        self.half_at = t.half_strength_at
-        self.casualty_per_h = t.casualty_per_morale_hit
-        self.hits_pass = t.hits_on_pass
-        self.hits_fail = t.hits_on_fail
+        destroyed_at = t.destroyed_at
         self.pct_die = r.percentage_dice  # §0.1 percentage tests roll a d100
         self.pct_name = f"d{r.percentage_dice}"
         self.sides: tuple[list[Unit], list[Unit]] = ([], [])
@@ -124,7 +107,6 @@ class BattleState:
         self.on_field = [len(units) for units in self.sides]
         #: each side's units still on the field, in id order (kept up to date by _gone)
         self.field: tuple[list[Unit], list[Unit]] = (list(self.sides[0]), list(self.sides[1]))
-        self.lose_at = t.lose_at_cards
         self.half_pending: list[Unit] = []
         # per side, units awaiting a step of their side's next bound (kept so that a bound
         # need not look at every unit): charged by the enemy, to test to stand (§6.4);
