@@ -20,9 +20,12 @@ from campaign.cli import COMMANDS, app, fail
 from campaign.cli.common import (
     BackendOption,
     EngineOption,
+    PlotOption,
     SchedulerOption,
     WorkersOption,
     batch_interrupt_exits,
+    repeatable,
+    results_option,
 )
 
 if TYPE_CHECKING:
@@ -52,6 +55,11 @@ batch_app = typer.Typer(
 app.add_typer(batch_app, name="batch", short_help=COMMANDS["batch"].short_help)
 
 
+#: the results file ``batch report`` and ``batch export`` read
+ResultsArgument = Annotated[
+    Path, typer.Argument(metavar="RESULTS", help="A results file written by `campaign batch`.")
+]
+
 #: The width of the summary when piped or redirected (and no COLUMNS asked for another):
 #: the narrow layout, every line within 80 columns (``COLUMNS=250`` gives the wide table).
 PIPED_WIDTH = 80
@@ -71,23 +79,16 @@ def run(
         typer.Argument(metavar="SPEC", help="A batch spec YAML (config/batches/*.yaml)."),
     ] = None,
     map_: Annotated[
-        list[str] | None,
-        typer.Option("--map", metavar="MAP", help="A map file or shipped name (repeatable)."),
+        list[str] | None, repeatable("MAP", "A map file or shipped name", "--map")
     ] = None,
     variant: Annotated[
         list[str] | None,
-        typer.Option(
-            metavar="NAME", help="A rules variant, 'default', or a+b (repeatable: one level each)."
-        ),
+        repeatable("NAME", "A rules variant, 'default', or a+b", how=": one level each"),
     ] = None,
     set_: Annotated[
-        list[str] | None,
-        typer.Option("--set", metavar="KEY=VALUE", help="Override; a [list] sweeps its values."),
+        list[str] | None, repeatable("KEY=VALUE", "Override; a [list] sweeps its values", "--set")
     ] = None,
-    doctrines: Annotated[
-        list[str] | None,
-        typer.Option(metavar="RED:BLUE", help="Strategy doctrine pair (repeatable)."),
-    ] = None,
+    doctrines: Annotated[list[str] | None, repeatable("RED:BLUE", "Strategy doctrine pair")] = None,
     runs: Annotated[
         int | None,
         typer.Option(help="Campaigns per cell (not with --precision: use --max-runs there)."),
@@ -100,12 +101,8 @@ def run(
     chunk_size: Annotated[
         int | None, typer.Option(help="Runs per task (default: 200, shrinking to 4 near the end).")
     ] = None,
-    output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="DuckDB results file.")
-    ] = None,
-    plot: Annotated[
-        Path | None, typer.Option(metavar="DIR", help="Write PNG/SVG charts to this folder.")
-    ] = None,
+    output: Annotated[Path | None, results_option()] = None,
+    plot: PlotOption = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary.")] = False,
     progress_every: Annotated[
         float, typer.Option(hidden=True, help="Seconds between plain progress lines.")
@@ -335,16 +332,11 @@ def _summary(path: Path, batch_id: str, quiet: bool, plot: Path | None) -> None:
 
 @batch_app.command("report", short_help="Summarise a results file: rates and paired differences.")
 def report(
-    results: Annotated[
-        Path,
-        typer.Argument(metavar="RESULTS", help="A results file written by `campaign batch`."),
-    ],
+    results: ResultsArgument,
     batch: Annotated[
         str | None, typer.Option(help="Batch id (default: every batch in the file).")
     ] = None,
-    plot: Annotated[
-        Path | None, typer.Option(metavar="DIR", help="Write PNG/SVG charts to this folder.")
-    ] = None,
+    plot: PlotOption = None,
     json_: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
     """Print the summary of a results file: per-cell rates and paired differences."""
@@ -394,10 +386,7 @@ def _unknown_batch(results: Path, batch: str, known: list[tuple[str, str]]) -> s
 
 @batch_app.command("export", short_help="Export the results tables as Parquet or CSV.")
 def export(
-    results: Annotated[
-        Path,
-        typer.Argument(metavar="RESULTS", help="A results file written by `campaign batch`."),
-    ],
+    results: ResultsArgument,
     parquet: Annotated[
         Path | None,
         typer.Option(metavar="DIR", help="Write one Parquet file a table into this folder."),

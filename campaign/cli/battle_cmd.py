@@ -43,6 +43,7 @@ from campaign.cli.common import (
     check_seed,
     exit_interrupted,
     parse_overrides,
+    side_option,
 )
 from campaign.cli.refight_cmd import refight_from_log
 from campaign.config import LoadedRules, load_rules
@@ -194,12 +195,8 @@ def battle(
         str | None,
         typer.Option(metavar="NAME", help="Tactical doctrine of both sides (steady, bold)."),
     ] = None,
-    red_doctrine: Annotated[
-        str | None, typer.Option(metavar="NAME", help="Red's doctrine.")
-    ] = None,
-    blue_doctrine: Annotated[
-        str | None, typer.Option(metavar="NAME", help="Blue's doctrine.")
-    ] = None,
+    red_doctrine: Annotated[str | None, side_option("Red", "NAME", "tactical doctrine")] = None,
+    blue_doctrine: Annotated[str | None, side_option("Blue", "NAME", "tactical doctrine")] = None,
     attacker: Annotated[
         str, typer.Option(metavar="red|blue", help="Who moved in and moves first.")
     ] = "red",

@@ -192,6 +192,20 @@ BackendOption = Annotated[
 SchedulerOption = Annotated[
     str | None, typer.Option(metavar="URL", help="An existing Dask scheduler, tcp://HOST:8786.")
 ]
+
+
+def results_option() -> Any:
+    """``-o/--output``: the DuckDB file a batch-driven command stores its runs in (``batch
+    run``, ``tournament``, ``sensitivity``)."""
+    return typer.Option("--output", "-o", help="DuckDB results file.")
+
+
+#: the charts of a batch-driven command (``batch run``, ``batch report``, ``tournament``,
+#: ``sensitivity``): each written as a .png and an .svg
+PlotOption = Annotated[
+    Path | None,
+    typer.Option(metavar="DIR", help="Write PNG and SVG charts to this folder."),
+]
 #: ``tournament`` and ``sensitivity``: no progress bar
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress.")]
 
@@ -211,22 +225,51 @@ StreamMapOption = Annotated[
     ),
 ]
 
-#: the rules options of every command that plays the rules (``run``, ``battle``, ``odds``)
+
+def repeatable(metavar: str, help: str, *flags: str, how: str = "") -> Any:
+    """A list option given once for each value, e.g. ``--variant A --variant B``; its help
+    ends in "(repeatable)", ``how`` saying more, e.g. ``", applied in order"``. ``flags`` are
+    its names when not the parameter's (``--set`` for ``set_``)."""
+    return typer.Option(*flags, metavar=metavar, help=f"{help} (repeatable{how}).")
+
+
+def side_option(side: str, metavar: str, what: str) -> Any:
+    """One side's option of a ``--red-…``/``--blue-…`` pair: its help is "``side``'s
+    ``what``." (``side``: Red or Blue)."""
+    return typer.Option(metavar=metavar, help=f"{side}'s {what}.")
+
+
+def strategy_doctrine(side: str, when: str = "") -> Any:
+    """``--red-doctrine``/``--blue-doctrine DOCTRINE`` of a campaign (``run``, ``fork``): the
+    side's strategy doctrine (RULES.md §8.8), ``when`` saying from when, e.g.
+    ``" from the fork on"``."""
+    return side_option(
+        side, "DOCTRINE", f"strategy doctrine{when}: aggressive, cautious, balanced, raider (§8.8)"
+    )
+
+
+def tabletop_option(stops: str, then: str) -> Any:
+    """``--tabletop POLICY`` (``run``, ``resume``): the battles to stop before, to fight them
+    on the table (:func:`campaign.cli.save_table.policy_rule`). Its help is ``stops``, the
+    policies, then ``then``."""
+    return typer.Option(
+        metavar="POLICY",
+        help=f"{stops}: all, 'units>=N', at=JUNCTION[,JUNCTION] or ask (asks at each battle, "
+        f"on a terminal){then}.",
+    )
+
+
+#: the rules options of every command that plays the rules (``run``, ``battle``, ``odds``,
+#: ``fork``)
 VariantOption = Annotated[
     list[str] | None,
-    typer.Option(
-        "--variant",
-        metavar="NAME",
-        help="A named rules variant (config/variants; repeatable, applied in order).",
+    repeatable(
+        "NAME", "A named rules variant from config/variants", "--variant", how=", applied in order"
     ),
 ]
 SetOption = Annotated[
     list[str] | None,
-    typer.Option(
-        "--set",
-        metavar="KEY=VALUE",
-        help="A dotted rules override, e.g. campaign.rough_road_pass=60 (repeatable).",
-    ),
+    repeatable("KEY=VALUE", "A dotted rules override, e.g. campaign.rough_road_pass=60", "--set"),
 ]
 #: the battle engine of every command that fights battles (``run``, ``battle``, ``batch``)
 EngineOption = Annotated[

@@ -20,6 +20,10 @@ from campaign.cli.common import (
     check_seed,
     parse_overrides,
     parse_pairs,
+    repeatable,
+    side_option,
+    strategy_doctrine,
+    tabletop_option,
 )
 from campaign.outfile import atomic_text_file, check_distinct_files, check_output_file
 from campaign.printers.registry import FORMATS
@@ -67,20 +71,8 @@ def run(
     variant: VariantOption = None,
     set_: SetOption = None,
     engine: EngineOption = None,
-    red_doctrine: Annotated[
-        str,
-        typer.Option(
-            metavar="DOCTRINE",
-            help="Red's strategy doctrine: aggressive, cautious, balanced, raider (§8.8).",
-        ),
-    ] = "balanced",
-    blue_doctrine: Annotated[
-        str,
-        typer.Option(
-            metavar="DOCTRINE",
-            help="Blue's strategy doctrine: aggressive, cautious, balanced, raider (§8.8).",
-        ),
-    ] = "balanced",
+    red_doctrine: Annotated[str, strategy_doctrine("Red")] = "balanced",
+    blue_doctrine: Annotated[str, strategy_doctrine("Blue")] = "balanced",
     fmt: Annotated[
         str,
         typer.Option(
@@ -136,27 +128,18 @@ def run(
     ] = False,
     road_kind: Annotated[
         list[str] | None,
-        typer.Option(
-            metavar="KIND=MAPPED",
-            help="Treat a foreign map's road kind as normal|rough|impassable (repeatable).",
-        ),
+        repeatable("KIND=MAPPED", "Treat a foreign map's road kind as normal|rough|impassable"),
     ] = None,
     hours_per_length: Annotated[
         float | None, typer.Option(help="March hours per unit of a road's length attribute.")
     ] = None,
-    red_base: Annotated[
-        str | None, typer.Option(metavar="JUNCTION", help="Red's base junction id.")
-    ] = None,
-    blue_base: Annotated[
-        str | None, typer.Option(metavar="JUNCTION", help="Blue's base junction id.")
-    ] = None,
+    red_base: Annotated[str | None, side_option("Red", "JUNCTION", "base junction id")] = None,
+    blue_base: Annotated[str | None, side_option("Blue", "JUNCTION", "base junction id")] = None,
     red_start: Annotated[
-        list[str] | None,
-        typer.Option(metavar="JUNCTION", help="A Red start junction id (repeatable)."),
+        list[str] | None, repeatable("JUNCTION", "A Red start junction id")
     ] = None,
     blue_start: Annotated[
-        list[str] | None,
-        typer.Option(metavar="JUNCTION", help="A Blue start junction id (repeatable)."),
+        list[str] | None, repeatable("JUNCTION", "A Blue start junction id")
     ] = None,
     until: Annotated[
         str | None,
@@ -176,11 +159,9 @@ def run(
     ] = None,
     tabletop: Annotated[
         str | None,
-        typer.Option(
-            metavar="POLICY",
-            help="Stop before the first battle to fight on the table: all, 'units>=N', "
-            "at=JUNCTION[,JUNCTION] or ask (asks at each battle, on a terminal); writes the "
-            "save, the battle's briefing and its result sheet.",
+        tabletop_option(
+            "Stop before the first battle to fight on the table",
+            "; writes the save, the battle's briefing and its result sheet",
         ),
     ] = None,
 ) -> None:

@@ -23,7 +23,14 @@ import typer
 
 from battle.errors import ConfigError
 from campaign.cli import COMMANDS, app
-from campaign.cli.common import SetOption, VariantOption, fresh_seed, parse_overrides
+from campaign.cli.common import (
+    SetOption,
+    VariantOption,
+    fresh_seed,
+    parse_overrides,
+    strategy_doctrine,
+    tabletop_option,
+)
 from campaign.cli.save_common import write_save
 from campaign.cli.save_run import LogOptions, clock_of_rules, play_on, stop_here
 from campaign.cli.save_table import entered_result, policy_rule
@@ -85,11 +92,7 @@ def resume(
         ),
     ] = None,
     tabletop: Annotated[
-        str | None,
-        typer.Option(
-            metavar="POLICY",
-            help="Battles to stop for (all, 'units>=N', at=J[,J], ask, off); default: the save's.",
-        ),
+        str | None, tabletop_option("The battles to stop before", ", or off; default: the save's")
     ] = None,
     fmt: Annotated[str, typer.Option("--format", help="Log format (as campaign run).")] = "text",
     output: Annotated[
@@ -154,12 +157,8 @@ def fork(
     ] = None,
     set_: SetOption = None,
     variant: VariantOption = None,
-    red_doctrine: Annotated[
-        str | None, typer.Option(metavar="DOCTRINE", help="Red's doctrine from the fork on.")
-    ] = None,
-    blue_doctrine: Annotated[
-        str | None, typer.Option(metavar="DOCTRINE", help="Blue's doctrine from the fork on.")
-    ] = None,
+    red_doctrine: Annotated[str | None, strategy_doctrine("Red", " from the fork on")] = None,
+    blue_doctrine: Annotated[str | None, strategy_doctrine("Blue", " from the fork on")] = None,
     reseed: Annotated[
         bool, typer.Option("--reseed", help="Other dice after the fork (a fresh seed, printed).")
     ] = False,

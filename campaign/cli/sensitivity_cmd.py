@@ -10,14 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from campaign.cli import COMMANDS, app
-from campaign.cli.common import (
-    BackendOption,
-    QuietOption,
-    SchedulerOption,
-    WorkersOption,
-    run_and_analyse,
-)
+from campaign.cli import COMMANDS, app, common
 
 if TYPE_CHECKING:
     import numpy as np
@@ -43,17 +36,13 @@ def sensitivity(
         typer.Option(help="Morris trajectories or Sobol' base samples (a power of 2)."),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Root seed of the design and the runs.")] = None,
-    workers: WorkersOption = None,
-    backend: BackendOption = None,
-    scheduler: SchedulerOption = None,
-    output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="DuckDB results file.")
-    ] = None,
-    plot: Annotated[
-        Path | None, typer.Option(metavar="DIR", help="Write the chart to this folder.")
-    ] = None,
+    workers: common.WorkersOption = None,
+    backend: common.BackendOption = None,
+    scheduler: common.SchedulerOption = None,
+    output: Annotated[Path | None, common.results_option()] = None,
+    plot: common.PlotOption = None,
     json_: Annotated[bool, typer.Option("--json", help="Print the indices as JSON.")] = False,
-    quiet: QuietOption = False,
+    quiet: common.QuietOption = False,
 ) -> None:
     """Which rule parameters move win rate, days, battles and losses (Morris or Sobol').
 
@@ -137,7 +126,7 @@ def _run_and_analyse(
     """Run the design's campaigns into ``out`` and compute the indices from its store."""
     from campaign.analysis.sensitivity import analyse
 
-    return run_and_analyse(
+    return common.run_and_analyse(
         plan, out, bspec, quiet, lambda con, outcome: analyse(con, outcome.batch_id, *design)
     )
 

@@ -10,14 +10,7 @@ import typer
 from rich.console import Console, JustifyMethod
 from rich.table import Table
 
-from campaign.cli import COMMANDS, app
-from campaign.cli.common import (
-    BackendOption,
-    QuietOption,
-    SchedulerOption,
-    WorkersOption,
-    run_and_analyse,
-)
+from campaign.cli import COMMANDS, app, common
 
 __all__ = ["tournament"]
 
@@ -43,17 +36,13 @@ def tournament(
     seed: Annotated[
         int | None, typer.Option(help="Root seed (default: resume the same design or fresh).")
     ] = None,
-    workers: WorkersOption = None,
-    backend: BackendOption = None,
-    scheduler: SchedulerOption = None,
-    output: Annotated[Path, typer.Option("--output", "-o", help="DuckDB results file.")] = Path(
-        "tournament.duckdb"
-    ),
-    plot: Annotated[
-        Path | None, typer.Option(metavar="DIR", help="Write the charts to this folder.")
-    ] = None,
+    workers: common.WorkersOption = None,
+    backend: common.BackendOption = None,
+    scheduler: common.SchedulerOption = None,
+    output: Annotated[Path, common.results_option()] = Path("tournament.duckdb"),
+    plot: common.PlotOption = None,
     json_: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
-    quiet: QuietOption = False,
+    quiet: common.QuietOption = False,
 ) -> None:
     """Rate strategy doctrines: every ordered pair on every map, from both sides.
 
@@ -93,7 +82,7 @@ def tournament(
             f"→ {output}",
             highlight=False,
         )
-    result = run_and_analyse(
+    result = common.run_and_analyse(
         plan,
         output,
         spec,
