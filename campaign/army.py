@@ -31,51 +31,56 @@ class Division:
     ``(origin, destination, depart_minutes, arrive_minutes)`` while marching.
     ``units`` carry their actual hits (RULES.md §1.2); destroyed units are removed.
 
+    Made at ``location`` (its junction) with no orders; every other attribute starts at the
+    value given with it below (each immutable: a class-level default, read from the class
+    until set, or set by the native constructor when compiled).
+
     A plain class with its own ``__init__`` (compiled with the module, campaign.native),
-    not a dataclass: a dataclass's generated ``__init__`` stays interpreted, and every
-    campaign raises its divisions anew (issue 15).
+    not a dataclass: compiled, mypyc's dataclass leaves a field with ``init=False`` unset,
+    and its generated ``__init__`` stays interpreted (every campaign raises its divisions
+    anew: issue 15).
     """
 
     id: str
     side: str
     units: list[UnitSpec]
     location: str | None
-    came_from: str | None
-    road: tuple[str, str, float, float] | None
-    busy_until: float
-    arrived_at: float
+    came_from: str | None = None
+    road: tuple[str, str, float, float] | None = None
+    busy_until: float = -1.0
+    arrived_at: float = -1.0
     orders: list[tuple[str, object]]
-    alive: bool
-    surrendered: bool
-    halted_reason: str
+    alive: bool = True
+    surrendered: bool = False
+    halted_reason: str = ""
     #: the (code, goal, enemy at, friends) of the hold order it last logged, while
     #: ``halted_reason`` says it holds (campaign.engine: logged once until it changes)
-    held_for: tuple[str, str | None, str | None, tuple[str, ...]] | None
+    held_for: tuple[str, str | None, str | None, tuple[str, ...]] | None = None
     #: (a, b) while held on the road from a to b after a battle there (neither at a junction
     #: nor marching); ``road_walked`` is then (minutes walked from a, minutes left to b)
-    on_road: tuple[str, str] | None
-    road_walked: tuple[float, float]
-    process: Routine | None
+    on_road: tuple[str, str] | None = None
+    road_walked: tuple[float, float] = (0.0, 0.0)
+    process: Routine | None = None
     #: scheduling state (campaign.engine): a wake-up is on its way to its process
     #: (``woken``); it is one of a battle's divisions, held until the battle ends and wakes
     #: it (``in_battle``); its process sleeps on no event until then (``asleep``); its
     #: contact check scheduled events it must let go first (``defer``); it arrived this
     #: minute and waits for its contact check to go on (``checking``)
-    woken: bool
-    checking: bool
-    alarm: Alarm | None  # what it sleeps on (``asleep``)
-    in_battle: bool
-    asleep: bool
-    defer: bool
+    woken: bool = False
+    checking: bool = False
+    alarm: Alarm | None = None  # what it sleeps on (``asleep``)
+    in_battle: bool = False
+    asleep: bool = False
+    defer: bool = False
     #: actual hits that destroy a unit (``battle.destroyed_at_hits``, RULES.md §1.2)
     destroyed_at: int
     #: what its side's last view showed of it (campaign.sightings.side_view shares it with
     #: the next view while none of its fields has changed)
-    own_view: OwnDivision | None
+    own_view: OwnDivision | None = None
     #: the units list ``boxes`` was last summed for, and the sum (units are immutable and
     #: the list is only ever replaced, never changed in place: see apply_hits)
-    _boxes_of: list[UnitSpec] | None
-    _boxes: int
+    _boxes_of: list[UnitSpec] | None = None
+    _boxes: int = 0
 
     def __init__(
         self,
@@ -85,41 +90,13 @@ class Division:
         location: str | None,
         *,
         destroyed_at: int,
-        came_from: str | None = None,
-        road: tuple[str, str, float, float] | None = None,
-        busy_until: float = -1.0,
-        arrived_at: float = -1.0,
-        orders: list[tuple[str, object]] | None = None,
-        alive: bool = True,
-        surrendered: bool = False,
-        halted_reason: str = "",
     ) -> None:
         self.id = id
         self.side = side
         self.units = units
         self.location = location
-        self.came_from = came_from
-        self.road = road
-        self.busy_until = busy_until
-        self.arrived_at = arrived_at
-        self.orders = [] if orders is None else orders
-        self.alive = alive
-        self.surrendered = surrendered
-        self.halted_reason = halted_reason
-        self.held_for = None
-        self.on_road = None
-        self.road_walked = (0.0, 0.0)
-        self.process = None
-        self.woken = False
-        self.checking = False
-        self.alarm = None
-        self.in_battle = False
-        self.asleep = False
-        self.defer = False
+        self.orders = []
         self.destroyed_at = destroyed_at
-        self.own_view = None
-        self._boxes_of = None
-        self._boxes = 0
 
     def __repr__(self) -> str:
         return (

@@ -10,7 +10,7 @@ campaign by §8.7, with a hard cap on the number of events.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import networkx as nx
 import simpy
@@ -56,7 +56,7 @@ from campaign.setting import setting_of
 from campaign.sightings import enemies_seeing, update_sightings
 from campaign.snapshot import capture
 from campaign.state import CampaignState
-from campaign.strategy import Strategist, check_doctrines
+from campaign.strategy import BattleSeen, Strategist, check_doctrines
 from campaign.streams import FORCES, MARCH, SIDE_ORDER, STRATEGY, Streams
 from campaign.table_battle import BattleReached, BattleStart, TableDesk
 from campaign.table_result import TableResult
@@ -68,7 +68,18 @@ Process = Generator[Waitable, Any, None]
 #: :meth:`Campaign.division_process` to start over from the top
 Step = Generator[Waitable, Any, bool]
 
-__all__ = ["Campaign", "run_campaign"]
+__all__ = ["Campaign", "Recording", "run_campaign"]
+
+
+class Recording(TypedDict, total=False):
+    """What a campaign keeps besides its result, as keyword arguments of :class:`Campaign`
+    and of the functions that build one for a caller (:func:`run_campaign`,
+    :func:`campaign.resume.resume`): ``record_events`` keeps the event stream (default
+    True; off for speed in batch runs, the final event is kept), ``battle_logs`` each
+    battle's bound-by-bound log lines in its BattleFought event (default False)."""
+
+    record_events: bool
+    battle_logs: bool
 
 
 class CampaignOver(Exception):
@@ -190,8 +201,9 @@ class Campaign:
         minutes and junction (None on a road) (RULES.md §8.6), whether events are recorded
         or not."""
         if not self.over:
+            seen = BattleSeen(ended, divisions, winner, minutes, place)
             for strategist in self.strategists.values():
-                strategist.observe_battle(ended, divisions, winner, minutes, place)
+                strategist.observe_battle(seen)
 
     def fall_back_seen(self, side: str, division: str, path: tuple[str, ...]) -> None:
         """Both sides' strategists learn a fall back and its path (RULES.md §8.5)."""
@@ -397,9 +409,7 @@ class Campaign:
             div.location = None
             if (yield env.wait(max(minutes, 0.0))) is WOKEN:
                 return True
-            div.location = dest
             div.on_road = None
-            self._arrival(div, dest)
             self.arrived(div, dest)
             return (yield from self._land(div, dest))
         return False
@@ -447,21 +457,17 @@ class Campaign:
         if div.road is None or not div.alive:  # a meeting on the road already settled it
             return False
         div.road = None
-        div.location = dest
-        self._arrival(div, dest)
         self.arrived(div, dest)
         return (yield from self._land(div, dest))
 
-    def _arrival(self, div: Division, junction: str) -> None:
-        """Log a division reaching a junction (seen by the enemy within sight, §8.6)."""
-        if not self.event_wanted():
-            return
-        seen = (div.side, *enemies_seeing(self, div.side, junction))
-        self.emit(MarchArrived(int(now_of(self.env)), div.side, div.id, junction, seen_by=seen))
-
     def arrived(self, div: Division, junction: str) -> None:
-        """A division reached a junction: sightings, objectives (§8.6); its contact check
+        """A division reached a junction: it stands there, its arrival is logged (seen by
+        the enemy within sight), then sightings and objectives (§8.6); its contact check
         (§8.4) follows in :meth:`_land`."""
+        div.location = junction
+        if self.event_wanted():
+            seen = (div.side, *enemies_seeing(self, div.side, junction))
+            self.emit(MarchArrived(int(now_of(self.env)), div.side, div.id, junction, seen_by=seen))
         div.arrived_at = now_of(self.env)
         update_sightings(self)
         self.endgame.occupy(junction)
@@ -548,9 +554,7 @@ def run_campaign(
     loaded: LoadedRules,
     seed: int,
     doctrines: dict[str, str] | None = None,
-    *,
-    record_events: bool = True,
-    battle_logs: bool = False,
+    **recording: Unpack[Recording],
 ) -> CampaignResult:
     """Run one whole campaign (RULES.md §8) and return its :class:`CampaignResult`.
 
@@ -564,16 +568,12 @@ def run_campaign(
         The run's seed; every die of the campaign and its battles flows from it (§0.6).
     doctrines
         Strategy doctrine per side, ``{"red": "aggressive", "blue": "cautious"}``.
-    record_events
-        Keep the event stream (off for speed in batch runs; the final event is kept).
-    battle_logs
-        Keep each battle's bound-by-bound log lines in its BattleFought event.
+    **recording
+        ``record_events`` and ``battle_logs`` (:class:`Recording`).
 
     Raises
     ------
     ConfigError
         If a doctrine name is unknown.
     """
-    return Campaign(
-        cmap, loaded, seed, doctrines, record_events=record_events, battle_logs=battle_logs
-    ).run()
+    return Campaign(cmap, loaded, seed, doctrines, **recording).run()

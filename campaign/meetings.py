@@ -9,6 +9,8 @@ together (:func:`arrived_together`), whether two divisions set off together
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from battle.result import BattleResult
 from battle.units import Force
 from campaign.army import Division
@@ -58,7 +60,7 @@ class Meeting:
     """Where a battle is fought: a junction, or a road between ``road[0]`` and ``road[1]``
     (RULES.md §8.4). A structured key: nothing parses junction ids. Read-only once made.
 
-    (Plain classes here, not dataclasses: compiled, their constructors run in C.)"""
+    (A plain class, not a dataclass: compiled, its constructor runs in C.)"""
 
     junction: str | None
     road: tuple[str, str] | None
@@ -84,6 +86,7 @@ class Meeting:
         return self.junction if self.junction is not None else "~".join(self.road or ())
 
 
+@dataclass(eq=False)
 class Battle:
     """A battle being fought: what it needs to be fought again with a late arrival.
 
@@ -93,6 +96,11 @@ class Battle:
     number``, :mod:`campaign.streams`); ``version`` counts the times it was fought;
     ``ground_steps`` the training grades the defender's units gained from the ground (the
     optional house rule ``terrain``, :mod:`campaign.terrain`; 0 without it).
+
+    A dataclass, equal only to itself: made once a battle, where the generated (interpreted)
+    ``__init__`` costs nothing that shows. ``joins``, ``result`` and ``version`` are left to
+    their defaults when it is made (not ``init=False``: compiled, mypyc's dataclass leaves
+    such a field unset).
     """
 
     number: int
@@ -105,39 +113,10 @@ class Battle:
     max_bounds: int
     stream: int
     slot: int
-    joins: list[tuple[Division, int]]
-    result: BattleResult | None
-    version: int
-    ground_steps: int
-
-    def __init__(
-        self,
-        number: int,
-        where: Meeting,
-        divisions: list[Division],
-        forces: tuple[Force, Force],
-        attacker: str,
-        roll_off: tuple[int, int] | None,
-        start: float,
-        max_bounds: int,
-        stream: int,
-        slot: int,
-        ground_steps: int = 0,
-    ) -> None:
-        self.number = number
-        self.where = where
-        self.divisions = divisions
-        self.forces = forces
-        self.attacker = attacker
-        self.roll_off = roll_off
-        self.start = start
-        self.max_bounds = max_bounds
-        self.stream = stream
-        self.slot = slot
-        self.joins = []
-        self.result = None
-        self.version = 0
-        self.ground_steps = ground_steps
+    ground_steps: int = 0
+    joins: list[tuple[Division, int]] = field(default_factory=list)
+    result: BattleResult | None = None
+    version: int = 0
 
     @property
     def end(self) -> float:

@@ -20,10 +20,10 @@ True
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, Unpack
 
 from campaign.config import LoadedRules
-from campaign.engine import Campaign
+from campaign.engine import Campaign, Recording
 from campaign.maps import CampaignMap
 from campaign.result import CampaignResult
 from campaign.snapshot import inputs_of
@@ -86,20 +86,19 @@ def new_campaign(
     cmap: CampaignMap,
     loaded: LoadedRules,
     *,
-    record_events: bool = True,
-    battle_logs: bool = False,
     start: bool = True,
+    **recording: Unpack[Recording],
 ) -> Campaign:
     """The campaign of ``inputs`` on ``cmap`` under ``loaded``, started (nothing run yet) unless
-    ``start`` is False; ``record_events`` and ``battle_logs`` as for :class:`Campaign`."""
+    ``start`` is False; ``record_events`` and ``battle_logs`` as for :class:`Campaign`
+    (:class:`campaign.engine.Recording`)."""
     camp = Campaign(
         cmap,
         loaded,
         inputs.seed,
         dict(inputs.doctrines),
-        record_events=record_events,
-        battle_logs=battle_logs,
         table_results=inputs.table_results,
+        **recording,
     )
     if start:
         camp.start()
@@ -107,15 +106,12 @@ def new_campaign(
 
 
 def resume(
-    state: CampaignState,
-    cmap: CampaignMap,
-    loaded: LoadedRules,
-    *,
-    record_events: bool = True,
-    battle_logs: bool = False,
+    state: CampaignState, cmap: CampaignMap, loaded: LoadedRules, **recording: Unpack[Recording]
 ) -> Campaign:
     """The campaign of ``state``, at ``state.time``, ready to run on (:meth:`Campaign.run_until`,
     :meth:`Campaign.finish`); its events so far are those of the campaign that was stopped.
+    ``record_events`` and ``battle_logs`` as for :class:`Campaign` (:class:`campaign.engine.
+    Recording`).
 
     Raises
     ------
@@ -125,9 +121,7 @@ def resume(
         names the first field that differs).
     """
     inputs = state.inputs
-    camp = new_campaign(
-        inputs, cmap, loaded, record_events=record_events, battle_logs=battle_logs, start=False
-    )
+    camp = new_campaign(inputs, cmap, loaded, start=False, **recording)
     mine = inputs_of(camp)
     for name in ("map", "rules", "rules_hash"):
         if getattr(mine, name) != getattr(inputs, name):

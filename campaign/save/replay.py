@@ -18,10 +18,10 @@ import hashlib
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from campaign.config import LoadedRules, load_rules
-from campaign.engine import Campaign
+from campaign.engine import Campaign, Recording
 from campaign.maps import CampaignMap, MapOptions, load_map
 from campaign.maps.loader import resolve_map_path
 from campaign.paths import PROJECT_ROOT, display_path
@@ -177,16 +177,15 @@ def continue_from(
     save: Save,
     results: tuple[TableResult, ...] = (),
     *,
-    record_events: bool = True,
-    battle_logs: bool = False,
     loaded_inputs: tuple[CampaignMap, LoadedRules] | None = None,
+    **recording: Unpack[Recording],
 ) -> tuple[Campaign, SaveInputs]:
     """The campaign of ``save`` built again with ``results`` added to its table results and
     its forks applied, to go on from a stop before a battle (which is final); and its
     inputs."""
     inputs = dataclasses.replace(save.inputs, table_results=(*save.inputs.table_results, *results))
     cmap, loaded = loaded_inputs or load_inputs(inputs)
-    camp = build(inputs, cmap, loaded, record_events=record_events, battle_logs=battle_logs)
+    camp = build(inputs, cmap, loaded, **recording)
     run_forks(camp, inputs.forks)
     return camp, inputs
 
@@ -221,9 +220,8 @@ def replay(
     save: Save,
     source: str,
     *,
-    record_events: bool = True,
-    battle_logs: bool = False,
     loaded_inputs: tuple[CampaignMap, LoadedRules] | None = None,
+    **recording: Unpack[Recording],
 ) -> Campaign:
     """The campaign of ``save`` at its stop point, checked against its state.
 
@@ -238,9 +236,7 @@ def replay(
     """
     try:
         cmap, loaded = loaded_inputs or load_inputs(save.inputs)
-        camp = build(
-            save.inputs, cmap, loaded, record_events=record_events, battle_logs=battle_logs
-        )
+        camp = build(save.inputs, cmap, loaded, **recording)
         if save.state.over:  # a save of the ended campaign: run it to its end again
             run_forks(camp, save.inputs.forks)
             camp.run_to_end()

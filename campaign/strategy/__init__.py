@@ -13,11 +13,18 @@
 """
 
 from campaign.strategy.doctrine import CODES, Order, Strategist, check_doctrines
-from campaign.strategy.knowledge import EnemyGroup, OwnDivision, SideView, count_flank_marches
+from campaign.strategy.knowledge import (
+    BattleSeen,
+    EnemyGroup,
+    OwnDivision,
+    SideView,
+    count_flank_marches,
+)
 from campaign.strategy.routing import PricedRoutes, rough_road_cost
 
 __all__ = [
     "CODES",
+    "BattleSeen",
     "EnemyGroup",
     "Order",
     "OwnDivision",

@@ -7,17 +7,20 @@ the estimate of an average division (:func:`campaign.army.unknown_division_boxes
 
 The classes here are built for every decision: plain classes with slots, cheaper to make
 than named tuples or dataclasses, and native classes (constructors in C) when the module
-is compiled with mypyc. Treat them as read-only.
+is compiled with mypyc. Treat them as read-only. (:class:`BattleSeen`, made once a battle,
+is a dataclass.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 __all__ = [
     "CODES",
     "GROUP_CODES",
     "GUARD_CODES",
+    "BattleSeen",
     "EnemyGroup",
     "Memory",
     "Order",
@@ -197,6 +200,19 @@ class SideView:
             if d.id == div_id:
                 return d
         return None
+
+
+@dataclass(frozen=True)
+class BattleSeen:
+    """A battle as both sides learn it when it ends (RULES.md §8.6): ``end`` in campaign
+    minutes, ``divisions`` side -> the ids of its divisions in it, the ``winner`` side (None:
+    a draw), its length in ``minutes`` and its junction ``place`` (None: on a road)."""
+
+    end: float
+    divisions: dict[str, tuple[str, ...]]
+    winner: str | None
+    minutes: float = 0.0
+    place: str | None = None
 
 
 class Order:

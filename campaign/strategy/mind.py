@@ -15,7 +15,7 @@ import networkx as nx
 import numpy as np
 
 from campaign.config import CampaignRules, StrategyDoctrine
-from campaign.strategy.knowledge import GUARD_CODES, EnemyGroup, Memory, SideView
+from campaign.strategy.knowledge import GUARD_CODES, BattleSeen, EnemyGroup, Memory, SideView
 from campaign.strategy.plan import DAY_MINUTES, ArmyPlan
 from campaign.strategy.routing import PricedRoutes
 
@@ -210,30 +210,20 @@ class SideMind:
             found = self._to_base[base] = {}
         return found
 
-    def observe_battle(
-        self,
-        t_end: float,
-        divisions: dict[str, tuple[str, ...]],
-        winner: str | None,
-        minutes: float = 0.0,
-        place: str | None = None,
-    ) -> None:
+    def observe_battle(self, seen: BattleSeen) -> None:
         """Learn the outcome of a battle its divisions fought (pursuit, regrouping, the
-        plan's ``battle`` trigger, the expected length of a battle).
-
-        ``t_end`` is the battle's end in campaign minutes; ``divisions`` maps side -> ids;
-        ``minutes`` its length; ``place`` its junction (None on a road).
-        """
-        mine = divisions.get(self.side, ())
+        plan's ``battle`` trigger, the expected length of a battle); a battle none of its
+        divisions fought teaches it nothing here."""
+        mine = seen.divisions.get(self.side, ())
         if not mine:
             return
-        self.plan.battle_seen(t_end, place)
-        if minutes > 0:
+        self.plan.battle_seen(seen.end, seen.place)
+        if seen.minutes > 0:
             self._battles_seen += 1
-            self._battle_minutes += minutes
+            self._battle_minutes += seen.minutes
         enemy = "blue" if self.side == "red" else "red"
-        fought = (int(t_end // DAY_MINUTES), frozenset(divisions.get(enemy, ())))
-        if winner != self.side:  # (they did not fall back from this one)
+        fought = (int(seen.end // DAY_MINUTES), frozenset(seen.divisions.get(enemy, ())))
+        if seen.winner != self.side:  # (they did not fall back from this one)
             for e in fought[1]:
                 self.falling.pop(e, None)
         for div in mine:
@@ -242,17 +232,19 @@ class SideMind:
             m.planned = True
             came = m.came
             if came is not None and (
-                came[1] == place  # it fought where it marched to
-                or (place is None and winner == self.side)  # won on the road: marches on there
+                came[1] == seen.place  # it fought where it marched to
+                or (
+                    seen.place is None and seen.winner == self.side
+                )  # won on the road: marches on there
             ):
                 m.arrived, m.arrived_order, m.arrived_t = came, m.came_order, m.came_t
             m.came = None
             m.fought = fought
-            if winner == self.side and self._doc_pursue_hours > 0:
-                m.pursue = self.plan.alive(tuple(divisions.get(enemy, ())))
-                m.pursue_until = t_end + self._doc_pursue_hours * 60.0
+            if seen.winner == self.side and self._doc_pursue_hours > 0:
+                m.pursue = self.plan.alive(tuple(seen.divisions.get(enemy, ())))
+                m.pursue_until = seen.end + self._doc_pursue_hours * 60.0
                 m.regroup = False
-            elif winner == enemy:
+            elif seen.winner == enemy:
                 m.pursue = ()
                 m.regroup = self._doc_regroup
 

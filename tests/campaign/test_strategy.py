@@ -19,6 +19,7 @@ from campaign.engine import Campaign, run_campaign
 from campaign.events import BattleFought, FellBack, MarchBegun, Ordered
 from campaign.maps import load_map
 from campaign.strategy import (
+    BattleSeen,
     OwnDivision,
     PricedRoutes,
     SideView,
@@ -157,7 +158,7 @@ def test_a_division_within_reach_marches_to_the_guns() -> None:
 def test_a_beaten_division_regroups_before_fighting_again() -> None:
     g = _graph([("a", "m", 2.0, "normal"), ("m", "n", 2.0, "normal"), ("n", "d", 2.0, "normal")])
     s = _strategist(g, {"campaign.doctrines.balanced.guard_hours": 0})
-    s.observe_battle(100.0, {"red": ("R2",), "blue": ("B1",)}, "blue")
+    s.observe_battle(BattleSeen(100.0, {"red": ("R2",), "blue": ("B1",)}, "blue"))
     own = [OwnDivision("R1", "a", None, 60, True), OwnDivision("R2", "n", None, 80, True)]
     order = s.decide("R2", "n", _view(own, {"B1": "d"}, {"B1": 30}))
     assert (order.code, order.goal, order.friends) == ("regroup", "a", ("R1",))
@@ -347,7 +348,7 @@ def test_a_doctrine_key_that_does_not_exist_exits_2_with_key_path_and_fix() -> N
 def test_a_victor_pursues_the_beaten_enemy_where_it_fell_back() -> None:
     g = _graph([("a", "m", 2.0, "normal"), ("m", "n", 2.0, "normal"), ("n", "d", 2.0, "normal")])
     s = _strategist(g, {"campaign.doctrines.balanced.guard_hours": 0})
-    s.observe_battle(100.0, {"red": ("R1",), "blue": ("B1",)}, "red")
+    s.observe_battle(BattleSeen(100.0, {"red": ("R1",), "blue": ("B1",)}, "red"))
     s.observe_fall_back("blue", "B1", ("m", "n"))  # seen going back to n, out of sight
     own = [OwnDivision("R1", "m", None, 60, True)]
     order = s.decide("R1", "m", _view(own, {}, {"B1": 30}, now=130.0))
