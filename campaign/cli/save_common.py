@@ -4,6 +4,7 @@ campaign's log, writing a save whole, and the next step said on stderr (issue 28
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,15 +25,22 @@ def print_log(
     output: Path | None = None,
     verbose: bool = False,
     view: str = "umpire",
+    forks: Sequence[tuple[float, Any]] = (),
 ) -> None:
     """Print ``events`` as ``campaign run`` prints a log (format ``fmt``, to ``output`` whole
-    or not at all, else stdout)."""
-    from campaign.printers.odds import OddsBook
+    or not at all, else stdout). ``forks``: ``(minute, LoadedRules)`` of each fork of the
+    campaign (``campaign fork``), in order: a battle's odds are worked out under the rules
+    it was fought under (``loaded`` before the first fork)."""
+    from campaign.printers.odds import OddsBook, RulesOverTime
     from campaign.printers.registry import PrintOptions, output_format
 
     names = {j: d["name"] for j, d in cmap.graph.nodes(data=True)}
     terrain = {j: str(d["terrain"]) for j, d in cmap.graph.nodes(data=True) if d.get("terrain")}
-    opts = PrintOptions(view, names, verbose, OddsBook(loaded.rules, seed), cmap.naming, terrain)
+    odds: Any = OddsBook(loaded.rules, seed)
+    if forks:
+        books = [(0.0, odds)] + [(minute, OddsBook(r.rules, seed)) for minute, r in forks]
+        odds = RulesOverTime(books)
+    opts = PrintOptions(view, names, verbose, odds, cmap.naming, terrain)
     printer = output_format(fmt)
     if output is None:
         printer.write(events, sys.stdout, opts)

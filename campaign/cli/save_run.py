@@ -21,6 +21,7 @@ from campaign.outfile import check_distinct_files, check_output_file
 from campaign.save.format import SaveInputs
 from campaign.save.replay import (
     build,
+    load_rules_of,
     map_input,
     rules_input,
     run_on,
@@ -86,6 +87,19 @@ def play_on(
     return None
 
 
+def rules_over_time(
+    camp: Campaign, inputs: SaveInputs
+) -> tuple[LoadedRules, list[tuple[float, LoadedRules]]]:
+    """The rules ``camp`` began under and, for each fork of ``inputs`` (``campaign fork``),
+    its minute and the rules from then on: what each battle of its log was fought under
+    (its odds, :func:`campaign.cli.save_common.print_log`). Without forks, the campaign's
+    rules and none."""
+    if not inputs.forks:
+        return camp.loaded, []
+    forks = [(f.minute, load_rules_of(f.rules, "inputs.forks.rules")) for f in inputs.forks]
+    return load_rules_of(inputs.rules, "inputs.rules"), forks
+
+
 def stop_here(
     camp: Campaign,
     inputs: SaveInputs,
@@ -106,15 +120,17 @@ def stop_here(
     else:
         stop, at = reached, stop_label(reached, clock)
         events = camp.events[: state_at_stop(camp).events]
+    loaded, forks = rules_over_time(camp, inputs)
     print_log(
         events,
         camp.map,
-        camp.loaded,
+        loaded,
         inputs.seed,
         fmt=log.fmt,
         output=log.output,
         verbose=log.verbose,
         view=log.view,
+        forks=forks,
     )
     if save is not None:
         write_save(save_of(camp, inputs, stop, at, policy, state), save)

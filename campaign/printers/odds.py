@@ -9,6 +9,8 @@ RULES.md §0.6), so the odds are the same on every run and never touch the campa
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from battle.errors import SimulatorError
@@ -19,7 +21,16 @@ from campaign.config import Rules
 from campaign.events import SIDES, BattleFought
 from campaign.streams import ODDS
 
-__all__ = ["ODDS_BATTLES", "ODDS_KEY", "Odds", "OddsBook", "odds_for", "odds_phrase", "rules_for"]
+__all__ = [
+    "ODDS_BATTLES",
+    "ODDS_KEY",
+    "Odds",
+    "OddsBook",
+    "RulesOverTime",
+    "odds_for",
+    "odds_phrase",
+    "rules_for",
+]
 
 #: Battles fought per estimate (house: 200 keeps a diary quick; the 95% interval of a 50%
 #: chance is then about ±7 points).
@@ -86,6 +97,35 @@ class OddsBook:
             return None
         tally = refight_odds(setup, self.rules, self.seed, self.n)
         return Odds(self.n, tally.wins, tally.draws)
+
+
+class RulesOverTime:
+    """Odds of each battle of a forked campaign (``campaign fork``) under the rules it was
+    fought under: the campaign's own before its first fork, each fork's from the start of its
+    minute on (a battle begun at a fork's minute is fought under the fork's rules). The
+    stream is the campaign seed's, as :class:`OddsBook`'s.
+
+    Parameters
+    ----------
+    books : sequence of (float, OddsBook)
+        From which campaign minute each book's rules hold, the first from minute 0, in
+        ascending order.
+
+    Raises
+    ------
+    ValueError
+        If ``books`` is empty or its minutes do not start at 0 and ascend.
+    """
+
+    def __init__(self, books: Sequence[tuple[float, OddsBook]]) -> None:
+        minutes = [m for m, _ in books]
+        if not minutes or minutes[0] != 0 or minutes != sorted(minutes):
+            raise ValueError(f"odds books start at minute 0 and ascend, not {minutes}")
+        self.minutes, self.books = minutes, [b for _, b in books]
+
+    def __call__(self, b: BattleFought) -> Odds | None:
+        """The odds of ``b`` under the rules in force when it began (``b.t``)."""
+        return self.books[bisect_right(self.minutes, b.t) - 1](b)
 
 
 _WORDS = {1: "once", 2: "twice"}

@@ -368,3 +368,44 @@ def test_a_save_of_the_ended_campaign_resumes_to_the_same_log(capsys, tmp_path, 
     assert code == 0, err
     assert out == straight["text"]
     assert json.loads(again.read_text())["state"] == json.loads(save.read_text())["state"]
+
+
+def test_a_forked_campaigns_log_gives_each_battle_the_odds_of_its_own_rules(capsys, tmp_path):
+    # seed 42 fights on day 1; forked at day 2 06:00 under another variant, the log of the
+    # resumed campaign must still quote the day-1 battles' odds under the rules they were
+    # fought under (found by a new user's trial: 72% where the unforked log says 71%)
+    save, forked = tmp_path / "d2.yaml", tmp_path / "f.yaml"
+    code, _, err = _run(
+        capsys, "run", "--seed", "42", "--until", "day 2 06:00", "--save", str(save)
+    )
+    assert code == 0, err
+    code, _, err = _run(capsys, "fork", str(save), "--save", str(forked), "--variant", "pursuit")
+    assert code == 0, err
+    whole = _run(capsys, "run", "--seed", "42")[1]
+    resumed = _run(capsys, "resume", str(forked))[1]
+
+    def day_one_odds(log: str) -> list[str]:
+        day_one = log.split("\n== Day 2", maxsplit=1)[0]
+        return [line for line in day_one.splitlines() if "Before the battle" in line]
+
+    assert len(day_one_odds(whole)) >= 2
+    assert day_one_odds(resumed) == day_one_odds(whole)
+
+
+def test_rules_over_time_picks_the_book_of_the_battles_start() -> None:
+    from campaign.printers.odds import Odds, RulesOverTime
+
+    def book(name: str):
+        return lambda b: Odds(1, {"red": 1, "blue": 0}, 0) if name == "a" else None
+
+    class Battle:
+        def __init__(self, t: int) -> None:
+            self.t = t
+
+    over = RulesOverTime([(0.0, book("a")), (1800.0, book("b"))])
+    assert over(Battle(1799)) is not None
+    assert over(Battle(1800)) is None  # begun at the fork's minute: the fork's rules
+    with pytest.raises(ValueError, match="start at minute 0"):
+        RulesOverTime([(60.0, book("a"))])
+    with pytest.raises(ValueError, match="ascend"):
+        RulesOverTime([(0.0, book("a")), (90.0, book("b")), (30.0, book("a"))])
