@@ -35,6 +35,7 @@ __all__ = [
     "DivisionRaised",
     "FallBackCaught",
     "FellBack",
+    "Forked",
     "Halted",
     "LateArrival",
     "MarchArrived",
@@ -399,6 +400,20 @@ class DayEnded(CampaignEvent):
     strength: dict[str, int | None]  # None in a side's view for an enemy it never fought
     objectives: dict[str, int | None]  # None in a side's view for the enemy (§8.6)
     positions: dict[str, Place]
+
+
+@dataclass(frozen=True, slots=True)
+class Forked(CampaignEvent):
+    """From the start of this minute on, the campaign plays under other rules, doctrines or
+    dice (``campaign fork``, issue 28): ``rules`` and ``rules_hash`` as the header gives its
+    own, ``doctrines`` each side's, ``reseeded`` whether new dice go on. The engine does not
+    emit it (a fork is applied to a campaign from outside its clock): the log of a save
+    places it where the fork was made (:func:`campaign.save.fork.with_forks`)."""
+
+    rules: str
+    rules_hash: str
+    doctrines: dict[str, str]
+    reseeded: bool
 
 
 @dataclass(frozen=True, slots=True)

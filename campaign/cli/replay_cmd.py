@@ -37,10 +37,10 @@ def replay(
 ) -> None:
     """Write one HTML page that replays a saved campaign: map, timeline, log, each side's fog."""
     from campaign.cli.common import map_of_stream
-    from campaign.events import BattleFought, CampaignStarted
+    from campaign.events import BattleFought
     from campaign.outfile import check_distinct_files
     from campaign.printers.jsonl import read_jsonl
-    from campaign.printers.odds import odds_for
+    from campaign.printers.odds import odds_of_stream
     from campaign.replay import replay_views, write_replay
     from campaign.replay.cli_checks import check_replay_file
     from campaign.report.html import rules_of_stream
@@ -55,10 +55,9 @@ def replay(
             fix="Give the JSON lines of a campaign (campaign run --format jsonl -o FILE).",
         )
     views = replay_views(stream, view, source=str(events))
-    header = next((e for e in stream if isinstance(e, CampaignStarted)), None)
     cmap = map_of_stream(stream, events, map_path)
     rules = rules_of_stream(stream, source=str(events))
-    odds = odds_for(header) if "umpire" in views else None
+    odds = odds_of_stream(stream) if "umpire" in views else None
     written = write_replay(stream, cmap, output, views, rules=rules, odds=odds, flag="--output")
     typer.echo(f"wrote {written} ({', '.join(views)} view{'s' if len(views) > 1 else ''})")
     battles = [e for e in stream if isinstance(e, BattleFought)]

@@ -49,10 +49,10 @@ def report(
 ) -> None:
     """Write a printable campaign diary (maps per day, battles, charts) from saved events."""
     from campaign.cli.common import map_of_stream
-    from campaign.events import BattleFought, CampaignStarted
+    from campaign.events import BattleFought
     from campaign.outfile import check_distinct_files
     from campaign.printers.jsonl import read_jsonl
-    from campaign.printers.odds import odds_for
+    from campaign.printers.odds import odds_of_stream
     from campaign.report import write_report
     from campaign.report.glyphs import undrawable_names
     from campaign.report.html import check_detail, rules_of_stream
@@ -74,7 +74,6 @@ def report(
             fix=f"Give --view {owner[0]}, or the umpire's stream (campaign run --format jsonl "
             "without --view).",
         )
-    header = next((e for e in stream if isinstance(e, CampaignStarted)), None)
     cmap = map_of_stream(stream, events, map_path)
     rules = rules_of_stream(stream, source=str(events))
     written = write_report(
@@ -82,7 +81,7 @@ def report(
         cmap,
         output,
         view,
-        odds=odds_for(header),
+        odds=odds_of_stream(stream),
         rules=rules,
         flag="--output",
         detail=detail,

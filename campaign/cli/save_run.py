@@ -18,7 +18,8 @@ from campaign.config import LoadedRules
 from campaign.engine import Campaign
 from campaign.maps import CampaignMap, MapOptions
 from campaign.outfile import check_distinct_files, check_output_file
-from campaign.save.format import SaveInputs
+from campaign.save.fork import with_forks
+from campaign.save.format import Fork, SaveInputs
 from campaign.save.replay import (
     build,
     load_rules_of,
@@ -89,14 +90,14 @@ def play_on(
 
 def rules_over_time(
     camp: Campaign, inputs: SaveInputs
-) -> tuple[LoadedRules, list[tuple[float, LoadedRules]]]:
-    """The rules ``camp`` began under and, for each fork of ``inputs`` (``campaign fork``),
-    its minute and the rules from then on: what each battle of its log was fought under
-    (its odds, :func:`campaign.cli.save_common.print_log`). Without forks, the campaign's
-    rules and none."""
+) -> tuple[LoadedRules, list[tuple[Fork, LoadedRules]]]:
+    """The rules ``camp`` began under and each fork of ``inputs`` (``campaign fork``) with
+    the rules from its minute on: what each battle of its log was fought under (its odds,
+    :func:`campaign.cli.save_common.print_log`). Without forks, the campaign's rules and
+    none."""
     if not inputs.forks:
         return camp.loaded, []
-    forks = [(f.minute, load_rules_of(f.rules, "inputs.forks.rules")) for f in inputs.forks]
+    forks = [(f, load_rules_of(f.rules, "inputs.forks.rules")) for f in inputs.forks]
     return load_rules_of(inputs.rules, "inputs.rules"), forks
 
 
@@ -116,13 +117,14 @@ def stop_here(
         stop, at = Stop(minute=camp.env.now), "the end"
         state = camp.state()  # as a replay run to the end has it, before the final record
         camp.finish()
-        events = camp.events
+        events, until = camp.events, camp.env.now
     else:
         stop, at = reached, stop_label(reached, clock)
-        events = camp.events[: state_at_stop(camp).events]
+        here = state_at_stop(camp)
+        events, until = camp.events[: here.events], here.time
     loaded, forks = rules_over_time(camp, inputs)
     print_log(
-        events,
+        with_forks(events, inputs, forks, until),
         camp.map,
         loaded,
         inputs.seed,
@@ -130,7 +132,7 @@ def stop_here(
         output=log.output,
         verbose=log.verbose,
         view=log.view,
-        forks=forks,
+        forks=[(fork.minute, rules) for fork, rules in forks],
     )
     if save is not None:
         write_save(save_of(camp, inputs, stop, at, policy, state), save)

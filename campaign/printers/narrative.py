@@ -25,6 +25,7 @@ from campaign.events import (
     DivisionRaised,
     FallBackCaught,
     FellBack,
+    Forked,
     Halted,
     MarchArrived,
     MarchBegun,
@@ -46,6 +47,7 @@ from campaign.printers.commanders import Commanders
 from campaign.printers.fates import Fates, Line
 from campaign.printers.folding import Folds, chain_line, rough_line
 from campaign.printers.folding import fold as fold_events
+from campaign.printers.forks import fork_line
 from campaign.printers.odds import Odds
 from campaign.printers.orders import Told, order_told, told
 from campaign.printers.phrases import (
@@ -146,9 +148,11 @@ class Narrator(Fates):
         DivisionDestroyed: "_destroyed",
         Surrendered: "_surrendered",
         WithdrawalCheck: "_check",
+        Forked: "_forked",
     }
     #: every event type with a handler
     HANDLERS: ClassVar[dict[type[CampaignEvent], str]] = {**ENTRIES, **LINES}
+    _forked = fork_line  # (its sentence: campaign.printers.forks)
 
     def __init__(
         self,

@@ -18,7 +18,7 @@ from battle.yamlfile import safe_load_text
 from campaign.analysis.refight import refight_odds, setup_on
 from campaign.clock import Clock
 from campaign.config import Rules
-from campaign.events import SIDES, BattleFought
+from campaign.events import SIDES, BattleFought, CampaignEvent, CampaignStarted, Forked
 from campaign.streams import ODDS
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "OddsBook",
     "RulesOverTime",
     "odds_for",
+    "odds_of_stream",
     "odds_phrase",
     "rules_for",
 ]
@@ -197,3 +198,24 @@ def odds_for(header: object) -> OddsBook | None:
     if rules is None or not isinstance(seed, int):
         return None
     return OddsBook(rules, seed)
+
+
+def odds_of_stream(stream: Sequence[CampaignEvent]) -> OddsBook | RulesOverTime | None:
+    """The odds of every battle of a saved event stream under the rules it was fought under:
+    its header's (:func:`odds_for`), and each :class:`~campaign.events.Forked` event's from
+    its minute on (:class:`RulesOverTime`). None when there is no header, or the rules of
+    the header or of a fork cannot be rebuilt exactly (:func:`rules_for`): some odds would
+    be those of other rules, and all are left out.
+    """
+    header = next((e for e in stream if isinstance(e, CampaignStarted)), None)
+    first = odds_for(header)
+    forks = [e for e in stream if isinstance(e, Forked)]
+    if first is None or not forks:
+        return first
+    books: list[tuple[float, OddsBook]] = [(0.0, first)]
+    for fork in forks:
+        rules = rules_for(fork)
+        if rules is None:
+            return None
+        books.append((float(fork.t), OddsBook(rules, first.seed, first.n)))
+    return RulesOverTime(books)

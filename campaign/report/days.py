@@ -33,6 +33,7 @@ DIARY_HANDLED: dict[type[CampaignEvent], str] = {
     ev.Sighted: "enemy marks on a side's maps",
     ev.StrengthLearned: "enemy strengths on a side's maps and charts",
     ev.MeetingOnRoad: "narrative",
+    ev.Forked: "narrative (the rules, doctrines and dice from a fork on)",
     ev.BattleFought: "battle sections, battle sites on the maps, charts, histories",
     ev.FellBack: "narrative; division histories",
     ev.Surrendered: "division marks removed; histories",

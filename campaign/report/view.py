@@ -325,6 +325,7 @@ REDACTORS: dict[type[CampaignEvent], Redactor] = {
     ev.ReturnBegun: _as_seen,  # the enemy's only where sighted (§8.6)
     ev.MarchResumed: _as_seen,  # the enemy's only where sighted (§8.6)
     ev.WithdrawalCheck: _evening_check,
+    ev.Forked: _as_seen,  # both sides: their general's new orders come from the umpire
     ev.DayEnded: _nightfall,
     ev.CampaignEnded: _the_end,
 }

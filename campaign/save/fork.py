@@ -24,20 +24,21 @@ The campaign's seed (its log header, the odds lines) stays its own.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from battle.dice import Dice
 from campaign.config import LoadedRules
-from campaign.events import SIDES
+from campaign.events import SIDES, CampaignEvent, Forked
 from campaign.setting import setting_of
 from campaign.strategy import Strategist
 from campaign.streams import FORCES, MARCH, STRATEGY, Streams
 
 if TYPE_CHECKING:
     from campaign.engine import Campaign
-    from campaign.save.format import Fork
+    from campaign.save.format import Fork, SaveInputs
 
-__all__ = ["apply_fork", "change_doctrine", "change_rules", "reseed"]
+__all__ = ["apply_fork", "change_doctrine", "change_rules", "reseed", "with_forks"]
 
 
 def apply_fork(camp: Campaign, fork: Fork, loaded: LoadedRules | None = None) -> None:
@@ -114,3 +115,31 @@ def reseed(camp: Campaign, seed: int) -> None:
     camp.dice = Dice(streams.generator(MARCH))
     for side in SIDES:
         camp.strategists[side].rng = streams.generator(STRATEGY[side])
+
+
+def with_forks(
+    events: Sequence[CampaignEvent],
+    inputs: SaveInputs,
+    forks: Sequence[tuple[Fork, LoadedRules]],
+    until: float,
+) -> list[CampaignEvent]:
+    """``events`` (the log of the campaign of ``inputs``, up to campaign minute ``until``)
+    with a :class:`~campaign.events.Forked` event for each of ``forks`` (each with its rules
+    loaded) made by then that changes something (rules, a doctrine, the dice), where it was
+    made: before the first event of its minute or later (a fork is applied at the start of
+    its minute, before anything of it happens), after the header, else last. The log of a
+    save says where it forked, and a diary made from it gives each battle the odds of its
+    own rules. A fork that changes nothing plays the same campaign and is not told, nor one
+    after ``until`` (the campaign ended before it)."""
+    out = list(events)
+    rules, doctrines = inputs.rules.hash, inputs.doctrines
+    for fork, loaded in forks:
+        reseeded = fork.future_seed is not None
+        same = loaded.hash == rules and fork.doctrines == doctrines and not reseeded
+        rules, doctrines = loaded.hash, fork.doctrines
+        if same or fork.minute > until:
+            continue
+        at = next((k for k, e in enumerate(out) if k > 0 and e.t >= fork.minute), len(out))
+        told = Forked(int(fork.minute), loaded.label, loaded.hash, dict(doctrines), reseeded)
+        out.insert(at, told)
+    return out

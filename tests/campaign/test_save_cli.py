@@ -9,6 +9,7 @@ import json
 import pytest
 
 from campaign.cli import main
+from campaign.config import load_rules
 
 
 def _run(capsys, *args: str) -> tuple[int, str, str]:
@@ -390,6 +391,40 @@ def test_a_forked_campaigns_log_gives_each_battle_the_odds_of_its_own_rules(caps
 
     assert len(day_one_odds(whole)) >= 2
     assert day_one_odds(resumed) == day_one_odds(whole)
+    # the log says where it forked, first thing in its minute (before the reinforcements)
+    day_two = resumed.split("\n== Day 2 ==\n", maxsplit=1)[1].splitlines()
+    fork_line = next(k for k, line in enumerate(day_two) if "forks here" in line)
+    assert day_two[fork_line] == (
+        "06:00  The campaign forks here (campaign fork): from now on rules pursuit, "
+        "Red balanced, Blue balanced, the same dice"
+    )
+    assert all(not line.startswith("06:00") for line in day_two[:fork_line])
+    assert "forks here" not in whole
+
+    # its event stream carries the fork: a diary made from it gives each battle the odds of
+    # the rules it was fought under
+    from campaign.events import BattleFought, Forked
+    from campaign.printers.jsonl import read_jsonl
+    from campaign.printers.odds import OddsBook, RulesOverTime, odds_of_stream
+
+    stream_file = tmp_path / "f.jsonl"
+    stream_file.write_text(_run(capsys, "resume", str(forked), "--format", "jsonl")[1])
+    stream = read_jsonl(stream_file)
+    forks = [e for e in stream if isinstance(e, Forked)]
+    assert [(f.t, f.rules, f.reseeded) for f in forks] == [(1440, "pursuit", False)]
+    odds = odds_of_stream(stream)
+    assert isinstance(odds, RulesOverTime)
+    battles = [e for e in stream if isinstance(e, BattleFought)]
+    before = [b for b in battles if b.t < 1440]
+    after = [b for b in battles if b.t >= 1440]
+    assert before and after
+    whole_odds = odds_of_stream(
+        read_jsonl_text(tmp_path, _run(capsys, "run", "--seed", "42", "--format", "jsonl")[1])
+    )
+    assert isinstance(whole_odds, OddsBook)
+    assert [odds(b) for b in before] == [whole_odds(b) for b in before]
+    pursuit = OddsBook(load_rules(["pursuit"]).rules, 42)
+    assert [odds(b) for b in after] == [pursuit(b) for b in after]
 
 
 def test_rules_over_time_picks_the_book_of_the_battles_start() -> None:
@@ -409,3 +444,12 @@ def test_rules_over_time_picks_the_book_of_the_battles_start() -> None:
         RulesOverTime([(60.0, book("a"))])
     with pytest.raises(ValueError, match="ascend"):
         RulesOverTime([(0.0, book("a")), (90.0, book("b")), (30.0, book("a"))])
+
+
+def read_jsonl_text(folder, text: str):
+    """The events of JSON lines ``text`` (written to a file in ``folder`` and read back)."""
+    from campaign.printers.jsonl import read_jsonl
+
+    path = folder / "whole.jsonl"
+    path.write_text(text)
+    return read_jsonl(path)
