@@ -18,6 +18,7 @@ from typer.core import TyperGroup
 
 from campaign.cli import COMMANDS, app, fail
 from campaign.cli.common import (
+    STRATEGY_DOCTRINES,
     BackendOption,
     EngineOption,
     PlotOption,
@@ -86,9 +87,22 @@ def run(
         repeatable("NAME", "A rules variant, 'default', or a+b", how=": one level each"),
     ] = None,
     set_: Annotated[
-        list[str] | None, repeatable("KEY=VALUE", "Override; a [list] sweeps its values", "--set")
+        list[str] | None,
+        repeatable(
+            "KEY=VALUE",
+            "A dotted rules override; a [list] sweeps its values, one cell each, e.g. "
+            "'campaign.rough_road_pass=[40,70]'",
+            "--set",
+        ),
     ] = None,
-    doctrines: Annotated[list[str] | None, repeatable("RED:BLUE", "Strategy doctrine pair")] = None,
+    doctrines: Annotated[
+        list[str] | None,
+        repeatable(
+            "RED:BLUE",
+            f"A pair of strategy doctrines ({', '.join(STRATEGY_DOCTRINES)}; RULES.md §8.8), "
+            "e.g. aggressive:cautious",
+        ),
+    ] = None,
     runs: Annotated[
         int | None,
         typer.Option(help="Campaigns per cell (not with --precision: use --max-runs there)."),
@@ -101,7 +115,9 @@ def run(
     chunk_size: Annotated[
         int | None, typer.Option(help="Runs per task (default: 200, shrinking to 4 near the end).")
     ] = None,
-    output: Annotated[Path | None, results_option()] = None,
+    output: Annotated[
+        Path | None, results_option("the spec's output:, else results.duckdb")
+    ] = None,
     plot: PlotOption = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary.")] = False,
     progress_every: Annotated[
@@ -128,8 +144,9 @@ def run(
         typer.Option(
             "--from",
             metavar="SAVE",
-            help="Start every cell from this save's state: the same past, then the cell's "
-            "rules over the save's, with run i's dice the same in every cell.",
+            help="Start every cell from this save's state, on its map (no --map): the same "
+            "past, then the cell's rules over the save's, with run i's dice the same in every "
+            "cell.",
         ),
     ] = None,
 ) -> None:
@@ -156,7 +173,7 @@ def run(
         "chunk_size": chunk_size,
         "output": str(output) if output else None,
     }
-    batch, start = _from_save(spec_from_flags(base, flags, source), from_save, source)
+    batch, start = _from_save(spec_from_flags(base, flags, source), from_save, source, map_)
     if batch.backend == "local" and not batch.scheduler and batch.workers != 0:
         start_server()  # the workers' fork server warms the engine while the batch is planned
     from campaign.batch.plan import plan_batch
@@ -231,15 +248,31 @@ def _spec_data(spec: Path | None) -> dict[str, Any] | None:
 
 
 def _from_save(
-    batch: BatchSpec, from_save: Path | None, source: str
+    batch: BatchSpec, from_save: Path | None, source: str, map_flags: list[str] | None
 ) -> tuple[BatchSpec, SaveStart | None]:
-    """The batch and its cells' start: ``--from``'s save state, else None (from the map)."""
+    """The batch and its cells' start: ``--from``'s save state, else None (from the map).
+
+    Raises
+    ------
+    ConfigError
+        ``--map`` given with ``--from`` (a batch from a save plays the save's map).
+    SaveError
+        A save that cannot be read.
+    """
     if from_save is None:
         return batch, None
+    from battle.errors import ConfigError
     from campaign.save.batch import spec_from_save, start_of
     from campaign.save.format import read_save
 
-    read_save(from_save, "--from")  # a missing, huge or non-text file is refused first
+    saved = read_save(from_save, "--from")  # a missing, huge or non-text file is refused first
+    if map_flags:
+        raise ConfigError(
+            f"a batch --from a save plays the save's map ({saved.inputs.map.source}), so "
+            "--map cannot choose one",
+            key="--map",
+            fix="Leave --map out with --from.",
+        )
     start = start_of(from_save.read_text(encoding="utf-8"), str(from_save))
     return spec_from_save(batch, start, source), start
 

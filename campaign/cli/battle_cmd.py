@@ -37,12 +37,12 @@ from campaign.cli.battle_print import print_result
 from campaign.cli.common import (
     EngineOption,
     SeedOption,
-    SetOption,
     VariantOption,
     caused_by_ctrl_c,
     check_seed,
     exit_interrupted,
     parse_overrides,
+    repeatable,
     side_option,
 )
 from campaign.cli.refight_cmd import refight_from_log
@@ -98,6 +98,23 @@ def wilson_interval(successes: int, n: int, z: float = _Z95) -> tuple[float, flo
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+#: The tactical doctrines of the shipped rules (config/rules.yaml ``battle.doctrines``,
+#: RULES.md §6.7), as ``--doctrine``'s help lists them: not the strategy doctrines of
+#: ``campaign run`` (§8.8). A variant may add others; the rules loaded decide.
+TACTICAL_DOCTRINES = ("steady", "bold")
+_TACTICS = f"tactical doctrine: {', '.join(TACTICAL_DOCTRINES)} (§6.7)"
+
+#: ``--set`` of a battle fought alone: only the battle's rules (``battle.*``) can change it
+BattleSetOption = Annotated[
+    list[str] | None,
+    repeatable(
+        "KEY=VALUE",
+        "A dotted battle rules override (battle.* keys), e.g. battle.hit_dice=3d10",
+        "--set",
+    ),
+]
 
 
 #: Most battles ``--odds`` fights in one command (its result rows are kept in memory).
@@ -189,14 +206,14 @@ def battle(
     ] = None,
     seed: SeedOption = None,
     variant: VariantOption = None,
-    set_: SetOption = None,
+    set_: BattleSetOption = None,
     engine: EngineOption = None,
     doctrine: Annotated[
         str | None,
-        typer.Option(metavar="NAME", help="Tactical doctrine of both sides (steady, bold)."),
+        typer.Option(metavar="NAME", help=f"Both sides' {_TACTICS}."),
     ] = None,
-    red_doctrine: Annotated[str | None, side_option("Red", "NAME", "tactical doctrine")] = None,
-    blue_doctrine: Annotated[str | None, side_option("Blue", "NAME", "tactical doctrine")] = None,
+    red_doctrine: Annotated[str | None, side_option("Red", "NAME", _TACTICS)] = None,
+    blue_doctrine: Annotated[str | None, side_option("Blue", "NAME", _TACTICS)] = None,
     attacker: Annotated[
         str, typer.Option(metavar="red|blue", help="Who moved in and moves first.")
     ] = "red",
@@ -251,11 +268,11 @@ def battle(
         return
     if battle_number is not None:
         raise ConfigError(
-            "--battle names a battle of a logged campaign",
+            "names a battle of a logged campaign, and no log is given",
             key="--battle",
             fix="Give the log too: campaign battle --from LOG.jsonl --battle N.",
         )
-    loaded = load_rules(variant or [], parse_overrides(set_))
+    loaded = load_rules(variant or [], _battle_overrides(set_))
     rules = loaded.rules.battle
     if odds is not None and odds > ODDS_LIMIT:
         raise ConfigError(
@@ -319,6 +336,28 @@ def battle(
             out.print(line, highlight=False, markup=False)
         out.print()
     print_result(out, result)
+
+
+def _battle_overrides(items: list[str] | None) -> dict[str, Any]:
+    """``--set`` items as overrides (:func:`~campaign.cli.common.parse_overrides`), every key
+    ``battle`` or ``battle.*``: a battle fought alone reads no campaign rule (RULES.md §6).
+
+    Raises
+    ------
+    ConfigError
+        Naming ``--set`` and the key, for a key outside ``battle.*``.
+    """
+    overrides = parse_overrides(items)
+    for key in overrides:
+        if key != "battle" and not key.startswith("battle."):
+            raise ConfigError(
+                f"{key!r} is not a battle rule: a battle fought alone reads only the battle.* "
+                "rules",
+                key="--set",
+                fix="Give a battle.* key, e.g. --set battle.hit_dice=3d10; campaign.* keys "
+                "go to campaign run, fork or batch run.",
+            )
+    return overrides
 
 
 def _refuse_with_from(*given: object) -> None:

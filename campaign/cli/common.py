@@ -11,6 +11,7 @@ import typer
 
 from battle.errors import ConfigError
 from campaign.errors import split_pair
+from campaign.tabletop.policy import FORMS, choice_list
 
 __all__ = [
     "caused_by_ctrl_c",
@@ -194,10 +195,12 @@ SchedulerOption = Annotated[
 ]
 
 
-def results_option() -> Any:
+def results_option(default: str = "") -> Any:
     """``-o/--output``: the DuckDB file a batch-driven command stores its runs in (``batch
-    run``, ``tournament``, ``sensitivity``)."""
-    return typer.Option("--output", "-o", help="DuckDB results file.")
+    run``, ``tournament``, ``sensitivity``); ``default`` says which file without it, when
+    the help cannot show a plain default (``"the spec's output:, else results.duckdb"``)."""
+    where = f"  [default: {default}]" if default else ""  # as Typer writes its defaults
+    return typer.Option("--output", "-o", help=f"DuckDB results file.{where}")
 
 
 #: the charts of a batch-driven command (``batch run``, ``batch report``, ``tournament``,
@@ -239,23 +242,53 @@ def side_option(side: str, metavar: str, what: str) -> Any:
     return typer.Option(metavar=metavar, help=f"{side}'s {what}.")
 
 
+#: the strategy doctrines of the shipped rules (config/rules.yaml ``campaign.doctrines``,
+#: RULES.md §8.8), as help lists them
+STRATEGY_DOCTRINES = ("aggressive", "cautious", "balanced", "raider")
+
+
 def strategy_doctrine(side: str, when: str = "") -> Any:
     """``--red-doctrine``/``--blue-doctrine DOCTRINE`` of a campaign (``run``, ``fork``): the
     side's strategy doctrine (RULES.md §8.8), ``when`` saying from when, e.g.
     ``" from the fork on"``."""
     return side_option(
-        side, "DOCTRINE", f"strategy doctrine{when}: aggressive, cautious, balanced, raider (§8.8)"
+        side, "DOCTRINE", f"strategy doctrine{when}: {', '.join(STRATEGY_DOCTRINES)} (§8.8)"
     )
 
 
-def tabletop_option(stops: str, then: str) -> Any:
+#: the ``--tabletop`` policies of ``campaign run``: those of :mod:`campaign.tabletop.policy`
+#: and ``ask`` (asks at each battle, on a terminal: :func:`campaign.cli.save_table.policy_rule`)
+RUN_TABLETOP = (*FORMS, "ask")
+#: the ``--tabletop`` policies of ``campaign resume``: ``run``'s and ``off`` (no more stops)
+RESUME_TABLETOP = (*RUN_TABLETOP, "off")
+#: how ``--tabletop``'s help writes a policy, where more than its name
+_TABLETOP_HELP = {
+    "units>=N": "'units>=N'",
+    "ask": "ask (asks at each battle, on a terminal)",
+    "off": "off (no more stops)",
+}
+
+
+def tabletop_option(stops: str, choices: tuple[str, ...], then: str) -> Any:
     """``--tabletop POLICY`` (``run``, ``resume``): the battles to stop before, to fight them
     on the table (:func:`campaign.cli.save_table.policy_rule`). Its help is ``stops``, the
-    policies, then ``then``."""
+    policies ``choices`` (:data:`RUN_TABLETOP`, :data:`RESUME_TABLETOP`: those its errors
+    list), then ``then``."""
+    policies = choice_list([_TABLETOP_HELP.get(c, c) for c in choices])
+    return typer.Option(metavar="POLICY", help=f"{stops}: {policies}{then}.")
+
+
+def log_format_option() -> Any:
+    """``--format NAME`` of a command that prints a campaign's log (``run``, ``resume``): the
+    formats registered in :data:`campaign.printers.registry.FORMATS`, each with what it is."""
+    from campaign.printers.registry import FORMATS
+
     return typer.Option(
-        metavar="POLICY",
-        help=f"{stops}: all, 'units>=N', at=JUNCTION[,JUNCTION] or ask (asks at each battle, "
-        f"on a terminal){then}.",
+        "--format",
+        metavar="|".join(FORMATS),
+        help="Log format: "
+        + "; ".join(f"{f.name}: {f.description}" for f in FORMATS.values())
+        + ".",
     )
 
 

@@ -13,11 +13,13 @@ from rich.console import Console
 
 from campaign.cli import COMMANDS, app
 from campaign.cli.common import (
+    RUN_TABLETOP,
     EngineOption,
     SeedOption,
     SetOption,
     VariantOption,
     check_seed,
+    log_format_option,
     parse_overrides,
     parse_pairs,
     repeatable,
@@ -26,7 +28,6 @@ from campaign.cli.common import (
     tabletop_option,
 )
 from campaign.outfile import atomic_text_file, check_distinct_files, check_output_file
-from campaign.printers.registry import FORMATS
 
 if TYPE_CHECKING:
     from campaign.config import LoadedRules
@@ -73,16 +74,7 @@ def run(
     engine: EngineOption = None,
     red_doctrine: Annotated[str, strategy_doctrine("Red")] = "balanced",
     blue_doctrine: Annotated[str, strategy_doctrine("Blue")] = "balanced",
-    fmt: Annotated[
-        str,
-        typer.Option(
-            "--format",
-            metavar="|".join(FORMATS),
-            help="Log format: "
-            + "; ".join(f"{f.name}: {f.description}" for f in FORMATS.values())
-            + ".",
-        ),
-    ] = "text",
+    fmt: Annotated[str, log_format_option()] = "text",
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write the log here.")
     ] = None,
@@ -161,6 +153,7 @@ def run(
         str | None,
         tabletop_option(
             "Stop before the first battle to fight on the table",
+            RUN_TABLETOP,
             "; writes the save, the battle's briefing and its result sheet",
         ),
     ] = None,

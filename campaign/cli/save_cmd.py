@@ -24,9 +24,11 @@ import typer
 from battle.errors import ConfigError
 from campaign.cli import COMMANDS, app
 from campaign.cli.common import (
+    RESUME_TABLETOP,
     SetOption,
     VariantOption,
     fresh_seed,
+    log_format_option,
     parse_overrides,
     strategy_doctrine,
     tabletop_option,
@@ -92,9 +94,10 @@ def resume(
         ),
     ] = None,
     tabletop: Annotated[
-        str | None, tabletop_option("The battles to stop before", ", or off; default: the save's")
+        str | None,
+        tabletop_option("The battles to stop before", RESUME_TABLETOP, "; default: the save's"),
     ] = None,
-    fmt: Annotated[str, typer.Option("--format", help="Log format (as campaign run).")] = "text",
+    fmt: Annotated[str, log_format_option()] = "text",
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write the log here.")
     ] = None,
@@ -104,7 +107,7 @@ def resume(
 ) -> None:
     """Go on with a saved campaign: its whole log, to --until, the next battle to fight on
     the table, or its end."""
-    saved = read_save(save_file)
+    saved = read_save(save_file, flag="")  # an argument, no flag: its path names it
     _check_save_target(save, save_file, "--save")
     if output is not None:
         check_output_file(output, "--output")
@@ -132,7 +135,7 @@ def resume(
             typer.echo(f"no --result: the engine fights battle {saved.stop.battle}", err=True)
         camp, inputs = continue_from(saved, entered, battle_logs=full, loaded_inputs=(cmap, loaded))
     policy = saved.policy if tabletop is None else (None if tabletop == "off" else tabletop)
-    rule = None if stop is not None else policy_rule(policy, camp)
+    rule = None if stop is not None else policy_rule(policy, camp, choices=RESUME_TABLETOP)
     reached = play_on(camp, stop, rule)
     if reached is not None and reached.battle is not None and save is None:
         save = save_file  # the save moves on to the next battle (its result is kept in it)
@@ -147,7 +150,7 @@ def _kept(saved: Save, minute: float) -> tuple[Fork, ...]:
 @app.command("fork", short_help=COMMANDS["fork"].short_help)
 def fork(
     save_file: SaveArgument,
-    save: Annotated[Path, typer.Option(metavar="NEW", help="The new save (required).")],
+    save: Annotated[Path, typer.Option(metavar="NEW", help="The new save.")],
     at: Annotated[
         str | None,
         typer.Option(
@@ -168,7 +171,7 @@ def fork(
 ) -> None:
     """A new save whose campaign plays on from --at under other rules, doctrines or dice
     (with no change, it plays the original future exactly)."""
-    saved = read_save(save_file)
+    saved = read_save(save_file, flag="")  # an argument, no flag: its path names it
     _check_save_target(save, save_file, "--save")
     _check_seeds(reseed, future_seed)
     cmap, loaded = load_inputs(saved.inputs)

@@ -205,8 +205,7 @@ def run_and_save(
         )
     if policy is not None and save is None:
         raise ConfigError(
-            "--tabletop stops before a battle to fight on the table, and needs a save to go "
-            "on from",
+            "stops before a battle to fight on the table, and needs a save to go on from",
             key="--tabletop",
             fix="Add --save FILE (e.g. --save campaign.yaml).",
         )

@@ -12,6 +12,7 @@ from typing import Any
 import typer
 
 from battle.errors import ConfigError
+from campaign.cli.common import RUN_TABLETOP
 from campaign.engine import Campaign
 from campaign.outfile import write_text_whole
 from campaign.table_battle import BattleStart
@@ -32,24 +33,31 @@ BRIEFING_ODDS = 1000
 
 
 def policy_rule(
-    policy: str | None, camp: Campaign, *, interactive: bool | None = None
+    policy: str | None,
+    camp: Campaign,
+    *,
+    choices: tuple[str, ...] = RUN_TABLETOP,
+    interactive: bool | None = None,
 ) -> Callable[[BattleStart], bool] | None:
-    """The stop rule of ``--tabletop POLICY`` (None for none or ``off``): ``all``,
-    ``units>=N``, ``at=J[,J]`` (:func:`campaign.tabletop.policy.parse_policy`), or ``ask``,
-    which asks at each battle on a terminal.
+    """The stop rule of ``--tabletop POLICY`` (None for none, or ``off`` when ``choices``
+    has it): ``all``, ``units>=N``, ``at=J[,J]`` (:func:`campaign.tabletop.policy.parse_policy`),
+    or ``ask``, which asks at each battle on a terminal. ``choices`` are the policies the
+    command accepts (:data:`~campaign.cli.common.RUN_TABLETOP`,
+    :data:`~campaign.cli.common.RESUME_TABLETOP`), which an unknown one's error lists.
 
     Raises
     ------
     ConfigError
         An unknown policy; ``ask`` when stdin or stderr is not a terminal.
     """
-    if policy is None or policy.strip() == "off":
+    spec = None if policy is None else policy.strip()
+    if spec is None or (spec == "off" and "off" in choices):
         return None
-    if policy.strip() != "ask":
+    if spec != "ask":
         from campaign.tabletop.policy import parse_policy
 
         names = {j: str(d.get("name", j)) for j, d in camp.map.graph.nodes(data=True)}
-        return parse_policy(policy, names)
+        return parse_policy(spec, names, choices=choices)
     terminal = sys.stdin.isatty() and sys.stderr.isatty() if interactive is None else interactive
     if not terminal:
         raise ConfigError(

@@ -39,7 +39,9 @@ def sensitivity(
     workers: common.WorkersOption = None,
     backend: common.BackendOption = None,
     scheduler: common.SchedulerOption = None,
-    output: Annotated[Path | None, common.results_option()] = None,
+    output: Annotated[
+        Path | None, common.results_option("the spec's output:, else sensitivity.duckdb")
+    ] = None,
     plot: common.PlotOption = None,
     json_: Annotated[bool, typer.Option("--json", help="Print the indices as JSON.")] = False,
     quiet: common.QuietOption = False,

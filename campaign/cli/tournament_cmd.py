@@ -10,28 +10,53 @@ import typer
 from rich.console import Console, JustifyMethod
 from rich.table import Table
 
+from battle.errors import ConfigError
 from campaign.cli import COMMANDS, app, common
 
 __all__ = ["tournament"]
 
 
-def _split(text: str | None) -> list[str]:
-    return [t.strip() for t in (text or "").split(",") if t.strip()]
+def _names(given: list[str], flag: str, example: str) -> list[str]:
+    """The names of a comma-separated option given once or more, in order
+    (``--doctrines aggressive,cautious --doctrines raider``: all three).
+
+    Raises
+    ------
+    ConfigError
+        Naming ``flag`` and the item, for an empty name (``a,,b``, a comma at an end).
+    """
+    names = []
+    for text in given:
+        for name in text.split(","):
+            if not name.strip():
+                raise ConfigError(
+                    f"an empty name in {text!r}",
+                    key=flag,
+                    fix=f"Write the names with one comma between each, e.g. {flag} {example}.",
+                )
+            names.append(name.strip())
+    return names
 
 
 @app.command("tournament", short_help=COMMANDS["tournament"].short_help)
 def tournament(
     doctrines: Annotated[
-        str,
+        list[str],
         typer.Option(
             metavar="NAME,NAME,...",
-            help="Strategy doctrines, comma-separated, e.g. aggressive,cautious.",
+            help="Strategy doctrines, comma-separated, e.g. aggressive,cautious "
+            f"({', '.join(common.STRATEGY_DOCTRINES)}; RULES.md §8.8); given again, the "
+            "lists are joined.",
         ),
     ],
     maps: Annotated[
-        str,
-        typer.Option(metavar="MAP,...", help="Maps, comma-separated (files or shipped names)."),
-    ] = "default",
+        list[str],
+        typer.Option(
+            metavar="MAP,...",
+            help="Maps, comma-separated (files or shipped names); given again, the lists are "
+            "joined.",
+        ),
+    ] = ["default"],  # noqa: B006 (Typer's default, never changed)
     runs: Annotated[int, typer.Option(help="Campaigns per ordered pairing and map.")] = 200,
     seed: Annotated[
         int | None, typer.Option(help="Root seed (default: resume the same design or fresh).")
@@ -59,8 +84,8 @@ def tournament(
     from campaign.config import load_rules
 
     known = list(load_rules().rules.campaign.doctrines)
-    names = check_doctrines(_split(doctrines), known)
-    map_names = _split(maps) or ["default"]
+    names = check_doctrines(_names(doctrines, "--doctrines", "aggressive,cautious"), known)
+    map_names = _names(maps, "--maps", "default,waterloo-1815")
     spec = tournament_spec(
         names,
         map_names,

@@ -16,27 +16,48 @@ battle on a terminal) is the command line's, not a rule of this module.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from battle.errors import ConfigError
-from campaign.table_battle import BattleStart
 
-__all__ = ["MAX_UNITS", "Policy", "parse_policy"]
+if TYPE_CHECKING:  # a command's help reads FORMS without the campaign's modules
+    from campaign.table_battle import BattleStart
+
+__all__ = ["FORMS", "MAX_UNITS", "Policy", "choice_list", "parse_policy"]
+
+#: the policies :func:`parse_policy` reads, as help and errors write them (a command line
+#: adds its own, e.g. ``ask``)
+FORMS = ("all", "units>=N", "at=JUNCTION[,JUNCTION]")
 
 #: the most units a ``units>=N`` policy may ask for (a bound on what a user types)
 MAX_UNITS = 10_000
 #: a stop rule: whether to stop before this battle
-Policy = Callable[[BattleStart], bool]
+Policy = Callable[["BattleStart"], bool]
 
 _FIX = "Write --tabletop all, --tabletop 'units>=12' or --tabletop at=JUNCTION[,JUNCTION]."
 _UNITS = re.compile(r"^units\s*>=\s*(\d{1,6})$")
 
 
-def parse_policy(text: str, junctions: Mapping[str, str] | None = None) -> Policy:
+def choice_list(choices: Sequence[str]) -> str:
+    """``a, b or c``: the policies a command accepts, as its errors list them.
+
+    >>> choice_list(FORMS)
+    'all, units>=N or at=JUNCTION[,JUNCTION]'
+    """
+    if len(choices) < 2:
+        return "".join(choices)
+    return f"{', '.join(choices[:-1])} or {choices[-1]}"
+
+
+def parse_policy(
+    text: str, junctions: Mapping[str, str] | None = None, *, choices: Sequence[str] = FORMS
+) -> Policy:
     """The stop rule of the policy ``text`` (see the module docstring).
 
     ``junctions`` maps each junction id of the map to its name; given, ``at=`` takes ids or
-    names (any case) and refuses others.
+    names (any case) and refuses others. ``choices`` are every policy the command accepts
+    (:data:`FORMS` and its own, e.g. ``ask``), listed in the error of an unknown one.
 
     Raises
     ------
@@ -61,9 +82,10 @@ def parse_policy(text: str, junctions: Mapping[str, str] | None = None) -> Polic
         wanted = frozenset(_junction(j, junctions) for j in spec[3:].split(","))
         return lambda b: b.junction in wanted
     raise ConfigError(
-        f"expected all, units>=N or at=JUNCTION[,JUNCTION] (found {spec!r:.60})",
+        f"expected {choice_list(choices)} (found {spec!r:.60})",
         key="--tabletop",
-        fix=_FIX,
+        fix="Write one of them, e.g. --tabletop all or --tabletop 'units>=12' (quoted: the "
+        "shell reads >).",
     )
 
 
