@@ -60,11 +60,14 @@ def check_plot_folder(directory: str | Path | None, flag: str = "--plot") -> Non
         )
 
 
-def check_results_output(path: str | Path, flag: str = "--output") -> None:
+def check_results_output(
+    path: str | Path, flag: str = "--output", spec: str | Path | None = None
+) -> None:
     """Refuse a results file a batch could not write, before anything is printed or run.
 
     A new file name in an existing writable folder, or an existing DuckDB file, passes
     (whether an existing file holds a batch's tables is checked when it is opened).
+    ``spec``: the spec file whose ``output:`` key named ``path`` (None: ``flag`` did).
 
     Raises
     ------
@@ -75,6 +78,8 @@ def check_results_output(path: str | Path, flag: str = "--output") -> None:
     """
     path = Path(path)
     folder = path.parent
+    if spec is not None:  # named by the spec's key: the error names the file and the key
+        flag = "output:"
     if path.is_dir():
         problem = "it is a folder, not a file"
         fix = f"Name a results file inside it, e.g. {flag} {path / 'results.duckdb'}."
@@ -95,4 +100,6 @@ def check_results_output(path: str | Path, flag: str = "--output") -> None:
         fix = "Choose a folder you can write to."
     else:
         return
+    if spec is not None:
+        raise BatchSpecError(f"{path}: {problem}", source=str(spec), key="output", fix=fix)
     raise BatchSpecError(problem, source=str(path), key=flag, fix=fix)

@@ -158,7 +158,7 @@ def run(
     }
     batch, start = _from_save(spec_from_flags(base, flags, source), from_save, source)
     out = Path(batch.output or "results.duckdb")
-    _check_outputs(out, "--output" if output is not None or spec is None else "output", plot)
+    _check_outputs(out, spec if output is None and batch.output else None, plot)
     if batch.backend == "local" and not batch.scheduler and batch.workers != 0:
         start_server()  # the workers' fork server warms the engine while the batch is planned
     from campaign.batch.plan import plan_batch
@@ -196,13 +196,13 @@ def run(
     _summary(out, outcome.batch_id, quiet, plot)
 
 
-def _check_outputs(out: Path, output_flag: str, plot: Path | None) -> None:
+def _check_outputs(out: Path, spec: Path | None, plot: Path | None) -> None:
     """Refuse a results file or a charts folder that could not be written, before anything
-    is printed or run (``output_flag``: ``--output``, or ``output`` when a spec file named it).
+    is printed or run (``spec``: the spec file whose ``output:`` named ``out``, else None).
     """
     from campaign.batch.outputs import check_plot_folder, check_results_output
 
-    check_results_output(out, output_flag)
+    check_results_output(out, spec=spec)
     check_plot_folder(plot)
 
 

@@ -59,7 +59,7 @@ def sensitivity(
     sspec, params = load_sensitivity_spec(spec, method, runs=runs, seed=seed, samples=samples)
     out = Path(output or sspec.output or "sensitivity.duckdb")
     # before anything is printed or run
-    check_results_output(out, "--output" if output is not None or not sspec.output else "output")
+    check_results_output(out, spec=spec if output is None and sspec.output else None)
     check_plot_folder(plot)
     problem, x = _design(sspec, params, spec, samples)
     bspec = batch_spec(

@@ -72,6 +72,18 @@ def test_batch_run_refuses_a_folder_as_output(
     )
 
 
+def test_a_spec_files_output_folder_is_blamed_on_the_spec(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(f"output: {tmp_path}\nruns: 2\n", encoding="utf-8")
+    line = _only_error(*run_cli(["batch", str(spec), "--workers", "0"], capsys))
+    assert line == (
+        f"error: {spec}: output: {tmp_path}: it is a folder, not a file. Name a results "
+        f"file inside it, e.g. output: {tmp_path / 'results.duckdb'}."
+    )
+
+
 def test_batch_run_refuses_a_missing_folder_before_its_header(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
