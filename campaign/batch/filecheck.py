@@ -16,10 +16,27 @@ import duckdb
 from campaign.batch.schema import TABLES
 from campaign.errors import BatchSpecError
 
-__all__ = ["check_results_file", "damaged", "is_corruption"]
+__all__ = ["check_results_file", "damaged", "is_corruption", "not_duckdb"]
 
 #: Columns an older file may lack (the store adds them when it opens the file for writing).
 _ADDED_LATER = {"reason_text"}
+
+
+#: DuckDB's magic bytes, at :data:`_MAGIC_AT` in every database file's first block
+_MAGIC = b"DUCK"
+_MAGIC_AT = 8
+
+
+def not_duckdb(path: str | Path) -> bool:
+    """Whether the existing file ``path`` is not a DuckDB database file: its header lacks
+    DuckDB's magic bytes (an empty file has none either). A file that cannot be read is not
+    judged here (False): opening it reports why."""
+    try:
+        with Path(path).open("rb") as handle:
+            head = handle.read(_MAGIC_AT + len(_MAGIC))
+    except OSError:
+        return False
+    return head[_MAGIC_AT:] != _MAGIC
 
 
 def is_corruption(exc: BaseException) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import textwrap
 from collections.abc import Callable
 from dataclasses import asdict
@@ -20,7 +21,7 @@ from campaign.batch.stats import (
     paired_differences,
 )
 
-__all__ = ["print_summary", "summary_document"]
+__all__ = ["print_summary", "print_wrapped", "summary_document"]
 
 
 def _pct(x: float) -> str:
@@ -38,10 +39,10 @@ def _wins(c: CellSummary, interval: Callable[[float, float], str]) -> list[str]:
     return [f"{_pct(c.win_rate(s))} {interval(*c.win_interval(s))}" for s in ("red", "blue")]
 
 
-def _cells_table(title: str, cells: list[CellSummary]) -> Table:
+def _cells_table(cells: list[CellSummary]) -> Table:
     """Per cell: the levels and the results. On a narrow terminal Rich wraps every column
     (``overflow="fold"``): a cell's levels and figures wrap onto more lines, never cut."""
-    table = Table(title=title, title_justify="left", show_lines=len(cells) > 1)
+    table = Table(show_lines=len(cells) > 1)
     fold = {"overflow": "fold"}
     table.add_column("cell", justify="right", no_wrap=True)
     table.add_column("levels", min_width=12, **fold)  # type: ignore[arg-type]
@@ -73,13 +74,11 @@ def _cells_table(title: str, cells: list[CellSummary]) -> Table:
 WIDE = 170
 
 
-def _narrow_tables(title: str, cells: list[CellSummary]) -> list[Table]:
+def _narrow_tables(cells: list[CellSummary]) -> list[Table]:
     """The summary for a narrow terminal (80 columns): a key of each cell's levels, then its
     results with means only (the quartiles are in the wide table and in ``--json``). Ids and
     numbers are never cut; long levels wrap."""
     key = Table(
-        title=title,
-        title_justify="left",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
         collapse_padding=True,
@@ -140,49 +139,90 @@ def _pairs_table(pairs: list[PairedDifference], wide: bool = True) -> Table:
 def fixed_settings(con: duckdb.DuckDBPyConnection, batch_id: str) -> dict[str, str]:
     """What every cell of a batch shares (the factors the cells table leaves out): ``map``,
     ``rules`` (variants and overrides) and ``doctrines`` (Red's and Blue's, RULES.md §8.8),
-    each present only when it is the same in every cell."""
+    each present only when it is the same in every cell.
+
+    When the rules differ between cells, the parts of them every cell shares are named
+    instead: ``variants`` (when the same and not ``default``) and ``overrides`` (each
+    ``KEY=VALUE`` set to one value in every cell, e.g. ``--set battle.max_turns=20`` beside a
+    swept variant), so no setting of the batch goes unmentioned.
+    """
     rows = con.execute(
-        "SELECT DISTINCT map, rules_label, red_doctrine, blue_doctrine FROM cells "
-        "WHERE batch_id = ?",
+        "SELECT DISTINCT map, rules_label, red_doctrine, blue_doctrine, variants, "
+        "overrides_json FROM cells WHERE batch_id = ?",
         [batch_id],
     ).fetchall()
     fixed: dict[str, str] = {}
     for k, name in enumerate(("map", "rules")):
         if len({r[k] for r in rows}) == 1:
             fixed[name] = rows[0][k]
+    if "rules" not in fixed and rows:
+        if len({r[4] for r in rows}) == 1 and rows[0][4] != "default":
+            fixed["variants"] = rows[0][4]
+        shared = _shared_overrides([json.loads(r[5] or "{}") for r in rows])
+        if shared:
+            fixed["overrides"] = ", ".join(shared)
     if len({(r[2], r[3]) for r in rows}) == 1:
         fixed["doctrines"] = f"Red {rows[0][2]} against Blue {rows[0][3]}"
     return fixed
 
 
+def _shared_overrides(overrides: list[dict[str, Any]]) -> list[str]:
+    """The overrides set to the same value in every cell, as ``KEY=VALUE`` texts (values as
+    JSON, text bare), in key order."""
+    first, *others = overrides
+    return [
+        f"{key}={value if isinstance(value, str) else json.dumps(value)}"
+        for key, value in sorted(first.items())
+        if all(key in o and json.dumps(o[key]) == json.dumps(value) for o in others)
+    ]
+
+
+def print_wrapped(console: Console, text: str, indent: str = "", style: str = "") -> None:
+    """Print ``text`` wrapped to the console's width at spaces only: a word longer than a
+    line (a batch id, a path, ``map=waterloo-1815``) stays whole on a line of its own, so
+    it can be copied as it is; continuation lines start with ``indent``."""
+    lines = textwrap.fill(
+        text,
+        width=max(console.width, 20),
+        subsequent_indent=indent,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+    console.print(lines, style=style or None, highlight=False, soft_wrap=True)
+
+
 def print_summary(
     con: duckdb.DuckDBPyConnection, batch_id: str, console: Console, title: str = ""
 ) -> None:
-    """Print the per-cell table and the paired differences of one batch."""
+    """Print the per-cell table and the paired differences of one batch.
+
+    The title (default ``batch ID``) is a line of its own above the tables, wrapped at
+    spaces only: the batch id is never split, so it can be copied for ``--batch``.
+    """
     cells = cell_summaries(con, batch_id)
     if not cells:
         console.print(f"batch {batch_id}: no runs stored yet")
         return
+    print_wrapped(console, title or f"batch {batch_id}", style="table.title")
     if console.width >= WIDE:
-        console.print(_cells_table(title or f"batch {batch_id}", cells))
+        console.print(_cells_table(cells))
         note = "win % with 95% Wilson interval; lengths as mean (quartiles); minutes since "
         note += "dawn of day 1, nights included"
     else:
-        for table in _narrow_tables(title or f"batch {batch_id}", cells):
+        for table in _narrow_tables(cells):
             console.print(table)
         note = "win % with 95% Wilson interval; days and battles as means (quartiles: --json)"
     console.print(note, style="dim")
     fixed = fixed_settings(con, batch_id)
+    lines = []
     if fixed:
-        line = "the same in every cell: " + "; ".join(f"{k} {v}" for k, v in fixed.items())
-        if console.width < WIDE:
-            line = textwrap.fill(line, width=console.width, subsequent_indent="  ")
-        console.print(line, highlight=False, soft_wrap=True)
-    for character in cell_character(con, batch_id):
-        line = character_line(character)
+        lines.append("the same in every cell: " + "; ".join(f"{k} {v}" for k, v in fixed.items()))
+    lines += [character_line(character) for character in cell_character(con, batch_id)]
+    for line in lines:
         if console.width < WIDE:  # wrapped, its continuation lines indented
-            line = textwrap.fill(line, width=console.width, subsequent_indent="  ")
-        console.print(line, highlight=False, soft_wrap=True)
+            print_wrapped(console, line, "  ")
+        else:
+            console.print(line, highlight=False, soft_wrap=True)
     pairs = paired_differences(con, batch_id, cells)
     if pairs:
         console.print(_pairs_table(pairs, console.width >= WIDE))

@@ -125,6 +125,12 @@ class BatchSpec(BaseModel):
             )
         return value.strip() if value is not None else None
 
+    @field_validator("maps", "variants", "doctrines")
+    @classmethod
+    def _once_each(cls, value: list[Any]) -> list[Any]:
+        _refuse_repeats(["+".join(v) if isinstance(v, list) else v for v in value])
+        return value
+
     @field_validator("doctrines")
     @classmethod
     def _pairs(cls, value: list[str]) -> list[str]:
@@ -148,7 +154,35 @@ class BatchSpec(BaseModel):
                 )
             if isinstance(levels, list) and not levels:
                 raise ValueError(f"{key}: an empty list sweeps nothing; give at least one value")
+            if isinstance(levels, list):
+                _refuse_repeats([json.dumps(level) for level in levels], f"{key}: ")
         return value
+
+
+#: why a level may be given only once in a factor
+_TWICE = (
+    "is given twice; each value makes one cell of the grid, so a repeat would run the same "
+    "cell twice and report it as two"
+)
+
+
+def _repeated(levels: list[str]) -> str | None:
+    """The first level given twice in one factor (``--variant pursuit --variant pursuit``,
+    ``maps: [default, default]``, ``set: {k: [60, 60]}``), or None when each is given once."""
+    return next((v for k, v in enumerate(levels) if v in levels[:k]), None)
+
+
+def _refuse_repeats(levels: list[str], prefix: str = "") -> None:
+    """Refuse a level given twice in one factor of a spec (see :func:`_repeated`).
+
+    Raises
+    ------
+    ValueError
+        Naming the repeated level (pydantic reports it with the field's key path).
+    """
+    twice = _repeated(levels)
+    if twice is not None:
+        raise ValueError(f"{prefix}{twice} {_TWICE}: give each value once")
 
 
 @dataclass(frozen=True)
@@ -457,8 +491,28 @@ def spec_from_flags(
             given[name] = FLAG_OF_FIELD.get(name, f"--{name.replace('_', '-')}")
         if name == "set":
             pairs = [parse_set_flag(t) for t in value]
+            for key, levels in pairs:
+                if isinstance(levels, list):
+                    _refuse_flag_repeats([json.dumps(v) for v in levels], "--set", f"{key}: ")
             if isinstance(data.get("set", {}), dict):  # else the spec's set: is reported
                 data["set"] = {**data.get("set", {}), **dict(pairs)}
         else:
+            if name in ("maps", "variants", "doctrines"):
+                _refuse_flag_repeats(value, given[name])
             data[name] = value
     return validate_spec(data, source, given)
+
+
+def _refuse_flag_repeats(levels: list[str], flag: str, prefix: str = "") -> None:
+    """Refuse a flag's level given twice (see :func:`_repeated`).
+
+    Raises
+    ------
+    BatchSpecError
+        Naming the flag, the repeated level and the fix.
+    """
+    twice = _repeated(levels)
+    if twice is not None:
+        raise BatchSpecError(
+            f"{prefix}{twice} {_TWICE}", key=flag, fix=f"Give each {flag} value once."
+        )

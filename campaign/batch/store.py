@@ -29,7 +29,7 @@ import duckdb
 import pyarrow as pa
 
 from campaign.batch.columns import record_batch
-from campaign.batch.filecheck import check_results_file, damaged, is_corruption
+from campaign.batch.filecheck import check_results_file, damaged, is_corruption, not_duckdb
 from campaign.batch.reasons import battle_reason_text, run_reason_code
 from campaign.batch.schema import TABLES, comment_sql, create_sql
 from campaign.batch.todo import MissingRuns
@@ -123,6 +123,40 @@ def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
+def _not_duckdb(path: str | Path, read_only: bool) -> BatchSpecError:
+    """The refusal of a file that is not a DuckDB database (a log, a CSV, an empty file)."""
+    return BatchSpecError(
+        "this file is not a DuckDB results file",
+        source=str(path),
+        fix=(
+            "Give the .duckdb file a batch wrote (`campaign batch run ... -o FILE`)"
+            if read_only
+            else "Give a new file name (it is created) or a results file a batch wrote"
+        )
+        + "; the file is left as it is.",
+    )
+
+
+def _cannot_open(path: str | Path, exc: duckdb.Error, read_only: bool) -> BatchSpecError:
+    """The refusal of a DuckDB file that cannot be opened: locked by a batch still writing
+    it (wait for it), or another reason given in DuckDB's words."""
+    detail = " ".join(str(exc).split())[:200]
+    if "lock" in str(exc).lower():
+        return BatchSpecError(
+            "the results file is locked by another process (a batch still writing it)",
+            source=str(path),
+            fix="Wait until that batch ends, or "
+            + ("read a copy of the file." if read_only else "write to another --output file."),
+        )
+    return BatchSpecError(
+        f"cannot open the results file ({detail})",
+        source=str(path),
+        fix="Check that you may read the file."
+        if read_only
+        else "Use a DuckDB file in a place you may write to.",
+    )
+
+
 class ResultStore:
     """A DuckDB results file opened for one batch (the coordinator's only writer).
 
@@ -162,31 +196,22 @@ class ResultStore:
                 source=str(path),
                 fix=f"Create the folder first (mkdir -p {folder}) or choose another path.",
             )
+        if not read_only and self.path.is_dir():
+            raise BatchSpecError(
+                "this is a folder, not a results file",
+                source=str(path),
+                fix=f"Name a results file inside it, e.g. {self.path / 'results.duckdb'}.",
+            )
+        if self.path.is_file() and not_duckdb(self.path):  # DuckDB's header is missing
+            raise _not_duckdb(path, read_only)
         try:
             self.con = duckdb.connect(str(self.path), read_only=read_only)
         except duckdb.Error as exc:
             if is_corruption(exc):
                 raise damaged(path, exc, writing=not read_only) from None
             if "not a valid DuckDB database file" in str(exc):
-                raise BatchSpecError(
-                    "this file is not a DuckDB results file",
-                    source=str(path),
-                    fix=(
-                        "Give the .duckdb file a batch wrote (`campaign batch run ... -o FILE`)"
-                        if read_only
-                        else "Give a new file name (it is created) or a results file a batch wrote"
-                    )
-                    + "; the file is left as it is.",
-                ) from None
-            raise BatchSpecError(
-                f"cannot open the results file ({exc})",
-                source=str(path),
-                fix="Check that you may read the file; a batch still writing it locks it, so "
-                "wait until that batch ends."
-                if read_only
-                else "Use a DuckDB file that no other batch is writing, in a place you may "
-                "write to.",
-            ) from None
+                raise _not_duckdb(path, read_only) from None
+            raise _cannot_open(path, exc, read_only) from None
         try:
             check_results_file(
                 self.con,

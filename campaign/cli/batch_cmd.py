@@ -174,12 +174,13 @@ def run(
         "output": str(output) if output else None,
     }
     batch, start = _from_save(spec_from_flags(base, flags, source), from_save, source, map_)
+    out = Path(batch.output or "results.duckdb")
+    _check_outputs(out, spec if output is None and batch.output else None, plot)
     if batch.backend == "local" and not batch.scheduler and batch.workers != 0:
         start_server()  # the workers' fork server warms the engine while the batch is planned
     from campaign.batch.plan import plan_batch
 
     plan = plan_batch(batch, source, _given(flags, set_), start)  # every cell validated first
-    out = Path(batch.output or "results.duckdb")
     console = _console()
     if not quiet:
         _announce(
@@ -200,13 +201,26 @@ def run(
             None if quiet else console,
         )
     if not quiet:
-        console.print(
+        from campaign.batch.report import print_wrapped
+
+        print_wrapped(
+            console,
             f"{outcome.done_now} runs in {outcome.seconds:.1f} s "
             f"({outcome.rate:,.1f} runs/s); {outcome.already_done} were already stored; "
             f"seed entropy {outcome.entropy}",
-            highlight=False,
+            "  ",
         )
     _summary(out, outcome.batch_id, quiet, plot)
+
+
+def _check_outputs(out: Path, spec: Path | None, plot: Path | None) -> None:
+    """Refuse a results file or a charts folder that could not be written, before anything
+    is printed or run (``spec``: the spec file whose ``output:`` named ``out``, else None).
+    """
+    from campaign.batch.outputs import check_plot_folder, check_results_output
+
+    check_results_output(out, spec=spec)
+    check_plot_folder(plot)
 
 
 def _precision_limits(
@@ -295,16 +309,20 @@ def _announce(
 ) -> None:
     """The batch's first lines: its cells and runs, and what the defaults chose when no spec
     was given."""
+    from campaign.batch.report import print_wrapped
+
     if from_flags:  # flags only: say what the defaults chose
-        console.print(
+        print_wrapped(
+            console,
             f"no spec file given: the batch is built from flags and defaults (maps: "
-            f"{', '.join(batch.maps)}); see config/batches/*.yaml for specs",
-            highlight=False,
+            f"{', '.join(batch.maps)}); for a spec file see config/batches/*.yaml",
+            "  ",
         )
-    console.print(
+    print_wrapped(
+        console,
         f"{'batch' if batch.name == 'batch' else 'batch ' + batch.name}: "
         f"{cells} cell(s) × {runs_text} → {out}",
-        highlight=False,
+        "  ",
     )
 
 
@@ -373,11 +391,13 @@ def report(
     json_: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
     """Print the summary of a results file: per-cell rates and paired differences."""
+    from campaign.batch.outputs import check_plot_folder
     from campaign.batch.plots import write_plots
     from campaign.batch.report import print_summary, summary_document
     from campaign.batch.stats import batch_ids
     from campaign.batch.store import open_results
 
+    check_plot_folder(plot)  # before any summary is printed
     store = open_results(results)
     try:
         ids = batch_ids(store.con)

@@ -52,14 +52,18 @@ def sensitivity(
     """
     from campaign.analysis.charts import sensitivity_chart
     from campaign.analysis.sensitivity import batch_spec, load_sensitivity_spec, write_table
+    from campaign.batch.outputs import check_plot_folder, check_results_output
     from campaign.batch.plan import plan_batch
     from campaign.cli import fail
 
     if method is not None and method not in ("morris", "sobol"):
         fail(f"--method: {method!r} is not a method. Choose morris or sobol.")
     sspec, params = load_sensitivity_spec(spec, method, runs=runs, seed=seed, samples=samples)
-    problem, x = _design(sspec, params, spec, samples)
     out = Path(output or sspec.output or "sensitivity.duckdb")
+    # before anything is printed or run
+    check_results_output(out, spec=spec if output is None and sspec.output else None)
+    check_plot_folder(plot)
+    problem, x = _design(sspec, params, spec, samples)
     bspec = batch_spec(
         sspec, params, x, workers=workers, backend=backend, scheduler=scheduler, output=str(out)
     )

@@ -80,9 +80,12 @@ def tournament(
         tournament_spec,
         write_tables,
     )
+    from campaign.batch.outputs import check_plot_folder, check_results_output
     from campaign.batch.plan import plan_batch
     from campaign.config import load_rules
 
+    check_results_output(output)  # before anything is printed or run
+    check_plot_folder(plot)
     known = list(load_rules().rules.campaign.doctrines)
     names = check_doctrines(_names(doctrines, "--doctrines", "aggressive,cautious"), known)
     map_names = _names(maps, "--maps", "default,waterloo-1815")
