@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,17 @@ import typer
 
 from campaign.outfile import atomic_text_file, write_text_whole
 
-__all__ = ["print_log", "write_save"]
+__all__ = ["LogOptions", "print_log", "write_save"]
+
+
+@dataclass(frozen=True)
+class LogOptions:
+    """How the log is printed (as ``campaign run`` prints it)."""
+
+    fmt: str = "text"
+    output: Path | None = None
+    verbose: bool = False
+    view: str = "umpire"
 
 
 def print_log(
@@ -20,17 +31,14 @@ def print_log(
     cmap: Any,
     loaded: Any,
     seed: int,
+    log: LogOptions,
     *,
-    fmt: str = "text",
-    output: Path | None = None,
-    verbose: bool = False,
-    view: str = "umpire",
     forks: Sequence[tuple[float, Any]] = (),
 ) -> None:
-    """Print ``events`` as ``campaign run`` prints a log (format ``fmt``, to ``output`` whole
-    or not at all, else stdout). ``forks``: ``(minute, LoadedRules)`` of each fork of the
-    campaign (``campaign fork``), in order: a battle's odds are worked out under the rules
-    it was fought under (``loaded`` before the first fork)."""
+    """Print ``events`` as ``campaign run`` prints a log (``log``: its format, to its
+    output file whole or not at all, else stdout). ``forks``: ``(minute, LoadedRules)`` of
+    each fork of the campaign (``campaign fork``), in order: a battle's odds are worked out
+    under the rules it was fought under (``loaded`` before the first fork)."""
     from campaign.printers.odds import OddsBook, RulesOverTime
     from campaign.printers.registry import PrintOptions, output_format
 
@@ -40,14 +48,14 @@ def print_log(
     if forks:
         books = [(0.0, odds)] + [(minute, OddsBook(r.rules, seed)) for minute, r in forks]
         odds = RulesOverTime(books)
-    opts = PrintOptions(view, names, verbose, odds, cmap.naming, terrain)
-    printer = output_format(fmt)
-    if output is None:
+    opts = PrintOptions(log.view, names, log.verbose, odds, cmap.naming, terrain)
+    printer = output_format(log.fmt)
+    if log.output is None:
         printer.write(events, sys.stdout, opts)
     else:
-        with atomic_text_file(output, "--output") as out:
+        with atomic_text_file(log.output, "--output") as out:
             printer.write(events, out, opts)
-        typer.echo(f"log written to {output}", err=True)
+        typer.echo(f"log written to {log.output}", err=True)
 
 
 def write_save(save: Any, path: Path, flag: str = "--save") -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import typer
 
 from battle.errors import ConfigError
-from campaign.cli.save_common import print_log, write_save
+from campaign.cli.save_common import LogOptions, print_log, write_save
 from campaign.clock import Clock
 from campaign.config import LoadedRules
 from campaign.engine import Campaign
@@ -54,16 +54,6 @@ class SavedRun:
             rules=rules_input(self.loaded),
             doctrines=dict(self.doctrines),
         )
-
-
-@dataclass(frozen=True)
-class LogOptions:
-    """How the log is printed (as ``campaign run`` prints it)."""
-
-    fmt: str = "text"
-    output: Path | None = None
-    verbose: bool = False
-    view: str = "umpire"
 
 
 def clock_of_rules(loaded: LoadedRules) -> Clock:
@@ -123,17 +113,9 @@ def stop_here(
         here = state_at_stop(camp)
         events, until = camp.events[: here.events], here.time
     loaded, forks = rules_over_time(camp, inputs)
-    print_log(
-        with_forks(events, inputs, forks, until),
-        camp.map,
-        loaded,
-        inputs.seed,
-        fmt=log.fmt,
-        output=log.output,
-        verbose=log.verbose,
-        view=log.view,
-        forks=[(fork.minute, rules) for fork, rules in forks],
-    )
+    told = with_forks(events, inputs, forks, until)
+    changes = [(fork.minute, rules) for fork, rules in forks]
+    print_log(told, camp.map, loaded, inputs.seed, log, forks=changes)
     if save is not None:
         write_save(save_of(camp, inputs, stop, at, policy, state), save)
     if reached is None:
