@@ -74,6 +74,9 @@ class BattleDesk:
         self.rows: list[BattleRow] = []
         #: junction -> the battle fought there now (RULES.md §8.4: one at a time)
         self.fighting: dict[str, Battle] = {}
+        #: side -> (:meth:`engaged`, :meth:`engaged_since`) while ``fighting`` stays the
+        #: same (asked at every decision; emptied whenever a battle is added or removed)
+        self._engaged: dict[str, tuple[tuple[str, ...], tuple[float, ...]]] = {}
         #: junction -> dawn, for a battle due at night and held until then (§8.3)
         self.dawn: dict[str, float] = {}
         #: every battle begun and not yet ended, by number (roads included)
@@ -95,6 +98,16 @@ class BattleDesk:
                     break
         found.sort()
         return tuple(found)
+
+    def engaged_now(self, side: str) -> tuple[tuple[str, ...], tuple[float, ...]]:
+        """:meth:`engaged` and :meth:`engaged_since` together, for a doctrine's view (RULES.md
+        §8.4, §8.8: it hears the guns), worked out once while the battles stay the same."""
+        if not self.fighting:
+            return (), ()
+        found = self._engaged.get(side)
+        if found is None:
+            found = self._engaged[side] = (self.engaged(side), self.engaged_since(side))
+        return found
 
     def engaged_since(self, side: str) -> tuple[float, ...]:
         """The start of each battle of :meth:`engaged`, in the same order (campaign
@@ -309,6 +322,7 @@ class BattleDesk:
         else:
             assert where.junction is not None
             self.fighting[where.junction] = battle
+            self._engaged.clear()
         self._fight_out(battle)
         for d in camp.divisions:  # the guns are heard: divisions holding think again (§8.8)
             if d.id in camp.holding:
@@ -407,6 +421,7 @@ class BattleDesk:
         junction = where.junction
         if junction is not None:
             del self.fighting[junction]
+            self._engaged.clear()
         by_side, winner = self._apply(battle, everyone)
         result = battle.result
         reason = result.reason if result is not None else ""

@@ -152,6 +152,7 @@ def _view(camp: Campaign, side: str, at: str, contested: bool) -> SideView | Non
             view = d.own_view = OwnDivision(d.id, location, heading, boxes, free)
         own.append(view)
     own_base, enemy_base = camp.bases[side]
+    engaged, since = camp.desk.engaged_now(side)
     return SideView(
         side,
         now,
@@ -163,6 +164,6 @@ def _view(camp: Campaign, side: str, at: str, contested: bool) -> SideView | Non
         camp.objectives,
         camp.endgame.owner,
         camp.unknown_boxes,
-        camp.desk.engaged(side),
-        camp.desk.engaged_since(side),
+        engaged,
+        since,
     )

@@ -51,6 +51,7 @@ from campaign.strategy.knowledge import (
 from campaign.strategy.plan import (
     DAY_MINUTES,
     TURN_BACK_DETOUR_HOURS,
+    Asked,
     back_for_the_same_reason,
     may_turn_back,
     note_arrival,
@@ -106,7 +107,7 @@ class Strategist(Chooser):
         if order.code in GROUP_CODES:
             for friend in order.friends:
                 self._mem(friend).follow = (view.now, at, order)
-        order = self._settle(div, at, view, order)
+        order = self._settle(div, at, view, order, m)
         if order.code not in ("plan", "flank"):
             m.plan = None  # the campaign has begun in earnest: the opening plan is over
             m.planned = True
@@ -137,19 +138,20 @@ class Strategist(Chooser):
             return True  # it holds the base already: the guard it would be (no second order)
         return last.code in GUARD_CODES or self._guard_first(div, at, view) is None
 
-    def _settle(self, div: str, at: str, view: SideView, order: Order) -> Order:
-        """``order``, or the order ``div`` keeps when no trigger fired (:mod:`.plan`)."""
+    def _settle(self, div: str, at: str, view: SideView, order: Order, m: Memory) -> Order:
+        """``order``, or the order ``div`` (remembered in ``m``) keeps when no trigger fired
+        (:mod:`.plan`)."""
         asked = _Asked(self, div, at, view)
-        if 0 in view.enemy_boxes.values():
-            for enemy, boxes in view.enemy_boxes.items():
-                if boxes <= 0 and enemy not in self.plan.gone:  # no boxes left: as good as gone
-                    self.observe_gone(enemy)
-        m = self._mem(div)
+        known = view.enemy_boxes
+        for boxes in known.values():  # (``0 in known.values()``, as a loop the compiled
+            if boxes == 0:  # module runs on ints rather than a generic search)
+                for enemy, left in known.items():
+                    if left <= 0 and enemy not in self.plan.gone:  # no boxes left: as good as gone
+                        self.observe_gone(enemy)
+                break
         came = m.arrived
         came_from = came[0] if came is not None and came[1] == at else None
-        order = self.plan.settle(
-            div, at, view.now, order, asked.snap, view.enemy_positions, asked.go, came_from
-        )
+        order = self.plan.settle(div, at, view.now, order, asked, view.enemy_positions, came_from)
         if (
             came_from is None
             or order.step != came_from
@@ -240,10 +242,10 @@ class Strategist(Chooser):
         return Order("no_turn_back", None, None, aim=goal)
 
 
-class _Asked:
+class _Asked(Asked):
     """What :meth:`Strategist._settle` may ask about division ``div`` at ``at``, each worked
     out once, when first asked: the junctions of the enemy groups too strong to attack from
-    here, and the :class:`Snapshot` of what it knows of the enemy now.
+    here, and the :class:`Snapshot` of what it knows of the enemy now (:class:`.plan.Asked`).
 
     (A small object rather than closures: closures over each other make a reference cycle,
     which only the garbage collector frees, at every decision.)

@@ -26,6 +26,7 @@ __all__ = [
     "DAY_MINUTES",
     "TURN_BACK_DETOUR_HOURS",
     "ArmyPlan",
+    "Asked",
     "Kept",
     "back_for_the_same_reason",
     "base_in_danger",
@@ -80,8 +81,10 @@ def note_arrival(m: Memory, at: str) -> None:
     """The march of its last order reached ``at`` (it was not held up by a failed
     rough-road test): that is the last march it made."""
     came = m.came
-    if came is not None and came[1] == at and m.arrived is not came:
-        m.arrived, m.arrived_order, m.arrived_t = came, m.came_order, m.came_t
+    # (``m.came`` again, not ``came``: compiled, the tuple checked is unboxed, and boxing it
+    # again would make a new tuple, never the one ``m.arrived`` holds)
+    if came is not None and came[1] == at and m.arrived is not m.came:
+        m.arrived, m.arrived_order, m.arrived_t = m.came, m.came_order, m.came_t
 
 
 def back_for_the_same_reason(
@@ -126,6 +129,31 @@ class Kept:
 
 #: march for a goal: (code, at, goal, enemy_at, enemies, friends, aim) -> Order
 Go = Callable[[str, str, str, str | None, tuple[str, ...], tuple[str, ...], str | None], Order]
+
+
+class Asked:
+    """What :meth:`ArmyPlan.settle` may ask about the division it settles: what it knows of
+    the enemy now (:meth:`snap`) and a march for a goal around the stronger enemies
+    (:meth:`go`). This one answers with the functions it is given; the strategist's own
+    (``doctrine._Asked``) is a subclass that works each answer out when first asked.
+    (An object rather than two callables: compiled, its methods are called directly.)"""
+
+    __slots__ = ("_go_by", "_snap_by")
+
+    def __init__(self, snap: Callable[[], Snapshot], go: Go) -> None:
+        self._snap_by = snap
+        self._go_by = go
+
+    def snap(self) -> Snapshot:
+        """What the division knows of the enemy now (:class:`Snapshot`)."""
+        return self._snap_by()
+
+    def go(
+        self, code: str, at: str, goal: str, enemy_at: str | None,
+        enemies: tuple[str, ...], friends: tuple[str, ...], aim: str | None,
+    ) -> Order:  # fmt: skip
+        """March for ``goal`` around the stronger enemies (:data:`Go`)."""
+        return self._go_by(code, at, goal, enemy_at, enemies, friends, aim)
 
 
 class ArmyPlan:
@@ -220,34 +248,33 @@ class ArmyPlan:
         return None
 
     def settle(
-        self, div: str, at: str, now: float, new: Order, snap: Callable[[], Snapshot],
-        enemy_positions: dict[str, str], go: Go, came_from: str | None = None,
+        self, div: str, at: str, now: float, new: Order, asked: Asked,
+        enemy_positions: dict[str, str], came_from: str | None = None,
     ) -> Order:  # fmt: skip
         """The order ``div`` at ``at`` follows (RULES.md §8.8 *(house)*): ``new`` when it
         keeps to the kept order, or when the kept order is done and ``new`` does not turn
         back to ``came_from`` the same day, or when a trigger fired (then ``new`` carries
         the trigger); else the kept order's next step, or a hold when the kept order is done
-        and ``new`` would turn back for no reason. ``snap`` gives what the division knows of
-        the enemy now, ``go`` marches for a goal (:data:`Go`)."""
+        and ``new`` would turn back for no reason. ``asked`` gives what the division knows
+        of the enemy now and marches for a goal (:class:`Asked`)."""
         kept = self.kept.get(div)
         if kept is not None:
             old = kept.order
             same = old.code == new.code and old.goal == new.goal
             back = came_from is not None and new.step == came_from
             if not same and (old.goal != at or back):
-                new = self._keep(div, kept, at, now, new, snap, enemy_positions, go)
-                return self._end_hold(div, now, new, snap, enemy_positions)
-        new = self._end_hold(div, now, new, snap, enemy_positions)
+                new = self._keep(div, kept, at, now, new, asked, enemy_positions)
+                return self._end_hold(div, now, new, asked, enemy_positions)
+        new = self._end_hold(div, now, new, asked, enemy_positions)
         if new.step is not None and (
             kept is None or kept.order.code != new.code or kept.order.goal != new.goal
         ):
-            self.kept[div] = Kept(new, now, snap())
+            self.kept[div] = Kept(new, now, asked.snap())
         return new
 
     def _end_hold(
-        self, div: str, now: float, new: Order, snap: Callable[[], Snapshot],
-        enemy_positions: dict[str, str],
-    ) -> Order:  # fmt: skip
+        self, div: str, now: float, new: Order, asked: Asked, enemy_positions: dict[str, str]
+    ) -> Order:
         """``new``, with the trigger that ended the planned hold ``div`` kept, if ``new``
         ends it and one fired (every change of plan told with its reason, RULES.md §8.8
         *(house)*); a new planned hold is remembered from its first minute."""
@@ -256,7 +283,7 @@ class ArmyPlan:
             if new.code in PLANNED_HOLDS:
                 old = held.order if held is not None else None
                 if old is None or (old.code, old.enemy_at) != (new.code, new.enemy_at):
-                    self.held[div] = Kept(new, now, snap())
+                    self.held[div] = Kept(new, now, asked.snap())
             else:
                 self.held.pop(div, None)
             return new
@@ -265,24 +292,24 @@ class ArmyPlan:
         del self.held[div]
         if new.trigger:
             return new
-        fired = self.trigger(held, now, snap(), enemy_positions)
+        fired = self.trigger(held, now, asked.snap(), enemy_positions)
         return new if fired is None else new.with_trigger(*fired)
 
     def _keep(
-        self, div: str, kept: Kept, at: str, now: float, new: Order,
-        snap: Callable[[], Snapshot], enemy_positions: dict[str, str], go: Go,
+        self, div: str, kept: Kept, at: str, now: float, new: Order, asked: Asked,
+        enemy_positions: dict[str, str],
     ) -> Order:  # fmt: skip
         """:meth:`settle` when ``new`` differs from the kept order (and the kept order is
         not done, or ``new`` turns back): the kept order's next step, or a hold, when no
         trigger fired; else ``new`` with its trigger, kept in turn when it marches."""
         old = kept.order
-        fired = self.trigger(kept, now, snap(), enemy_positions)
+        fired = self.trigger(kept, now, asked.snap(), enemy_positions)
         if fired is None and new.code in GUARD_CODES:
             fired = ("threat", new.enemy_at or "")  # the base comes first
         if fired is None and new.code == "hold_base":
             fired = ("base", at)  # the enemy base is taken: held until nightfall
         if fired is None and old.goal != at:
-            on = go(old.code, at, old.goal or at, old.enemy_at,
+            on = asked.go(old.code, at, old.goal or at, old.enemy_at,
                     self.alive(old.enemies), self.alive(old.friends), old.aim)  # fmt: skip
             if on.step is not None:
                 return on
@@ -293,5 +320,5 @@ class ArmyPlan:
         if new.step is None:
             del self.kept[div]  # given up for a hold: nothing kept to fire again
         else:
-            self.kept[div] = Kept(new, now, snap())
+            self.kept[div] = Kept(new, now, asked.snap())
         return new

@@ -307,7 +307,10 @@ def cheapest_avoiding(
 
 def runs_through(route: tuple[str, ...], junctions: set[str]) -> bool:
     """Whether ``route`` passes through one of ``junctions`` between its ends."""
-    return len(route) > 2 and not junctions.isdisjoint(route[1:-1])
+    for i in range(1, len(route) - 1):  # (no slice made: asked of every route taken)
+        if route[i] in junctions:
+            return True
+    return False
 
 
 def nearer(hours: float, tie: float, j: str, best_hours: float, best_tie: float, best: str) -> bool:

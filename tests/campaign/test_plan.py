@@ -7,7 +7,7 @@ from campaign.events import Ordered
 from campaign.printers.narrative import Narrator
 from campaign.printers.orders import order_sentence
 from campaign.strategy.knowledge import EnemyGroup, Order
-from campaign.strategy.plan import ArmyPlan, base_in_danger
+from campaign.strategy.plan import ArmyPlan, Asked, base_in_danger
 from campaign.strategy.triggers import TIMEOUT_MINUTES, Snapshot, balance_changed
 
 CALM = Snapshot(0, False, ())
@@ -16,6 +16,10 @@ CALM = Snapshot(0, False, ())
 def go(code, at, goal, enemy_at, enemies, friends, aim):
     """A stand-in route: one step straight to the goal."""
     return Order(code, goal, goal, enemy_at, enemies, friends, aim)
+
+
+#: a division that knows of no enemy near it, marching by the stand-in route
+CALM_ASKED = Asked(lambda: CALM, go)
 
 
 def test_balance_changes_by_half_or_a_threat():
@@ -30,12 +34,12 @@ def test_balance_changes_by_half_or_a_threat():
 def test_a_kept_order_holds_until_a_trigger_fires():
     plan = ArmyPlan()
     first = Order("objective", "X", "M")
-    assert plan.settle("B1", "A", 0.0, first, lambda: CALM, {}, go) is first
+    assert plan.settle("B1", "A", 0.0, first, CALM_ASKED, {}) is first
     other = Order("advance", "Y", "A2")
-    kept = plan.settle("B1", "M", 60.0, other, lambda: CALM, {}, go)
+    kept = plan.settle("B1", "M", 60.0, other, CALM_ASKED, {})
     assert (kept.code, kept.goal, kept.trigger) == ("objective", "X", "")
     plan.battle_seen(90.0, "Q")
-    changed = plan.settle("B1", "M", 120.0, other, lambda: CALM, {}, go)
+    changed = plan.settle("B1", "M", 120.0, other, CALM_ASKED, {})
     assert (changed.code, changed.goal, changed.trigger, changed.cause) == (
         "advance",
         "Y",
@@ -51,17 +55,19 @@ def test_nightfall_sighting_and_timeout_are_triggers():
         (TIMEOUT_MINUTES + 1, CALM, "timeout"),
     ):
         plan = ArmyPlan()
-        plan.settle("R1", "A", 0.0, Order("objective", "X", "M"), lambda: CALM, {}, go)
-        new = plan.settle("R1", "M", now, Order("advance", "Y", "A2"), lambda s=snap: s, {}, go)
+        plan.settle("R1", "A", 0.0, Order("objective", "X", "M"), CALM_ASKED, {})
+        new = plan.settle(
+            "R1", "M", now, Order("advance", "Y", "A2"), Asked(lambda s=snap: s, go), {}
+        )
         assert new.trigger == trigger, (now, trigger)
 
 
 def test_an_order_on_a_destroyed_enemy_is_void():
     plan = ArmyPlan()
     attack = Order("attack", "X", "M", enemy_at="X", enemies=("B2",))
-    plan.settle("R1", "A", 0.0, attack, lambda: CALM, {"B2": "X"}, go)
+    plan.settle("R1", "A", 0.0, attack, CALM_ASKED, {"B2": "X"})
     plan.forget("B2")
-    new = plan.settle("R1", "M", 30.0, Order("objective", "Z", "N"), lambda: CALM, {}, go)
+    new = plan.settle("R1", "M", 30.0, Order("objective", "Z", "N"), CALM_ASKED, {})
     assert (new.trigger, new.cause) == ("void", "B2")
     assert plan.alive(("B2", "B3")) == ("B3",)
 
@@ -69,17 +75,17 @@ def test_an_order_on_a_destroyed_enemy_is_void():
 def test_an_enemy_gone_from_where_it_was_seen_voids_the_attack():
     plan = ArmyPlan()
     attack = Order("attack", "X", "M", enemy_at="X", enemies=("B2",))
-    plan.settle("R1", "A", 0.0, attack, lambda: CALM, {"B2": "X"}, go)
-    new = plan.settle("R1", "M", 30.0, Order("objective", "Z", "N"), lambda: CALM, {"B2": "W"}, go)
+    plan.settle("R1", "A", 0.0, attack, CALM_ASKED, {"B2": "X"})
+    new = plan.settle("R1", "M", 30.0, Order("objective", "Z", "N"), CALM_ASKED, {"B2": "W"})
     assert (new.trigger, new.cause) == ("void", "at:X")
 
 
 def test_done_then_turning_back_without_a_trigger_holds():
     plan = ArmyPlan()
-    plan.settle("R1", "A", 0.0, Order("objective", "M", "M"), lambda: CALM, {}, go)
-    back = plan.settle("R1", "M", 120.0, Order("advance", "Y", "A"), lambda: CALM, {}, go, "A")
+    plan.settle("R1", "A", 0.0, Order("objective", "M", "M"), CALM_ASKED, {})
+    back = plan.settle("R1", "M", 120.0, Order("advance", "Y", "A"), CALM_ASKED, {}, "A")
     assert back.code == "no_turn_back" and back.step is None
-    onward = plan.settle("R1", "M", 120.0, Order("advance", "Y", "Z"), lambda: CALM, {}, go, "A")
+    onward = plan.settle("R1", "M", 120.0, Order("advance", "Y", "Z"), CALM_ASKED, {}, "A")
     assert (onward.code, onward.trigger) == ("advance", "")
 
 
@@ -119,10 +125,8 @@ def test_a_march_that_ends_a_planned_hold_names_its_trigger():
     for positions, trigger, cause in (({}, "void", "at:Q"), ({"R2": "Q"}, "", "")):
         plan = ArmyPlan()
         wait = Order("wait", None, None, "Q", (), ("B1",))
-        assert plan.settle("B2", "M", 600.0, wait, lambda: CALM, {"R2": "Q"}, go) is wait
-        march = plan.settle(
-            "B2", "M", 660.0, Order("attack", "Q", "Q"), lambda: CALM, positions, go
-        )
+        assert plan.settle("B2", "M", 600.0, wait, CALM_ASKED, {"R2": "Q"}) is wait
+        march = plan.settle("B2", "M", 660.0, Order("attack", "Q", "Q"), CALM_ASKED, positions)
         assert (march.code, march.trigger, march.cause) == ("attack", trigger, cause)
         assert "B2" not in plan.held  # the hold is over either way
 
