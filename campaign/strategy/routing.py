@@ -307,10 +307,8 @@ def cheapest_avoiding(
 
 def runs_through(route: tuple[str, ...], junctions: set[str]) -> bool:
     """Whether ``route`` passes through one of ``junctions`` between its ends."""
-    for i in range(1, len(route) - 1):  # (no slice made: asked of every route taken)
-        if route[i] in junctions:
-            return True
-    return False
+    # (no slice made: asked of every route taken; compiled, any() of a generator is a loop)
+    return any(route[i] in junctions for i in range(1, len(route) - 1))
 
 
 def nearer(hours: float, tie: float, j: str, best_hours: float, best_tie: float, best: str) -> bool:
