@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.batch.conftest import only_error as _only_error
+
 Cli = Callable[[list[str]], tuple[int, str, str]]
 
 SENSITIVITY = Path(__file__).resolve().parents[2] / "config" / "sensitivity" / "rules-morris.yaml"
@@ -16,14 +18,6 @@ COMMANDS = {
     "tournament": ["tournament", "--doctrines", "aggressive,cautious", "--runs", "2"],
     "sensitivity": ["sensitivity", str(SENSITIVITY), "--runs", "1"],
 }
-
-
-def _only_error(code: int, out: str, err: str) -> str:
-    assert code == 2, err
-    assert "Traceback" not in err and out == "", out
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), err
-    return lines[0]
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))

@@ -67,3 +67,12 @@ KERNEL_TESTS = [
     "test_worker_start.py",
 ]
 collect_ignore = [] if numba_available() else KERNEL_TESTS
+
+
+def only_error(code: int, out: str, err: str) -> str:
+    """The one ``error:`` line of a refused command that printed nothing else."""
+    assert code == 2, err
+    assert "Traceback" not in err and out == "", out
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    return lines[0]

@@ -14,19 +14,11 @@ from campaign.batch.runner import run_batch
 from campaign.batch.store import ResultStore
 from campaign.errors import BatchSpecError
 
+from .conftest import only_error as _only_error
 from .conftest import run_cli, small_plan
 
 #: a two-campaign batch from flags only, run inline
 QUICK = ["batch", "run", "--runs", "2", "--seed", "1", "--workers", "0"]
-
-
-def _only_error(code: int, out: str, err: str) -> str:
-    """The one ``error:`` line of a refused command that printed nothing else."""
-    assert code == 2, err
-    assert "Traceback" not in err and out == "", out
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), err
-    return lines[0]
 
 
 @pytest.fixture(scope="module")
