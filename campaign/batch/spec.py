@@ -491,6 +491,15 @@ def spec_from_flags(
             given[name] = FLAG_OF_FIELD.get(name, f"--{name.replace('_', '-')}")
         if name == "set":
             pairs = [parse_set_flag(t) for t in value]
+            first: dict[str, Any] = {}
+            for key, levels in pairs:  # which value was meant? (a sweep is one key=[a, b])
+                if first.setdefault(key, levels) != levels:
+                    raise BatchSpecError(
+                        f"{key} is given twice, with two values",
+                        key="--set",
+                        fix=f"Give --set {key}=VALUE once; to sweep it, give its values as "
+                        f"one list, e.g. --set '{key}=[40,70]'.",
+                    )
             for key, levels in pairs:
                 if isinstance(levels, list):
                     _refuse_flag_repeats([json.dumps(v) for v in levels], "--set", f"{key}: ")

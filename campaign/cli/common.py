@@ -83,13 +83,21 @@ def parse_pairs(
     Raises
     ------
     ConfigError
-        If an item has no ``=`` or an empty key.
+        If an item has no ``=`` or an empty key, or a key is given twice with two values
+        (which one was meant?).
     """
     out: dict[str, str] = {}
     for item in items or []:
         fix = f"Write it as {flag} {example} (a key, '=', a value)."
         key, value = split_pair(item, ConfigError, flag, "KEY=VALUE", fix)
-        out[key] = value.strip()
+        value = value.strip()
+        if out.get(key, value) != value:
+            raise ConfigError(
+                f"{key} is given twice, as {out[key]} and as {value}",
+                key=flag,
+                fix=f"Give {flag} {key}=VALUE once, with the value you mean.",
+            )
+        out[key] = value
     return out
 
 

@@ -177,3 +177,26 @@ def test_battle_refuses_a_campaign_key(capsys: pytest.CaptureFixture[str]) -> No
     assert code == 2
     assert line.startswith("error: --set: 'campaign.rough_road_pass' is not a battle rule")
     assert "battle.hit_dice=3d10" in line
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["run", "--seed", "1"],
+        ["battle", "--seed", "1"],
+        ["batch", "run", "--runs", "2", "--workers", "0"],
+    ],
+)
+def test_a_set_key_given_twice_with_two_values_is_refused(argv, tmp_path, capsys) -> None:
+    key = "battle.max_turns"
+    if argv[0] == "batch":
+        argv = [*argv, "-o", str(tmp_path / "r.duckdb")]
+    code, _, err = run_cli([*argv, "--set", f"{key}=20", "--set", f"{key}=30"], capsys)
+    assert code == 2 and "Traceback" not in err
+    line = one_error_line(err)
+    assert line.startswith(f"error: --set: {key} is given twice"), line
+    assert not (tmp_path / "r.duckdb").exists()
+    # the same value twice is no question: it is taken
+    if argv[0] != "batch":
+        code, _, err = run_cli([*argv, "--set", f"{key}=20", "--set", f"{key}=20"], capsys)
+        assert code == 0, err
