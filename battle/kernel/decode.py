@@ -210,8 +210,10 @@ def _decoder(
     return decode
 
 
-#: withdrawal checks by their row and dice (the same check recurs across battles)
-_CHECKS: dict[tuple[float, ...], WithdrawalChecked] = {}
+#: withdrawal checks by their row and dice (the same check recurs across battles); each entry
+#: holds its Tables, so the ``id(t)`` in its key never names a later Tables at a reused address
+#: (a dropped rules' "vs 8+" was once read back under the default 12+)
+_CHECKS: dict[tuple[float, ...], tuple[Tables, WithdrawalChecked]] = {}
 
 
 def _withdrawals(t: Tables, E: FloatArray, n: int) -> tuple[WithdrawalChecked, ...]:
@@ -222,8 +224,10 @@ def _withdrawals(t: Tables, E: FloatArray, n: int) -> tuple[WithdrawalChecked, .
         nrolls = int(r[EWD_NROLLS])
         rolls = E[i + 1 : i + 1 + nrolls, ER_ROLL].tolist()
         key = (id(t), *r[E_TURN:EW], *rolls)
-        check = _CHECKS.get(key)
-        if check is None:
+        hit = _CHECKS.get(key)
+        if hit is not None and hit[0] is t:
+            check = hit[1]
+        else:
             pct = r[EWD_PERCENT]
             own = SideTally(*[int(x) for x in r[EWD_OWN : EWD_OWN + 4]])
             enemy = SideTally(*[int(x) for x in r[EWD_ENEMY : EWD_ENEMY + 4]])
@@ -241,7 +245,7 @@ def _withdrawals(t: Tables, E: FloatArray, n: int) -> tuple[WithdrawalChecked, .
             )
             if len(_CHECKS) > 100_000:
                 _CHECKS.clear()
-            _CHECKS[key] = check
+            _CHECKS[key] = (t, check)
         out.append(check)
     return tuple(out)
 
