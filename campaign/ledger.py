@@ -20,7 +20,6 @@ summary read from it. Nothing else keeps a tally.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from battle.withdrawal import SideTally
@@ -69,10 +68,13 @@ class Losses:
         return f"Losses({self.division!r}, {self.hits!r}, {self.destroyed!r})"
 
 
-@dataclass(eq=False)  # compared and hashed by identity, as before
 class SideRecord:
     """Counts of what happened to one army over the campaign (RULES.md §7.6 rows), all 0 at
-    the start."""
+    the start. Compared and hashed by identity.
+
+    (A plain class with class-level defaults, not a dataclass: compiled, its constructor
+    sets them in C, where a dataclass's generated ``__init__`` stays interpreted; every
+    campaign makes two, campaign.native.)"""
 
     initial_boxes: int = 0
     hits: int = 0  # actual hits taken over the campaign

@@ -9,8 +9,6 @@ together (:func:`arrived_together`), whether two divisions set off together
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from battle.result import BattleResult
 from battle.units import Force
 from campaign.army import Division
@@ -86,7 +84,6 @@ class Meeting:
         return self.junction if self.junction is not None else "~".join(self.road or ())
 
 
-@dataclass(eq=False)
 class Battle:
     """A battle being fought: what it needs to be fought again with a late arrival.
 
@@ -97,10 +94,9 @@ class Battle:
     ``ground_steps`` the training grades the defender's units gained from the ground (the
     optional house rule ``terrain``, :mod:`campaign.terrain`; 0 without it).
 
-    A dataclass, equal only to itself: made once a battle, where the generated (interpreted)
-    ``__init__`` costs nothing that shows. ``joins``, ``result`` and ``version`` are left to
-    their defaults when it is made (not ``init=False``: compiled, mypyc's dataclass leaves
-    such a field unset).
+    Equal only to itself. (A plain class with its own ``__init__``, not a dataclass:
+    compiled, its constructor runs in C, where a dataclass's generated ``__init__`` stays
+    interpreted; made for every battle, campaign.native.)
     """
 
     number: int
@@ -113,10 +109,42 @@ class Battle:
     max_bounds: int
     stream: int
     slot: int
-    ground_steps: int = 0
-    joins: list[tuple[Division, int]] = field(default_factory=list)
-    result: BattleResult | None = None
-    version: int = 0
+    ground_steps: int
+    joins: list[tuple[Division, int]]
+    result: BattleResult | None
+    version: int
+
+    def __init__(
+        self,
+        number: int,
+        where: Meeting,
+        divisions: list[Division],
+        forces: tuple[Force, Force],
+        attacker: str,
+        roll_off: tuple[int, int] | None,
+        start: float,
+        max_bounds: int,
+        stream: int,
+        slot: int,
+        ground_steps: int = 0,
+    ) -> None:
+        self.number = number
+        self.where = where
+        self.divisions = divisions
+        self.forces = forces
+        self.attacker = attacker
+        self.roll_off = roll_off
+        self.start = start
+        self.max_bounds = max_bounds
+        self.stream = stream
+        self.slot = slot
+        self.ground_steps = ground_steps
+        self.joins = []
+        self.result = None
+        self.version = 0
+
+    def __repr__(self) -> str:
+        return f"Battle(number={self.number!r}, where={self.where!r}, start={self.start!r})"
 
     @property
     def end(self) -> float:
