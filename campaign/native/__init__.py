@@ -57,6 +57,7 @@ MODULES: tuple[str, ...] = (
     "campaign.strategy.routing",
     "campaign.strategy.targets",
     "campaign.strategy.triggers",
+    "campaign.telling",
 )
 #: The build's record: source hash, Python, and the file of every compiled module.
 STAMP_NAME = "native.json"
