@@ -27,7 +27,17 @@ from battle.result import BattleResult
 from battle.rules import BattleRules
 from battle.units import Force
 
-__all__ = ["ENGINES", "ENV", "FightOptions", "engine_name", "fight", "load_engine", "use_engine"]
+__all__ = [
+    "ENGINES",
+    "ENV",
+    "Fight",
+    "FightOptions",
+    "engine_fight",
+    "engine_name",
+    "fight",
+    "load_engine",
+    "use_engine",
+]
 
 #: the engines a battle can be fought on (RULES.md §3–§7 either way)
 ENGINES = ("kernel", "reference")
@@ -150,6 +160,19 @@ def engine_name() -> str:
         If ``BATTLE_ENGINE`` names no engine.
     """
     return _choose()[0]
+
+
+def engine_fight() -> Fight:
+    """The ``fight`` function of the engine chosen (:func:`engine_name`): what :func:`fight`
+    calls, with the same parameters, for a caller that fights many battles and looks the
+    engine up once (a campaign: a battle's call then skips the dispatch).
+
+    Raises
+    ------
+    ConfigError
+        If ``BATTLE_ENGINE`` names no engine.
+    """
+    return _choose()[1]
 
 
 def _choose() -> tuple[str, Fight]:

@@ -1,7 +1,8 @@
 """Meetings and their battles in a campaign (RULES.md §8.4, §8.5).
 
 The :class:`BattleDesk` notices meetings — opposing divisions at one junction, or about to
-pass each other on a road — and fights them with :func:`battle.engine.fight`:
+pass each other on a road — and fights them with :func:`battle.engine.fight` (called as
+:func:`battle.engine.engine_fight`, the chosen engine's own):
 
 * **One battle per junction** (§8.4): every division of either side at the junction when it
   starts fights; no second battle starts there while one is fought.
@@ -29,8 +30,9 @@ import bisect
 from typing import TYPE_CHECKING
 
 from battle.arrivals import Arrival
-from battle.engine import fight
+from battle.engine import Fight, engine_fight
 from battle.result import BattleResult
+from battle.rules import BattleRules
 from battle.units import Force, UnitSpec
 from campaign import telling
 from campaign.army import Division
@@ -85,6 +87,18 @@ class BattleDesk:
         self.places: dict[str | tuple[str, str], None] = {}
         #: ``battle.bound_minutes`` (RULES.md §8.3: 15), read for every meeting
         self.bound_minutes: int = camp.rules.battle.bound_minutes
+        #: ``campaign.terrain_grade_steps`` (the house rule ``terrain``; empty without it),
+        #: read for every battle an arrival starts
+        self.terrain_steps: dict[str, int] = camp.cr.terrain_grade_steps
+        #: the ``fight`` of the battle engine chosen (battle.engine), looked up at the first
+        #: battle (the engine is loaded then, as before): each battle calls it without the
+        #: dispatch of :func:`battle.engine.fight`
+        self.engine: Fight | None = None
+        #: the battle rules (``battle:``, RULES.md §3–§7) and both sides' tactical doctrine
+        #: (``campaign.battle_doctrine``, §6.7), handed to every battle (config models'
+        #: attributes are generic look-ups from compiled code: read once)
+        self.battle_rules: BattleRules = camp.rules.battle
+        self.doctrines: tuple[str, str] = (camp.cr.battle_doctrine, camp.cr.battle_doctrine)
 
     def engaged(self, side: str) -> tuple[str, ...]:
         """Junctions where ``side`` is fighting a battle now, sorted (for its doctrine)."""
@@ -195,6 +209,8 @@ class BattleDesk:
         if dawn is not None and dawn > now:
             self._wait_for_dawn(junction, dawn)
             return
+        if not self._both_sides_at(junction):  # (most checks: nobody to meet, said at once)
+            return
         # at night, divisions only resting until dawn count too: the meeting is fought then
         # (§8.3, §8.4; left out, nobody looked at the junction again at dawn)
         start = self._start_time(now)
@@ -208,6 +224,20 @@ class BattleDesk:
             self._hold_for_dawn(junction, met, now, start, arriving)
             return
         self.fight(Meeting(junction=junction), here, arriving)
+
+    def _both_sides_at(self, junction: str) -> bool:
+        """Whether divisions of both sides stand at ``junction``: without them no meeting
+        is there (RULES.md §8.4), whoever of them is free or met. One pass, nothing built."""
+        red = blue = False
+        for d in self.camp.divisions:
+            if d.alive and d.location == junction:
+                if d.side == "red":
+                    red = True
+                else:
+                    blue = True
+                if red and blue:
+                    return True
+        return False
 
     def _wait_for_dawn(self, junction: str, dawn: float) -> None:
         """Divisions that reach ``junction`` in the night of a battle held for ``dawn`` wait
@@ -290,9 +320,10 @@ class BattleDesk:
         for d in sorted(divisions, key=_by_id):  # each side's units, its divisions by id
             (red if d.side == "red" else blue).extend(d.units)
         steps = 0
-        if arriving is not None and where.junction is not None:  # house rule `terrain`
+        terrain = self.terrain_steps  # house rule `terrain` (without it, no ground helps)
+        if terrain and arriving is not None and where.junction is not None:
             ground = camp.map.graph.nodes[where.junction].get("terrain")
-            steps = defender_steps(camp.cr.terrain_grade_steps, ground)
+            steps = defender_steps(terrain, ground)
             red, blue = hold_ground(red, blue, attacker, steps)
         sides = camp.map.sides
         forces = (Force(sides["red"].name, tuple(red)), Force(sides["blue"].name, tuple(blue)))
@@ -342,13 +373,16 @@ class BattleDesk:
         arrivals = [Arrival(k, SIDES.index(d.side), tuple(d.units)) for d, k in battle.joins]
         result = camp.table.outcome(battle)  # fought on the table (campaign.table_battle)
         if result is None:
-            result = fight(
+            engine = self.engine
+            if engine is None:
+                engine = self.engine = engine_fight()
+            result = engine(
                 battle.forces[0],
                 battle.forces[1],
-                camp.rules.battle,
+                self.battle_rules,
                 camp.streams.restart(battle.stream),  # from the stream's start, every time
                 attacker=SIDES.index(battle.attacker),
-                doctrines=(camp.cr.battle_doctrine, camp.cr.battle_doctrine),
+                doctrines=self.doctrines,
                 max_bounds=battle.max_bounds,
                 record_events=camp.battle_logs,
                 arrivals=arrivals,

@@ -74,14 +74,15 @@ def test_primary_road_lost_reads_the_objectives_of_the_road() -> None:
 
 
 def test_battle_totals_read_from_the_unit_columns_equal_total_hits() -> None:
-    """The campaign reads a battle's total hits from its unit columns (campaign.battles):
-    the same dict as BattleResult.total_hits, over many seeds, with late arrivals that
+    """The campaign reads a battle's total hits, and each side's units and hits, from its
+    unit columns (campaign.battles): the same as BattleResult.total_hits, unit_count and
+    hits_taken, over many seeds, with late arrivals that
     join and that never join (``present`` then lists who fought) and without any."""
     from battle.arrivals import Arrival
     from battle.engine import fight
     from battle.forces import parse_force_flag
     from battle.units import UnitSpec
-    from campaign.battle_record import unit_totals
+    from campaign.battle_record import side_totals, unit_totals
 
     br = load_rules().rules.battle
     red = parse_force_flag("4i1c1a", "Red", "R")
@@ -98,4 +99,6 @@ def test_battle_totals_read_from_the_unit_columns_equal_total_hits() -> None:
         c = result.unit_columns
         kinds.add("none" if c is None else ("all" if c.present is None else "some"))
         assert unit_totals(result) == result.total_hits()
+        sides = (result.unit_count(0), result.unit_count(1))
+        assert side_totals(result) == (*sides, result.hits_taken(0), result.hits_taken(1))
     assert {"all", "some"} <= kinds  # both column forms were read
