@@ -38,8 +38,8 @@ with ``Routine.wake`` (:meth:`campaign.engine.Campaign.wake`): where SimPy's
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Generator
-from heapq import heappop, heappush
 from typing import Any, Final
 
 import simpy
@@ -76,6 +76,10 @@ _RESUMED: Final[Priority] = -1.0
 
 #: the events SimPy makes triggered and ok (``simpy.Timeout``): none of them can fail
 _TIMEOUT: Final = simpy.Timeout
+#: heapq's push and pop, as finals: compiled, a final is read directly, where a name
+#: imported from a Python module is looked up in the module's dict at every use (every event)
+_push: Final = heapq.heappush
+_pop: Final = heapq.heappop
 
 
 class _Woken:
@@ -205,7 +209,7 @@ class Clock:
             self._asked = None
             priority, delay = asked
         self.scheduled += 1
-        heappush(self.queue, (self.now + delay, priority, self.scheduled, event))
+        _push(self.queue, (self.now + delay, priority, self.scheduled, event))
 
     def trigger(
         self, event: simpy.Event, priority: Priority, value: Any = None, delay: SimTime = 0
@@ -237,7 +241,7 @@ class Clock:
         """
         if not self.queue:
             raise EmptySchedule
-        entry = heappop(self.queue)  # (its priority and order not unpacked: not read)
+        entry = _pop(self.queue)  # (its priority and order not unpacked: not read)
         self.now = entry[0]
         event = entry[3]
         self.steps += 1
