@@ -38,8 +38,8 @@ with ``Routine.wake`` (:meth:`campaign.engine.Campaign.wake`): where SimPy's
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Generator
-from heapq import heappop, heappush
 from typing import Any, Final
 
 import simpy
@@ -65,13 +65,21 @@ __all__ = [
     "waits_on",
 ]
 
+#: an event's priority, lowest first: SimPy's ints (``URGENT`` 0, ``NORMAL`` 1) or the clock's
+#: floats below; a union, so that compiled code keeps the number it is given (a ``float``
+#: would be unboxed and a new one boxed for the queue at every event)
+Priority = int | float
 #: between URGENT (0) and NORMAL (1): the clock only compares priorities
-_AFTER_URGENT = 0.5
+_AFTER_URGENT: Final[Priority] = 0.5
 #: the priority SimPy gives an event put back after a stop (``StopSimulation``): first of all
-_RESUMED = -1.0
+_RESUMED: Final[Priority] = -1.0
 
 #: the events SimPy makes triggered and ok (``simpy.Timeout``): none of them can fail
 _TIMEOUT: Final = simpy.Timeout
+#: heapq's push and pop, as finals: compiled, a final is read directly, where a name
+#: imported from a Python module is looked up in the module's dict at every use (every event)
+_push: Final = heapq.heappush
+_pop: Final = heapq.heappop
 
 
 class _Woken:
@@ -103,7 +111,7 @@ class Wait:
     """
 
     def __init__(
-        self, env: Clock, delay: SimTime, priority: float = NORMAL, value: Any = None
+        self, env: Clock, delay: SimTime, priority: Priority = NORMAL, value: Any = None
     ) -> None:
         if delay < 0:
             raise ValueError(f"Negative delay {delay}")
@@ -142,7 +150,7 @@ class Alarm(Wait):
 Waitable = simpy.Event | Wait
 #: one scheduled event: (minute, priority, order of scheduling, event), as simpy.Environment
 #: keeps them; the order makes every entry unique, so events themselves are never compared
-Entry = tuple[SimTime, float, int, Waitable]
+Entry = tuple[SimTime, Priority, int, Waitable]
 
 
 class Clock:
@@ -170,7 +178,7 @@ class Clock:
         #: the routine running now (None: none), set as it resumes and leaves off
         self.active_process: Routine | None = None
         # (priority, delay) asked of the next schedule() by trigger()
-        self._asked: tuple[float, SimTime] | None = None
+        self._asked: tuple[Priority, SimTime] | None = None
 
     # --------------------------------------------------------------- SimPy's environment
     def event(self) -> simpy.Event:
@@ -193,7 +201,7 @@ class Clock:
         its start is an urgent event of this minute)."""
         return Routine(self, generator)
 
-    def schedule(self, event: Waitable, priority: float = NORMAL, delay: SimTime = 0) -> None:
+    def schedule(self, event: Waitable, priority: Priority = NORMAL, delay: SimTime = 0) -> None:
         """Queue the triggered ``event`` to run in ``delay`` minutes at ``priority`` (SimPy's
         events call this as they are triggered), or as :meth:`trigger` asked."""
         asked = self._asked
@@ -201,10 +209,10 @@ class Clock:
             self._asked = None
             priority, delay = asked
         self.scheduled += 1
-        heappush(self.queue, (self.now + delay, priority, self.scheduled, event))
+        _push(self.queue, (self.now + delay, priority, self.scheduled, event))
 
     def trigger(
-        self, event: simpy.Event, priority: float, value: Any = None, delay: SimTime = 0
+        self, event: simpy.Event, priority: Priority, value: Any = None, delay: SimTime = 0
     ) -> None:
         """Trigger ``event`` with ``value`` (``Event.succeed``) to run in ``delay`` minutes at
         ``priority``. Raises RuntimeError if it was triggered already."""
@@ -233,14 +241,26 @@ class Clock:
         """
         if not self.queue:
             raise EmptySchedule
-        self.now, _, _, event = heappop(self.queue)
+        entry = _pop(self.queue)  # (its priority and order not unpacked: not read)
+        self.now = entry[0]
+        event = entry[3]
         self.steps += 1
-        callbacks = event.callbacks
+        # most events are Waits: their callbacks read and marked as a compiled class's
+        # attribute, not looked up as any event's (a step is the clock's most run code)
+        callbacks: list[Callable[[Any], None]] | None
+        if isinstance(event, Wait):
+            callbacks = event.callbacks
+            event.callbacks = None
+        else:
+            callbacks = event.callbacks
+            event.callbacks = None  # type: ignore[assignment]  # processed (SimPy's mark)
         assert callbacks is not None  # (an event runs once)
-        event.callbacks = None  # processed (SimPy's mark)
         try:
             for callback in callbacks:
-                callback(event)
+                if isinstance(callback, Routine):  # (most callbacks: called natively)
+                    callback.resume(event)
+                else:
+                    callback(event)
         except StopSimulation:
             event.callbacks = callbacks[callbacks.index(callback) + 1 :]
             self.schedule(event, _RESUMED)
@@ -308,6 +328,9 @@ class Routine:
     def __init__(self, env: Clock, generator: Generator[Waitable, Any, Any]) -> None:
         self.env = env
         self.generator = generator
+        # its ``send``, looked up once: compiled, ``generator.send(...)`` looks the method up
+        # by name at every resumption (the generator's type is only known as it runs)
+        self._send: Callable[[Any], Waitable] = generator.send
         self.is_alive = True
         self._ended: simpy.Event | None = None  # (made when first asked for, or at the end)
         start = Wait(env, 0, URGENT)  # as SimPy's Initialize: urgent, ahead of interrupts
@@ -323,7 +346,12 @@ class Routine:
         return self._ended
 
     def __call__(self, event: Waitable) -> None:
-        """Resume with ``event``'s value (it ran), or its exception (it failed)."""
+        """Resume with ``event``'s value (it ran), or its exception (it failed): as a
+        callback of ``event``."""
+        self._resume(event, None)
+
+    def resume(self, event: Waitable) -> None:
+        """What calling it does (:meth:`__call__`), called natively by :meth:`Clock.step`."""
         self._resume(event, None)
 
     def interrupt(self, cause: Any = None) -> None:
@@ -369,14 +397,15 @@ class Routine:
         env = self.env
         env.active_process = self
         generator = self.generator
+        send = self._send
         while True:
             try:
                 if thrown is not None:
                     event = generator.throw(thrown)
                 elif isinstance(event, Wait):  # noqa: SIM114  (never fails; read natively)
-                    event = generator.send(event.value)
+                    event = send(event.value)
                 elif type(event) is _TIMEOUT or event.ok:  # (a timeout cannot fail)
-                    event = generator.send(event.value)
+                    event = send(event.value)
                 else:  # a failed event: a copy of its exception is thrown in
                     event.defused = True
                     failure = event.value
@@ -391,7 +420,11 @@ class Routine:
                 self._end(None, error)
                 break
             thrown = None
-            callbacks = event.callbacks
+            callbacks: list[Callable[[Any], None]] | None
+            if isinstance(event, Wait):  # noqa: SIM108  (read natively, as in Clock.step)
+                callbacks = event.callbacks
+            else:
+                callbacks = event.callbacks
             if callbacks is not None:  # not run yet: it resumes this process when it runs
                 callbacks.append(self)
                 self.target = event
