@@ -5,12 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from battle.events import Factor
-from battle.withdrawal import (
-    WithdrawalTable,
-    roll_withdrawals,
-    withdrawal_order,
-    withdrawal_table,
-)
+from battle.withdrawal import WithdrawalTable, roll_withdrawals, withdrawal_table
 from campaign.events import SIDES, CampaignEnded, DayEnded, DivisionAtEnd, WithdrawalCheck
 from campaign.ledger import Ledger
 from campaign.result import CampaignResult
@@ -195,9 +190,6 @@ class Endgame:
 
     def _withdrawal_checks(self) -> None:
         camp = self.camp
-        if not camp.record:  # events off (batch runs): no check's record is wanted
-            self._withdrawal_totals()
-            return
         threshold = self.threshold
         checks: list[tuple[str, float, list[Factor]]] = []
         for side in SIDES:
@@ -207,7 +199,7 @@ class Endgame:
             scale = self.scale
             own, enemy = self.ledger.withdrawal_tallies(side, scale, self.batteries_per_factor)
             rows = self.table.factors(own, enemy, pct)  # (withdrawal_factors, RULES.md §7.2)
-            if scale == "division":  # names: the log's only
+            if scale == "division" and camp.record:  # names: the log's only
                 rows = [Factor(DIVISION_ROWS.get(name, name), n) for name, n in rows]
             checks.append((side, pct, rows))
         if checks:
@@ -238,54 +230,6 @@ class Endgame:
                 )
             if c.withdraws:
                 withdrew.append(c.side)
-        self._withdrawn(withdrew)
-
-    def _withdrawal_totals(self) -> None:
-        """The evening's withdrawal checks with events off (RULES.md §7.2–§7.4, §7.6): what
-        :meth:`_withdrawal_checks` and ``battle.withdrawal.roll_withdrawals`` do, the same dice
-        in the same order, but each army's factors only summed (no row named, no
-        ``losses 35%`` written) and no record of the rolls made: with nothing to log, those
-        were most of an evening's cost (interpreted code, issue 26)."""
-        camp = self.camp
-        ledger = self.ledger
-        table = self.table
-        sides: list[str] = []
-        totals: list[int] = []  # each army's factors: the sum of its table.factors rows
-        for side in SIDES:
-            pct = ledger.casualty_percent(side)
-            if pct < self.threshold:
-                continue
-            own, enemy = ledger.withdrawal_tallies(side, self.scale, self.batteries_per_factor)
-            total = table.loss_factors(pct)
-            for weight, count, _, _ in table.rows:  # own losses add, the enemy's subtract
-                total += weight * (getattr(own, count) - getattr(enemy, count))
-            sides.append(side)
-            totals.append(total)
-        if not sides:
-            return
-        # the army with more factors rolls first; with equal factors both roll (§7.3–§7.4)
-        second = totals[1] if len(totals) == 2 else 0
-        swap, equal = withdrawal_order(len(totals), totals[0], second)
-        if swap:
-            sides.reverse()
-            totals.reverse()
-        dice = camp.dice
-        withdrew: list[str] = []
-        for i, side in enumerate(sides):
-            thrown = 0
-            for _ in range(totals[i]):  # none when the total is 0 or less
-                thrown += dice.d(self.die)
-            camp.event_wanted()  # (False: the check is counted as its event would be)
-            if thrown >= self.success_total:
-                withdrew.append(side)
-                if not equal:  # the other army does not roll
-                    break
-        self._withdrawn(withdrew)
-
-    def _withdrawn(self, withdrew: list[str]) -> None:
-        """End the campaign if an army withdrew this evening (``withdrew``: the sides that
-        did, in the order they rolled; both: a draw), RULES.md §7.6."""
-        camp = self.camp
         if len(withdrew) == 2:
             camp.end(None, "both armies withdrew the same evening: a draw")
         elif withdrew:
