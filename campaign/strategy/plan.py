@@ -181,12 +181,20 @@ class ArmyPlan:
 
     def rendezvous_for(self, enemy_at: str, chosen: str, div: str) -> str:
         """The rendezvous against the enemy group at ``enemy_at``: the one already chosen
-        while it stands (its chooser not gone), else ``chosen`` (chosen by ``div``)."""
+        while it stands (:meth:`standing_rendezvous`), else ``chosen`` (chosen by ``div``)."""
+        found = self.standing_rendezvous(enemy_at)
+        if found is not None:
+            return found
+        self.rendezvous[enemy_at] = (chosen, div)
+        return chosen
+
+    def standing_rendezvous(self, enemy_at: str) -> str | None:
+        """The rendezvous chosen against the enemy group at ``enemy_at`` while it stands
+        (its chooser not gone), else None."""
         found = self.rendezvous.get(enemy_at)
         if found is not None and found[1] not in self.gone:
             return found[0]
-        self.rendezvous[enemy_at] = (chosen, div)
-        return chosen
+        return None
 
     def battle_seen(self, t_end: float, place: str | None) -> None:
         """The side fought a battle ending at ``t_end``: every kept order may be revised,
