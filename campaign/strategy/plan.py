@@ -301,7 +301,8 @@ class ArmyPlan:
         if new.trigger:
             return new
         fired = self.trigger(held, now, asked.snap(), enemy_positions)
-        return new if fired is None else new.with_trigger(*fired)
+        # (the two fields named, not ``*fired``: compiled, that is a direct call)
+        return new if fired is None else new.with_trigger(fired[0], fired[1])
 
     def _keep(
         self, div: str, kept: Kept, at: str, now: float, new: Order, asked: Asked,
@@ -324,7 +325,7 @@ class ArmyPlan:
             fired = ("no_way", old.goal or "")
         if fired is None:
             return Order("no_turn_back", None, None, aim=new.goal)
-        new = new.with_trigger(*fired)
+        new = new.with_trigger(fired[0], fired[1])
         if new.step is None:
             del self.kept[div]  # given up for a hold: nothing kept to fire again
         else:
