@@ -233,7 +233,7 @@ class ArmyPlan:
         if now // DAY_MINUTES != kept.t // DAY_MINUTES:
             return "nightfall", ""
         if order.enemies:
-            left = [e for e in order.enemies if e not in self.gone]
+            left = self.alive(order.enemies)  # (no list built while none is gone)
             if not left:
                 return "void", ",".join(order.enemies)
             at = order.enemy_at
