@@ -254,9 +254,11 @@ class Chooser(SideMind):
         if not places:
             return None
         base = view.own_base
-        nearest = rally_point(priced, self._base_hours(base), base, places, enemy.junction)
-        rally = self.plan.rendezvous_for(enemy.junction, nearest, div)
-        if rally not in places:
+        rally = self.plan.standing_rendezvous(enemy.junction)
+        if rally is None or rally not in places:  # (else the nearest place is not needed)
+            nearest = rally_point(priced, self._base_hours(base), base, places, enemy.junction)
+            if rally is None:  # chosen now, and kept for the others
+                self.plan.rendezvous_for(enemy.junction, nearest, div)
             rally = nearest
         within = self._doc_concentrate_hours
         gathered = 0  # the boxes of ``div`` and of all of ``able`` within reach of the rally

@@ -61,7 +61,7 @@ from campaign.strategy.triggers import Snapshot
 #: codes that may march on by the road a beaten enemy falls back on (:meth:`_let_go`)
 LET_GO_EXEMPT = frozenset(("guard", "pursue", "guns"))
 #: what a division knows of the enemy when it knows of none (read-only: shared)
-NO_ENEMY = Snapshot(0, False, ())
+NO_ENEMY = Snapshot(0, False, frozenset())
 
 __all__ = ["CODES", "GROUP_CODES", "GUARD_CODES", "Order", "Strategist", "check_doctrines"]
 
@@ -221,7 +221,9 @@ class Strategist(Chooser):
             if from_at.get(j, math.inf) <= seek:
                 near += g.boxes
         threat = self._doc_guard_hours > 0 and self._threat(groups, view.own_base) is not None
-        return Snapshot(near, threat, tuple(sorted(stronger)))
+        # (``stronger`` itself, read-only and shared, not a sorted copy: the triggers only
+        # ask what is in it)
+        return Snapshot(near, threat, stronger)
 
     def _another_way(
         self, at: str, order: Order, came_from: str, avoid: set[str], slack: float

@@ -102,8 +102,11 @@ def is_guard(
             if base in (d.at, d.heading):
                 return False
             mem = memory.get(d.id)
-            if mem is not None and mem.order in (("guard", base), ("guard_hold", None)):
-                return False
+            order = mem.order if mem is not None else None
+            if order is not None:  # ordered to guard: ("guard", base) or ("guard_hold", None)
+                code, goal = order  # (compared unpacked: no tuples built to compare with)
+                if (code == "guard" and goal == base) or (code == "guard_hold" and goal is None):
+                    return False
     nearest: str | None = None  # the free division nearest the base, by (hours, id)
     nearest_hours = math.inf
     for d in view.own:

@@ -181,12 +181,20 @@ class ArmyPlan:
 
     def rendezvous_for(self, enemy_at: str, chosen: str, div: str) -> str:
         """The rendezvous against the enemy group at ``enemy_at``: the one already chosen
-        while it stands (its chooser not gone), else ``chosen`` (chosen by ``div``)."""
+        while it stands (:meth:`standing_rendezvous`), else ``chosen`` (chosen by ``div``)."""
+        found = self.standing_rendezvous(enemy_at)
+        if found is not None:
+            return found
+        self.rendezvous[enemy_at] = (chosen, div)
+        return chosen
+
+    def standing_rendezvous(self, enemy_at: str) -> str | None:
+        """The rendezvous chosen against the enemy group at ``enemy_at`` while it stands
+        (its chooser not gone), else None."""
         found = self.rendezvous.get(enemy_at)
         if found is not None and found[1] not in self.gone:
             return found[0]
-        self.rendezvous[enemy_at] = (chosen, div)
-        return chosen
+        return None
 
     def battle_seen(self, t_end: float, place: str | None) -> None:
         """The side fought a battle ending at ``t_end``: every kept order may be revised,
@@ -225,7 +233,7 @@ class ArmyPlan:
         if now // DAY_MINUTES != kept.t // DAY_MINUTES:
             return "nightfall", ""
         if order.enemies:
-            left = [e for e in order.enemies if e not in self.gone]
+            left = self.alive(order.enemies)  # (no list built while none is gone)
             if not left:
                 return "void", ",".join(order.enemies)
             at = order.enemy_at
@@ -293,7 +301,8 @@ class ArmyPlan:
         if new.trigger:
             return new
         fired = self.trigger(held, now, asked.snap(), enemy_positions)
-        return new if fired is None else new.with_trigger(*fired)
+        # (the two fields named, not ``*fired``: compiled, that is a direct call)
+        return new if fired is None else new.with_trigger(fired[0], fired[1])
 
     def _keep(
         self, div: str, kept: Kept, at: str, now: float, new: Order, asked: Asked,
@@ -316,7 +325,7 @@ class ArmyPlan:
             fired = ("no_way", old.goal or "")
         if fired is None:
             return Order("no_turn_back", None, None, aim=new.goal)
-        new = new.with_trigger(*fired)
+        new = new.with_trigger(fired[0], fired[1])
         if new.step is None:
             del self.kept[div]  # given up for a hold: nothing kept to fire again
         else:

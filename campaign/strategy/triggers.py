@@ -33,6 +33,8 @@ stronger enemy, or the kept goal no road reaches.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 __all__ = ["BALANCE_FACTOR", "TIMEOUT_MINUTES", "TRIGGERS", "Snapshot", "balance_changed"]
 
 #: trigger codes, in the order they are checked (the printer has a phrase for each)
@@ -47,11 +49,12 @@ TIMEOUT_MINUTES = 480.0
 class Snapshot:
     """What a division knew of the enemy when its order was given: the known enemy boxes
     within ``seek_hours`` of it (``near``), whether the base was threatened (``threat``),
-    and the enemy junctions it could not attack (``stronger``, sorted). Read-only."""
+    and the enemy junctions it could not attack (``stronger``, a read-only set: it may be
+    shared, never changed). Read-only."""
 
     __slots__ = ("near", "stronger", "threat")
 
-    def __init__(self, near: int, threat: bool, stronger: tuple[str, ...]) -> None:
+    def __init__(self, near: int, threat: bool, stronger: AbstractSet[str]) -> None:
         self.near = near
         self.threat = threat
         self.stronger = stronger

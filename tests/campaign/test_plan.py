@@ -10,7 +10,7 @@ from campaign.strategy.knowledge import EnemyGroup, Order
 from campaign.strategy.plan import ArmyPlan, Asked, base_in_danger
 from campaign.strategy.triggers import TIMEOUT_MINUTES, Snapshot, balance_changed
 
-CALM = Snapshot(0, False, ())
+CALM = Snapshot(0, False, frozenset())
 
 
 def go(code, at, goal, enemy_at, enemies, friends, aim):
@@ -23,12 +23,12 @@ CALM_ASKED = Asked(lambda: CALM, go)
 
 
 def test_balance_changes_by_half_or_a_threat():
-    assert not balance_changed(Snapshot(10, False, ()), Snapshot(14, False, ()))
-    assert balance_changed(Snapshot(10, False, ()), Snapshot(15, False, ()))
-    assert balance_changed(Snapshot(15, False, ()), Snapshot(10, False, ()))
-    assert balance_changed(Snapshot(0, False, ()), Snapshot(1, False, ()))
-    assert balance_changed(Snapshot(5, False, ()), Snapshot(5, True, ()))
-    assert not balance_changed(Snapshot(5, True, ()), Snapshot(5, False, ()))
+    assert not balance_changed(Snapshot(10, False, frozenset()), Snapshot(14, False, frozenset()))
+    assert balance_changed(Snapshot(10, False, frozenset()), Snapshot(15, False, frozenset()))
+    assert balance_changed(Snapshot(15, False, frozenset()), Snapshot(10, False, frozenset()))
+    assert balance_changed(Snapshot(0, False, frozenset()), Snapshot(1, False, frozenset()))
+    assert balance_changed(Snapshot(5, False, frozenset()), Snapshot(5, True, frozenset()))
+    assert not balance_changed(Snapshot(5, True, frozenset()), Snapshot(5, False, frozenset()))
 
 
 def test_a_kept_order_holds_until_a_trigger_fires():
@@ -51,7 +51,7 @@ def test_a_kept_order_holds_until_a_trigger_fires():
 def test_nightfall_sighting_and_timeout_are_triggers():
     for now, snap, trigger in (
         (1440.0 + 60, CALM, "nightfall"),
-        (60.0, Snapshot(20, False, ()), "sighting"),
+        (60.0, Snapshot(20, False, frozenset()), "sighting"),
         (TIMEOUT_MINUTES + 1, CALM, "timeout"),
     ):
         plan = ArmyPlan()
