@@ -102,10 +102,19 @@ class Wait:
     triggered then at that priority, would be; it never fails. Only routines wait on it
     (yield it; resumed with ``value``); :meth:`then` adds a callback.
 
+    Most waits have one waiter, the routine that yields it: it is kept in a slot of its own,
+    ``routine``, so that a wait makes no list (a wait is made at every step of a march); the
+    other callbacks, after it, are in ``more`` (None until one is added). :attr:`callbacks`
+    is the whole list, as SimPy's events have it.
+
     Attributes
     ----------
-    callbacks
-        What is called with it when it runs, in order; None once it has run (SimPy's mark).
+    routine
+        The routine it resumes first when it runs (None: none).
+    more
+        What is called with it when it runs, after ``routine``, in order (None: nothing).
+    ran
+        Whether it has run.
     value
         What a routine waiting on it resumes with (None; an interrupt's cause).
     """
@@ -115,18 +124,62 @@ class Wait:
     ) -> None:
         if delay < 0:
             raise ValueError(f"Negative delay {delay}")
-        self.callbacks: list[Callable[[Any], None]] | None = []
+        self.routine: Routine | None = None
+        self.more: list[Callable[[Any], None]] | None = None
+        self.ran = False
         self.value = value
-        env.schedule(self, priority, delay)
+        # queued as Clock.schedule would (nothing asked of it: a wait is not triggered),
+        # without the call: the clock's attributes read natively
+        env.scheduled += 1
+        _push(env.queue, (env.now + delay, priority, env.scheduled, self))
+
+    @property
+    def callbacks(self) -> list[Callable[[Any], None]] | None:
+        """What is called with it when it runs, in order (a list to add to, as a SimPy
+        event's); None once it has run (SimPy's mark)."""
+        if self.ran:
+            return None
+        more = self.more
+        if more is None:
+            self.more = more = []
+        routine = self.routine
+        if routine is not None:  # (first of all: it was added before the others)
+            self.routine = None
+            more.insert(0, routine)
+        return more
 
     def then(self, callback: Callable[[Wait], None]) -> None:
         """Call ``callback`` with this wait when it runs (after those added before).
 
         Raises RuntimeError if it has run."""
-        callbacks = self.callbacks
-        if callbacks is None:
+        if self.ran:
             raise RuntimeError("the wait has run")
-        callbacks.append(callback)
+        more = self.more
+        if more is None:
+            self.more = [callback]
+        else:
+            more.append(callback)
+
+    def wait_for(self, routine: Routine) -> None:
+        """Resume ``routine`` when it runs (after the callbacks added before): what a
+        routine that yields it does. Raises RuntimeError if it has run."""
+        if self.routine is None and not self.more:
+            if self.ran:
+                raise RuntimeError("the wait has run")
+            self.routine = routine
+        else:
+            self.then(routine)
+
+    def forget(self, routine: Routine) -> None:
+        """Resume ``routine`` no more when it runs (it was woken). Raises ValueError if it
+        was not to be."""
+        if self.routine is routine:
+            self.routine = None
+            return
+        more = self.more
+        if more is None:
+            raise ValueError(f"{routine} does not wait on it")
+        more.remove(routine)
 
 
 class Alarm(Wait):
@@ -141,7 +194,9 @@ class Alarm(Wait):
     """
 
     def __init__(self) -> None:  # (a Wait's attributes, unscheduled)
-        self.callbacks = []
+        self.routine = None
+        self.more = None
+        self.ran = False
         self.value = None
         self.rung = False
 
@@ -245,19 +300,15 @@ class Clock:
         self.now = entry[0]
         event = entry[3]
         self.steps += 1
-        # most events are Waits: their callbacks read and marked as a compiled class's
-        # attribute, not looked up as any event's (a step is the clock's most run code)
-        callbacks: list[Callable[[Any], None]] | None
-        if isinstance(event, Wait):
-            callbacks = event.callbacks
-            event.callbacks = None
-        else:
-            callbacks = event.callbacks
-            event.callbacks = None  # type: ignore[assignment]  # processed (SimPy's mark)
+        if isinstance(event, Wait):  # most events: run natively, its routine first
+            self._run_wait(event)
+            return
+        callbacks = event.callbacks
+        event.callbacks = None  # type: ignore[assignment]  # processed (SimPy's mark)
         assert callbacks is not None  # (an event runs once)
         try:
             for callback in callbacks:
-                if isinstance(callback, Routine):  # (most callbacks: called natively)
+                if isinstance(callback, Routine):  # (called natively)
                     callback.resume(event)
                 else:
                     callback(event)
@@ -266,8 +317,8 @@ class Clock:
             self.schedule(event, _RESUMED)
             raise
         # a Timeout cannot fail (it is made triggered, ok): its check, a SimPy property
-        # call, is left out, a tenth of the clock's time a timeout compiled; nor can a Wait
-        if isinstance(event, Wait) or type(event) is _TIMEOUT:
+        # call, is left out, a tenth of the clock's time a timeout compiled
+        if type(event) is _TIMEOUT:
             return
         if not event.ok and not event.defused:
             failure = event.value
@@ -275,6 +326,31 @@ class Clock:
             error = type(failure)(*failure.args)
             error.__cause__ = failure
             raise error
+
+    def _run_wait(self, wait: Wait) -> None:
+        """Run ``wait`` (a step): resume its routine, then call its other callbacks in
+        order; it cannot fail. A StopSimulation from a callback puts it back with the
+        callbacks left (first of all), as :meth:`step` does an event."""
+        assert not wait.ran  # (a wait runs once)
+        wait.ran = True
+        routine = wait.routine
+        if routine is not None:  # (a routine's resumption raises nothing)
+            routine.resume(wait)
+        more = wait.more
+        if more is None:
+            return
+        wait.more = None
+        try:
+            for callback in more:
+                if isinstance(callback, Routine):
+                    callback.resume(wait)
+                else:
+                    callback(wait)
+        except StopSimulation:
+            wait.more = more[more.index(callback) + 1 :]
+            wait.ran = False
+            self.schedule(wait, _RESUMED)
+            raise
 
     def run(self, until: SimTime | simpy.Event | None = None) -> Any:
         """Run events until none is left, or until ``until``: a minute (> now; the events
@@ -334,7 +410,7 @@ class Routine:
         self.is_alive = True
         self._ended: simpy.Event | None = None  # (made when first asked for, or at the end)
         start = Wait(env, 0, URGENT)  # as SimPy's Initialize: urgent, ahead of interrupts
-        start.then(self)
+        start.routine = self
         self.target: Waitable = start
 
     @property
@@ -385,9 +461,13 @@ class Routine:
         """Run by the event of :meth:`interrupt` or :meth:`wake`: throw the interrupt, or
         send :data:`WOKEN`."""
         if self.is_alive:  # (two interrupts on their way, and it ended at the first)
-            callbacks = self.target.callbacks
-            assert callbacks is not None  # (what it waits on has not run)
-            callbacks.remove(self)
+            target = self.target
+            if isinstance(target, Wait):
+                target.forget(self)
+            else:
+                callbacks = target.callbacks
+                assert callbacks is not None  # (what it waits on has not run)
+                callbacks.remove(self)
             value = event.value
             self._resume(event, None if value is WOKEN else simpy.Interrupt(value))
 
@@ -420,11 +500,13 @@ class Routine:
                 self._end(None, error)
                 break
             thrown = None
-            callbacks: list[Callable[[Any], None]] | None
-            if isinstance(event, Wait):  # noqa: SIM108  (read natively, as in Clock.step)
-                callbacks = event.callbacks
-            else:
-                callbacks = event.callbacks
+            if isinstance(event, Wait):  # (read natively, as in Clock.step)
+                if not event.ran:  # not run yet: it resumes this process when it runs
+                    event.wait_for(self)
+                    self.target = event
+                    break
+                continue  # run already: resumed at once with it (as SimPy's Process)
+            callbacks = event.callbacks
             if callbacks is not None:  # not run yet: it resumes this process when it runs
                 callbacks.append(self)
                 self.target = event
