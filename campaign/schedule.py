@@ -347,6 +347,7 @@ class Clock:
                 else:
                     callback(wait)
         except StopSimulation:
+            wait.routine = None  # (resumed already)
             wait.more = more[more.index(callback) + 1 :]
             wait.ran = False
             self.schedule(wait, _RESUMED)

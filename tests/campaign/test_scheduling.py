@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import simpy
+from simpy.core import StopSimulation
 
 from campaign.config import load_rules
 from campaign.engine import Campaign
@@ -275,6 +276,43 @@ def test_a_routine_runs_as_a_simpy_process():
         "step got half at 1.5",
         "raised ValueError('step fails') at 1.5",
         "ended at 30, steps 15",  # (the stop at 30 of the first run stops the second)
+    ]
+
+
+def _stopped_by_a_callback(routine: bool) -> list[object]:
+    """A routine waits on a timeout (a Wait, or SimPy's) that then gets two callbacks, the
+    first of which stops the run: what runs, before and after the run goes on."""
+    env: Clock | simpy.Environment = Clock() if routine else simpy.Environment()
+    log: list[object] = []
+
+    def sleeper():
+        yield wait
+        log.append(("resumed", env.now))
+        yield env.timeout(5)
+        log.append(("again", env.now))
+
+    def stop(_: object) -> None:
+        raise StopSimulation("stop")
+
+    wait = env.wait(3) if isinstance(env, Clock) else env.timeout(3)
+    env.process(sleeper())
+    env.step()  # (the routine's start: it waits on the timeout, its first callback)
+    wait.callbacks.append(stop)
+    wait.callbacks.append(lambda _: log.append("after"))
+    log.append(env.run())
+    env.run()
+    return log
+
+
+def test_a_wait_stopped_by_a_callback_resumes_its_routine_once():
+    """A callback that stops the run leaves the wait's other callbacks to run when the run
+    goes on, as SimPy does; the routine it resumed first is not resumed again."""
+    assert _stopped_by_a_callback(routine=True) == _stopped_by_a_callback(routine=False)
+    assert _stopped_by_a_callback(routine=True) == [
+        ("resumed", 3),
+        "stop",
+        "after",
+        ("again", 8),
     ]
 
 
