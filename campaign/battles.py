@@ -1,8 +1,8 @@
 """Meetings and their battles in a campaign (RULES.md §8.4, §8.5).
 
 The :class:`BattleDesk` notices meetings — opposing divisions at one junction, or about to
-pass each other on a road — and fights them with :func:`battle.engine.fight` (called as
-:func:`battle.engine.engine_fight`, the chosen engine's own):
+pass each other on a road — and fights them on the battle engine chosen (its own ``fight``,
+:func:`battle.engine.engine_fight`):
 
 * **One battle per junction** (§8.4): every division of either side at the junction when it
   starts fights; no second battle starts there while one is fought.
@@ -45,6 +45,7 @@ from campaign.meetings import (
     Meeting,
     arrived_together,
     both_sides,
+    both_sides_at,
     may_fight,
     place_of,
     pursuing_side,
@@ -76,7 +77,7 @@ class BattleDesk:
         self.rows: list[BattleRow] = []
         #: junction -> the battle fought there now (RULES.md §8.4: one at a time)
         self.fighting: dict[str, Battle] = {}
-        #: side -> (:meth:`engaged`, :meth:`engaged_since`) while ``fighting`` stays the
+        #: side -> :meth:`engaged_now`'s answer while ``fighting`` stays the
         #: same (asked at every decision; emptied whenever a battle is added or removed)
         self._engaged: dict[str, tuple[tuple[str, ...], tuple[float, ...]]] = {}
         #: junction -> dawn, for a battle due at night and held until then (§8.3)
@@ -85,57 +86,47 @@ class BattleDesk:
         self.pending: dict[int, Battle] = {}
         #: distinct places battles were fought at: a junction, or a road whichever way marched
         self.places: dict[str | tuple[str, str], None] = {}
-        #: ``battle.bound_minutes`` (RULES.md §8.3: 15), read for every meeting
-        self.bound_minutes: int = camp.rules.battle.bound_minutes
-        #: ``campaign.terrain_grade_steps`` (the house rule ``terrain``; empty without it),
-        #: read for every battle an arrival starts
-        self.terrain_steps: dict[str, int] = camp.cr.terrain_grade_steps
-        #: the ``fight`` of the battle engine chosen (battle.engine), looked up at the first
-        #: battle (the engine is loaded then, as before): each battle calls it without the
-        #: dispatch of :func:`battle.engine.fight`
+        #: the chosen engine's ``fight``, looked up at the first battle (the engine loads
+        #: then): each battle calls it without the dispatch of :func:`battle.engine.fight`
         self.engine: Fight | None = None
-        #: the battle rules (``battle:``, RULES.md §3–§7) and both sides' tactical doctrine
-        #: (``campaign.battle_doctrine``, §6.7), handed to every battle (config models'
-        #: attributes are generic look-ups from compiled code: read once)
-        self.battle_rules: BattleRules = camp.rules.battle
-        self.doctrines: tuple[str, str] = (camp.cr.battle_doctrine, camp.cr.battle_doctrine)
+        self.rules_changed()
 
-    def engaged(self, side: str) -> tuple[str, ...]:
-        """Junctions where ``side`` is fighting a battle now, sorted (for its doctrine)."""
-        if not self.fighting:
-            return ()
-        found: list[str] = []
-        for j, b in self.fighting.items():  # (loops, not generators: asked at every decision)
-            for d in b.divisions:
-                if d.side == side:
-                    found.append(j)
-                    break
-        found.sort()
-        return tuple(found)
+    # read for every meeting or battle, set by :meth:`rules_changed` (a config model's
+    # attribute is a generic look-up from compiled code): ``battle.bound_minutes`` (§8.3),
+    # ``campaign.terrain_grade_steps`` (the house rule ``terrain``; empty without it), the
+    # battle rules (``battle:``, §3–§7), both sides' ``campaign.battle_doctrine`` (§6.7)
+    bound_minutes: int
+    terrain_steps: dict[str, int]
+    battle_rules: BattleRules
+    doctrines: tuple[str, str]
+
+    def rules_changed(self) -> None:
+        """Read the campaign's rules again (as it is made, and when a fork changes them)."""
+        camp = self.camp
+        self.bound_minutes = camp.rules.battle.bound_minutes
+        self.terrain_steps = camp.cr.terrain_grade_steps
+        self.battle_rules = camp.rules.battle
+        self.doctrines = (camp.cr.battle_doctrine, camp.cr.battle_doctrine)
 
     def engaged_now(self, side: str) -> tuple[tuple[str, ...], tuple[float, ...]]:
-        """:meth:`engaged` and :meth:`engaged_since` together, for a doctrine's view (RULES.md
-        §8.4, §8.8: it hears the guns), worked out once while the battles stay the same."""
+        """The junctions where ``side`` is fighting a battle now, sorted, and the start of
+        each of those battles (campaign minutes: with the expected length of a battle, when
+        it should end), for a doctrine's view (RULES.md §8.4, §8.8: it hears the guns);
+        worked out once while the battles stay the same."""
         if not self.fighting:
             return (), ()
         found = self._engaged.get(side)
         if found is None:
-            found = self._engaged[side] = (self.engaged(side), self.engaged_since(side))
+            starts: list[tuple[str, float]] = []
+            for j, b in self.fighting.items():  # (loops, not generators: a decision's view)
+                for d in b.divisions:
+                    if d.side == side:
+                        starts.append((j, b.start))
+                        break
+            starts.sort()
+            junctions = tuple([j for j, _ in starts])
+            found = self._engaged[side] = (junctions, tuple([t for _, t in starts]))
         return found
-
-    def engaged_since(self, side: str) -> tuple[float, ...]:
-        """The start of each battle of :meth:`engaged`, in the same order (campaign
-        minutes: with the expected length of a battle, when it should end)."""
-        if not self.fighting:
-            return ()
-        starts: list[tuple[str, float]] = []
-        for j, b in self.fighting.items():
-            for d in b.divisions:
-                if d.side == side:
-                    starts.append((j, b.start))
-                    break
-        starts.sort()
-        return tuple(s for _, s in starts)
 
     # ------------------------------------------------------------------ meetings
     def watch_road(self, div: Division) -> None:
@@ -209,7 +200,7 @@ class BattleDesk:
         if dawn is not None and dawn > now:
             self._wait_for_dawn(junction, dawn)
             return
-        if not self._both_sides_at(junction):  # (most checks: nobody to meet, said at once)
+        if not both_sides_at(camp.divisions, junction):  # (most checks: no one to meet)
             return
         # at night, divisions only resting until dawn count too: the meeting is fought then
         # (§8.3, §8.4; left out, nobody looked at the junction again at dawn)
@@ -224,20 +215,6 @@ class BattleDesk:
             self._hold_for_dawn(junction, met, now, start, arriving)
             return
         self.fight(Meeting(junction=junction), here, arriving)
-
-    def _both_sides_at(self, junction: str) -> bool:
-        """Whether divisions of both sides stand at ``junction``: without them no meeting
-        is there (RULES.md §8.4), whoever of them is free or met. One pass, nothing built."""
-        red = blue = False
-        for d in self.camp.divisions:
-            if d.alive and d.location == junction:
-                if d.side == "red":
-                    red = True
-                else:
-                    blue = True
-                if red and blue:
-                    return True
-        return False
 
     def _wait_for_dawn(self, junction: str, dawn: float) -> None:
         """Divisions that reach ``junction`` in the night of a battle held for ``dawn`` wait

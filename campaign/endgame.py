@@ -44,17 +44,28 @@ class Endgame:
         self.ledger: Ledger = camp.ledger
         #: side -> the campaign day its base fell (held alone by the enemy at nightfall)
         self.base_fell_day: dict[str, int] = {}
-        # the evening check's numbers (RULES.md §7.6), read once: a config model's attribute
-        # is a generic look-up from compiled code
-        cr = camp.cr
-        br = camp.rules.battle
-        self.threshold: float = cr.withdrawal_threshold_percent
-        self.scale: str = cr.withdrawal_scale
-        self.batteries_per_factor: int = cr.batteries_per_factor
-        #: the §7.2 factor table (shared per rules object, battle.withdrawal)
-        self.table: WithdrawalTable = withdrawal_table(br.withdrawal)
-        self.die: int = br.withdrawal_die
-        self.success_total: int = br.withdrawal_success_total
+        self.rules_changed()
+
+    # the evening check's numbers (RULES.md §7.6), read once (a config model's attribute is a
+    # generic look-up from compiled code), set by :meth:`rules_changed`:
+    threshold: float
+    scale: str
+    batteries_per_factor: int
+    #: the §7.2 factor table (shared per rules object, battle.withdrawal)
+    table: WithdrawalTable
+    die: int
+    success_total: int
+
+    def rules_changed(self) -> None:
+        """Read the campaign's rules again (as it is made, and when a fork changes them)."""
+        cr = self.camp.cr
+        br = self.camp.rules.battle
+        self.threshold = cr.withdrawal_threshold_percent
+        self.scale = cr.withdrawal_scale
+        self.batteries_per_factor = cr.batteries_per_factor
+        self.table = withdrawal_table(br.withdrawal)
+        self.die = br.withdrawal_die
+        self.success_total = br.withdrawal_success_total
 
     @property
     def owner(self) -> dict[str, str | None]:

@@ -18,6 +18,7 @@ __all__ = [
     "Meeting",
     "arrived_together",
     "both_sides",
+    "both_sides_at",
     "may_fight",
     "place_of",
     "pursuing_side",
@@ -171,6 +172,21 @@ def place_of(where: Meeting) -> str | tuple[str, str]:
 def both_sides(divisions: list[Division]) -> bool:
     """Whether both sides have a division among ``divisions``."""
     return len({d.side for d in divisions}) == 2
+
+
+def both_sides_at(divisions: list[Division], junction: str) -> bool:
+    """Whether living ``divisions`` of both sides stand at ``junction``, whoever of them is
+    free or met: without them no meeting is there (RULES.md §8.4). One pass, nothing built."""
+    red = blue = False
+    for d in divisions:
+        if d.alive and d.location == junction:
+            if d.side == "red":
+                red = True
+            else:
+                blue = True
+            if red and blue:
+                return True
+    return False
 
 
 def arrived_together(here: list[Division], arriving: Division, now: float) -> bool:

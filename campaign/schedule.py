@@ -9,31 +9,23 @@ whether an event waits this minute and whether the first is urgent, to count wha
 check scheduled, and to trigger an event at a priority of its choosing (``Event.succeed``
 always schedules at ``NORMAL``). So the campaign runs on :class:`Clock`, an environment of its
 own with ``simpy.Environment``'s public methods (``now``, ``schedule``, ``step``, ``run``,
-``peek``, ``active_process``, the factories ``event``, ``timeout``, ``process``). It does not
-subclass ``simpy.Environment`` (SimPy 4's way to a custom environment, since it dropped
-``BaseEnvironment``): a compiled class cannot subclass a Python one, and the subclass would
-carry SimPy's private attributes. SimPy's events call only ``schedule()`` of their
-environment. A process on the clock is a :class:`Routine` (``Clock.process`` starts one):
-SimPy's ``Process`` keeps its environment's running process in a private attribute, which
-the clock does not have. The queue, the time
-and the count of events are the clock's own attributes, kept exactly as
-``simpy.Environment`` keeps them (same heap, same order), so that a campaign comes out the
-same, event for event (``python -m benchmarks.fingerprint --check`` is the check;
-``tests/campaign/test_scheduling.py`` runs one scenario on both environments).
+``peek``, ``active_process``, the factories ``event``, ``timeout``, ``process``); SimPy's
+events call only its ``schedule()``. It does not subclass ``simpy.Environment``: a compiled
+class cannot subclass a Python one, and the subclass would carry SimPy's private attributes.
+Its queue, time and count of events are kept exactly as ``simpy.Environment`` keeps them
+(same heap, same order), so that a campaign comes out the same, event for event.
 
-The campaign's own processes (a division's life, the evenings' checks) run as
-:class:`Routine`, SimPy's ``Process`` compiled, and wait on :class:`Wait`, a compiled
-``simpy.Timeout`` (:meth:`Clock.wait`), or on an :class:`Alarm`, an untriggered event
-compiled (rung by :func:`ring`): each is scheduled where SimPy's would be, so the
-queue and the campaign stay the same, with none of SimPy's interpreted code run at every
-step (issue 31; ``tests/campaign/test_scheduling.py`` runs one scenario both ways).
-``Clock.timeout`` stays SimPy's, for anything else.
-
-The helpers below place their work exactly where the plainer SimPy idiom each replaces would
-have (same minute, same order), with fewer events (issue 15). A division's process is woken
-with ``Routine.wake`` (:meth:`campaign.engine.Campaign.wake`): where SimPy's
-``Process.interrupt`` would throw ``simpy.Interrupt`` into it, the same event resumes it with
-:data:`WOKEN`, which every wait of its process expects.
+A process on the clock is a :class:`Routine` (SimPy's ``Process``, which keeps the running
+process in a private attribute of its environment, compiled). It waits on a :class:`Wait` (a
+compiled ``simpy.Timeout``, :meth:`Clock.wait`), an :class:`Alarm` (an untriggered event, rung
+by :func:`ring`) or any SimPy event (``Clock.timeout`` stays SimPy's). Each is scheduled where
+SimPy's would be, and the helpers below place their work exactly where the plainer SimPy idiom
+each replaces would have (same minute, same order), with fewer events (issues 15, 31):
+``python -m benchmarks.fingerprint --check`` is the check, and
+``tests/campaign/test_scheduling.py`` runs one scenario on both environments. A division's
+process is woken with ``Routine.wake`` (:meth:`campaign.engine.Campaign.wake`): where
+SimPy's ``Process.interrupt`` would throw ``simpy.Interrupt`` into it, the same event resumes
+it with :data:`WOKEN`, which every wait of its process expects.
 """
 
 from __future__ import annotations
@@ -65,9 +57,8 @@ __all__ = [
     "waits_on",
 ]
 
-#: an event's priority, lowest first: SimPy's ints (``URGENT`` 0, ``NORMAL`` 1) or the clock's
-#: floats below; a union, so that compiled code keeps the number it is given (a ``float``
-#: would be unboxed and a new one boxed for the queue at every event)
+#: an event's priority, lowest first: SimPy's ints (``URGENT`` 0, ``NORMAL`` 1) or the floats
+#: below; a union, so that compiled code keeps the number given (not re-boxed at every event)
 Priority = int | float
 #: between URGENT (0) and NORMAL (1): the clock only compares priorities
 _AFTER_URGENT: Final[Priority] = 0.5
@@ -76,8 +67,7 @@ _RESUMED: Final[Priority] = -1.0
 
 #: the events SimPy makes triggered and ok (``simpy.Timeout``): none of them can fail
 _TIMEOUT: Final = simpy.Timeout
-#: heapq's push and pop, as finals: compiled, a final is read directly, where a name
-#: imported from a Python module is looked up in the module's dict at every use (every event)
+#: heapq's push and pop: compiled, a final is read directly, not looked up at every event
 _push: Final = heapq.heappush
 _pop: Final = heapq.heappop
 
@@ -103,20 +93,11 @@ class Wait:
     (yield it; resumed with ``value``); :meth:`then` adds a callback.
 
     Most waits have one waiter, the routine that yields it: it is kept in a slot of its own,
-    ``routine``, so that a wait makes no list (a wait is made at every step of a march); the
-    other callbacks, after it, are in ``more`` (None until one is added). :attr:`callbacks`
-    is the whole list, as SimPy's events have it.
-
-    Attributes
-    ----------
-    routine
-        The routine it resumes first when it runs (None: none).
-    more
-        What is called with it when it runs, after ``routine``, in order (None: nothing).
-    ran
-        Whether it has run.
-    value
-        What a routine waiting on it resumes with (None; an interrupt's cause).
+    ``routine`` (None: none), resumed first when it runs, so that a wait makes no list (a wait
+    is made at every step of a march); the other callbacks, after it, are in ``more`` (None
+    until one is added); :attr:`callbacks` is the whole list, as SimPy's events have it.
+    ``ran`` says whether it has run; ``value`` is what a routine waiting on it resumes with
+    (None; an interrupt's cause).
     """
 
     def __init__(
@@ -128,8 +109,7 @@ class Wait:
         self.more: list[Callable[[Any], None]] | None = None
         self.ran = False
         self.value = value
-        # queued as Clock.schedule would (nothing asked of it: a wait is not triggered),
-        # without the call: the clock's attributes read natively
+        # queued as Clock.schedule would (a wait is not triggered: nothing asked of it)
         env.scheduled += 1
         _push(env.queue, (env.now + delay, priority, env.scheduled, self))
 
@@ -185,12 +165,8 @@ class Wait:
 class Alarm(Wait):
     """A :class:`Wait` that is not scheduled as it is made but when it is rung (:func:`ring`,
     at most once), if ever: what an untriggered ``simpy.Event`` is to a routine sleeping on
-    it, made and rung by compiled code (issue 31). Its value is None.
-
-    Attributes
-    ----------
-    rung
-        Whether it has been rung (scheduled).
+    it, made and rung by compiled code (issue 31). Its value is None; ``rung`` says whether
+    it has been rung (scheduled).
     """
 
     def __init__(self) -> None:  # (a Wait's attributes, unscheduled)
@@ -423,8 +399,7 @@ class Routine:
         return self._ended
 
     def __call__(self, event: Waitable) -> None:
-        """Resume with ``event``'s value (it ran), or its exception (it failed): as a
-        callback of ``event``."""
+        """Resume with ``event``'s value (it ran), or its exception (it failed)."""
         self._resume(event, None)
 
     def resume(self, event: Waitable) -> None:
@@ -436,12 +411,7 @@ class Routine:
         (``simpy.Process.interrupt``); ignored if it has ended by then.
 
         Raises RuntimeError if it has ended, or if it is the one running."""
-        if not self.is_alive:
-            raise RuntimeError(f"{self} has terminated and cannot be interrupted.")
-        env = self.env
-        if self is env.active_process:
-            raise RuntimeError("A process is not allowed to interrupt itself.")
-        Wait(env, 0, URGENT, cause).then(self._interrupted)  # (SimPy's Interruption)
+        self._urgently(cause, "interrupt", "interrupted")
 
     def wake(self) -> None:
         """Resume it with :data:`WOKEN`, whatever it waits on, as an urgent event of this
@@ -451,12 +421,15 @@ class Routine:
         more than the step it ended). Ignored if it has ended by then.
 
         Raises RuntimeError as :meth:`interrupt` does."""
+        self._urgently(WOKEN, "wake", "woken")
+
+    def _urgently(self, value: Any, verb: str, done: str) -> None:
+        """Send ``value`` by an urgent event of this minute (SimPy's ``Interruption``)."""
         if not self.is_alive:
-            raise RuntimeError(f"{self} has terminated and cannot be woken.")
-        env = self.env
-        if self is env.active_process:
-            raise RuntimeError("A process is not allowed to wake itself.")
-        Wait(env, 0, URGENT, WOKEN).then(self._interrupted)
+            raise RuntimeError(f"{self} has terminated and cannot be {done}.")
+        if self is self.env.active_process:
+            raise RuntimeError(f"A process is not allowed to {verb} itself.")
+        Wait(self.env, 0, URGENT, value).then(self._interrupted)
 
     def _interrupted(self, event: Wait) -> None:
         """Run by the event of :meth:`interrupt` or :meth:`wake`: throw the interrupt, or

@@ -80,7 +80,8 @@ def change_rules(camp: Campaign, loaded: LoadedRules) -> None:
     camp.roads = setting.roads
     camp.roads_from = setting.roads_from
     camp.neighbourhood = setting.neighbourhood
-    camp.desk.bound_minutes = setting.rules.battle.bound_minutes
+    camp.desk.rules_changed()
+    camp.endgame.rules_changed()
     for side in SIDES:
         change_doctrine(camp, side, camp.doctrines[side])
 

@@ -115,6 +115,27 @@ def test_a_fork_with_set_changes_only_the_future(rules, default_map):
     assert changed >= 6  # a rule most campaigns test changes most futures
 
 
+def test_a_fork_with_battle_rules_fights_its_future_under_them(rules, default_map):
+    """A fork's battle rules reach every battle and evening check after it: the battle desk
+    and the evening checks read the rules again at the fork (they keep them between
+    battles), and nothing before the fork changes (RULES.md §7.3, §7.6)."""
+    easier = load_rules([], {"battle.withdrawal_success_total": 10})
+    minute, after = 720.0, {"battle": 0, "evening": 0}
+    for seed in range(6):
+        _, camp = _saved(default_map, rules, seed, minute, (_fork(easier, minute),))
+        camp.finish()
+        for e in camp.events:
+            name = type(e).__name__
+            if name == "BattleFought":
+                want = 10 if e.t >= minute else 12
+                assert all(c.success_total == want for c in e.withdrawal_checks), (seed, e.t)
+                after["battle"] += e.t >= minute and bool(e.withdrawal_checks)
+            elif name == "WithdrawalCheck":
+                assert e.success_total == (10 if e.t >= minute else 12), (seed, e.t)
+                after["evening"] += e.t >= minute
+    assert after["battle"] > 0 and after["evening"] > 0  # both were made after the fork
+
+
 def test_reseeded_forks_differ_and_repeat(rules, default_map):
     minute = 1440.0
     logs = []
